@@ -1,0 +1,28 @@
+"""Typed FastAPI dependencies: the app's services, taken from `app.state.context`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from backend.config import Settings
+from backend.context import AppContext
+from backend.store.db import Database
+
+
+def get_app_context(request: Request) -> AppContext:
+    return request.app.state.context
+
+
+def _settings(context: Annotated[AppContext, Depends(get_app_context)]) -> Settings:
+    return context.settings
+
+
+def _database(context: Annotated[AppContext, Depends(get_app_context)]) -> Database:
+    return context.db
+
+
+ContextDep = Annotated[AppContext, Depends(get_app_context)]
+SettingsDep = Annotated[Settings, Depends(_settings)]
+DatabaseDep = Annotated[Database, Depends(_database)]

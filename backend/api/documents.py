@@ -1,0 +1,155 @@
+"""Documents: upload (streamed), import a URL, list, inspect, recategorise, delete, open the original."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+from uuid import UUID
+
+from fastapi import APIRouter, Request, status
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from backend.api.deps import ContextDep
+from backend.api.upload_stream import receive_multipart
+from backend.ingest import files, library
+from backend.ingest.uploads import Candidate, UploadOutcome, accept_files, clean_category
+from backend.ingest.url_import import import_url
+
+router = APIRouter(prefix="/api", tags=["documents"])
+
+DocumentStatus = Literal["queued", "ingesting", "ready", "failed"]
+
+
+class DocumentOut(BaseModel):
+    id: str
+    filename: str
+    category: str | None
+    kind: str | None
+    mime: str | None
+    size_bytes: int | None
+    pages: int | None
+    status: str
+    error: str | None
+    warnings: list[str]
+    source_url: str | None
+    blocks: int
+    embedded: int
+    embedded_fraction: float
+    last_workflow_id: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class AcceptedDocument(BaseModel):
+    id: str
+    filename: str
+    status: str
+
+
+class RejectedUpload(BaseModel):
+    filename: str
+    code: str
+    message: str
+
+
+class UploadAccepted(BaseModel):
+    documents: list[AcceptedDocument]
+    workflow_id: str | None
+    rejected: list[RejectedUpload] = []
+
+
+class UrlImport(BaseModel):
+    url: str = Field(min_length=1, max_length=2048)
+    category: str | None = Field(None, max_length=200)
+
+
+class CategoryUpdate(BaseModel):
+    category: str | None = Field(max_length=200)
+
+
+class CategoryOut(BaseModel):
+    name: str
+    documents: int
+
+
+def _accepted(outcome: UploadOutcome) -> UploadAccepted:
+    return UploadAccepted.model_validate(
+        {"documents": outcome.documents, "workflow_id": outcome.workflow_id, "rejected": outcome.rejected}
+    )
+
+
+_UPLOAD_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {"multipart/form-data": {"schema": {
+            "type": "object",
+            "required": ["files"],
+            "properties": {
+                "files": {"type": "array", "items": {"type": "string", "format": "binary"}},
+                "category": {"type": "string"},
+            },
+        }}},
+    }
+}
+
+
+@router.post("/documents", status_code=status.HTTP_202_ACCEPTED, response_model=UploadAccepted,
+             openapi_extra=_UPLOAD_BODY)
+async def upload_documents(request: Request, ctx: ContextDep) -> UploadAccepted:
+    """Upload one or more files (multipart field `files`, optional `category`) and start their ingestion."""
+    form = await receive_multipart(request, files.pending_dir(ctx.settings.docs_dir), ctx.settings.max_upload_bytes)
+    try:
+        category = clean_category(form.fields.get("category"))
+        candidates = [Candidate(f.filename, f.path, f.size, f.sha256, f.too_large) for f in form.files]
+        outcome = await run_in_threadpool(accept_files, ctx, candidates, category)
+    finally:
+        form.discard()  # accepted files were moved away already; this removes only leftovers
+    return _accepted(outcome)
+
+
+@router.post("/documents/url", status_code=status.HTTP_202_ACCEPTED, response_model=UploadAccepted)
+def import_document_url(body: UrlImport, ctx: ContextDep) -> UploadAccepted:
+    """Fetch a public web page (or file) and ingest it like an upload."""
+    return _accepted(import_url(ctx, body.url, clean_category(body.category)))
+
+
+@router.get("/documents", response_model=list[DocumentOut])
+def list_documents(ctx: ContextDep, status: DocumentStatus | None = None,
+                   category: str | None = None) -> list[dict[str, Any]]:
+    return library.list_documents(ctx, status, category)
+
+
+@router.get("/documents/{document_id}", response_model=DocumentOut)
+def get_document(document_id: UUID, ctx: ContextDep) -> dict[str, Any]:
+    return library.get_document(ctx, document_id)
+
+
+@router.patch("/documents/{document_id}", response_model=DocumentOut)
+def update_document(document_id: UUID, body: CategoryUpdate, ctx: ContextDep) -> dict[str, Any]:
+    """Change a document's category (metadata only: nothing is re-extracted or re-embedded)."""
+    return library.set_category(ctx, document_id, clean_category(body.category))
+
+
+@router.delete("/documents/{document_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_document(document_id: UUID, ctx: ContextDep) -> None:
+    library.delete_document(ctx, document_id)
+
+
+@router.get("/documents/{document_id}/file", response_class=FileResponse)
+def document_file(document_id: UUID, ctx: ContextDep) -> FileResponse:
+    """The original file: PDFs inline (for the browser's viewer), everything else as a download."""
+    original = library.original_file(ctx, document_id)
+    return FileResponse(
+        original.path,
+        media_type=original.mime,
+        filename=original.filename,
+        content_disposition_type="inline" if original.inline else "attachment",
+        headers={"Content-Security-Policy": "sandbox", "Cache-Control": "private, no-cache"},
+    )
+
+
+@router.get("/categories", response_model=list[CategoryOut])
+def list_categories(ctx: ContextDep) -> list[dict[str, Any]]:
+    return library.list_categories(ctx)

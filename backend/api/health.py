@@ -1,0 +1,55 @@
+"""`GET /api/health`: is each part of Quire working, and what should the user start or pull if not."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dbos import DBOS
+from fastapi import APIRouter
+
+from backend.api.deps import ContextDep
+from backend.config import APPLICATION_VERSION
+
+router = APIRouter(prefix="/api", tags=["health"])
+
+
+def _dbos_state() -> dict[str, Any]:
+    try:
+        DBOS.list_workflows(limit=1, load_input=False, load_output=False)
+    except Exception as exc:  # noqa: BLE001 - health reports any failure instead of raising it
+        return {"ok": False, "error": str(exc)}
+    return {"ok": True}
+
+
+@router.get("/health")
+def health(ctx: ContextDep) -> dict[str, Any]:
+    settings = ctx.settings
+    status = ctx.llm.status()
+    postgres_ok = ctx.db.ping()
+    dbos_state = _dbos_state()
+    chat_ok = status.has(settings.chat_model)
+    embed_ok = settings.embedder == "local" or status.has(settings.embed_model)
+    hints = []
+    if not status.reachable:
+        hints.append(f"Start Ollama with `ollama serve` (expected at {settings.ollama_host}).")
+    else:
+        hints += [f"Pull the chat model: `ollama pull {settings.chat_model}`."] if not chat_ok else []
+        hints += [f"Pull the embedding model: `ollama pull {settings.embed_model}`."] if not embed_ok else []
+    healthy = postgres_ok and dbos_state["ok"] and status.reachable and chat_ok and embed_ok
+    return {
+        "status": "ok" if healthy else "degraded",
+        "version": APPLICATION_VERSION,
+        "postgres": {"ok": postgres_ok, "embedded": settings.database_url is None},
+        "dbos": {**dbos_state, "application_version": APPLICATION_VERSION, "executor_id": settings.executor_id},
+        "ollama": {
+            "reachable": status.reachable,
+            "host": settings.ollama_host,
+            "models": status.models,
+            "chat_model": {"name": settings.chat_model, "present": chat_ok},
+            "embed_model": {"name": settings.embed_model, "present": embed_ok},
+            "error": status.error,
+        },
+        "embedder": {"kind": settings.embedder, "model": ctx.embedder.model},
+        "index": ctx.search.stats(),
+        "hints": hints,
+    }

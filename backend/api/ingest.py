@@ -1,0 +1,36 @@
+"""Ingestion runs: a snapshot of one run, its live NDJSON progress stream, and the recent runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from backend.api.deps import ContextDep
+from backend.ingest import progress
+
+router = APIRouter(prefix="/api/ingest", tags=["ingest"])
+
+
+@router.get("")
+def list_runs(ctx: ContextDep, limit: int = Query(20, ge=1, le=200)) -> list[dict[str, Any]]:
+    return progress.list_runs(ctx, limit)
+
+
+@router.get("/{workflow_id}")
+def get_run(workflow_id: str, ctx: ContextDep) -> dict[str, Any]:
+    """DBOS status, the steps taken so far, each document's state and the fine-grained progress."""
+    return progress.run_snapshot(ctx, workflow_id)
+
+
+@router.get("/{workflow_id}/events", response_class=StreamingResponse)
+async def run_events(workflow_id: str, ctx: ContextDep) -> StreamingResponse:
+    """NDJSON: a `progress` line (the snapshot) whenever it changes, then an `end` line."""
+    await run_in_threadpool(progress.run_snapshot, ctx, workflow_id)  # 404 before the stream starts
+    return StreamingResponse(
+        progress.run_events(ctx, workflow_id),
+        media_type="application/x-ndjson",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )

@@ -1,0 +1,57 @@
+"""`GET /api/search`: the user's own search over the vault (hybrid, dense or keyword), optionally scoped."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel
+
+from backend.api.deps import ContextDep
+from backend.errors import QuireError
+from backend.retrieval.scope import resolve_scope
+from backend.retrieval.types import SearchMode
+
+router = APIRouter(prefix="/api", tags=["search"])
+
+MAX_QUERY_CHARS = 1000
+
+
+class SearchHit(BaseModel):
+    block_id: str
+    document_id: str
+    filename: str
+    page: int | None
+    section: str | None
+    kind: str
+    snippet: str
+    score: float
+    dense_rank: int | None
+    sparse_rank: int | None
+
+
+class SearchResponse(BaseModel):
+    query: str
+    mode: SearchMode
+    hits: list[SearchHit]
+    notice: str | None = None
+
+
+@router.get("/search", response_model=SearchResponse)
+def search(
+    ctx: ContextDep,
+    q: Annotated[str, Query(description="What to look for")],
+    k: Annotated[int, Query(ge=1, le=100)] = 10,
+    documents: Annotated[list[str] | None, Query(description="Document ids (repeat or comma-separate)")] = None,
+    categories: Annotated[list[str] | None, Query(description="Category names (repeat or comma-separate)")] = None,
+    mode: SearchMode = "hybrid",
+) -> SearchResponse:
+    query = q.strip()
+    if not query:
+        raise QuireError("empty_query", "Type something to search for.", 422)
+    if len(query) > MAX_QUERY_CHARS:
+        raise QuireError("query_too_long", f"A query is at most {MAX_QUERY_CHARS} characters.", 422)
+    scope = resolve_scope(ctx.db, documents, categories)
+    result = ctx.search.search(query, k, scope=scope, mode=mode)
+    hits = [SearchHit.model_validate(hit, from_attributes=True) for hit in result.hits]
+    return SearchResponse(query=query, mode=mode, hits=hits, notice=result.notice)

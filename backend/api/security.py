@@ -1,0 +1,101 @@
+"""Request guards: Host allow-list (no DNS rebinding), no cross-site writes, optional API token,
+and security headers on every response. Pure ASGI so streamed responses pass through untouched.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from http.cookies import SimpleCookie
+from urllib.parse import urlsplit
+
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from backend.config import Settings
+
+_SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+_LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
+TOKEN_COOKIE = "quire_token"
+
+SECURITY_HEADERS = {
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "SAMEORIGIN",
+    "content-security-policy": (
+        "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
+        "script-src 'self'; connect-src 'self'; font-src 'self' data:; frame-src 'self' blob:; "
+        "object-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
+    ),
+}
+
+
+def _hostname(host_header: str) -> str:
+    return (urlsplit(f"//{host_header}").hostname or "").lower()
+
+
+class RequestGuard:
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.allowed = _LOOPBACK_NAMES | {h.lower() for h in settings.allowed_hosts} | {settings.host.lower()}
+        self.token = settings.api_token
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        refusal = self._refusal(scope, headers)
+        if refusal is not None:
+            await _send_error(send, *refusal)
+            return
+        await self.app(scope, receive, _with_security_headers(send))
+
+    def _refusal(self, scope: Scope, headers: Headers) -> tuple[int, str, str] | None:
+        if _hostname(headers.get("host", "")) not in self.allowed:
+            return 403, "host_not_allowed", "This Host is not allowed; open Quire at its own address."
+        if scope["method"] not in _SAFE_METHODS and self._cross_site(headers):
+            return 403, "cross_site_request", "Cross-site requests are not accepted."
+        path: str = scope["path"]
+        if self.token and path.startswith("/api/") and path != "/api/health" and not self._authorised(headers):
+            return 401, "unauthorized", "This Quire server needs its API token."
+        return None
+
+    def _cross_site(self, headers: Headers) -> bool:
+        if headers.get("sec-fetch-site") == "cross-site":
+            return True
+        origin = headers.get("origin")
+        if not origin or origin == "null":
+            return origin == "null"
+        return _hostname(urlsplit(origin).netloc) not in self.allowed
+
+    def _authorised(self, headers: Headers) -> bool:
+        assert self.token is not None
+        supplied = headers.get("authorization", "").removeprefix("Bearer ").strip()
+        if not supplied:
+            cookie = SimpleCookie(headers.get("cookie", ""))
+            supplied = cookie[TOKEN_COOKIE].value if TOKEN_COOKIE in cookie else ""
+        return hmac.compare_digest(supplied.encode(), self.token.encode())
+
+
+def _with_security_headers(send: Send) -> Send:
+    async def wrapped(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = MutableHeaders(scope=message)
+            for name, value in SECURITY_HEADERS.items():
+                headers.setdefault(name, value)
+        await send(message)
+
+    return wrapped
+
+
+async def _send_error(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,145 @@
+"""Streaming multipart reader for uploads: each file goes straight to a temp file while it is hashed
+and measured, and a file over the size limit stops being written the moment it crosses the limit
+(Starlette's own form parser would spool the whole body first)."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from python_multipart.exceptions import MultipartParseError
+from python_multipart.multipart import MultipartParser, parse_options_header
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect, Request
+
+from backend.errors import QuireError
+
+MAX_FILES = 100
+MAX_FIELD_BYTES = 16 * 1024
+
+
+@dataclass
+class ReceivedFile:
+    field: str
+    filename: str
+    path: Path
+    size: int = 0
+    sha256: str = ""
+    too_large: bool = False
+
+
+@dataclass
+class ReceivedForm:
+    fields: dict[str, str] = field(default_factory=dict)
+    files: list[ReceivedFile] = field(default_factory=list)
+
+    def discard(self) -> None:
+        for received in self.files:
+            received.path.unlink(missing_ok=True)
+
+
+class _FormSink:
+    """Callbacks for python-multipart's streaming parser."""
+
+    def __init__(self, dest_dir: Path, max_file_bytes: int) -> None:
+        self.dest_dir = dest_dir
+        self.max_file_bytes = max_file_bytes
+        self.form = ReceivedForm()
+        self._headers: dict[bytes, bytes] = {}
+        self._header_field = b""
+        self._header_value = b""
+        self._file: ReceivedFile | None = None
+        self._handle: IO[bytes] | None = None
+        self._hash = hashlib.sha256()
+        self._field_name: str | None = None
+        self._field_value = bytearray()
+
+    def callbacks(self) -> dict[str, object]:
+        return {
+            "on_part_begin": self._part_begin,
+            "on_header_field": lambda d, s, e: setattr(self, "_header_field", self._header_field + d[s:e]),
+            "on_header_value": lambda d, s, e: setattr(self, "_header_value", self._header_value + d[s:e]),
+            "on_header_end": self._header_end,
+            "on_headers_finished": self._headers_finished,
+            "on_part_data": self._part_data,
+            "on_part_end": self._part_end,
+        }
+
+    def _part_begin(self) -> None:
+        self._headers, self._file, self._field_name = {}, None, None
+        self._field_value = bytearray()
+
+    def _header_end(self) -> None:
+        self._headers[self._header_field.lower()] = self._header_value
+        self._header_field, self._header_value = b"", b""
+
+    def _headers_finished(self) -> None:
+        _, options = parse_options_header(self._headers.get(b"content-disposition", b""))
+        name = options.get(b"name", b"").decode("utf-8", "replace")
+        if b"filename" not in options:
+            self._field_name = name
+            return
+        if len(self.form.files) >= MAX_FILES:
+            raise QuireError("too_many_files", f"At most {MAX_FILES} files per upload.", 413)
+        path = self.dest_dir / f".upload-{uuid.uuid4().hex}"
+        self._file = ReceivedFile(name, options[b"filename"].decode("utf-8", "replace"), path)
+        self.form.files.append(self._file)
+        self._handle = path.open("wb")
+        self._hash = hashlib.sha256()
+
+    def _part_data(self, data: bytes, start: int, end: int) -> None:
+        piece = data[start:end]
+        if self._file is None:
+            self._field_value += piece
+            if len(self._field_value) > MAX_FIELD_BYTES:
+                raise QuireError("field_too_large", f"Form field {self._field_name!r} is too long.", 413)
+            return
+        if self._file.too_large:
+            return
+        self._file.size += len(piece)
+        if self._file.size > self.max_file_bytes:
+            self._file.too_large = True
+            self.close_file()
+            self._file.path.unlink(missing_ok=True)
+            return
+        self._hash.update(piece)
+        assert self._handle is not None
+        self._handle.write(piece)
+
+    def _part_end(self) -> None:
+        if self._file is not None:
+            self.close_file()
+            self._file.sha256 = self._hash.hexdigest()
+        elif self._field_name is not None:
+            self.form.fields[self._field_name] = self._field_value.decode("utf-8", "replace")
+
+    def close_file(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+
+async def receive_multipart(request: Request, dest_dir: Path, max_file_bytes: int) -> ReceivedForm:
+    content_type, options = parse_options_header(request.headers.get("content-type", ""))
+    boundary = options.get(b"boundary")
+    if content_type != b"multipart/form-data" or not boundary:
+        raise QuireError("unsupported_media_type", "Send the files as multipart/form-data.", 415)
+    dest_dir.mkdir(parents=True, exist_ok=True)
+    sink = _FormSink(dest_dir, max_file_bytes)
+    parser = MultipartParser(boundary, sink.callbacks())
+    try:
+        async for chunk in request.stream():
+            await run_in_threadpool(parser.write, chunk)
+        parser.finalize()
+    except (QuireError, ClientDisconnect):
+        sink.close_file()
+        sink.form.discard()
+        raise
+    except MultipartParseError as exc:
+        sink.close_file()
+        sink.form.discard()
+        raise QuireError("malformed_upload", "The upload body is not valid multipart/form-data.", 400) from exc
+    return sink.form

@@ -1,0 +1,95 @@
+"""Settings: the one place that reads the environment.
+
+Built once by the app factory (`Settings()`), then handed down; nothing else reads `os.environ`.
+Every field is documented in README.md and `.env.example` (a test keeps the three in step).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# DBOS recovers a crashed workflow only under the application version that started it, so the
+# version is pinned here and bumped deliberately when workflow code changes incompatibly.
+APPLICATION_VERSION = "quire-1"
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _env(name: str) -> AliasChoices:
+    return AliasChoices(name)
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", populate_by_name=True)
+
+    database_url: str | None = Field(None, validation_alias=_env("DATABASE_URL"))
+    ollama_host: str = Field("http://127.0.0.1:11434", validation_alias=_env("OLLAMA_HOST"))
+    data_dir: Path = Field(Path("data"), validation_alias=_env("QUIRE_DATA_DIR"))
+    host: str = Field("127.0.0.1", validation_alias=_env("QUIRE_HOST"))
+    port: int = Field(8000, ge=1, le=65535, validation_alias=_env("QUIRE_PORT"))
+    api_token: str | None = Field(None, validation_alias=_env("QUIRE_API_TOKEN"))
+    allowed_hosts: list[str] = Field(default_factory=list, validation_alias=_env("QUIRE_ALLOWED_HOSTS"))
+    chat_model: str = Field("gemma4:e4b", validation_alias=_env("QUIRE_CHAT_MODEL"))
+    embed_model: str = Field("embeddinggemma", validation_alias=_env("QUIRE_EMBED_MODEL"))
+    embedder: Literal["ollama", "local"] = Field("ollama", validation_alias=_env("QUIRE_EMBEDDER"))
+    ollama_timeout_s: float = Field(120.0, gt=0, validation_alias=_env("QUIRE_OLLAMA_TIMEOUT_S"))
+    max_upload_mb: int = Field(100, ge=1, validation_alias=_env("QUIRE_MAX_UPLOAD_MB"))
+    chunk_size: int = Field(1000, ge=200, le=8000, validation_alias=_env("QUIRE_CHUNK_SIZE"))
+    chunk_overlap: int = Field(100, ge=0, le=1000, validation_alias=_env("QUIRE_CHUNK_OVERLAP"))
+    embed_batch_size: int = Field(32, ge=1, le=512, validation_alias=_env("QUIRE_EMBED_BATCH_SIZE"))
+    ocr_languages: str = Field("eng+deu", validation_alias=_env("QUIRE_OCR_LANGUAGES"))
+    ingest_concurrency: int = Field(2, ge=1, le=16, validation_alias=_env("QUIRE_INGEST_CONCURRENCY"))
+    executor_id: str = Field("local", validation_alias=_env("QUIRE_EXECUTOR_ID"))
+    url_import_max_mb: int = Field(10, ge=1, validation_alias=_env("QUIRE_URL_IMPORT_MAX_MB"))
+    url_import_timeout_s: float = Field(20.0, gt=0, validation_alias=_env("QUIRE_URL_IMPORT_TIMEOUT_S"))
+    url_import_allow_private: bool = Field(False, validation_alias=_env("QUIRE_URL_IMPORT_ALLOW_PRIVATE"))
+    index_poll_s: float = Field(1.0, gt=0, validation_alias=_env("QUIRE_INDEX_POLL_S"))
+    chat_memory_chars: int = Field(48_000, ge=2_000, validation_alias=_env("QUIRE_CHAT_MEMORY_CHARS"))
+    study_idle_gap_s: int = Field(900, ge=60, validation_alias=_env("QUIRE_STUDY_IDLE_GAP_S"))
+    prompts_dir: Path = Field(REPO_ROOT / "prompts", validation_alias=_env("QUIRE_PROMPTS_DIR"))
+    frontend_dist: Path = Field(REPO_ROOT / "frontend" / "dist", validation_alias=_env("QUIRE_FRONTEND_DIST"))
+    log_level: str = Field("INFO", validation_alias=_env("QUIRE_LOG_LEVEL"))
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip().lower() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("data_dir", "prompts_dir", "frontend_dist")
+    @classmethod
+    def _absolute(cls, value: Path) -> Path:
+        return value.expanduser().resolve()
+
+    @classmethod
+    def load(cls) -> Settings:
+        """Settings from the environment and the env file (`.env`, or QUIRE_ENV_FILE; tests use /dev/null)."""
+        return cls(_env_file=os.environ.get("QUIRE_ENV_FILE", ".env"))  # type: ignore[call-arg]
+
+    @property
+    def docs_dir(self) -> Path:
+        return self.data_dir / "docs"
+
+    @property
+    def postgres_dir(self) -> Path:
+        return self.data_dir / "postgres"
+
+    @property
+    def max_upload_bytes(self) -> int:
+        return self.max_upload_mb * 1024 * 1024
+
+    @property
+    def binds_loopback_only(self) -> bool:
+        if self.host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(self.host).is_loopback
+        except ValueError:
+            return False

@@ -1,0 +1,43 @@
+"""The running app's services, built once at startup and reachable from DBOS steps.
+
+DBOS steps are plain functions whose arguments are checkpointed, so they cannot be handed a connection
+pool or an index; they call `get_context()` instead. Routers receive the same object through
+`api/deps.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from backend.config import Settings
+    from backend.llm.client import LLMClient
+    from backend.llm.embedders import Embedder
+    from backend.llm.prompts import PromptLibrary
+    from backend.retrieval.service import SearchService
+    from backend.store.db import Database
+
+
+@dataclass
+class AppContext:
+    settings: Settings
+    db: Database
+    llm: LLMClient
+    embedder: Embedder
+    prompts: PromptLibrary
+    search: SearchService
+
+
+_current: AppContext | None = None
+
+
+def set_context(context: AppContext | None) -> None:
+    global _current  # noqa: PLW0603 - the process-wide handle DBOS steps need
+    _current = context
+
+
+def get_context() -> AppContext:
+    if _current is None:
+        raise RuntimeError("Quire's services are not started (get_context() before app startup)")
+    return _current

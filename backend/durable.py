@@ -1,0 +1,62 @@
+"""DBOS setup: configuration, launch (which recovers interrupted workflows) and the app's queues.
+
+Workflow modules are imported before `DBOS.launch()` so that recovery finds every workflow function.
+The system database lives next to the app database on the same server (`<db>_dbos`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+
+from dbos import DBOS, DBOSConfig, Queue
+
+from backend.config import APPLICATION_VERSION, Settings
+from backend.store.db import sibling_database_url
+
+log = logging.getLogger(__name__)
+
+INGEST_QUEUE = "ingest"
+EMBED_QUEUE = "embed"
+STUDY_QUEUE = "study"
+WORKFLOW_MODULES = ("backend.ingest.workflow", "backend.ingest.backfill")
+
+_queues: dict[str, Queue] = {}
+
+
+def launch_dbos(settings: Settings, database_url: str) -> None:
+    for module in WORKFLOW_MODULES:
+        importlib.import_module(module)
+    config: DBOSConfig = {
+        "name": "quire",
+        "system_database_url": sibling_database_url(database_url, "_dbos"),
+        "application_version": APPLICATION_VERSION,
+        "executor_id": settings.executor_id,
+        "log_level": "WARNING",
+        "run_migrations": True,
+    }
+    DBOS(config=config)
+    DBOS.launch()
+    _queues[INGEST_QUEUE] = DBOS.register_queue(
+        INGEST_QUEUE, worker_concurrency=settings.ingest_concurrency, polling_interval_sec=0.2
+    )
+    # The backfill may sleep for a long time while Ollama is down; it must not hold an ingestion slot.
+    _queues[EMBED_QUEUE] = DBOS.register_queue(EMBED_QUEUE, worker_concurrency=1, polling_interval_sec=0.5)
+    _queues[STUDY_QUEUE] = DBOS.register_queue(STUDY_QUEUE, worker_concurrency=2, polling_interval_sec=0.2)
+
+
+def shutdown_dbos() -> None:
+    DBOS.destroy(destroy_registry=False)
+    _queues.clear()
+
+
+def ingest_queue() -> Queue:
+    return _queues[INGEST_QUEUE]
+
+
+def embed_queue() -> Queue:
+    return _queues[EMBED_QUEUE]
+
+
+def study_queue() -> Queue:
+    return _queues[STUDY_QUEUE]

@@ -1,0 +1,96 @@
+"""One error shape for every endpoint: `{"error": {"code", "message", "details"}}` with the right status.
+
+Services raise `QuireError`; FastAPI's own HTTP and validation errors are rendered the same way, and
+anything unexpected becomes a 500 with no stack trace sent to the client.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+log = logging.getLogger(__name__)
+
+_STATUS_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    415: "unsupported_media_type",
+    422: "invalid_request",
+    429: "too_many_requests",
+    503: "unavailable",
+}
+
+
+class QuireError(Exception):
+    def __init__(self, code: str, message: str, status: int = 400, details: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.details = details
+
+
+class NotFound(QuireError):
+    def __init__(self, what: str, ident: str) -> None:
+        super().__init__("not_found", f"{what} {ident!r} does not exist.", 404)
+
+
+def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"code": code, "message": message}
+    if details is not None:
+        body["details"] = details
+    return {"error": body}
+
+
+def error_response(status: int, code: str, message: str, details: Any = None) -> JSONResponse:
+    return JSONResponse(error_body(code, message, details), status_code=status)
+
+
+def _validation_details(exc: RequestValidationError) -> list[dict[str, Any]]:
+    return [
+        {"loc": [str(part) for part in err.get("loc", ())], "message": err.get("msg", "")}
+        for err in exc.errors()
+    ]
+
+
+async def _quire_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, QuireError)
+    return error_response(exc.status, exc.code, exc.message, exc.details)
+
+
+async def _http_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _STATUS_CODES.get(exc.status_code, "http_error")
+    message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
+    return error_response(exc.status_code, code, message)
+
+
+async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    details = _validation_details(exc)
+    first = details[0] if details else {"loc": [], "message": "invalid request"}
+    where = ".".join(p for p in first["loc"] if p not in ("body", "query", "path"))
+    message = f"{where}: {first['message']}" if where else first["message"]
+    return error_response(422, "invalid_request", message, details)
+
+
+async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+    log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return error_response(500, "internal_error", "Something went wrong on the server; see its log.")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(QuireError, _quire_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(Exception, _unexpected_error)

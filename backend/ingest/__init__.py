@@ -1,0 +1,1 @@
+"""Ingestion: validation, extraction, chunking and the durable DBOS ingestion workflow."""

@@ -1,0 +1,97 @@
+"""What an ingestion run is doing: DBOS's status and step list plus our fine-grained progress,
+as one snapshot (`GET /api/ingest/{id}`) or as an NDJSON stream of snapshots until the run ends."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from typing import Any
+
+from dbos import DBOS
+from starlette.concurrency import run_in_threadpool
+
+from backend.context import AppContext
+from backend.errors import NotFound
+from backend.store import ingest as store
+
+TERMINAL_STATUSES = {"SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"}
+POLL_INTERVAL_S = 0.25
+HEARTBEAT_S = 10.0
+
+
+def _iso(epoch_ms: int | None) -> str | None:
+    return datetime.fromtimestamp(epoch_ms / 1000, UTC).isoformat() if epoch_ms else None
+
+
+def _steps(workflow_id: str) -> list[dict[str, Any]]:
+    steps = []
+    for step in DBOS.list_workflow_steps(workflow_id) or []:
+        finished = step.get("completed_at_epoch_ms")
+        status = "error" if step.get("error") is not None else ("finished" if finished else "running")
+        steps.append({
+            "name": step["function_name"],
+            "status": status,
+            "started_at": _iso(step.get("started_at_epoch_ms")),
+            "finished_at": _iso(finished),
+        })
+    return steps
+
+
+def _document(item: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": item["document_id"],
+        "filename": item["filename"],
+        "status": item["state"],
+        "decision": item["decision"],
+        "error": item["error"],
+        "warnings": item["warnings"],
+        "progress": {"done": item["done"], "total": item["total"], "detail": item["detail"]},
+        "pages": item["pages"],
+        "blocks": item["blocks"],
+        "embedded": item["embedded"],
+    }
+
+
+def run_snapshot(ctx: AppContext, workflow_id: str) -> dict[str, Any]:
+    run = store.run_row(ctx.db, workflow_id)
+    if run is None:
+        raise NotFound("Ingestion run", workflow_id)
+    status = DBOS.get_workflow_status(workflow_id)
+    return {
+        "workflow_id": workflow_id,
+        "status": status.status if status is not None else "ENQUEUED",
+        "source": run["source"],
+        "created_at": run["created_at"].isoformat(),
+        "documents": [_document(item) for item in store.load_items(ctx.db, workflow_id)],
+        "steps": _steps(workflow_id),
+        "progress": {"phase": run["phase"], "done": run["done"], "total": run["total"], "detail": run["detail"]},
+    }
+
+
+def list_runs(ctx: AppContext, limit: int) -> list[dict[str, Any]]:
+    runs = store.recent_runs(ctx.db, limit)
+    statuses = {s.workflow_id: s.status for s in DBOS.list_workflows(
+        workflow_ids=[r["workflow_id"] for r in runs], load_input=False, load_output=False)} if runs else {}
+    return [
+        {**run, "status": statuses.get(run["workflow_id"], "ENQUEUED"),
+         "created_at": run["created_at"].isoformat(), "updated_at": run["updated_at"].isoformat()}
+        for run in runs
+    ]
+
+
+async def run_events(ctx: AppContext, workflow_id: str) -> AsyncIterator[bytes]:
+    """Yield a snapshot line whenever something changed, a heartbeat now and then, and stop at the end."""
+    last, quiet = "", 0.0
+    while True:
+        snapshot = await run_in_threadpool(run_snapshot, ctx, workflow_id)
+        encoded = json.dumps({"type": "progress", "data": snapshot}, default=str)
+        if encoded != last or quiet >= HEARTBEAT_S:
+            last, quiet = encoded, 0.0
+            yield (encoded + "\n").encode()
+        if snapshot["status"] in TERMINAL_STATUSES:
+            yield (json.dumps({"type": "end", "data": {"status": snapshot["status"]}}) + "\n").encode()
+            return
+        await asyncio.sleep(POLL_INTERVAL_S)
+        quiet += POLL_INTERVAL_S

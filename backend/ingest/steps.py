@@ -1,0 +1,201 @@
+"""The DBOS steps of the ingestion workflow. Each does one idempotent job and returns only ids and
+counts, so the DBOS ledger stays small: extracted text goes to `ingest_chunks`, vectors to `blocks`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from dbos import DBOS
+
+from backend.context import get_context
+from backend.ingest import files
+from backend.ingest.chunk import chunk_units
+from backend.ingest.extract import extract_document
+from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult
+from backend.llm.errors import ModelError, ModelUnavailable
+from backend.store import ingest as store
+
+log = logging.getLogger(__name__)
+
+_PROGRESS_INTERVAL_S = 0.25
+EMBED_RETRY_DELAYS_S = (1.0, 2.0, 4.0)
+
+
+@DBOS.step()
+def scan_step(workflow_id: str) -> list[dict[str, Any]]:
+    """Hash every file of the run and decide: new, changed, unchanged or re-added."""
+    ctx = get_context()
+    store.update_run(ctx.db, workflow_id, "scanning")
+    decisions = []
+    for item in store.load_items(ctx.db, workflow_id):
+        decision = _decide(item)
+        if decision == "unchanged" and item["state"] == "queued":
+            store.update_item(ctx.db, workflow_id, item["document_id"], decision=decision, state="skipped",
+                              detail="unchanged")
+            store.set_document_status(ctx.db, item["document_id"], "ready")
+            files.remove_quietly(Path(item["pending_path"]))
+        elif item["decision"] is None:
+            store.update_item(ctx.db, workflow_id, item["document_id"], decision=decision)
+        decisions.append({"document_id": item["document_id"], "decision": decision})
+    return decisions
+
+
+def _decide(item: dict[str, Any]) -> str:
+    pending = Path(item["pending_path"])
+    if pending.exists() and files.sha256_file(pending) != item["sha256"]:
+        raise RuntimeError(f"staged file {pending} does not match its recorded hash")
+    if item["prior_status"] is None:
+        return "new"
+    if item["prior_status"] == "deleted":
+        return "readded"
+    if item["prior_sha256"] == item["sha256"] and item["prior_status"] == "ready":
+        return "unchanged"
+    return "changed"
+
+
+@DBOS.step()
+def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
+    """Extract and chunk one document into `ingest_chunks`; a bad file fails only this document."""
+    ctx = get_context()
+    item = store.load_item(ctx.db, workflow_id, document_id)
+    if not store.item_is_current(item):
+        return {"ok": False, "reason": "deleted"}
+    store.set_document_status(ctx.db, document_id, "ingesting")
+    store.update_item(ctx.db, workflow_id, document_id, state="extracting", detail="opening file")
+    try:
+        result = _extract(item, ctx.settings.ocr_languages, _progress_writer(workflow_id, item))
+    except ExtractionError as exc:
+        _fail(item, exc.message)
+        return {"ok": False, "reason": exc.code}
+    except Exception as exc:  # noqa: BLE001 - hostile files can break any parser; only this document fails
+        log.exception("extracting %s failed", item["filename"])
+        _fail(item, f"The file could not be read ({type(exc).__name__}).")
+        return {"ok": False, "reason": "extract_failed"}
+    chunks = chunk_units(result.units, ctx.settings.chunk_size, ctx.settings.chunk_overlap)
+    if not chunks:
+        _fail(item, "No text could be found in this file.")
+        return {"ok": False, "reason": "empty"}
+    store.stage_chunks(ctx.db, workflow_id, document_id, chunks)
+    store.update_item(ctx.db, workflow_id, document_id, state="storing", pages=result.pages,
+                      detail=f"{len(chunks)} chunks", warnings=result.warnings)
+    return {"ok": True, "pages": result.pages, "chunks": len(chunks), "warnings": len(result.warnings)}
+
+
+def _extract(item: dict[str, Any], languages: str, on_progress: Any) -> ExtractResult:
+    source = Path(item["pending_path"])
+    if not source.exists():
+        raise ExtractionError("file_missing", "The uploaded file is no longer on disk; upload it again.")
+    return extract_document(source, item["kind"], ocr_languages=languages, on_progress=on_progress)
+
+
+def _progress_writer(workflow_id: str, item: dict[str, Any]) -> Any:
+    ctx = get_context()
+    last = 0.0
+
+    def report(progress: ExtractProgress) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last < _PROGRESS_INTERVAL_S and progress.done < progress.total:
+            return
+        last = now
+        store.update_item(ctx.db, workflow_id, item["document_id"], state="extracting",
+                          done=progress.done, total=progress.total, detail=progress.detail)
+        store.update_run(ctx.db, workflow_id, "extracting", progress.done, progress.total,
+                         f"{item['filename']}: {progress.detail}")
+
+    return report
+
+
+def _fail(item: dict[str, Any], message: str) -> None:
+    """Record a document's failure; a previous live version stays live and searchable."""
+    ctx = get_context()
+    store.update_item(ctx.db, item["workflow_id"], item["document_id"], state="failed", error=message,
+                      detail="failed")
+    if item["prior_status"] == "ready" and item["prior_sha256"]:
+        store.set_document_status(ctx.db, item["document_id"], "ready",
+                                  warning=f"A newer upload could not be read: {message} The previous version is kept.")
+    else:
+        store.set_document_status(ctx.db, item["document_id"], "failed", error=message)
+
+
+@DBOS.step()
+def store_step(workflow_id: str, document_id: str) -> dict[str, Any]:
+    """Make the staged chunks the document's live blocks (one transaction) and move the file into place."""
+    ctx = get_context()
+    item = store.load_item(ctx.db, workflow_id, document_id)
+    target = files.live_path(ctx.settings.docs_dir, item["document_filename"])
+    stored = store.store_version(
+        ctx.db, item, str(target), ctx.embedder.model,
+        place_file=lambda: files.place_live(Path(item["pending_path"]), target),
+    )
+    if stored.skipped:
+        return {"blocks": 0, "to_embed": 0, "sha256": item["sha256"]}
+    store.update_item(ctx.db, workflow_id, document_id, state="embedding", blocks=stored.blocks,
+                      detail=f"{stored.blocks} blocks stored")
+    ctx.search.notify([document_id])
+    return {"blocks": stored.blocks, "to_embed": stored.to_embed, "sha256": item["sha256"]}
+
+
+@DBOS.step()
+def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batches: int) -> dict[str, Any]:
+    """Embed one batch of a document's blocks, retrying with backoff while the model server is down."""
+    ctx = get_context()
+    size = ctx.settings.embed_batch_size
+    detail = f"batch {batch + 1} of {batches}"
+    store.update_item(ctx.db, workflow_id, document_id, state="embedding", done=batch, total=batches, detail=detail)
+    store.update_run(ctx.db, workflow_id, "embedding", batch, batches, detail)
+    rows = store.blocks_to_embed(ctx.db, document_id, sha256, batch * size, (batch + 1) * size, ctx.embedder.model)
+    if not rows:
+        return {"embedded": 0, "unavailable": False}
+    for delay in (*EMBED_RETRY_DELAYS_S, None):
+        try:
+            vectors = ctx.embedder.embed([row["text"] for row in rows])
+        except (ModelUnavailable, ModelError) as exc:
+            if delay is None:
+                log.warning("embedding %s batch %d gave up for now: %s", document_id, batch, exc)
+                return {"embedded": 0, "unavailable": True}
+            time.sleep(delay)
+            continue
+        changed = store.write_embeddings(ctx.db, [row["id"] for row in rows], vectors, ctx.embedder.model)
+        ctx.search.notify(changed)
+        return {"embedded": len(rows), "unavailable": False}
+    raise AssertionError("unreachable")
+
+
+@DBOS.step()
+def finish_step(workflow_id: str) -> dict[str, Any]:
+    """Mark stored documents ready, record per-document counts, clean up staging and pending files."""
+    ctx = get_context()
+    summary = {"ready": 0, "skipped": 0, "failed": 0, "missing_embeddings": 0}
+    for item in store.load_items(ctx.db, workflow_id):
+        state = item["state"]
+        if state in ("embedding", "storing") and item["blocks"]:
+            embedded = store.embedded_count(ctx.db, item["document_id"], ctx.embedder.model)
+            store.update_item(ctx.db, workflow_id, item["document_id"], state="ready", embedded=embedded,
+                              done=0, total=0, detail="ready")
+            store.set_document_status(ctx.db, item["document_id"], "ready")
+            summary["ready"] += 1
+            summary["missing_embeddings"] += item["blocks"] - embedded
+        elif state == "failed":
+            summary["failed"] += 1
+        else:
+            summary["skipped"] += 1
+        files.remove_quietly(Path(item["pending_path"]))
+    store.drop_staging(ctx.db, workflow_id)
+    store.update_run(ctx.db, workflow_id, "done", detail=_summary_text(summary))
+    return summary
+
+
+def _summary_text(summary: dict[str, int]) -> str:
+    parts = [f"{summary['ready']} ready"]
+    if summary["skipped"]:
+        parts.append(f"{summary['skipped']} unchanged")
+    if summary["failed"]:
+        parts.append(f"{summary['failed']} failed")
+    if summary["missing_embeddings"]:
+        parts.append(f"{summary['missing_embeddings']} blocks waiting for embeddings")
+    return ", ".join(parts)

@@ -1,0 +1,83 @@
+"""Value types shared by the extractors, the chunker and the ingestion workflow.
+
+Extractors turn a file into `ExtractedUnit`s (a page, a slide, a section, a group of table rows);
+the chunker turns units into `Chunk`s of roughly `chunk_size` characters, which become `blocks`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+DocKind = Literal["pdf", "docx", "pptx", "xlsx", "csv", "md", "txt", "html"]
+BlockKind = Literal["text", "table", "slide", "ocr", "csv", "sheet", "html"]
+
+DOC_KINDS: tuple[DocKind, ...] = ("pdf", "docx", "pptx", "xlsx", "csv", "md", "txt", "html")
+
+
+@dataclass(frozen=True)
+class ExtractedUnit:
+    """One coherent piece of a document, in reading order.
+
+    `page` is 1-based (PDF page, slide number, ...) or None where pages mean nothing.
+    `section` is a breadcrumb such as ``"Intro > Setup"`` or ``"Sheet: Budget"``.
+    `atomic` units (a group of table rows with its header) are never merged with their neighbours.
+    `header_lines` is how many leading lines of an atomic unit (``[Sheet: x]``, the header row) are
+    repeated in every piece when the chunker must split it.
+    """
+
+    text: str
+    kind: BlockKind = "text"
+    page: int | None = None
+    section: str | None = None
+    atomic: bool = False
+    header_lines: int = 1
+
+
+@dataclass(frozen=True)
+class ExtractResult:
+    units: list[ExtractedUnit]
+    pages: int | None = None
+    warnings: list[str] = field(default_factory=list)
+    ocr_pages: int = 0
+
+
+@dataclass(frozen=True)
+class Chunk:
+    ordinal: int
+    text: str
+    kind: BlockKind
+    page: int | None = None
+    section: str | None = None
+
+
+@dataclass(frozen=True)
+class ExtractProgress:
+    """Fine-grained extraction progress, e.g. done=3, total=21, detail="page 3 of 21 (OCR)"."""
+
+    done: int
+    total: int
+    detail: str
+
+
+ProgressCallback = Callable[[ExtractProgress], None]
+
+
+class ExtractionError(Exception):
+    """A file that cannot be extracted; `message` is shown to the user as the document's error."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class RejectedFile(Exception):
+    """A file refused at upload time (type, size, name, content); maps to an HTTP 4xx."""
+
+    def __init__(self, code: str, message: str, status: int = 415) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status

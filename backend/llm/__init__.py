@@ -1,0 +1,1 @@
+"""The one place that talks to a model server (Ollama) or loads an in-process embedding model."""

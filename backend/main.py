@@ -1,0 +1,23 @@
+"""`python -m backend.main`: serve Quire with uvicorn on QUIRE_HOST:QUIRE_PORT (127.0.0.1:8000 by default)."""
+
+from __future__ import annotations
+
+import logging
+
+import uvicorn
+
+from backend.app import create_app
+from backend.config import Settings
+
+
+def main() -> None:
+    settings = Settings.load()
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    app = create_app(settings)
+    print(f"Quire is starting on http://{settings.host}:{settings.port}  (API docs: /api/docs)", flush=True)  # noqa: T201
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level.lower(),
+                timeout_graceful_shutdown=5)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Value types of the retrieval layer: what goes into the index, how a search is scoped, what comes out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple, Protocol, TypeVar
+
+import numpy as np
+
+SearchMode = Literal["hybrid", "dense", "sparse"]
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Restricts a search to some documents and/or categories (union of both); empty = whole vault."""
+
+    document_ids: frozenset[str] = field(default_factory=frozenset)
+    categories: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.document_ids and not self.categories
+
+    def admits(self, document_id: str, category: str | None) -> bool:
+        if self.is_empty:
+            return True
+        return document_id in self.document_ids or (category is not None and category in self.categories)
+
+
+@dataclass(frozen=True)
+class IndexedBlock:
+    """A live block as the index sees it. `embedding` is set only for vectors of the current model."""
+
+    id: str
+    document_id: str
+    filename: str
+    category: str | None
+    ordinal: int
+    page: int | None
+    section: str | None
+    kind: str
+    text: str
+    embedding: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Hit:
+    block_id: str
+    document_id: str
+    filename: str
+    page: int | None
+    section: str | None
+    kind: str
+    text: str
+    snippet: str
+    score: float
+    dense_rank: int | None
+    sparse_rank: int | None
+
+
+class ScoredBlock(NamedTuple):
+    """One entry of a channel's ranked list: the block and the channel's own score (higher = better)."""
+
+    block_id: str
+    score: float
+
+
+Q_contra = TypeVar("Q_contra", contravariant=True)
+
+
+class Channel(Protocol[Q_contra]):
+    """What every retrieval channel offers: a ranked list of the k best live blocks within `scope`.
+
+    `Q` is the channel's query form (text for BM25, a vector for dense). The scope is applied inside the
+    channel, before ranking, so a scoped search returns the scope's best blocks, not the global best
+    filtered afterwards.
+    """
+
+    def search(self, query: Q_contra, k: int, scope: Scope | None = None) -> list[ScoredBlock]: ...

@@ -1,0 +1,111 @@
+"""The connection pool and the migration runner.
+
+Connections are autocommit with dict rows and pgvector types registered; `Database.transaction()`
+wraps several statements in one atomic transaction. Migrations are numbered, forward-only SQL files in
+`store/migrations/`, applied in order at startup under an advisory lock and recorded in
+`schema_migrations`, so applying them twice (or from two processes at once) changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from pgvector.psycopg import register_vector
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+_MIGRATION_LOCK = 727_001  # arbitrary constant shared by every Quire process
+
+
+def normalise_url(url: str) -> str:
+    """Accept the `postgres://` spelling some tools use; SQLAlchemy (inside DBOS) wants `postgresql://`."""
+    if url.startswith("postgres://"):
+        return "postgresql://" + url[len("postgres://") :]
+    return url
+
+
+def url_for_database(url: str, name: str) -> str:
+    """The URL of database `name` on the same server as `url`."""
+    return urlunsplit(urlsplit(normalise_url(url))._replace(path=f"/{name}"))
+
+
+def sibling_database_url(url: str, suffix: str) -> str:
+    """The URL of a database named after `url`'s plus `suffix`, e.g. DBOS's system database."""
+    return url_for_database(url, database_name(url) + suffix)
+
+
+def database_name(url: str) -> str:
+    return urlsplit(normalise_url(url)).path.lstrip("/") or "postgres"
+
+
+class Database:
+    def __init__(self, url: str, *, min_size: int = 2, max_size: int = 16) -> None:
+        self.url = normalise_url(url)
+        self._pool = ConnectionPool(
+            self.url,
+            min_size=min_size,
+            max_size=max_size,
+            kwargs={"autocommit": True, "row_factory": dict_row},
+            configure=register_vector,
+            open=False,
+            name="quire",
+        )
+
+    def open(self) -> None:
+        apply_migrations(self.url)
+        self._pool.open(wait=True, timeout=30)
+
+    def close(self) -> None:
+        self._pool.close()
+
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection]:
+        with self._pool.connection() as conn:
+            yield conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[psycopg.Connection]:
+        with self._pool.connection() as conn, conn.transaction():
+            yield conn
+
+    def ping(self) -> bool:
+        try:
+            with self.connection() as conn:
+                conn.execute("SELECT 1")
+        except psycopg.Error:
+            return False
+        return True
+
+
+def pending_migrations(applied: set[str]) -> list[Path]:
+    return [p for p in sorted(MIGRATIONS_DIR.glob("*.sql")) if p.stem not in applied]
+
+
+def apply_migrations(url: str) -> list[str]:
+    """Apply every migration not yet recorded; returns the names applied now."""
+    done: list[str] = []
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
+        try:
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            applied = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+            for path in pending_migrations(applied):
+                with conn.transaction():
+                    conn.execute(path.read_text(encoding="utf-8"))
+                    conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (path.stem,))
+                log.info("applied migration %s", path.stem)
+                done.append(path.stem)
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
+    return done

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Prepares everything Quire needs and skips what is already done, so later runs take a second.
+#   scripts/setup.sh          runtime: Python venv + packages, tesseract (apt, root only), web app build
+#   scripts/setup.sh --dev    also test tools: pytest, ruff, Chromium for browser tests
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DEV=0
+[[ "${1:-}" == "--dev" ]] && DEV=1
+VENV="${QUIRE_VENV:-.venv}"
+PYTHON="${PYTHON:-python3}"
+
+say() { printf '\033[1;34m[setup]\033[0m %s\n' "$*"; }
+
+install_apt() {
+  local missing=()
+  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+  [[ ${#missing[@]} -eq 0 ]] && return 0
+  if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null; then
+    say "skipping system packages (${missing[*]}): not root or no apt-get; install them yourself for OCR/browser tests"
+    return 0
+  fi
+  say "installing system packages: ${missing[*]}"
+  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+}
+
+stamp_of() { cat "$@" 2>/dev/null | sha256sum | cut -d' ' -f1; }
+
+# 1. System packages: OCR for scanned PDFs (and Chromium + fonts for the browser tests).
+install_apt tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu
+[[ $DEV -eq 1 ]] && install_apt chromium fonts-dejavu-core
+
+# 2. Python virtual environment and pinned packages.
+if [[ ! -x "$VENV/bin/python" ]]; then
+  say "creating virtual environment in $VENV"
+  "$PYTHON" -m venv "$VENV"
+fi
+req_files=(requirements.txt)
+[[ $DEV -eq 1 ]] && req_files=(requirements-dev.txt requirements.txt)
+want=$(stamp_of "${req_files[@]}")
+have=$(cat "$VENV/.quire-$DEV.stamp" 2>/dev/null || true)
+if [[ "$want" != "$have" ]]; then
+  say "installing Python packages (${req_files[0]})"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "${req_files[0]}"
+  echo "$want" > "$VENV/.quire-$DEV.stamp"
+fi
+
+# 3. The web app, rebuilt only when its sources or lock file changed.
+if [[ -f frontend/package.json ]]; then
+  if ! command -v npm >/dev/null; then
+    say "npm not found: the web app cannot be built (the API still works)"
+  else
+    src_stamp=$(cd frontend && find src public index.html package-lock.json vite.config.ts tsconfig*.json \
+      -type f 2>/dev/null | sort | xargs cat 2>/dev/null | sha256sum | cut -d' ' -f1)
+    if [[ ! -d frontend/node_modules || frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]]; then
+      say "installing front-end packages (npm ci)"
+      (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
+    fi
+    if [[ "$src_stamp" != "$(cat frontend/dist/.build-stamp 2>/dev/null || true)" ]]; then
+      say "building the web app"
+      (cd frontend && npm run --silent build)
+      echo "$src_stamp" > frontend/dist/.build-stamp
+    fi
+  fi
+fi

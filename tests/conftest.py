@@ -1,0 +1,88 @@
+"""Shared fixtures: one throwaway Postgres and one fake Ollama per test session, a Quire server
+process shared by the API tests, and factories for fresh servers where a test needs its own."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support.fake_ollama import FakeOllama
+from tests.support.postgres import TestPostgres
+from tests.support.server import QuireServer
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[TestPostgres]:
+    pg = TestPostgres()
+    yield pg
+    pg.close()
+
+
+@pytest.fixture(scope="session")
+def fake_ollama_server() -> Iterator[FakeOllama]:
+    fake = FakeOllama().start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def fake_ollama(fake_ollama_server: FakeOllama) -> Iterator[FakeOllama]:
+    """The session's fake Ollama, reset (and running) for this test."""
+    if fake_ollama_server._server is None:
+        fake_ollama_server.restart()
+    fake_ollama_server.reset()
+    yield fake_ollama_server
+    if fake_ollama_server._server is None:
+        fake_ollama_server.restart()
+    fake_ollama_server.reset()
+
+
+@pytest.fixture
+def server_factory(
+    postgres: TestPostgres, fake_ollama_server: FakeOllama, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[..., QuireServer]]:
+    """Start extra Quire servers, each with its own database and data folder; all stopped afterwards."""
+    started: list[QuireServer] = []
+
+    def make(**env: str) -> QuireServer:
+        data_dir = tmp_path_factory.mktemp("quire-data")
+        server = QuireServer(postgres.fresh_database(), data_dir, fake_ollama_server.url, **env)
+        started.append(server)
+        return server.start()
+
+    yield make
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def quire(
+    postgres: TestPostgres, fake_ollama_server: FakeOllama, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[QuireServer]:
+    """The Quire server shared by API tests (tests keep to their own uniquely named documents)."""
+    data_dir = tmp_path_factory.mktemp("quire-shared")
+    server = QuireServer(postgres.fresh_database(), data_dir, fake_ollama_server.url).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def api(quire: QuireServer, fake_ollama: FakeOllama) -> Iterator[httpx.Client]:
+    with quire.client() as client:
+        yield client
+
+
+@pytest.fixture
+def unique() -> Callable[[str], str]:
+    """Make a file name unique to this test, keeping its extension: unique("notes.md") -> "notes-1a2b3c.md"."""
+    token = uuid.uuid4().hex[:6]
+
+    def name(filename: str) -> str:
+        path = Path(filename)
+        return f"{path.stem}-{token}{path.suffix}"
+
+    return name

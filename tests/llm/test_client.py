@@ -1,0 +1,101 @@
+"""The LLM client against the fake Ollama over real HTTP: streaming, tools, thinking, format, embeddings,
+and failures translated into ModelUnavailable / ModelError."""
+
+from __future__ import annotations
+
+import asyncio
+
+import numpy as np
+import pytest
+
+from backend.llm.client import LLMClient
+from backend.llm.embedders import OllamaEmbedder
+from backend.llm.errors import ModelError, ModelUnavailable
+from tests.support.fake_ollama import FakeOllama, Reply
+
+
+@pytest.fixture
+def client(fake_ollama: FakeOllama) -> LLMClient:
+    return LLMClient(fake_ollama.url, "gemma4:e4b", "embeddinggemma", timeout_s=10)
+
+
+def test_streamed_chat_yields_thinking_then_content(client: LLMClient, fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply(thinking="Let me think.", content="The answer is 42.", chunks=4))
+    deltas = list(client.chat_stream_sync([{"role": "user", "content": "q"}], think=True))
+    thinking = "".join(d.thinking for d in deltas)
+    content = "".join(d.content for d in deltas)
+    assert thinking == "Let me think."
+    assert content == "The answer is 42."
+    assert deltas[-1].done
+    assert fake_ollama.chat_requests[0]["think"] is True
+
+
+def test_tool_calls_arrive_with_object_arguments(client: LLMClient, fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply(tool_calls=[("calculator", {"expression": "2+2"})]))
+    tool = {"type": "function", "function": {"name": "calculator", "description": "math",
+                                             "parameters": {"type": "object", "properties": {}}}}
+    deltas = list(client.chat_stream_sync([{"role": "user", "content": "2+2?"}], tools=[tool]))
+    calls = [call for d in deltas for call in d.tool_calls]
+    assert [(c.name, c.arguments) for c in calls] == [("calculator", {"expression": "2+2"})]
+    assert fake_ollama.chat_requests[0]["tools"][0]["function"]["name"] == "calculator"
+
+
+def test_structured_output_sends_the_schema(client: LLMClient, fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply(content='{"items": []}'))
+    schema = {"type": "object", "properties": {"items": {"type": "array"}}}
+    reply = client.chat([{"role": "user", "content": "json please"}], format=schema, options={"temperature": 0.1})
+    assert reply.content == '{"items": []}'
+    assert fake_ollama.chat_requests[0]["format"] == schema
+    assert fake_ollama.chat_requests[0]["options"]["temperature"] == 0.1
+
+
+def test_async_stream(client: LLMClient, fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply(content="abc def", chunks=2))
+
+    async def collect() -> str:
+        return "".join([d.content async for d in client.achat_stream([{"role": "user", "content": "x"}])])
+
+    assert asyncio.run(collect()) == "abc def"
+
+
+def test_embeddings_are_normalised_and_deterministic(client: LLMClient) -> None:
+    embedder = OllamaEmbedder(client, "embeddinggemma")
+    first = embedder.embed(["photosynthesis in plants", "tax law"])
+    again = embedder.embed(["photosynthesis in plants"])
+    assert first.shape == (2, 64)
+    assert np.allclose(np.linalg.norm(first, axis=1), 1.0, atol=1e-5)
+    assert np.allclose(first[0], again[0])
+    assert embedder.model == "ollama:embeddinggemma"
+
+
+def test_missing_model_is_model_unavailable_with_pull_hint(client: LLMClient, fake_ollama: FakeOllama) -> None:
+    fake_ollama.models = ["embeddinggemma:latest"]
+    with pytest.raises(ModelUnavailable) as info:
+        client.chat([{"role": "user", "content": "hi"}])
+    assert "ollama pull gemma4:e4b" in info.value.hint
+    assert not client.status().has("gemma4:e4b")
+
+
+def test_server_down_is_model_unavailable(fake_ollama: FakeOllama) -> None:
+    client = LLMClient(fake_ollama.url, "gemma4:e4b", "embeddinggemma", timeout_s=5)
+    fake_ollama.stop()
+    with pytest.raises(ModelUnavailable) as info:
+        client.embed(["x"])
+    assert "ollama serve" in info.value.hint
+    assert client.status().reachable is False
+
+
+def test_error_line_mid_stream_is_model_error(client: LLMClient, fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply(content="partial answer here", chunks=3, error="GPU fell over", error_after_chunks=1))
+    received = []
+    with pytest.raises(ModelError):
+        for delta in client.chat_stream_sync([{"role": "user", "content": "q"}]):
+            received.append(delta.content)
+    assert received  # the part before the failure did arrive
+
+
+def test_http_500_on_embed_is_model_error(client: LLMClient, fake_ollama: FakeOllama) -> None:
+    fake_ollama.embed_failures = 1
+    with pytest.raises(ModelError):
+        client.embed(["x"])
+    assert client.embed(["x"]).shape == (1, 64)

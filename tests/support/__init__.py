@@ -1,0 +1,1 @@
+"""Test support: the fake Ollama server, the Quire server process wrapper and test-data generators."""

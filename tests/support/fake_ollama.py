@@ -1,0 +1,280 @@
+"""A fake Ollama server speaking Ollama's HTTP wire protocol on 127.0.0.1, scripted per test.
+
+The product's real `ollama` client talks to it over real HTTP. Chat replies come from a queue
+(`script(...)`) or a responder function (`respond_with(...)`, for concurrent tests), otherwise a plain
+default answer. Embeddings are deterministic bag-of-words hashes (optionally with synonym folding), so
+dense retrieval behaves sensibly in tests. Every request is recorded for assertions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import numpy as np
+
+DEFAULT_MODELS = ("gemma4:e4b", "embeddinggemma:latest")
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass
+class Reply:
+    """One scripted chat reply. Content is streamed in `chunks` pieces; `tool_calls` are (name, args)."""
+
+    content: str = ""
+    thinking: str = ""
+    tool_calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    chunks: int = 3
+    delay_s: float = 0.0
+    status: int = 200
+    error: str | None = None
+    error_after_chunks: int | None = None
+
+
+Responder = Callable[[dict[str, Any]], Reply]
+
+
+def hash_embedding(text: str, dim: int, synonyms: dict[str, str]) -> list[float]:
+    vector = np.zeros(dim, dtype=np.float64)
+    for raw in _WORD.findall(text.lower()):
+        token = synonyms.get(raw, raw)
+        token = synonyms.get(token.rstrip("s"), token.rstrip("s")) if len(token) > 3 else token
+        digest = hashlib.blake2b(token.encode(), digest_size=8).digest()
+        index = int.from_bytes(digest[:4], "little") % dim
+        vector[index] += 1.0 if digest[4] & 1 else -1.0
+    norm = np.linalg.norm(vector)
+    if norm == 0:
+        vector[0], norm = 1.0, 1.0
+    return (vector / norm).tolist()
+
+
+class FakeOllama:
+    def __init__(self, models: tuple[str, ...] = DEFAULT_MODELS, embed_dim: int = 64) -> None:
+        self.embed_dim = embed_dim
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self.default_models = models
+        self.reset()
+
+    # -- scripting ------------------------------------------------------------------------------
+    def reset(self) -> None:
+        with self._lock:
+            self.models: list[str] = list(self.default_models)
+            self.queue: list[Reply] = []
+            self.responder: Responder | None = None
+            self.chat_requests: list[dict[str, Any]] = []
+            self.embed_requests: list[dict[str, Any]] = []
+            self.synonyms: dict[str, str] = {}
+            self.embed_delay_s = 0.0
+            self.embed_failures = 0
+            self.embed_error_status = 500
+            self.seconds_in_fake = 0.0
+
+    def script(self, *replies: Reply) -> None:
+        with self._lock:
+            self.queue.extend(replies)
+
+    def respond_with(self, responder: Responder | None) -> None:
+        with self._lock:
+            self.responder = responder
+
+    def next_reply(self, request: dict[str, Any]) -> Reply:
+        with self._lock:
+            self.chat_requests.append(request)
+            if self.queue:
+                return self.queue.pop(0)
+            responder = self.responder
+        if responder is not None:
+            return responder(request)
+        return Reply(content="This is the fake model's default answer.")
+
+    # -- lifecycle ------------------------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        assert self._server is not None
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self, port: int = 0) -> FakeOllama:
+        handler = type("Handler", (_Handler,), {"fake": self})
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True, name="fake-ollama")
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Shut down: clients then get 'connection refused', exactly like a stopped Ollama."""
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def restart(self) -> None:
+        port = int(self.url.rsplit(":", 1)[1]) if self._server else 0
+        self.stop()
+        self.start(port)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    fake: FakeOllama
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        return
+
+    # -- plumbing -------------------------------------------------------------------------------
+    def _body(self) -> dict[str, Any]:
+        length = int(self.headers.get("content-length") or 0)
+        return json.loads(self.rfile.read(length) or b"{}")
+
+    def _json(self, status: int, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _start_stream(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+
+    def _line(self, payload: dict[str, Any]) -> None:
+        data = (json.dumps(payload) + "\n").encode()
+        self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+    def _end_stream(self) -> None:
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+    # -- routes ---------------------------------------------------------------------------------
+    def do_GET(self) -> None:
+        if self.path == "/api/tags":
+            models = [{"name": m, "model": m, "modified_at": "2026-11-01T00:00:00Z", "size": 1000,
+                       "digest": hashlib.sha256(m.encode()).hexdigest(), "details": {"format": "gguf"}}
+                      for m in self.fake.models]
+            self._json(200, {"models": models})
+        elif self.path == "/api/version":
+            self._json(200, {"version": "0.12.0-fake"})
+        else:
+            self._json(404, {"error": "not found"})
+
+    def do_HEAD(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_POST(self) -> None:
+        started = time.perf_counter()
+        try:
+            body = self._body()
+            if self.path == "/api/chat":
+                self._chat(body)
+            elif self.path == "/api/embed":
+                self._embed(body)
+            else:
+                self._json(404, {"error": f"unknown endpoint {self.path}"})
+        finally:
+            with self.fake._lock:
+                self.fake.seconds_in_fake += time.perf_counter() - started
+
+    def _model_missing(self, name: str) -> bool:
+        wanted = name if ":" in name else f"{name}:latest"
+        if name in self.fake.models or wanted in self.fake.models:
+            return False
+        self._json(404, {"error": f"model '{name}' not found"})
+        return True
+
+    def _embed(self, body: dict[str, Any]) -> None:
+        fake = self.fake
+        with fake._lock:
+            fake.embed_requests.append(body)
+            failing = fake.embed_failures > 0
+            if failing:
+                fake.embed_failures -= 1
+        if self._model_missing(body.get("model", "")):
+            return
+        if fake.embed_delay_s:
+            time.sleep(fake.embed_delay_s)
+        if failing:
+            self._json(fake.embed_error_status, {"error": "fake embed failure"})
+            return
+        texts = body.get("input") or []
+        texts = [texts] if isinstance(texts, str) else texts
+        vectors = [hash_embedding(t, fake.embed_dim, fake.synonyms) for t in texts]
+        self._json(200, {"model": body.get("model"), "embeddings": vectors, "total_duration": 1})
+
+    def _chat(self, body: dict[str, Any]) -> None:
+        model = body.get("model", "")
+        if self._model_missing(model):
+            return
+        reply = self.fake.next_reply(body)
+        if reply.status != 200:
+            self._json(reply.status, {"error": reply.error or "fake chat failure"})
+            return
+        if body.get("stream", True):
+            self._stream_reply(model, reply, bool(body.get("think")))
+        else:
+            time.sleep(reply.delay_s)
+            self._json(200, _final(model, _message(reply, reply.content, reply.thinking, True)))
+
+    def _stream_reply(self, model: str, reply: Reply, think: bool) -> None:
+        self._start_stream()
+        pieces = 0
+        for text in _split(reply.thinking if think else "", reply.chunks):
+            self._emit(model, {"role": "assistant", "content": "", "thinking": text}, reply)
+            pieces += 1
+        for text in _split(reply.content, reply.chunks):
+            if reply.error_after_chunks is not None and pieces >= reply.error_after_chunks:
+                break
+            self._emit(model, {"role": "assistant", "content": text}, reply)
+            pieces += 1
+        if reply.error_after_chunks is not None:
+            self._line({"error": reply.error or "fake failure mid-stream"})
+        else:
+            if reply.tool_calls:
+                self._emit(model, _message(reply, "", "", True), reply)
+            self._line(_final(model, {"role": "assistant", "content": ""}))
+        self._end_stream()
+
+    def _emit(self, model: str, message: dict[str, Any], reply: Reply) -> None:
+        if reply.delay_s:
+            time.sleep(reply.delay_s)
+        self._line({"model": model, "created_at": _now(), "message": message, "done": False})
+
+
+def _message(reply: Reply, content: str, thinking: str, with_tools: bool) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if thinking:
+        message["thinking"] = thinking
+    if with_tools and reply.tool_calls:
+        message["tool_calls"] = [{"function": {"name": n, "arguments": a}} for n, a in reply.tool_calls]
+    return message
+
+
+def _final(model: str, message: dict[str, Any]) -> dict[str, Any]:
+    return {"model": model, "created_at": _now(), "message": message, "done": True, "done_reason": "stop",
+            "total_duration": 1000, "load_duration": 10, "prompt_eval_count": 10, "eval_count": 10}
+
+
+def _split(text: str, pieces: int) -> list[str]:
+    if not text:
+        return []
+    size = max(1, -(-len(text) // max(1, pieces)))
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S.000000Z", time.gmtime())

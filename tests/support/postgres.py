@@ -1,0 +1,46 @@
+"""The throwaway Postgres for the test suite: an embedded pgserver in a temp folder, or the server
+named by TEST_DATABASE_URL. Every Quire server under test gets a fresh database on it."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import uuid
+from pathlib import Path
+
+import psycopg
+from psycopg import sql
+
+from backend.store.db import normalise_url, url_for_database
+from backend.store.embedded import _ensure_runtime_dir
+
+
+class TestPostgres:
+    def __init__(self) -> None:
+        self._server = None
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        url = os.environ.get("TEST_DATABASE_URL")
+        if url:
+            self.admin_url = normalise_url(url)
+        else:
+            _ensure_runtime_dir()
+            import pgserver
+
+            # A short path keeps the Unix socket path under the OS limit.
+            self._tmp = tempfile.TemporaryDirectory(prefix="qpg", dir="/tmp")  # noqa: S108
+            self._server = pgserver.get_server(Path(self._tmp.name) / "pg", cleanup_mode="delete")
+            self.admin_url = self._server.get_uri("postgres")
+        self.created: list[str] = []
+
+    def fresh_database(self, prefix: str = "quire_test") -> str:
+        name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        self.created.append(name)
+        return url_for_database(self.admin_url, name)
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.cleanup()
+        if self._tmp is not None:
+            self._tmp.cleanup()
