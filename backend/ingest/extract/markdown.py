@@ -1,0 +1,86 @@
+"""Markdown files: one unit per heading section, each carrying its breadcrumb (``Intro > Setup``).
+
+Recognises ATX (``## Setup``) and Setext (underlined) headings; fenced code is passed through as body
+text so a ``# comment`` inside a fence is never taken for a heading. YAML front matter stays as text.
+The HTML extractor reuses `split_markdown` on trafilatura's Markdown output.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from backend.ingest.extract.common import Outline
+from backend.ingest.extract.text import read_text_file
+from backend.ingest.types import BlockKind, ExtractedUnit, ExtractResult
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_SETEXT_UNDERLINE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# Lines that belong to a block a Setext underline cannot turn into a heading.
+_NOT_A_TITLE = re.compile(r"^(?: {4,}|\t| {0,3}(?:[-*+>|]|\d+[.)])(?:\s|$))")
+_FRONT_MATTER_END = ("---", "...")
+
+
+def extract_markdown(path: Path) -> ExtractResult:
+    return ExtractResult(units=split_markdown(read_text_file(path)))
+
+
+def split_markdown(text: str, kind: BlockKind = "text") -> list[ExtractedUnit]:
+    """Units of `kind`, one per section, in document order."""
+    lines = text.split("\n")
+    outline = Outline(kind)
+    index = _front_matter_end(lines)
+    for line in lines[:index]:
+        outline.text(line)
+    fence: str | None = None
+    after_break = True  # at the start of a block: Setext titles must be one-line paragraphs
+    while index < len(lines):
+        line = lines[index]
+        if fence is not None:
+            fence = None if _closes_fence(line, fence) else fence
+            outline.text(line)
+        elif match := _FENCE.match(line):
+            fence = match.group(1)
+            outline.text(line)
+        elif (atx := _ATX.match(line)) and atx.group(2):
+            outline.heading(len(atx.group(1)), atx.group(2).strip(), line)
+            after_break = True
+            index += 1
+            continue
+        elif after_break and _is_setext_title(lines, index):
+            level = 1 if lines[index + 1].strip().startswith("=") else 2
+            outline.heading(level, line.strip(), line + "\n" + lines[index + 1])
+            index += 2
+            continue
+        else:
+            outline.text(line)
+        after_break = not line.strip()
+        index += 1
+    return outline.finish()
+
+
+def _front_matter_end(lines: list[str]) -> int:
+    """Index of the first line after a leading YAML front-matter block (0 if there is none)."""
+    if not lines or lines[0].strip() != "---":
+        return 0
+    for index in range(1, len(lines)):
+        if lines[index].strip() in _FRONT_MATTER_END:
+            return index + 1
+    return 0
+
+
+def _closes_fence(line: str, fence: str) -> bool:
+    stripped = line.strip()
+    return stripped.startswith(fence) and set(stripped) == {fence[0]}
+
+
+def _is_setext_title(lines: list[str], index: int) -> bool:
+    line = lines[index]
+    return (
+        index + 1 < len(lines)
+        and bool(line.strip())
+        and _SETEXT_UNDERLINE.match(lines[index + 1]) is not None
+        and _NOT_A_TITLE.match(line) is None
+        and _FENCE.match(line) is None
+    )

@@ -1,0 +1,90 @@
+"""Plain-text files: encoding detection shared by TXT, CSV, Markdown and HTML, and the TXT extractor.
+
+`decode_text` never returns nothing for a non-empty file: it tries the BOMs, strict UTF-8, Western
+single-byte text, charset-normalizer's guess, and finally Latin-1, which decodes any byte string.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+from pathlib import Path
+
+import charset_normalizer
+
+from backend.ingest.types import ExtractedUnit, ExtractResult
+
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n+")
+# Characters legitimately found between two letters of Western text (O’Brien, Mo–Fr).
+_INWORD_PUNCTUATION = frozenset("’‘–—‑·")
+_MAX_NON_ASCII_LETTER_SHARE = 0.5
+
+
+def read_text_file(path: Path) -> str:
+    """The text of `path`, decoded by `decode_text`, with newlines normalised to ``\\n``."""
+    return decode_text(path.read_bytes())
+
+
+def decode_text(data: bytes) -> str:
+    """Decode bytes of unknown encoding; newlines come back as ``\\n``."""
+    return _normalise_newlines(_decode(data))
+
+
+def _decode(data: bytes) -> str:
+    if data.startswith(codecs.BOM_UTF8):
+        return data[len(codecs.BOM_UTF8) :].decode("utf-8", errors="replace")
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16", errors="replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    western = _decode_cp1252(data)
+    if western is not None and _looks_western(western):
+        # charset-normalizer misreads short German/French text (it guessed cp1006 for "Grüße, café"),
+        # so plausible CP1252 wins before asking it.
+        return western
+    best = charset_normalizer.from_bytes(data).best()
+    if best is not None:
+        return str(best)
+    return western if western is not None else data.decode("latin-1")
+
+
+def _decode_cp1252(data: bytes) -> str | None:
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return None
+
+
+def _looks_western(text: str) -> bool:
+    """True when `text` reads like CP1252 text: mostly ASCII letters, accents that are letters,
+    and no symbols wedged inside words (how Polish or Cyrillic bytes look when misread as CP1252)."""
+    letters = non_ascii_letters = 0
+    previous = ""
+    for index, char in enumerate(text):
+        if char.isalpha():
+            letters += 1
+            non_ascii_letters += not char.isascii()
+        elif not char.isascii() and char not in _INWORD_PUNCTUATION and previous.isalpha():
+            following = text[index + 1 : index + 2]
+            if following.isalpha() or unicodedata.category(char).startswith("C"):
+                return False
+        previous = char
+    return letters > 0 and non_ascii_letters <= letters * _MAX_NON_ASCII_LETTER_SHARE
+
+
+def _normalise_newlines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+
+
+def split_paragraphs(text: str) -> list[str]:
+    """Paragraphs separated by blank lines, stripped, empty ones dropped."""
+    return [part.strip() for part in _PARAGRAPH_BREAK.split(text) if part.strip()]
+
+
+def extract_text(path: Path) -> ExtractResult:
+    """A plain-text file as one unit per paragraph (the chunker merges small neighbours)."""
+    paragraphs = split_paragraphs(read_text_file(path))
+    return ExtractResult(units=[ExtractedUnit(text=paragraph, kind="text") for paragraph in paragraphs])

@@ -1,0 +1,97 @@
+"""Excel workbooks: every worksheet as atomic groups of at most 20 rows (kind ``sheet``), each starting
+with a ``[Sheet: name]`` line and the sheet's header row. Values are the cached results of formulas
+(``data_only``), formatted the way a reader expects: whole numbers without ``.0``, dates as ISO dates,
+percentages with ``%``."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zipfile
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Protocol
+
+from openpyxl import load_workbook
+from openpyxl.utils.exceptions import InvalidFileException
+
+from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file
+from backend.ingest.extract.common import row_group_units
+from backend.ingest.types import ExtractedUnit, ExtractProgress, ExtractResult, ProgressCallback
+
+# What openpyxl raises on damaged workbooks: bad zips, missing parts, malformed XML
+# (lxml's and ElementTree's parse errors are SyntaxErrors), and bad values inside parts.
+_OPENPYXL_ERRORS = (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError, TypeError, SyntaxError)
+
+
+class _Cell(Protocol):
+    value: object
+    number_format: str | None
+
+
+def extract_xlsx(path: Path, on_progress: ProgressCallback | None = None) -> ExtractResult:
+    check_zip_contents(path, "xlsx")
+    try:
+        workbook = load_workbook(path, read_only=True, data_only=True)
+    except _OPENPYXL_ERRORS as exc:
+        raise corrupt_office_file("xlsx") from exc
+    units: list[ExtractedUnit] = []
+    try:
+        sheets = workbook.worksheets
+        for number, sheet in enumerate(sheets, start=1):
+            units.extend(_sheet_units(sheet.title, sheet.iter_rows()))
+            if on_progress is not None:
+                on_progress(ExtractProgress(number, len(sheets), f"sheet {number} of {len(sheets)}"))
+    except _OPENPYXL_ERRORS as exc:
+        raise corrupt_office_file("xlsx") from exc
+    finally:
+        workbook.close()
+    return ExtractResult(units=units)
+
+
+def _sheet_units(name: str, rows: Iterable[Sequence[_Cell]]) -> list[ExtractedUnit]:
+    table = list(_non_empty_rows(rows))
+    if not table:
+        return []
+    return row_group_units(
+        table[0], table[1:], kind="sheet", section=f"Sheet: {name}", preamble=[f"[Sheet: {name}]"]
+    )
+
+
+def _non_empty_rows(rows: Iterable[Sequence[_Cell]]) -> Iterator[list[str]]:
+    """Formatted rows without trailing empty cells; fully empty rows are skipped."""
+    for row in rows:
+        values = [format_cell(cell.value, cell.number_format) for cell in row]
+        while values and not values[-1]:
+            values.pop()
+        if values:
+            yield values
+
+
+def format_cell(value: object, number_format: str | None = "General") -> str:
+    """A cell value as a person would read it in Excel."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, dt.date | dt.time):
+        return _format_temporal(value)
+    if isinstance(value, int | float):
+        return _format_number(value, number_format)
+    return str(value).strip()
+
+
+def _format_temporal(value: dt.date | dt.time) -> str:
+    if not isinstance(value, dt.datetime):
+        return value.isoformat()
+    if value.time() == dt.time(0, 0):
+        return value.date().isoformat()
+    return value.isoformat(sep=" ", timespec="seconds" if value.second else "minutes")
+
+
+def _format_number(value: float, number_format: str | None) -> str:
+    if "%" in (number_format or ""):
+        return f"{value * 100:.10g}%"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    # 15 significant digits is Excel's own precision; it hides binary noise like 0.30000000000000004.
+    return f"{value:.15g}" if isinstance(value, float) else str(value)

@@ -1,0 +1,161 @@
+"""Upload validation: a safe display filename, and the document kind decided by extension AND content.
+
+Nothing here trusts the client: the extension must be on the allow-list and the bytes must be what the
+extension claims (PDF header, an Office zip with the right parts, decodable text, HTML that looks like
+HTML). Zip bombs are refused from the central directory before anything is inflated; PDFs are opened
+once so encrypted or unreadable ones are refused at upload instead of failing later in the workflow.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+from pathlib import Path
+from typing import BinaryIO
+
+from backend.ingest.extract.archive import OFFICE_LABELS, check_zip_directory, open_zip
+from backend.ingest.extract.pdf import open_pdf
+from backend.ingest.extract.text import decode_text
+from backend.ingest.types import DocKind, ExtractionError, RejectedFile
+
+MAX_FILENAME_CHARS = 200
+PDF_HEADER_WINDOW = 1024
+TEXT_SAMPLE_BYTES = 64 * 1024
+_SCAN_BLOCK = 1024 * 1024
+
+EXTENSIONS: dict[str, DocKind] = {
+    "pdf": "pdf",
+    "docx": "docx",
+    "pptx": "pptx",
+    "xlsx": "xlsx",
+    "csv": "csv",
+    "md": "md",
+    "markdown": "md",
+    "txt": "txt",
+    "text": "txt",
+    "html": "html",
+    "htm": "html",
+}
+_OFFICE_PREFIX = {"docx": "word/", "pptx": "ppt/", "xlsx": "xl/"}
+# Bidirectional overrides can disguise an extension: "notes\u202excod.txt" is shown as "notestxt.docx".
+_INVISIBLE = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff")
+_BINARY_MAGIC = (b"%PDF-", b"PK\x03\x04", b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"\x7fELF", b"\x1f\x8b")
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_CONTROL_SHARE = 0.05
+_HTML_MARKERS = re.compile(
+    r"<(?:!doctype\s+html|html|head|body|title|meta|p|div|h[1-6]|table|article|section|main|span|a|ul|ol|br)\b",
+    re.IGNORECASE,
+)
+
+
+def sanitise_filename(name: str) -> str:
+    """A display name safe to store and show: last path part only, no control characters,
+    no leading dots (hidden files) or trailing dots/spaces, whitespace collapsed, at most 200 chars."""
+    name = unicodedata.normalize("NFC", name)
+    name = re.split(r"[/\\]", name)[-1]
+    name = "".join(" " if char.isspace() else char for char in name if not _invisible(char))
+    name = " ".join(name.split()).lstrip(". ").rstrip(". ")
+    if len(name) > MAX_FILENAME_CHARS:
+        stem, dot, extension = name.rpartition(".")
+        if dot and 0 < len(extension) < 16:
+            name = stem[: MAX_FILENAME_CHARS - len(extension) - 1].rstrip(". ") + "." + extension
+        else:
+            name = name[:MAX_FILENAME_CHARS].rstrip(". ")
+    if not name:
+        raise RejectedFile(
+            "invalid_filename", "This file name cannot be used; rename the file and upload it again.", 400
+        )
+    return name
+
+
+def _invisible(char: str) -> bool:
+    return char in _INVISIBLE or (unicodedata.category(char) == "Cc" and not char.isspace())
+
+
+def detect_kind(path: Path, filename: str) -> DocKind:
+    """The document kind of the uploaded file at `path`, or RejectedFile saying why it is refused."""
+    extension = filename.rpartition(".")[2].lower() if "." in filename else ""
+    kind = EXTENSIONS.get(extension)
+    if kind is None:
+        allowed = "PDF, Word, PowerPoint, Excel, CSV, Markdown, text and HTML"
+        message = f"This file type is not supported; Quire reads {allowed} files."
+        raise RejectedFile("unsupported_type", message, 415)
+    if path.stat().st_size == 0:
+        raise RejectedFile("empty_file", "This file is empty.", 400)
+    if kind == "pdf":
+        _check_pdf(path)
+    elif kind in _OFFICE_PREFIX:
+        _check_office(path, kind)
+    else:
+        _check_text(path, kind)
+    return kind
+
+
+def _mismatch(kind: DocKind, detail: str = "") -> RejectedFile:
+    message = f"This file's content is not a .{kind} file{detail}; check the file and upload it again."
+    return RejectedFile("content_mismatch", message, 415)
+
+
+def _check_pdf(path: Path) -> None:
+    with path.open("rb") as handle:
+        head = handle.read(PDF_HEADER_WINDOW + len(b"%PDF-"))
+    position = head.find(b"%PDF-")
+    # Readers accept a header anywhere in the first KB; only whitespace and a BOM may precede it here.
+    if position == -1 or position > PDF_HEADER_WINDOW or head[:position].lstrip(b"\xef\xbb\xbf \t\r\n\f\x00"):
+        raise _mismatch("pdf")
+    try:
+        open_pdf(path).close()
+    except ExtractionError as exc:
+        raise RejectedFile(exc.code, exc.message, 422) from exc
+
+
+def _check_office(path: Path, kind: DocKind) -> None:
+    with path.open("rb") as handle:
+        head = handle.read(len(_OLE_MAGIC))
+    if head == _OLE_MAGIC:
+        detail = " (it is an old-format or password-protected Office file; save it as .{} without a password)"
+        raise _mismatch(kind, detail.format(kind))
+    try:
+        with open_zip(path, kind) as archive:
+            check_zip_directory(archive)
+            names = archive.namelist()
+    except ExtractionError as exc:
+        if exc.code == "zip_bomb":
+            raise RejectedFile("zip_bomb", exc.message, 413) from exc
+        raise _mismatch(kind) from exc
+    prefix = _OFFICE_PREFIX[kind]
+    if "[Content_Types].xml" not in names or not any(name.startswith(prefix) for name in names):
+        raise _mismatch(kind, f" (it is not a {OFFICE_LABELS[kind]})")
+
+
+def _check_text(path: Path, kind: DocKind) -> None:
+    with path.open("rb") as handle:
+        sample = handle.read(TEXT_SAMPLE_BYTES)
+        utf16 = sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+        if not utf16 and (sample.startswith(_BINARY_MAGIC) or _has_nul(handle, sample)):
+            raise _mismatch(kind, " (it is binary data, not text)")
+    text = _sample_text(sample)
+    controls = sum(1 for char in text if unicodedata.category(char) == "Cc" and char not in "\r\n\t\f\v\x1b")
+    if controls > len(text) * _CONTROL_SHARE:
+        raise _mismatch(kind, " (it is binary data, not text)")
+    if kind == "html" and not _HTML_MARKERS.search(text):
+        raise _mismatch(kind, " (it does not look like a web page)")
+
+
+def _sample_text(sample: bytes) -> str:
+    """The sample decoded; a UTF-8 character cut at the sample's end is not a decoding failure."""
+    try:
+        return codecs.getincrementaldecoder("utf-8")().decode(sample, final=False)
+    except UnicodeDecodeError:
+        return decode_text(sample)
+
+
+def _has_nul(handle: BinaryIO, sample: bytes) -> bool:
+    """NUL bytes anywhere in the file (the sample, then the rest in blocks) mark binary data."""
+    if b"\x00" in sample:
+        return True
+    while block := handle.read(_SCAN_BLOCK):
+        if b"\x00" in block:
+            return True
+    return False

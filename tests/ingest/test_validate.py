@@ -1,0 +1,246 @@
+"""Upload validation: filenames, allow-listed kinds checked by content, and every way a file is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from backend.ingest.types import RejectedFile
+from backend.ingest.validate import detect_kind, sanitise_filename
+from tests.support.documents import (
+    Heading,
+    Para,
+    Slide,
+    ZipBomb,
+    make_csv,
+    make_docx,
+    make_encrypted_pdf,
+    make_pdf,
+    make_pptx,
+    make_truncated_pdf,
+    make_xlsx,
+    make_zip,
+    make_zip_bomb,
+)
+
+
+def rejected(path: Path, filename: str) -> RejectedFile:
+    with pytest.raises(RejectedFile) as caught:
+        detect_kind(path, filename)
+    return caught.value
+
+
+# ---------------------------------------------------------------- filenames
+
+
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        ("notes.pdf", "notes.pdf"),
+        ("../../etc/passwd.txt", "passwd.txt"),
+        ("C:\\Users\\me\\Desktop\\Thesis.docx", "Thesis.docx"),
+        ("dir/sub\\mixed.md", "mixed.md"),
+        (".hidden.txt", "hidden.txt"),
+        ("  ..  spaced   out  name.csv ..", "spaced out name.csv"),
+        ("tab\tand\nnewline.txt", "tab and newline.txt"),
+        ("bell\x07and\x00nul.txt", "bellandnul.txt"),
+        ("notes\u202excod.txt", "notesxcod.txt"),
+        ("Grüße café.md", "Grüße café.md"),
+    ],
+)
+def test_sanitise_filename_cleans(raw: str, clean: str) -> None:
+    assert sanitise_filename(raw) == clean
+
+
+@pytest.mark.parametrize("raw", ["", "..", "...", "/", "\\", "a/", " . ", "\x00\x01", "dir/.."])
+def test_sanitise_filename_rejects_unusable_names(raw: str) -> None:
+    with pytest.raises(RejectedFile) as caught:
+        sanitise_filename(raw)
+    assert (caught.value.code, caught.value.status) == ("invalid_filename", 400)
+
+
+def test_sanitise_filename_limits_length_and_keeps_extension() -> None:
+    name = sanitise_filename("x" * 500 + ".pdf")
+    assert len(name) == 200
+    assert name.endswith("x.pdf")
+
+
+# ---------------------------------------------------------------- accepted kinds
+
+
+def test_detects_every_supported_kind(tmp_path: Path) -> None:
+    files = {
+        "a.pdf": make_pdf(tmp_path / "a.pdf", ["Some text"]),
+        "b.docx": make_docx(tmp_path / "b.docx", [Heading("Title"), Para("Body")]),
+        "c.pptx": make_pptx(tmp_path / "c.pptx", [Slide("Slide")]),
+        "d.xlsx": make_xlsx(tmp_path / "d.xlsx", {"S": [["a", "b"], [1, 2]]}),
+        "e.csv": make_csv(tmp_path / "e.csv", [["a", "b"], ["1", "2"]]),
+    }
+    (tmp_path / "f.md").write_text("# Notes\n\nBody\n")
+    (tmp_path / "g.TXT").write_text("Plain text.\n")
+    (tmp_path / "h.htm").write_text("<!DOCTYPE html><html><body><p>Hi</p></body></html>")
+    (tmp_path / "i.markdown").write_text("Just text")
+    expected = {
+        "a.pdf": "pdf",
+        "b.docx": "docx",
+        "c.pptx": "pptx",
+        "d.xlsx": "xlsx",
+        "e.csv": "csv",
+        "f.md": "md",
+        "g.TXT": "txt",
+        "h.htm": "html",
+        "i.markdown": "md",
+    }
+    for name, kind in expected.items():
+        path = files.get(name, tmp_path / name)
+        assert detect_kind(path, name) == kind, name
+
+
+def test_pdf_header_after_whitespace_and_bom_is_accepted(tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "a.pdf", ["Hello"]).read_bytes()
+    padded = tmp_path / "padded.pdf"
+    padded.write_bytes(b"\xef\xbb\xbf" + b"\r\n  " * 100 + pdf)
+    assert detect_kind(padded, "padded.pdf") == "pdf"
+
+
+def test_pdf_with_only_owner_password_is_accepted(tmp_path: Path) -> None:
+    path = make_encrypted_pdf(tmp_path / "restricted.pdf", user_password="")
+    assert detect_kind(path, "restricted.pdf") == "pdf"
+
+
+def test_text_in_utf16_with_bom_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "wide.txt"
+    path.write_bytes("Grüße aus Köln\n".encode("utf-16"))
+    assert detect_kind(path, "wide.txt") == "txt"
+
+
+def test_cp1252_text_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "legacy.csv"
+    path.write_bytes("Name;Stadt\nJürgen;Köln\n".encode("cp1252"))
+    assert detect_kind(path, "legacy.csv") == "csv"
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "empty.pdf"
+    path.write_bytes(b"")
+    error = rejected(path, "empty.pdf")
+    assert (error.code, error.status) == ("empty_file", 400)
+
+
+@pytest.mark.parametrize("name", ["program.exe", "image.png", "archive.zip", "noextension", "old.doc"])
+def test_unknown_extension(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "upload"
+    path.write_bytes(b"some bytes")
+    error = rejected(path, name)
+    assert (error.code, error.status) == ("unsupported_type", 415)
+
+
+def test_zip_renamed_pdf(tmp_path: Path) -> None:
+    path = make_zip(tmp_path / "fake.pdf", {"a.txt": "hello"})
+    error = rejected(path, "fake.pdf")
+    assert (error.code, error.status) == ("content_mismatch", 415)
+
+
+def test_pdf_renamed_docx(tmp_path: Path) -> None:
+    path = make_pdf(tmp_path / "real.pdf", ["text"])
+    assert rejected(path, "real.docx").code == "content_mismatch"
+
+
+def test_docx_renamed_xlsx(tmp_path: Path) -> None:
+    path = make_docx(tmp_path / "real.docx", [Para("text")])
+    error = rejected(path, "real.xlsx")
+    assert error.code == "content_mismatch"
+    assert "Excel" in error.message
+
+
+def test_zip_without_office_parts(tmp_path: Path) -> None:
+    path = make_zip(tmp_path / "plain.docx", {"word/document.xml": "<x/>"})
+    assert rejected(path, "plain.docx").code == "content_mismatch"
+
+
+def test_old_binary_office_file_gets_a_helpful_message(tmp_path: Path) -> None:
+    path = tmp_path / "legacy.docx"
+    path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(512))
+    error = rejected(path, "legacy.docx")
+    assert error.code == "content_mismatch"
+    assert "password" in error.message
+
+
+@pytest.mark.parametrize("name", ["data.txt", "data.csv", "data.md"])
+def test_binary_renamed_text(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"looks like text at first" + bytes(range(256)) * 4)
+    assert rejected(path, name).code == "content_mismatch"
+
+
+def test_nul_byte_far_beyond_the_sample_still_marks_binary(tmp_path: Path) -> None:
+    path = tmp_path / "late.txt"
+    path.write_bytes(b"a" * 200_000 + b"\x00" + b"b" * 10)
+    assert rejected(path, "late.txt").code == "content_mismatch"
+
+
+def test_pdf_renamed_txt(tmp_path: Path) -> None:
+    path = make_pdf(tmp_path / "a.pdf", ["text"])
+    assert rejected(path, "a.txt").code == "content_mismatch"
+
+
+def test_text_renamed_html_is_not_html(tmp_path: Path) -> None:
+    path = tmp_path / "page.html"
+    path.write_text("Just a shopping list: eggs, milk.")
+    assert rejected(path, "page.html").code == "content_mismatch"
+
+
+def test_text_renamed_pdf(tmp_path: Path) -> None:
+    path = tmp_path / "notes.pdf"
+    path.write_text("These are not PDF bytes.")
+    assert rejected(path, "notes.pdf").code == "content_mismatch"
+
+
+def test_pdf_header_after_other_bytes_is_not_pdf(tmp_path: Path) -> None:
+    path = tmp_path / "prefixed.pdf"
+    path.write_bytes(b"GARBAGE" + make_pdf(tmp_path / "a.pdf", ["x"]).read_bytes())
+    assert rejected(path, "prefixed.pdf").code == "content_mismatch"
+
+
+@pytest.mark.parametrize(
+    ("bomb", "kind"),
+    [
+        (ZipBomb("ratio", megabytes=12), "docx"),
+        (ZipBomb("declared", megabytes=400, prefix="xl/"), "xlsx"),
+        (ZipBomb("members", members=10_001, prefix="ppt/"), "pptx"),
+    ],
+)
+def test_zip_bombs(tmp_path: Path, bomb: ZipBomb, kind: str) -> None:
+    path = make_zip_bomb(tmp_path / f"bomb.{kind}", bomb)
+    error = rejected(path, f"bomb.{kind}")
+    assert (error.code, error.status) == ("zip_bomb", 413)
+
+
+def test_large_but_ordinary_compression_is_accepted(tmp_path: Path) -> None:
+    # 5 MB of zeros compresses > 200:1 but stays under the 10 MB floor for the ratio rule.
+    path = make_zip_bomb(tmp_path / "big.docx", ZipBomb("ratio", megabytes=5))
+    assert detect_kind(path, "big.docx") == "docx"
+
+
+def test_encrypted_pdf(tmp_path: Path) -> None:
+    path = make_encrypted_pdf(tmp_path / "secret.pdf")
+    error = rejected(path, "secret.pdf")
+    assert (error.code, error.status) == ("pdf_encrypted", 422)
+    assert "password" in error.message
+
+
+@pytest.mark.parametrize("keep", [20, 400])
+def test_truncated_pdf_beyond_repair(tmp_path: Path, keep: int) -> None:
+    path = make_truncated_pdf(tmp_path / "cut.pdf", keep_bytes=keep)
+    error = rejected(path, "cut.pdf")
+    assert (error.code, error.status) == ("pdf_corrupt", 422)
+
+
+def test_pdf_header_with_garbage_is_corrupt(tmp_path: Path) -> None:
+    path = tmp_path / "junk.pdf"
+    path.write_bytes(b"%PDF-1.7\n" + b"garbage " * 100)
+    assert rejected(path, "junk.pdf").code == "pdf_corrupt"
