@@ -10,6 +10,7 @@ import ipaddress
 import os
 from pathlib import Path
 from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -52,6 +53,8 @@ class Settings(BaseSettings):
     index_poll_s: float = Field(1.0, gt=0, validation_alias=_env("QUIRE_INDEX_POLL_S"))
     chat_memory_chars: int = Field(48_000, ge=2_000, validation_alias=_env("QUIRE_CHAT_MEMORY_CHARS"))
     study_idle_gap_s: int = Field(900, ge=60, validation_alias=_env("QUIRE_STUDY_IDLE_GAP_S"))
+    # IANA name (e.g. Europe/Berlin) for study days, streaks and time-of-day badges; unset = the server's zone.
+    timezone: str | None = Field(None, validation_alias=_env("QUIRE_TIMEZONE"))
     prompts_dir: Path = Field(REPO_ROOT / "prompts", validation_alias=_env("QUIRE_PROMPTS_DIR"))
     frontend_dist: Path = Field(REPO_ROOT / "frontend" / "dist", validation_alias=_env("QUIRE_FRONTEND_DIST"))
     log_level: str = Field("INFO", validation_alias=_env("QUIRE_LOG_LEVEL"))
@@ -67,6 +70,22 @@ class Settings(BaseSettings):
     @classmethod
     def _absolute(cls, value: Path) -> Path:
         return value.expanduser().resolve()
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone {value!r} (use an IANA name like Europe/Berlin)") from exc
+        return value
+
+    @property
+    def zone(self) -> ZoneInfo | None:
+        """The study time zone; None means the server's local zone (what `datetime.astimezone()` uses)."""
+        return ZoneInfo(self.timezone) if self.timezone else None
 
     @classmethod
     def load(cls) -> Settings:

@@ -14,7 +14,7 @@ def main() -> None:
     settings = Settings.load()
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(settings)
-    print(f"Quire is starting on http://{settings.host}:{settings.port}  (API docs: /api/docs)", flush=True)  # noqa: T201
+    print(f"Quire is starting on http://{settings.host}:{settings.port}  (API docs: /api/docs)", flush=True)
     uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level.lower(),
                 timeout_graceful_shutdown=5)
 

@@ -14,6 +14,8 @@ from tests.support.fake_ollama import FakeOllama
 from tests.support.postgres import TestPostgres
 from tests.support.server import QuireServer
 
+SHARED_UPLOAD_LIMIT_MB = 5
+
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[TestPostgres]:
@@ -65,7 +67,8 @@ def quire(
 ) -> Iterator[QuireServer]:
     """The Quire server shared by API tests (tests keep to their own uniquely named documents)."""
     data_dir = tmp_path_factory.mktemp("quire-shared")
-    server = QuireServer(postgres.fresh_database(), data_dir, fake_ollama_server.url).start()
+    server = QuireServer(postgres.fresh_database(), data_dir, fake_ollama_server.url,
+                         QUIRE_MAX_UPLOAD_MB=str(SHARED_UPLOAD_LIMIT_MB)).start()
     yield server
     server.stop()
 

@@ -16,7 +16,7 @@ from backend.config import Settings
 
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 _LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
-TOKEN_COOKIE = "quire_token"
+TOKEN_COOKIE = "quire_token"  # noqa: S105 - a cookie name, not a secret
 
 SECURITY_HEADERS = {
     "x-content-type-options": "nosniff",

@@ -16,7 +16,8 @@ from backend.errors import error_response
 _NOT_BUILT = """<!doctype html><meta charset="utf-8"><title>Quire</title>
 <body style="font-family:system-ui;max-width:40rem;margin:4rem auto">
 <h1>Quire's web app is not built</h1><p>Run <code>./scripts/start.sh</code> (it builds the front end), or
-<code>cd frontend &amp;&amp; npm ci &amp;&amp; npm run build</code>. The API is up: see <a href="/api/docs">/api/docs</a>.</p>"""
+<code>cd frontend &amp;&amp; npm ci &amp;&amp; npm run build</code>.
+The API is up: see <a href="/api/docs">/api/docs</a>.</p>"""
 
 
 class _ImmutableAssets(StaticFiles):

@@ -66,6 +66,7 @@ def run_snapshot(ctx: AppContext, workflow_id: str) -> dict[str, Any]:
         "created_at": run["created_at"].isoformat(),
         "documents": [_document(item) for item in store.load_items(ctx.db, workflow_id)],
         "steps": _steps(workflow_id),
+        "executions": store.step_run_counts(ctx.db, workflow_id),
         "progress": {"phase": run["phase"], "done": run["done"], "total": run["total"], "detail": run["detail"]},
     }
 

@@ -29,6 +29,7 @@ EMBED_RETRY_DELAYS_S = (1.0, 2.0, 4.0)
 def scan_step(workflow_id: str) -> list[dict[str, Any]]:
     """Hash every file of the run and decide: new, changed, unchanged or re-added."""
     ctx = get_context()
+    store.log_step_run(ctx.db, workflow_id, "scan")
     store.update_run(ctx.db, workflow_id, "scanning")
     decisions = []
     for item in store.load_items(ctx.db, workflow_id):
@@ -61,6 +62,7 @@ def _decide(item: dict[str, Any]) -> str:
 def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     """Extract and chunk one document into `ingest_chunks`; a bad file fails only this document."""
     ctx = get_context()
+    store.log_step_run(ctx.db, workflow_id, "extract", document_id)
     item = store.load_item(ctx.db, workflow_id, document_id)
     if not store.item_is_current(item):
         return {"ok": False, "reason": "deleted"}
@@ -71,7 +73,7 @@ def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     except ExtractionError as exc:
         _fail(item, exc.message)
         return {"ok": False, "reason": exc.code}
-    except Exception as exc:  # noqa: BLE001 - hostile files can break any parser; only this document fails
+    except Exception as exc:
         log.exception("extracting %s failed", item["filename"])
         _fail(item, f"The file could not be read ({type(exc).__name__}).")
         return {"ok": False, "reason": "extract_failed"}
@@ -126,6 +128,7 @@ def _fail(item: dict[str, Any], message: str) -> None:
 def store_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     """Make the staged chunks the document's live blocks (one transaction) and move the file into place."""
     ctx = get_context()
+    store.log_step_run(ctx.db, workflow_id, "store", document_id)
     item = store.load_item(ctx.db, workflow_id, document_id)
     target = files.live_path(ctx.settings.docs_dir, item["document_filename"])
     stored = store.store_version(
@@ -144,6 +147,7 @@ def store_step(workflow_id: str, document_id: str) -> dict[str, Any]:
 def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batches: int) -> dict[str, Any]:
     """Embed one batch of a document's blocks, retrying with backoff while the model server is down."""
     ctx = get_context()
+    store.log_step_run(ctx.db, workflow_id, "embed", f"{document_id}#{batch}")
     size = ctx.settings.embed_batch_size
     detail = f"batch {batch + 1} of {batches}"
     store.update_item(ctx.db, workflow_id, document_id, state="embedding", done=batch, total=batches, detail=detail)
@@ -170,6 +174,7 @@ def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batc
 def finish_step(workflow_id: str) -> dict[str, Any]:
     """Mark stored documents ready, record per-document counts, clean up staging and pending files."""
     ctx = get_context()
+    store.log_step_run(ctx.db, workflow_id, "finish")
     summary = {"ready": 0, "skipped": 0, "failed": 0, "missing_embeddings": 0}
     for item in store.load_items(ctx.db, workflow_id):
         state = item["state"]

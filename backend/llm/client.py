@@ -120,7 +120,7 @@ class LLMClient:
         model: str | None = None,
         tools: Sequence[Mapping[str, Any]] | None = None,
         think: bool | None = None,
-        format: Mapping[str, Any] | str | None = None,  # noqa: A002 - Ollama's own name
+        format: Mapping[str, Any] | str | None = None,
         options: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         return {
@@ -152,7 +152,7 @@ class LLMClient:
             "Start it with `ollama serve` (or set OLLAMA_HOST to where it runs).",
         )
 
-    def _translate(self, exc: Exception, model: str) -> Exception:
+    def _translate(self, exc: Exception, model: str) -> Exception:  # noqa: PLR0911 - a lookup table
         if isinstance(exc, ModelUnavailable | ModelError):
             return exc
         if isinstance(exc, ConnectionError | httpx.ConnectError):

@@ -86,7 +86,7 @@ class SearchService:
         """Best-effort immediate refresh after this process changed blocks; the poller is the backstop."""
         try:
             self.refresh(document_ids)
-        except Exception:  # noqa: BLE001 - an index hiccup must not fail the ingestion step that called it
+        except Exception:
             log.exception("immediate index refresh failed; the poller will pick the change up")
 
     def poll_once(self) -> int:
@@ -111,7 +111,7 @@ class SearchService:
         while not self._stop.wait(self.poll_s):
             try:
                 self.poll_once()
-            except Exception:  # noqa: BLE001 - a transient database error must not stop index updates
+            except Exception:
                 log.exception("index poll failed; retrying")
 
     def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid") -> SearchResult:

@@ -34,7 +34,9 @@ def list_documents(
     if category:
         where.append("d.category = %(category)s")
         params["category"] = category
-    query = f"SELECT {_LIST_COLUMNS} FROM documents d {_STATS_JOIN} WHERE {' AND '.join(where)} ORDER BY d.created_at DESC, d.filename"  # noqa: S608 - fixed fragments
+    conditions = " AND ".join(where)
+    query = (f"SELECT {_LIST_COLUMNS} FROM documents d {_STATS_JOIN} WHERE {conditions}"  # noqa: S608 - fixed fragments
+             " ORDER BY d.created_at DESC, d.filename")
     with db.connection() as conn:
         return conn.execute(query, params).fetchall()
 

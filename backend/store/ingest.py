@@ -337,3 +337,19 @@ def recent_runs(db: Database, limit: int) -> list[dict[str, Any]]:
             " GROUP BY r.workflow_id ORDER BY r.created_at DESC LIMIT %s",
             (limit,),
         ).fetchall()
+
+
+def log_step_run(db: Database, workflow_id: str, step: str, key: str = "") -> None:
+    with db.connection() as conn:
+        conn.execute("INSERT INTO ingest_step_runs (workflow_id, step, key) VALUES (%s, %s, %s)",
+                     (workflow_id, step, key))
+
+
+def step_run_counts(db: Database, workflow_id: str) -> dict[str, int]:
+    """How many times each step (keyed by document/batch) started executing in this run."""
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT step, key, count(*) AS n FROM ingest_step_runs WHERE workflow_id = %s GROUP BY step, key",
+            (workflow_id,),
+        ).fetchall()
+    return {f"{row['step']}:{row['key']}" if row["key"] else row["step"]: row["n"] for row in rows}

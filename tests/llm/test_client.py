@@ -87,10 +87,14 @@ def test_server_down_is_model_unavailable(fake_ollama: FakeOllama) -> None:
 
 def test_error_line_mid_stream_is_model_error(client: LLMClient, fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply(content="partial answer here", chunks=3, error="GPU fell over", error_after_chunks=1))
-    received = []
-    with pytest.raises(ModelError):
+    received: list[str] = []
+
+    def consume() -> None:
         for delta in client.chat_stream_sync([{"role": "user", "content": "q"}]):
             received.append(delta.content)
+
+    with pytest.raises(ModelError):
+        consume()
     assert received  # the part before the failure did arrive
 
 

@@ -103,6 +103,17 @@ CREATE TABLE ingest_chunks (
     PRIMARY KEY (workflow_id, document_id, ordinal)
 );
 
+-- One row each time an ingestion step starts executing: DBOS runs a step at least once, and this
+-- log shows (and lets tests prove) which steps ran again after a crash.
+CREATE TABLE ingest_step_runs (
+    id bigserial PRIMARY KEY,
+    workflow_id text NOT NULL,
+    step text NOT NULL,
+    key text NOT NULL DEFAULT '',
+    started_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX ingest_step_runs_workflow ON ingest_step_runs (workflow_id);
+
 -- Every outbound HTTP request the app makes (only explicit URL imports), shown in the vault panel.
 CREATE TABLE outbound_requests (
     id bigserial PRIMARY KEY,

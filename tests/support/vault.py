@@ -1,0 +1,42 @@
+"""Helpers for tests that put documents into a running Quire server through its HTTP API."""
+
+from __future__ import annotations
+
+import mimetypes
+import time
+from typing import Any
+
+import httpx
+
+TERMINAL = {"SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"}
+
+
+def upload(api: httpx.Client, files: dict[str, bytes], category: str | None = None) -> httpx.Response:
+    """POST the files (name -> content) to /api/documents; returns the raw response."""
+    parts = [("files", (name, data, mimetypes.guess_type(name)[0] or "application/octet-stream"))
+             for name, data in files.items()]
+    form = {"category": category} if category is not None else None
+    return api.post("/api/documents", files=parts, data=form)
+
+
+def wait_for_run(api: httpx.Client, workflow_id: str, timeout_s: float = 60.0) -> dict[str, Any]:
+    """Poll the ingestion run until DBOS reports it finished; returns the final snapshot."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        snapshot = api.get(f"/api/ingest/{workflow_id}").json()
+        if snapshot.get("status") in TERMINAL:
+            return snapshot
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"ingestion {workflow_id} still {snapshot.get('status')}: {snapshot}")
+        time.sleep(0.1)
+
+
+def ingest(api: httpx.Client, files: dict[str, bytes], category: str | None = None,
+           timeout_s: float = 60.0) -> dict[str, Any]:
+    """Upload and wait until ready; asserts success and returns {filename: document} for the new files."""
+    response = upload(api, files, category)
+    assert response.status_code == 202, response.text
+    body = response.json()
+    snapshot = wait_for_run(api, body["workflow_id"], timeout_s)
+    assert snapshot["status"] == "SUCCESS", snapshot
+    return {doc["filename"]: doc for doc in body["documents"]}
