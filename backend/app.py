@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 
 from backend import durable
-from backend.api import documents, health, ingest, search, spa
+from backend.api import chat, documents, health, ingest, progress, search, spa, study
 from backend.api.security import RequestGuard
 from backend.config import Settings
 from backend.context import AppContext, set_context
@@ -31,11 +31,12 @@ from backend.store.embedded import start_embedded_postgres
 
 log = logging.getLogger(__name__)
 
-ROUTERS = (health.router, documents.router, ingest.router, search.router)
+ROUTERS = (health.router, documents.router, ingest.router, search.router, chat.router, study.router,
+           progress.router)
 
 
 def _build_context(settings: Settings, database_url: str) -> AppContext:
-    db = Database(database_url)
+    db = Database(database_url, origin=settings.executor_id)
     db.open()
     llm = LLMClient(settings.ollama_host, settings.chat_model, settings.embed_model, settings.ollama_timeout_s)
     embedder = build_embedder(settings.embedder, llm, settings.embed_model)

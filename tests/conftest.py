@@ -11,15 +11,15 @@ import httpx
 import pytest
 
 from tests.support.fake_ollama import FakeOllama
-from tests.support.postgres import TestPostgres
+from tests.support.postgres import ThrowawayPostgres
 from tests.support.server import QuireServer
 
 SHARED_UPLOAD_LIMIT_MB = 5
 
 
 @pytest.fixture(scope="session")
-def postgres() -> Iterator[TestPostgres]:
-    pg = TestPostgres()
+def postgres() -> Iterator[ThrowawayPostgres]:
+    pg = ThrowawayPostgres()
     yield pg
     pg.close()
 
@@ -45,7 +45,7 @@ def fake_ollama(fake_ollama_server: FakeOllama) -> Iterator[FakeOllama]:
 
 @pytest.fixture
 def server_factory(
-    postgres: TestPostgres, fake_ollama_server: FakeOllama, tmp_path_factory: pytest.TempPathFactory
+    postgres: ThrowawayPostgres, fake_ollama_server: FakeOllama, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Callable[..., QuireServer]]:
     """Start extra Quire servers, each with its own database and data folder; all stopped afterwards."""
     started: list[QuireServer] = []
@@ -63,7 +63,7 @@ def server_factory(
 
 @pytest.fixture(scope="session")
 def quire(
-    postgres: TestPostgres, fake_ollama_server: FakeOllama, tmp_path_factory: pytest.TempPathFactory
+    postgres: ThrowawayPostgres, fake_ollama_server: FakeOllama, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[QuireServer]:
     """The Quire server shared by API tests (tests keep to their own uniquely named documents)."""
     data_dir = tmp_path_factory.mktemp("quire-shared")

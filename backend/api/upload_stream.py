@@ -17,7 +17,7 @@ from starlette.requests import ClientDisconnect, Request
 
 from backend.errors import QuireError
 
-MAX_FILES = 100
+MAX_FILES = 1000
 MAX_FIELD_BYTES = 16 * 1024
 
 

@@ -37,8 +37,9 @@ def backfill_batch_step() -> dict[str, Any]:
     except (ModelUnavailable, ModelError) as exc:
         log.info("embedding backfill waiting for the model server: %s", exc)
         return {"embedded": 0, "remaining": len(rows), "unavailable": True}
-    changed = store.write_embeddings(ctx.db, [row["id"] for row in rows], vectors, ctx.embedder.model)
-    ctx.search.notify(changed)
+    ids = [row["id"] for row in rows]
+    changed = store.write_embeddings(ctx.db, ids, vectors, ctx.embedder.model)
+    ctx.search.attach_vectors(ids, vectors, changed)
     return {"embedded": len(rows), "remaining": store.count_missing_embeddings(ctx.db, ctx.embedder.model),
             "unavailable": False}
 

@@ -32,7 +32,7 @@ def get_document(ctx: AppContext, document_id: UUID) -> dict[str, Any]:
 def set_category(ctx: AppContext, document_id: UUID, category: str | None) -> dict[str, Any]:
     if not store.set_category(ctx.db, document_id, category):
         raise NotFound("Document", str(document_id))
-    ctx.search.refresh([str(document_id)])
+    ctx.search.notify([str(document_id)])
     return get_document(ctx, document_id)
 
 
@@ -40,7 +40,7 @@ def delete_document(ctx: AppContext, document_id: UUID) -> None:
     stored_path = store.mark_deleted(ctx.db, document_id)
     if stored_path is None:
         raise NotFound("Document", str(document_id))
-    ctx.search.refresh([str(document_id)])
+    ctx.search.notify([str(document_id)])
     if stored_path:
         _remove_within(Path(stored_path), ctx.settings.docs_dir)
 

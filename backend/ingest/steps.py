@@ -31,18 +31,13 @@ def scan_step(workflow_id: str) -> list[dict[str, Any]]:
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "scan")
     store.update_run(ctx.db, workflow_id, "scanning")
-    decisions = []
-    for item in store.load_items(ctx.db, workflow_id):
-        decision = _decide(item)
-        if decision == "unchanged" and item["state"] == "queued":
-            store.update_item(ctx.db, workflow_id, item["document_id"], decision=decision, state="skipped",
-                              detail="unchanged")
-            store.set_document_status(ctx.db, item["document_id"], "ready")
+    items = store.load_items(ctx.db, workflow_id)
+    decisions = [(item["document_id"], item["decision"] or _decide(item)) for item in items]
+    store.record_decisions(ctx.db, workflow_id, decisions)
+    for item, (_, decision) in zip(items, decisions, strict=True):
+        if decision == "unchanged":
             files.remove_quietly(Path(item["pending_path"]))
-        elif item["decision"] is None:
-            store.update_item(ctx.db, workflow_id, item["document_id"], decision=decision)
-        decisions.append({"document_id": item["document_id"], "decision": decision})
-    return decisions
+    return [{"document_id": doc, "decision": decision} for doc, decision in decisions]
 
 
 def _decide(item: dict[str, Any]) -> str:
@@ -137,8 +132,8 @@ def store_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     )
     if stored.skipped:
         return {"blocks": 0, "to_embed": 0, "sha256": item["sha256"]}
-    store.update_item(ctx.db, workflow_id, document_id, state="embedding", blocks=stored.blocks,
-                      detail=f"{stored.blocks} blocks stored")
+    store.update_item(ctx.db, workflow_id, document_id, state="embedding", blocks=stored.blocks, done=0,
+                      total=0, detail=f"{stored.blocks} blocks stored, waiting for embedding")
     ctx.search.notify([document_id])
     return {"blocks": stored.blocks, "to_embed": stored.to_embed, "sha256": item["sha256"]}
 
@@ -164,8 +159,9 @@ def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batc
                 return {"embedded": 0, "unavailable": True}
             time.sleep(delay)
             continue
-        changed = store.write_embeddings(ctx.db, [row["id"] for row in rows], vectors, ctx.embedder.model)
-        ctx.search.notify(changed)
+        ids = [row["id"] for row in rows]
+        changed = store.write_embeddings(ctx.db, ids, vectors, ctx.embedder.model)
+        ctx.search.attach_vectors(ids, vectors, changed)
         return {"embedded": len(rows), "unavailable": False}
     raise AssertionError("unreachable")
 

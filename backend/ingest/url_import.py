@@ -96,8 +96,9 @@ class FetchedPage:
 
 class UrlFetcher:
     def __init__(self, db: Database, *, max_bytes: int, timeout_s: float, allow_private: bool,
-                 resolver: Resolver = system_resolver) -> None:
+                 resolver: Resolver = system_resolver, transport: httpx.BaseTransport | None = None) -> None:
         self.db = db
+        self.transport = transport
         self.max_bytes = max_bytes
         self.timeout_s = timeout_s
         self.allow_private = allow_private
@@ -123,7 +124,8 @@ class UrlFetcher:
                    "Accept": "text/html,application/xhtml+xml,application/pdf;q=0.9,*/*;q=0.5"}
         status, received, error = None, 0, None
         try:
-            with httpx.Client(timeout=httpx.Timeout(remaining), follow_redirects=False, trust_env=False) as client, \
+            with httpx.Client(timeout=httpx.Timeout(remaining), follow_redirects=False, trust_env=False,
+                              transport=self.transport) as client, \
                     client.stream("GET", pinned, headers=headers, extensions={"sni_hostname": hop.host}) as resp:
                 status = resp.status_code
                 if resp.is_redirect:

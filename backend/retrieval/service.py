@@ -53,6 +53,7 @@ class SearchService:
         self.state = "empty"
         self.built_in_s: float | None = None
         self._seq = 0
+        self._dirty: set[str] = set()
         self._refresh_lock = threading.Lock()
         self._stop = threading.Event()
         self._poller: threading.Thread | None = None
@@ -83,18 +84,34 @@ class SearchService:
             self.index.replace_documents(changes)
 
     def notify(self, document_ids: Iterable[str]) -> None:
-        """Best-effort immediate refresh after this process changed blocks; the poller is the backstop."""
+        """Apply a change this process just committed; if that fails the poller retries it."""
+        ids = list(document_ids)
         try:
-            self.refresh(document_ids)
+            self.refresh(ids)
         except Exception:
-            log.exception("immediate index refresh failed; the poller will pick the change up")
+            log.exception("immediate index refresh failed; the poller will retry")
+            self._dirty.update(ids)
+
+    def attach_vectors(self, block_ids: Sequence[str], vectors: np.ndarray, document_ids: Iterable[str]) -> None:
+        """New vectors for blocks already indexed: attach them without reloading their documents."""
+        try:
+            self.index.set_embeddings([str(b) for b in block_ids], vectors)
+        except Exception:
+            log.exception("attaching vectors failed; the poller will reload the documents")
+            self._dirty.update(document_ids)
 
     def poll_once(self) -> int:
+        """Apply changes made by other processes (and retry own changes that failed to apply)."""
         changes = store.changes_since(self.db, self._seq)
-        if not changes:
-            return 0
-        self.refresh(row["document_id"] for row in changes)
-        self._seq = changes[-1]["seq"]
+        foreign = {row["document_id"] for row in changes if row["origin"] != self.db.origin}
+        retry, self._dirty = self._dirty, set()
+        try:
+            self.refresh(foreign | retry)
+        except Exception:
+            self._dirty |= retry
+            raise
+        if changes:
+            self._seq = changes[-1]["seq"]
         return len(changes)
 
     def start(self) -> None:
@@ -112,7 +129,7 @@ class SearchService:
             try:
                 self.poll_once()
             except Exception:
-                log.exception("index poll failed; retrying")
+                log.exception("index poll failed; retrying")  # a transient database error must not stop it
 
     def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid") -> SearchResult:
         vector, notice = None, None

@@ -44,6 +44,7 @@ def latest_change(db: Database) -> int:
 def changes_since(db: Database, seq: int, limit: int = 10_000) -> list[dict[str, Any]]:
     with db.connection() as conn:
         return conn.execute(
-            "SELECT seq, document_id::text AS document_id FROM index_changes WHERE seq > %s ORDER BY seq LIMIT %s",
+            "SELECT seq, document_id::text AS document_id, origin FROM index_changes WHERE seq > %s"
+            " ORDER BY seq LIMIT %s",
             (seq, limit),
         ).fetchall()

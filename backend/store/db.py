@@ -47,8 +47,9 @@ def database_name(url: str) -> str:
 
 
 class Database:
-    def __init__(self, url: str, *, min_size: int = 2, max_size: int = 16) -> None:
+    def __init__(self, url: str, *, min_size: int = 2, max_size: int = 16, origin: str = "") -> None:
         self.url = normalise_url(url)
+        self.origin = origin  # this process's executor id, stamped on the index change feed
         self._pool = ConnectionPool(
             self.url,
             min_size=min_size,
@@ -74,6 +75,17 @@ class Database:
     @contextmanager
     def transaction(self) -> Iterator[psycopg.Connection]:
         with self._pool.connection() as conn, conn.transaction():
+            yield conn
+
+    @contextmanager
+    def bookkeeping(self) -> Iterator[psycopg.Connection]:
+        """A transaction for progress and log rows: committed without waiting for the disk flush.
+
+        An app crash loses nothing (Postgres keeps running and writes them out a moment later); only a
+        crash of the database server itself could drop the last few, and those are only progress.
+        """
+        with self._pool.connection() as conn, conn.transaction():
+            conn.execute("SET LOCAL synchronous_commit TO off")
             yield conn
 
     def ping(self) -> bool:

@@ -55,8 +55,10 @@ def existing_ids(db: Database, ids: list[UUID]) -> set[str]:
     return {row["id"] for row in rows}
 
 
-def record_index_change(conn: psycopg.Connection, document_id: UUID | str, reason: str) -> None:
-    conn.execute("INSERT INTO index_changes (document_id, reason) VALUES (%s, %s)", (document_id, reason))
+def record_index_change(conn: psycopg.Connection, db: Database, document_id: UUID | str, reason: str) -> None:
+    """Append to the change feed; `db.origin` tells other processes who already applied it."""
+    conn.execute("INSERT INTO index_changes (document_id, reason, origin) VALUES (%s, %s, %s)",
+                 (document_id, reason, db.origin))
 
 
 def set_category(db: Database, document_id: UUID, category: str | None) -> bool:
@@ -67,7 +69,7 @@ def set_category(db: Database, document_id: UUID, category: str | None) -> bool:
         )
         if cur.rowcount == 0:
             return False
-        record_index_change(conn, document_id, "category")
+        record_index_change(conn, db, document_id, "category")
     return True
 
 
@@ -82,7 +84,7 @@ def mark_deleted(db: Database, document_id: UUID) -> str | None:
         if row is None:
             return None
         conn.execute("DELETE FROM blocks WHERE document_id = %s", (document_id,))
-        record_index_change(conn, document_id, "deleted")
+        record_index_change(conn, db, document_id, "deleted")
     return row["stored_path"] or ""
 
 

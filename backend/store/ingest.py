@@ -82,7 +82,7 @@ def register_ingest(
             return RegisteredRun(workflow_id, _run_documents(conn, workflow_id), created=False)
         conn.execute("INSERT INTO ingest_runs (workflow_id, source) VALUES (%s, %s)", (workflow_id, source))
         for position, (item, doc) in enumerate(zip(items, found, strict=True)):
-            document_id = _upsert_document(conn, item, doc, category, workflow_id, source_url)
+            document_id = _upsert_document(conn, db, item, doc, category, workflow_id, source_url)
             conn.execute(
                 "INSERT INTO ingest_items (workflow_id, document_id, position, filename, pending_path, sha256,"
                 " size_bytes, kind, category, generation, prior_status, prior_sha256)"
@@ -96,6 +96,7 @@ def register_ingest(
 
 def _upsert_document(
     conn: psycopg.Connection,
+    db: Database,
     item: NewIngestItem,
     doc: dict[str, Any] | None,
     category: str | None,
@@ -118,7 +119,7 @@ def _upsert_document(
         (new_category, workflow_id, source_url, document_id),
     )
     if new_category != doc["category"] and doc["status"] != "deleted":
-        record_index_change(conn, document_id, "category")
+        record_index_change(conn, db, document_id, "category")
     return document_id
 
 
@@ -153,6 +154,26 @@ def load_item(db: Database, workflow_id: str, document_id: str) -> dict[str, Any
     return row
 
 
+def record_decisions(db: Database, workflow_id: str, decisions: Sequence[tuple[str, str]]) -> None:
+    """Store the scan's verdicts in one transaction; unchanged documents are skipped and ready again."""
+    unchanged = [doc for doc, decision in decisions if decision == "unchanged"]
+    with db.transaction() as conn:
+        with conn.cursor() as cur:
+            cur.executemany(
+                "UPDATE ingest_items SET decision = %s, updated_at = now(),"
+                " state = CASE WHEN %s = 'unchanged' THEN 'skipped' ELSE state END,"
+                " detail = CASE WHEN %s = 'unchanged' THEN 'unchanged' ELSE detail END"
+                " WHERE workflow_id = %s AND document_id = %s AND decision IS NULL",
+                [(decision, decision, decision, workflow_id, doc) for doc, decision in decisions],
+            )
+        if unchanged:
+            conn.execute(
+                "UPDATE documents SET status = 'ready', updated_at = now() WHERE id = ANY(%s::uuid[])"
+                " AND status <> 'deleted'",
+                (unchanged,),
+            )
+
+
 def item_is_current(item: dict[str, Any]) -> bool:
     """False once the document was deleted (or re-added) after this run was registered."""
     return item["document_status"] != "deleted" and item["document_generation"] == item["generation"]
@@ -166,7 +187,7 @@ def update_item(db: Database, workflow_id: str, document_id: str, **fields: Any)
     if "warnings" in fields:
         fields["warnings"] = Jsonb(list(fields["warnings"]))
     assignments = ", ".join(f"{name} = %({name})s" for name in fields)
-    with db.connection() as conn:
+    with db.bookkeeping() as conn:
         conn.execute(
             f"UPDATE ingest_items SET {assignments}, updated_at = now()"  # noqa: S608 - names checked above
             " WHERE workflow_id = %(wf)s AND document_id = %(doc)s",
@@ -175,7 +196,7 @@ def update_item(db: Database, workflow_id: str, document_id: str, **fields: Any)
 
 
 def update_run(db: Database, workflow_id: str, phase: str, done: int = 0, total: int = 0, detail: str = "") -> None:
-    with db.connection() as conn:
+    with db.bookkeeping() as conn:
         conn.execute(
             "UPDATE ingest_runs SET phase = %s, done = %s, total = %s, detail = %s, updated_at = now()"
             " WHERE workflow_id = %s",
@@ -247,7 +268,7 @@ def store_version(
             (sha, stored_path, item["size_bytes"], item["kind"], item["pages"], Jsonb(item["warnings"]), doc),
         )
         conn.execute("DELETE FROM ingest_chunks WHERE workflow_id = %s AND document_id = %s", (wf, doc))
-        record_index_change(conn, doc, "stored")
+        record_index_change(conn, db, doc, "stored")
         place_file()  # inside the transaction: if moving the file fails, the swap is rolled back
     return StoredVersion(counts["blocks"], counts["to_embed"])
 
@@ -305,7 +326,7 @@ def write_embeddings(
             "SELECT DISTINCT document_id::text AS id FROM blocks WHERE id = ANY(%s)", (list(ids),)
         ).fetchall()
         for row in docs:
-            record_index_change(conn, row["id"], "embedded")
+            record_index_change(conn, db, row["id"], "embedded")
     return [row["id"] for row in docs]
 
 
@@ -340,7 +361,7 @@ def recent_runs(db: Database, limit: int) -> list[dict[str, Any]]:
 
 
 def log_step_run(db: Database, workflow_id: str, step: str, key: str = "") -> None:
-    with db.connection() as conn:
+    with db.bookkeeping() as conn:
         conn.execute("INSERT INTO ingest_step_runs (workflow_id, step, key) VALUES (%s, %s, %s)",
                      (workflow_id, step, key))
 

@@ -98,8 +98,8 @@ def test_kill_during_embedding_resumes(
     with server.client() as api:
         workflow_id = upload(api, files).json()["workflow_id"]
         fake_ollama.embed_delay_s = 0.4
-        before = _wait_until(api, workflow_id, lambda s: any(
-            d["status"] == "embedding" and d["progress"]["done"] >= 2 for d in s["documents"]))
+        before = _wait_until(api, workflow_id, lambda s: s["progress"]["phase"] == "embedding"
+                             and s["progress"]["done"] >= 2)
         server.kill()
     fake_ollama.embed_delay_s = 0.0
     started_embeds = {key for key, n in before["executions"].items() if key.startswith("embed:")}
@@ -108,7 +108,7 @@ def test_kill_during_embedding_resumes(
         snapshot = wait_for_run(api, workflow_id, timeout_s=120)
     _assert_complete(server, snapshot, expected)
     runs = snapshot["executions"]
-    assert all(runs[key] == 1 for key in runs if key.startswith(("extract:", "store:")))
+    assert all(runs[key] == 1 for key in runs if key.startswith(("extract:", "store:"))), runs
     repeated = [key for key, n in runs.items() if n > 1]
     assert len(repeated) <= 1
     assert set(repeated) <= started_embeds

@@ -128,7 +128,7 @@ class _Handler(BaseHTTPRequestHandler):
     fake: FakeOllama
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:
         return
 
     # -- plumbing -------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from backend.store.db import normalise_url, url_for_database
 from backend.store.embedded import _ensure_runtime_dir
 
 
-class TestPostgres:
+class ThrowawayPostgres:
     def __init__(self) -> None:
         self._server = None
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -27,7 +27,7 @@ class TestPostgres:
             import pgserver
 
             # A short path keeps the Unix socket path under the OS limit.
-            self._tmp = tempfile.TemporaryDirectory(prefix="qpg", dir="/tmp")  # noqa: S108
+            self._tmp = tempfile.TemporaryDirectory(prefix="qpg", dir="/tmp")
             self._server = pgserver.get_server(Path(self._tmp.name) / "pg", cleanup_mode="delete")
             self.admin_url = self._server.get_uri("postgres")
         self.created: list[str] = []

@@ -59,7 +59,7 @@ class QuireServer:
     def start(self, timeout_s: float = 90.0) -> QuireServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("ab")
-        self.process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
+        self.process = subprocess.Popen(
             [sys.executable, "-m", "backend.main"], cwd=REPO_ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
         )
         self.starts += 1

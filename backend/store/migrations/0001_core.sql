@@ -48,6 +48,8 @@ CREATE TABLE index_changes (
     seq bigserial PRIMARY KEY,
     document_id uuid NOT NULL,
     reason text NOT NULL,
+    -- the executor id of the process that made the change (it applied the change to its own index)
+    origin text NOT NULL DEFAULT '',
     created_at timestamptz NOT NULL DEFAULT now()
 );
 

@@ -1,0 +1,104 @@
+"""Helpers for study tests against a running server: study material, scripted model answers for each
+generator, and waiting for a generation job."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from typing import Any
+
+import httpx
+
+from tests.support.fake_ollama import FakeOllama, Reply
+from tests.support.vault import ingest
+
+TOPICS = {
+    "cells": ["Mitochondria release energy from glucose by cellular respiration and make ATP.",
+              "Ribosomes translate messenger RNA into proteins using transfer RNA adaptors.",
+              "The cell membrane is a phospholipid bilayer that controls what enters the cell."],
+    "plants": ["Photosynthesis in chloroplasts turns light energy into chemical energy stored in glucose.",
+               "Stomata on the leaf surface open and close to exchange carbon dioxide and oxygen.",
+               "Xylem vessels carry water from the roots upward while phloem moves sugars around."],
+    "genetics": ["DNA is a double helix of nucleotides paired adenine with thymine and guanine with cytosine.",
+                 "Mendel's pea experiments showed dominant and recessive alleles segregate independently.",
+                 "Mutations change the DNA sequence and can alter the protein a gene encodes."],
+}
+
+
+def material(topic: str, paragraphs: int = 12) -> bytes:
+    """A Markdown document long enough to be split into several blocks."""
+    sentences = TOPICS[topic]
+    body = [f"## Part {i + 1}\n\n" + " ".join(sentences[(i + j) % 3] for j in range(4)) for i in range(paragraphs)]
+    return (f"# {topic.title()}\n\n" + "\n\n".join(body)).encode()
+
+
+TERMINAL = {"succeeded", "failed"}
+
+
+def wait_job(api: httpx.Client, job_id: str, timeout_s: float = 60.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        job = api.get(f"/api/study/jobs/{job_id}").json()
+        if job["status"] in TERMINAL:
+            return job
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"study job {job_id} still {job['status']}")
+        time.sleep(0.1)
+
+
+def generate(api: httpx.Client, fake: FakeOllama, path: str, body: dict[str, Any],
+             *replies: str | Reply) -> dict[str, Any]:
+    """Script the model's answers, POST the generation request, wait for its job to end."""
+    fake.script(*(r if isinstance(r, Reply) else Reply(content=r) for r in replies))
+    response = api.post(path, json=body)
+    assert response.status_code == 202, response.text
+    return wait_job(api, response.json()["job_id"])
+
+
+def mcq(n: int, ids: list[str] | None = None, correct: int = 1) -> dict[str, Any]:
+    return {"type": "mcq", "question": f"Question number {n} about mitochondria?",
+            "options": [f"option {n}.{k}" for k in range(4)], "correct_index": correct,
+            "explanation": f"Explanation {n}: the material says so.", "source_block_ids": ids or ["P1"]}
+
+
+def true_false(n: int) -> dict[str, Any]:
+    return {"type": "true_false", "question": f"Statement {n}: chloroplasts make glucose.",
+            "options": ["True", "False"], "correct_index": 0, "explanation": "Photosynthesis does.",
+            "source_block_ids": ["P2"]}
+
+
+def quiz_reply(count: int) -> str:
+    return json.dumps({"questions": [mcq(i) if i % 2 else true_false(i) for i in range(1, count + 1)]})
+
+
+def card(n: int) -> dict[str, Any]:
+    return {"front": f"What does part {n} say?", "back": f"Answer {n}.", "tags": ["biology"],
+            "source_block_ids": ["P1"]}
+
+
+def outline_reply(lessons: int) -> str:
+    return json.dumps({
+        "title": "Energy and life", "summary": "How cells and plants handle energy.",
+        "objectives": ["Explain respiration", "Explain photosynthesis"], "key_points": ["ATP", "Chloroplasts"],
+        "lessons": [{"title": f"Lesson {n}: mitochondria and energy", "estimated_minutes": 15,
+                     "summary": f"What lesson {n} is about."} for n in range(1, lessons + 1)],
+        "source_block_ids": ["P1", "P2"],
+    })
+
+
+def mindmap_reply(branches: int, depth: int = 2) -> str:
+    def node(label: str, level: int) -> dict[str, Any]:
+        children = [node(f"{label}.{k}", level + 1) for k in range(1, 3)] if level < depth else []
+        return {"label": label, "source_block_ids": ["P1"], "children": children}
+
+    return json.dumps({"central": "Biology", "branches": [node(f"Branch {b}", 1) for b in range(1, branches + 1)]})
+
+
+def study_vault(client: httpx.Client, topics: tuple[str, ...] = ("cells", "plants", "genetics")) -> dict[str, Any]:
+    """Ingest one document per topic under fresh unique names; returns their ids, names and category."""
+    token = uuid.uuid4().hex[:6]
+    category = f"study-{token}"
+    docs = ingest(client, {f"{topic}-{token}.md": material(topic) for topic in topics}, category=category)
+    return {"category": category, "ids": [d["id"] for d in docs.values()], "names": sorted(docs),
+            "scope": {"document_ids": [d["id"] for d in docs.values()]}}
