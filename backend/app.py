@@ -21,6 +21,7 @@ from backend.config import Settings
 from backend.context import AppContext, set_context
 from backend.errors import install_error_handlers
 from backend.ingest.backfill import start_embed_backfill
+from backend.ingest.reconcile import reconcile_stuck_documents
 from backend.llm.client import LLMClient
 from backend.llm.embedders import build_embedder
 from backend.llm.prompts import PromptLibrary
@@ -52,6 +53,7 @@ def start_services(settings: Settings) -> AppContext:
     context = _build_context(settings, database_url)
     set_context(context)
     durable.launch_dbos(settings, context.db.url)
+    reconcile_stuck_documents(context)
     context.search.start()
     if ingest_store.count_missing_embeddings(context.db, context.embedder.model):
         start_embed_backfill()

@@ -9,7 +9,7 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from backend.api.deps import ContextDep
-from backend.ingest import progress
+from backend.ingest import progress, reconcile
 
 router = APIRouter(prefix="/api/ingest", tags=["ingest"])
 
@@ -22,6 +22,14 @@ def list_runs(ctx: ContextDep, limit: int = Query(20, ge=1, le=200)) -> list[dic
 @router.get("/{workflow_id}")
 def get_run(workflow_id: str, ctx: ContextDep) -> dict[str, Any]:
     """DBOS status, the steps taken so far, each document's state and the fine-grained progress."""
+    return progress.run_snapshot(ctx, workflow_id)
+
+
+@router.post("/{workflow_id}/cancel")
+def cancel_run(workflow_id: str, ctx: ContextDep) -> dict[str, Any]:
+    """Stop an ingestion at its next step boundary; documents already stored stay in the vault."""
+    progress.run_snapshot(ctx, workflow_id)  # 404 for unknown runs
+    reconcile.cancel_run(ctx, workflow_id)
     return progress.run_snapshot(ctx, workflow_id)
 
 

@@ -59,9 +59,8 @@ def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "extract", document_id)
     item = store.load_item(ctx.db, workflow_id, document_id)
-    if not store.item_is_current(item):
-        return {"ok": False, "reason": "deleted"}
-    store.set_document_status(ctx.db, document_id, "ingesting")
+    if not store.item_is_current(item) or not store.mark_ingesting(ctx.db, workflow_id, document_id):
+        return {"ok": False, "reason": "superseded"}
     store.update_item(ctx.db, workflow_id, document_id, state="extracting", detail="opening file")
     try:
         result = _extract(item, ctx.settings.ocr_languages, _progress_writer(workflow_id, item))

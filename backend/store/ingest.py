@@ -144,8 +144,9 @@ def load_item(db: Database, workflow_id: str, document_id: str) -> dict[str, Any
     with db.connection() as conn:
         row = conn.execute(
             "SELECT i.*, i.document_id::text AS document_id, d.status AS document_status,"
-            " d.generation AS document_generation, d.filename AS document_filename"
+            " d.generation AS document_generation, d.filename AS document_filename, r.cancelled"
             " FROM ingest_items i JOIN documents d ON d.id = i.document_id"
+            " JOIN ingest_runs r ON r.workflow_id = i.workflow_id"
             " WHERE i.workflow_id = %s AND i.document_id = %s",
             (workflow_id, document_id),
         ).fetchone()
@@ -175,8 +176,26 @@ def record_decisions(db: Database, workflow_id: str, decisions: Sequence[tuple[s
 
 
 def item_is_current(item: dict[str, Any]) -> bool:
-    """False once the document was deleted (or re-added) after this run was registered."""
-    return item["document_status"] != "deleted" and item["document_generation"] == item["generation"]
+    """False once the run was cancelled or the document deleted (or re-added) after it was registered."""
+    return (not item["cancelled"] and item["document_status"] != "deleted"
+            and item["document_generation"] == item["generation"])
+
+
+def mark_cancelled(db: Database, workflow_id: str) -> None:
+    with db.connection() as conn:
+        conn.execute("UPDATE ingest_runs SET cancelled = true, updated_at = now() WHERE workflow_id = %s",
+                     (workflow_id,))
+
+
+def mark_ingesting(db: Database, workflow_id: str, document_id: str) -> bool:
+    """Set a document to ingesting unless its run was cancelled meanwhile (checked in the same statement)."""
+    with db.connection() as conn:
+        cur = conn.execute(
+            "UPDATE documents SET status = 'ingesting', updated_at = now() WHERE id = %s AND status <> 'deleted'"
+            " AND NOT (SELECT cancelled FROM ingest_runs WHERE workflow_id = %s)",
+            (document_id, workflow_id),
+        )
+    return cur.rowcount == 1
 
 
 def update_item(db: Database, workflow_id: str, document_id: str, **fields: Any) -> None:
@@ -243,9 +262,12 @@ def store_version(
     wf, doc, sha = item["workflow_id"], item["document_id"], item["sha256"]
     with db.transaction() as conn:
         current = conn.execute(
-            "SELECT status, generation FROM documents WHERE id = %s FOR UPDATE", (doc,)
+            "SELECT d.status, d.generation, r.cancelled FROM documents d, ingest_runs r"
+            " WHERE d.id = %s AND r.workflow_id = %s FOR UPDATE OF d, r",
+            (doc, wf),
         ).fetchone()
-        if current is None or current["status"] == "deleted" or current["generation"] != item["generation"]:
+        if (current is None or current["cancelled"] or current["status"] == "deleted"
+                or current["generation"] != item["generation"]):
             return StoredVersion(0, 0, skipped=True)
         conn.execute(
             "INSERT INTO blocks (id, document_id, doc_sha256, ordinal, text, page, section, kind)"
@@ -374,3 +396,34 @@ def step_run_counts(db: Database, workflow_id: str) -> dict[str, int]:
             (workflow_id,),
         ).fetchall()
     return {f"{row['step']}:{row['key']}" if row["key"] else row["step"]: row["n"] for row in rows}
+
+
+def documents_in_flight(db: Database) -> list[dict[str, Any]]:
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT d.id::text AS id, d.last_workflow_id,"
+            " EXISTS (SELECT 1 FROM blocks b WHERE b.document_id = d.id AND b.is_live) AS has_live_blocks"
+            " FROM documents d WHERE d.status IN ('queued', 'ingesting')"
+        ).fetchall()
+
+
+def abandon_document(db: Database, document_id: str, workflow_id: str | None, has_live: bool, message: str) -> None:
+    """Take a document out of a run that will never finish, keeping any live version searchable."""
+    with db.transaction() as conn:
+        if has_live:
+            conn.execute(
+                "UPDATE documents SET status = 'ready', updated_at = now(), warnings = warnings || to_jsonb(%s::text)"
+                " WHERE id = %s AND status IN ('queued', 'ingesting')",
+                (message, document_id),
+            )
+        else:
+            conn.execute(
+                "UPDATE documents SET status = 'failed', error = %s, updated_at = now()"
+                " WHERE id = %s AND status IN ('queued', 'ingesting')",
+                (message, document_id),
+            )
+        conn.execute(
+            "UPDATE ingest_items SET state = 'failed', error = %s, updated_at = now()"
+            " WHERE workflow_id = %s AND document_id = %s AND state NOT IN ('ready', 'skipped', 'failed')",
+            (message, workflow_id, document_id),
+        )

@@ -41,12 +41,14 @@ class Reply:
 Responder = Callable[[dict[str, Any]], Reply]
 
 
-def hash_embedding(text: str, dim: int, synonyms: dict[str, str]) -> list[float]:
+def hash_embedding(text: str, dim: int, synonyms: dict[str, str], space: str = "") -> list[float]:
+    """Bag-of-words hashing; `space` (the model name) salts the hash, so two models' vectors live in
+    different spaces, exactly the situation where mixing them would give nonsense rankings."""
     vector = np.zeros(dim, dtype=np.float64)
     for raw in _WORD.findall(text.lower()):
         token = synonyms.get(raw, raw)
         token = synonyms.get(token.rstrip("s"), token.rstrip("s")) if len(token) > 3 else token
-        digest = hashlib.blake2b(token.encode(), digest_size=8).digest()
+        digest = hashlib.blake2b(f"{space}|{token}".encode(), digest_size=8).digest()
         index = int.from_bytes(digest[:4], "little") % dim
         vector[index] += 1.0 if digest[4] & 1 else -1.0
     norm = np.linalg.norm(vector)
@@ -213,7 +215,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         texts = body.get("input") or []
         texts = [texts] if isinstance(texts, str) else texts
-        vectors = [hash_embedding(t, fake.embed_dim, fake.synonyms) for t in texts]
+        space = "" if body.get("model", "").split(":")[0] == "embeddinggemma" else body.get("model", "")
+        vectors = [hash_embedding(t, fake.embed_dim, fake.synonyms, space) for t in texts]
         self._json(200, {"model": body.get("model"), "embeddings": vectors, "total_duration": 1})
 
     def _chat(self, body: dict[str, Any]) -> None:

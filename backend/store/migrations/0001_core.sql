@@ -60,6 +60,8 @@ CREATE TABLE ingest_runs (
     done integer NOT NULL DEFAULT 0,
     total integer NOT NULL DEFAULT 0,
     detail text NOT NULL DEFAULT '',
+    -- set before DBOS is asked to cancel, so a step still in flight does not touch documents afterwards
+    cancelled boolean NOT NULL DEFAULT false,
     created_at timestamptz NOT NULL DEFAULT now(),
     updated_at timestamptz NOT NULL DEFAULT now()
 );

@@ -1,0 +1,49 @@
+"""Startup check for documents left behind by an ingestion that can no longer finish.
+
+DBOS resumes interrupted workflows by itself; this only catches the rest — a workflow that ended in
+ERROR or was cancelled — so that no document stays "queued" or "ingesting" forever. A document with a
+live previous version goes back to ready (with a warning), one without becomes failed; uploading the
+file again retries it.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from dbos import DBOS
+
+from backend.context import AppContext
+from backend.ingest.backfill import start_embed_backfill
+from backend.store import ingest as store
+
+log = logging.getLogger(__name__)
+
+_STILL_RUNNING = {"PENDING", "ENQUEUED", "DELAYED"}
+STOPPED_MESSAGE = "Ingestion stopped unexpectedly; upload the file again to retry."
+CANCELLED_MESSAGE = "Ingestion was cancelled; upload the file again to add it."
+
+
+def cancel_run(ctx: AppContext, workflow_id: str) -> None:
+    """Stop an ingestion at its next step boundary; what was already stored stays."""
+    store.mark_cancelled(ctx.db, workflow_id)
+    DBOS.cancel_workflow(workflow_id)
+    reconcile_stuck_documents(ctx, CANCELLED_MESSAGE)
+    if store.count_missing_embeddings(ctx.db, ctx.embedder.model):
+        start_embed_backfill()  # versions stored before the cancel still get their vectors
+
+
+def reconcile_stuck_documents(ctx: AppContext, message: str = STOPPED_MESSAGE) -> int:
+    stuck = store.documents_in_flight(ctx.db)
+    if not stuck:
+        return 0
+    workflow_ids = sorted({row["last_workflow_id"] for row in stuck if row["last_workflow_id"]})
+    statuses = {
+        status.workflow_id: status.status
+        for status in DBOS.list_workflows(workflow_ids=workflow_ids, load_input=False, load_output=False)
+    }
+    abandoned = [row for row in stuck if statuses.get(row["last_workflow_id"]) not in _STILL_RUNNING]
+    for row in abandoned:
+        store.abandon_document(ctx.db, row["id"], row["last_workflow_id"], row["has_live_blocks"], message)
+    if abandoned:
+        log.warning("marked %d documents whose ingestion cannot finish", len(abandoned))
+    return len(abandoned)

@@ -1,0 +1,62 @@
+"""Cancelling an ingestion stops it at the next step boundary and leaves no document stuck in flight."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+
+from backend.ingest.reconcile import CANCELLED_MESSAGE
+from tests.support.documents import make_pdf
+from tests.support.vault import ingest, upload
+
+
+def _until(api: httpx.Client, path: str, ready: Callable[[dict], bool], timeout_s: float = 30) -> dict:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        body = api.get(path).json()
+        if ready(body):
+            return body
+        time.sleep(0.02)
+    raise TimeoutError(body)
+
+
+def test_cancel_during_extraction(api: httpx.Client, unique: Callable[[str], str], tmp_path: Path) -> None:
+    pages = ["Page text about fluid dynamics and turbulence. " * 30] * 800
+    pdf, note = unique("fluids.pdf"), unique("later.md")
+    response = upload(api, {pdf: make_pdf(tmp_path / "f.pdf", pages, fontsize=6).read_bytes(),
+                            note: b"# Later\n\nNever reached."})
+    workflow_id = response.json()["workflow_id"]
+    _until(api, f"/api/ingest/{workflow_id}", lambda s: s["documents"][0]["status"] == "extracting")
+    cancelled = api.post(f"/api/ingest/{workflow_id}/cancel")
+    assert cancelled.status_code == 200
+    assert cancelled.json()["status"] == "CANCELLED"
+    time.sleep(3)  # let the extraction that was in flight finish; it must not revive anything
+    documents = {d["filename"]: d for d in api.get("/api/documents").json()}
+    for name in (pdf, note):
+        assert documents[name]["status"] == "failed"
+        assert documents[name]["error"] == CANCELLED_MESSAGE
+        assert documents[name]["blocks"] == 0
+
+
+def test_cancel_keeps_a_previous_version(api: httpx.Client, unique: Callable[[str], str], tmp_path: Path) -> None:
+    name = unique("kept.pdf")
+    doc_id = ingest(api, {name: make_pdf(tmp_path / "v1.pdf", ["Version one talks about osmosis."]).read_bytes()})[
+        name]["id"]
+    pages = ["Version two talks about diffusion at length. " * 30] * 800
+    workflow_id = upload(api, {name: make_pdf(tmp_path / "v2.pdf", pages, fontsize=6).read_bytes()}).json()[
+        "workflow_id"]
+    _until(api, f"/api/ingest/{workflow_id}", lambda s: s["documents"][0]["status"] == "extracting")
+    assert api.post(f"/api/ingest/{workflow_id}/cancel").status_code == 200
+    document = api.get(f"/api/documents/{doc_id}").json()
+    assert document["status"] == "ready"
+    hits = api.get("/api/search", params={"q": "osmosis", "mode": "sparse", "documents": doc_id}).json()["hits"]
+    assert hits
+
+
+def test_cancel_unknown_run_is_404(api: httpx.Client) -> None:
+    response = api.post("/api/ingest/ingest-000000000000/cancel")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
