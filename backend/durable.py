@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 INGEST_QUEUE = "ingest"
 EMBED_QUEUE = "embed"
 STUDY_QUEUE = "study"
-WORKFLOW_MODULES = ("backend.ingest.workflow", "backend.ingest.backfill")
+WORKFLOW_MODULES = ("backend.ingest.workflow", "backend.ingest.backfill", "backend.study.runners")
 
 _queues: dict[str, Queue] = {}
 

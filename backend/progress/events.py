@@ -1,10 +1,13 @@
-"""Recording study activity. Every feature that counts as studying calls `record_event` once per event."""
+"""Recording study activity. Every feature that counts as studying calls `record_event` once per event;
+badges are evaluated right after, so one that the event earns is stamped with the event's time."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Literal
 
+from backend.progress.badges import evaluate
+from backend.progress.sessions import current_rules
 from backend.store import activity as store
 from backend.store.db import Database
 
@@ -13,5 +16,9 @@ ActivityKind = Literal["chat_message", "quiz_answer", "card_review", "lesson_rea
 
 def record_event(db: Database, kind: ActivityKind, *, ref: str | None = None,
                  occurred_at: datetime | None = None) -> int:
-    """Store one activity event (now, unless `occurred_at` is given); returns its id."""
-    return store.insert_event(db, kind, ref, occurred_at)
+    """Store one activity event (now, unless `occurred_at` is given), then award any badge it earns;
+    returns the event's id."""
+    at = occurred_at or datetime.now(UTC)
+    event_id = store.insert_event(db, kind, ref, at)
+    evaluate(db, current_rules(), at)
+    return event_id

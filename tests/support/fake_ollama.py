@@ -8,9 +8,11 @@ dense retrieval behaves sensibly in tests. Every request is recorded for asserti
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -63,6 +65,7 @@ class FakeOllama:
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self._connections: set[socket.socket] = set()
         self.default_models = models
         self.reset()
 
@@ -114,11 +117,19 @@ class FakeOllama:
         return self
 
     def stop(self) -> None:
-        """Shut down: clients then get 'connection refused', exactly like a stopped Ollama."""
+        """Shut down: clients then get 'connection refused', exactly like a stopped Ollama.
+
+        Kept-alive connections are closed too, or a client that just talked to us would still be served.
+        """
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
             self._server = None
+        with self._lock:
+            connections, self._connections = self._connections, set()
+        for connection in connections:
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
 
     def restart(self) -> None:
         port = int(self.url.rsplit(":", 1)[1]) if self._server else 0
@@ -132,6 +143,17 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         return
+
+    def setup(self) -> None:
+        super().setup()
+        with self.fake._lock:
+            self.fake._connections.add(self.connection)
+
+    def finish(self) -> None:
+        with self.fake._lock:
+            self.fake._connections.discard(self.connection)
+        with contextlib.suppress(OSError):
+            super().finish()
 
     # -- plumbing -------------------------------------------------------------------------------
     def _body(self) -> dict[str, Any]:

@@ -1,0 +1,147 @@
+"""Progress and vault routes: `/api/progress/*` (summary, daily series, breakdown, badges, sessions, one
+day's detail) and `/api/vault/stats`. Days are calendar days of the study time zone (QUIRE_TIMEZONE,
+default the server's); every timestamp is returned in UTC (ISO 8601)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel
+
+from backend.api.deps import ContextDep
+from backend.progress import badges, summary
+from backend.progress.badges import BadgeOut
+from backend.progress.sessions import rules_for
+from backend.progress.vault import VaultStats, vault_stats
+
+router = APIRouter(prefix="/api", tags=["progress"])
+
+
+class SummaryOut(BaseModel):
+    total_seconds: int
+    total_minutes: float
+    sessions: int
+    messages: int
+    quiz_answers: int
+    card_reviews: int
+    lessons_read: int
+    mindmap_exports: int
+    current_streak: int
+    longest_streak: int
+    active_days: int
+    today_seconds: int
+    today_minutes: float
+    first_activity_at: datetime | None
+    last_activity_at: datetime | None
+    timezone: str
+
+
+class DayOut(BaseModel):
+    date: date
+    seconds: int
+    minutes: float
+    sessions: int
+    events: int
+    by_kind: dict[str, int]
+
+
+class DailyOut(BaseModel):
+    timezone: str
+    start: date
+    end: date
+    days: list[DayOut]
+
+
+class BreakdownItem(BaseModel):
+    kind: str
+    label: str
+    events: int
+    seconds: int
+    minutes: float
+    share: float  # of the study time in the period
+
+
+class BreakdownOut(BaseModel):
+    since: date | None
+    total_seconds: int
+    items: list[BreakdownItem]
+
+
+class SessionOut(BaseModel):
+    start: datetime
+    end: datetime
+    local_start: str
+    day: date
+    seconds: int
+    minutes: float
+    events: int
+    kinds: dict[str, int]
+
+
+class EventOut(BaseModel):
+    id: int
+    kind: str
+    ref: str | None
+    occurred_at: datetime
+    local_time: str
+
+
+class DayDetailOut(BaseModel):
+    date: date
+    timezone: str
+    seconds: int
+    minutes: float
+    sessions: list[SessionOut]
+    events: list[EventOut]
+
+
+class BadgesOut(BaseModel):
+    earned: int
+    total: int
+    badges: list[BadgeOut]
+
+
+@router.get("/progress/summary")
+def progress_summary(ctx: ContextDep) -> SummaryOut:
+    return SummaryOut.model_validate(summary.summary(ctx.db, rules_for(ctx.settings)))
+
+
+@router.get("/progress/daily")
+def progress_daily(ctx: ContextDep, days: Annotated[int, Query(ge=1, le=summary.MAX_DAYS)] = 90,
+                   end: date | None = None) -> DailyOut:
+    """`days` entries (zero-filled) ending at `end` (default today)."""
+    return DailyOut.model_validate(summary.daily(ctx.db, rules_for(ctx.settings), days, end))
+
+
+@router.get("/progress/breakdown")
+def progress_breakdown(ctx: ContextDep, days: Annotated[int | None, Query(ge=1, le=summary.MAX_DAYS)] = None,
+                       ) -> BreakdownOut:
+    """Study time and events per activity over the last `days` days (all time if omitted)."""
+    return BreakdownOut.model_validate(summary.breakdown(ctx.db, rules_for(ctx.settings), days))
+
+
+@router.get("/progress/badges")
+def progress_badges(ctx: ContextDep) -> BadgesOut:
+    return BadgesOut.model_validate(badges.badge_list(ctx.db, rules_for(ctx.settings)))
+
+
+@router.get("/progress/sessions")
+def progress_sessions(ctx: ContextDep, limit: Annotated[int, Query(ge=1, le=500)] = 50,
+                      before: datetime | None = None) -> list[SessionOut]:
+    """Sessions newest first; pass the last one's `start` as `before` for the next page."""
+    return [SessionOut.model_validate(s) for s in summary.list_sessions(ctx.db, rules_for(ctx.settings), limit, before)]
+
+
+@router.get("/progress/day/{day}")
+def progress_day(day: date, ctx: ContextDep) -> DayDetailOut:
+    """One day of the heatmap: its sessions and events."""
+    return DayDetailOut.model_validate(summary.day_detail(ctx.db, rules_for(ctx.settings), day))
+
+
+@router.get("/vault/stats", tags=["vault"])
+def stats(ctx: ContextDep) -> VaultStats:
+    """Documents, blocks and embedded share, index sizes, storage locations and sizes, models, and the
+    outbound requests the app has made."""
+    return vault_stats(ctx)

@@ -1,0 +1,85 @@
+"""Flashcard routes under `/api/study/decks`: generate (202 + job), list, get, delete, add and edit
+cards, the cards due now, FSRS reviews, and the Anki CSV export."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+from fastapi import APIRouter, Query, Response, status
+
+from backend.api.deps import ContextDep
+from backend.study import exports, flashcards
+from backend.study.flashcards import (
+    CardIn,
+    CardOut,
+    CardPatch,
+    DeckOut,
+    DeckRequest,
+    DeckSummary,
+    DueOut,
+    ReviewIn,
+    ReviewOut,
+)
+from backend.study.schemas import JobOut
+
+router = APIRouter(prefix="/decks", tags=["study: flashcards"])
+
+
+@router.post("", status_code=status.HTTP_202_ACCEPTED)
+def generate_deck(body: DeckRequest, ctx: ContextDep) -> JobOut:
+    """Queue a deck generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`."""
+    return flashcards.start(ctx, body)
+
+
+@router.get("")
+def list_decks(ctx: ContextDep) -> list[DeckSummary]:
+    return flashcards.list_decks(ctx)
+
+
+@router.get("/{deck_id}")
+def get_deck(deck_id: UUID, ctx: ContextDep) -> DeckOut:
+    return flashcards.get_deck(ctx, str(deck_id))
+
+
+@router.delete("/{deck_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_deck(deck_id: UUID, ctx: ContextDep) -> Response:
+    flashcards.delete_deck(ctx, str(deck_id))
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get("/{deck_id}/due")
+def due_cards(deck_id: UUID, ctx: ContextDep, limit: Annotated[int, Query(ge=1, le=500)] = 100) -> DueOut:
+    """Cards due now, most overdue first, each with the interval every rating would give."""
+    return flashcards.due(ctx, str(deck_id), limit)
+
+
+@router.post("/{deck_id}/cards", status_code=status.HTTP_201_CREATED)
+def add_card(deck_id: UUID, body: CardIn, ctx: ContextDep) -> CardOut:
+    return flashcards.add_card(ctx, str(deck_id), body)
+
+
+@router.patch("/{deck_id}/cards/{card_id}")
+def edit_card(deck_id: UUID, card_id: UUID, body: CardPatch, ctx: ContextDep) -> CardOut:
+    """Change front, back and/or tags; the card keeps its review schedule."""
+    return flashcards.edit_card(ctx, str(deck_id), str(card_id), body)
+
+
+@router.delete("/{deck_id}/cards/{card_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_card(deck_id: UUID, card_id: UUID, ctx: ContextDep) -> Response:
+    flashcards.delete_card(ctx, str(deck_id), str(card_id))
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post("/{deck_id}/cards/{card_id}/review")
+def review_card(deck_id: UUID, card_id: UUID, body: ReviewIn, ctx: ContextDep) -> ReviewOut:
+    """Rate a card (again|hard|good|easy): FSRS reschedules it, the review is logged."""
+    return flashcards.review(ctx, str(deck_id), str(card_id), body.rating)
+
+
+@router.get("/{deck_id}/export", response_class=Response)
+def export_deck(deck_id: UUID, ctx: ContextDep,
+                format: Annotated[str, Query(pattern="^csv$")] = "csv") -> Response:
+    """CSV for Anki's File → Import (columns front, back, tags; Anki header lines start with #)."""
+    filename, body = exports.deck_csv(ctx, str(deck_id))
+    return Response(body, media_type="text/csv; charset=utf-8", headers=exports.attachment(filename))

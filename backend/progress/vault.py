@@ -1,0 +1,142 @@
+"""`GET /api/vault/stats`: what the vault holds, where it lives, which models serve it, and every
+outbound request the app has made (logged where the request happens — URL import — not a constant)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from backend.context import AppContext
+from backend.store import outbound
+from backend.store import vault as store
+
+
+class DocumentCounts(BaseModel):
+    total: int
+    ready: int
+    ingesting: int
+    failed: int
+    categories: int
+    original_bytes: int
+
+
+class BlockCounts(BaseModel):
+    total: int
+    embedded: int  # with a vector of the current embedding model
+    embedded_share: float
+
+
+class IndexOut(BaseModel):
+    model_config = ConfigDict(extra="allow")  # whatever else the index reports is passed through
+
+    state: str
+    built_in_s: float | None
+    embed_model: str
+    blocks: int
+    embedded_blocks: int
+    documents: int
+    dimension: int | None
+    memory_bytes: int
+
+
+class Location(BaseModel):
+    path: str | None
+    bytes: int | None = None
+
+
+class DatabaseLocation(Location):
+    embedded: bool  # the bundled Postgres (data under `path`) rather than DATABASE_URL
+
+
+class StorageOut(BaseModel):
+    data_dir: Location
+    docs_dir: Location
+    database: DatabaseLocation
+    prompts_dir: Location
+
+
+class OllamaOut(BaseModel):
+    host: str
+    reachable: bool
+    available: list[str]
+
+
+class ModelOut(BaseModel):
+    name: str
+    present: bool
+
+
+class EmbeddingModelOut(ModelOut):
+    embedder: str
+    recorded_as: str
+
+
+class ModelsOut(BaseModel):
+    ollama: OllamaOut
+    chat: ModelOut
+    embedding: EmbeddingModelOut
+
+
+class OutboundRequest(BaseModel):
+    url: str
+    host: str
+    status: int | None
+    ok: bool
+    created_at: datetime
+
+
+class OutboundOut(BaseModel):
+    requests: int
+    bytes: int
+    last_at: datetime | None
+    recent: list[OutboundRequest]
+
+
+class VaultStats(BaseModel):
+    documents: DocumentCounts
+    blocks: BlockCounts
+    index: IndexOut
+    storage: StorageOut
+    models: ModelsOut
+    outbound: OutboundOut
+
+
+def folder_size(path: Path) -> int:
+    """Bytes of the files under `path` (0 when it does not exist); unreadable entries are skipped."""
+    if not path.exists():
+        return 0
+    total = 0
+    for item in path.rglob("*"):
+        try:
+            if item.is_file() and not item.is_symlink():
+                total += item.stat().st_size
+        except OSError:  # a file removed or unreadable mid-walk does not make the panel fail
+            continue
+    return total
+
+
+def vault_stats(ctx: AppContext) -> VaultStats:
+    settings = ctx.settings
+    counts = store.counts(ctx.db, ctx.embedder.model)
+    status = ctx.llm.status()
+    embedded_share = round(counts["embedded"] / counts["blocks"], 4) if counts["blocks"] else 0.0
+    storage = {
+        "data_dir": {"path": str(settings.data_dir), "bytes": folder_size(settings.data_dir)},
+        "docs_dir": {"path": str(settings.docs_dir), "bytes": folder_size(settings.docs_dir)},
+        "database": {"embedded": settings.database_url is None, "bytes": store.database_size(ctx.db),
+                     "path": str(settings.postgres_dir) if settings.database_url is None else None},
+        "prompts_dir": {"path": str(settings.prompts_dir)},
+    }
+    models = {
+        "ollama": {"host": settings.ollama_host, "reachable": status.reachable, "available": status.models},
+        "chat": {"name": settings.chat_model, "present": status.has(settings.chat_model)},
+        "embedding": {"name": settings.embed_model, "embedder": settings.embedder, "recorded_as": ctx.embedder.model,
+                      "present": settings.embedder == "local" or status.has(settings.embed_model)},
+    }
+    documents = {"total": counts["documents"], **{k: counts[k] for k in ("ready", "ingesting", "failed",
+                                                                         "categories", "original_bytes")}}
+    blocks = {"total": counts["blocks"], "embedded": counts["embedded"], "embedded_share": embedded_share}
+    return VaultStats.model_validate({"documents": documents, "blocks": blocks, "index": ctx.search.stats(),
+                                      "storage": storage, "models": models, "outbound": outbound.summary(ctx.db)})

@@ -1,0 +1,133 @@
+"""SQL for flashcard decks, their cards (with FSRS scheduling state) and the review log."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from backend.store.db import Database
+
+_DECK = """
+    SELECT d.id::text AS id, d.title, d.scope, d.created_at,
+           count(c.id) AS card_count,
+           count(c.id) FILTER (WHERE c.due <= %(now)s) AS due_count,
+           count(c.id) FILTER (WHERE c.reps = 0) AS new_count,
+           max(c.last_review) AS last_reviewed_at
+    FROM decks d LEFT JOIN cards c ON c.deck_id = d.id
+"""
+_CARD = """
+    SELECT id::text AS id, deck_id::text AS deck_id, position, front, back, tags, origin, sources, fsrs_state,
+           fsrs_step, stability, difficulty, due, last_review, reps, lapses, created_at, updated_at
+    FROM cards
+"""
+
+
+def insert_deck(conn: psycopg.Connection, deck: dict[str, Any], cards: Sequence[dict[str, Any]]) -> None:
+    conn.execute(
+        "INSERT INTO decks (id, title, scope, job_id) VALUES (%s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
+        (deck["id"], deck["title"], Jsonb(deck["scope"]), deck["job_id"]),
+    )
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO cards (id, deck_id, position, front, back, tags, origin, sources)"
+            " VALUES (%(id)s, %(deck_id)s, %(position)s, %(front)s, %(back)s, %(tags)s, 'generated', %(sources)s)"
+            " ON CONFLICT (id) DO NOTHING",
+            [{**c, "deck_id": deck["id"], "sources": Jsonb(c["sources"])} for c in cards],
+        )
+
+
+def list_decks(db: Database, now: datetime) -> list[dict[str, Any]]:
+    with db.connection() as conn:
+        return conn.execute(f"{_DECK} GROUP BY d.id ORDER BY d.created_at DESC", {"now": now}).fetchall()
+
+
+def get_deck(db: Database, deck_id: str, now: datetime) -> dict[str, Any] | None:
+    with db.connection() as conn:
+        return conn.execute(f"{_DECK} WHERE d.id = %(id)s GROUP BY d.id", {"now": now, "id": deck_id}).fetchone()
+
+
+def delete_deck(db: Database, deck_id: str) -> bool:
+    with db.connection() as conn:
+        return conn.execute("DELETE FROM decks WHERE id = %s", (deck_id,)).rowcount > 0
+
+
+def cards(db: Database, deck_id: str) -> list[dict[str, Any]]:
+    with db.connection() as conn:
+        return conn.execute(f"{_CARD} WHERE deck_id = %s ORDER BY position", (deck_id,)).fetchall()
+
+
+def due_cards(db: Database, deck_id: str, now: datetime, limit: int) -> list[dict[str, Any]]:
+    """Cards due at `now`, most overdue first."""
+    with db.connection() as conn:
+        return conn.execute(
+            f"{_CARD} WHERE deck_id = %s AND due <= %s ORDER BY due, position LIMIT %s",
+            (deck_id, now, limit),
+        ).fetchall()
+
+
+def get_card(db: Database, deck_id: str, card_id: str) -> dict[str, Any] | None:
+    with db.connection() as conn:
+        return conn.execute(f"{_CARD} WHERE deck_id = %s AND id = %s", (deck_id, card_id)).fetchone()
+
+
+def add_card(db: Database, card_id: str, deck_id: str, front: str, back: str, tags: list[str]) -> dict[str, Any]:
+    with db.transaction() as conn:
+        conn.execute("SELECT 1 FROM decks WHERE id = %s FOR UPDATE", (deck_id,))
+        conn.execute(
+            "INSERT INTO cards (id, deck_id, position, front, back, tags, origin)"
+            " SELECT %s, %s, coalesce(max(position), 0) + 1, %s, %s, %s, 'manual' FROM cards WHERE deck_id = %s",
+            (card_id, deck_id, front, back, tags, deck_id),
+        )
+        return conn.execute(f"{_CARD} WHERE id = %s", (card_id,)).fetchone()
+
+
+def update_card(db: Database, deck_id: str, card_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
+    """Change some of front, back, tags (keys of `fields`); the card's schedule is kept."""
+    sets = ", ".join(f"{name} = %({name})s" for name in fields if name in ("front", "back", "tags"))
+    with db.connection() as conn:
+        if sets:
+            conn.execute(
+                f"UPDATE cards SET {sets}, updated_at = now() WHERE deck_id = %(deck)s AND id = %(id)s",  # noqa: S608
+                {**fields, "deck": deck_id, "id": card_id},
+            )
+        return conn.execute(f"{_CARD} WHERE deck_id = %s AND id = %s", (deck_id, card_id)).fetchone()
+
+
+def delete_card(db: Database, deck_id: str, card_id: str) -> bool:
+    with db.connection() as conn:
+        return conn.execute("DELETE FROM cards WHERE deck_id = %s AND id = %s", (deck_id, card_id)).rowcount > 0
+
+
+def save_review(db: Database, card_id: str, before: dict[str, Any], after: dict[str, Any], rating: int,
+                reviewed_at: datetime, lapse: bool) -> dict[str, Any] | None:
+    """Store the card's new FSRS state and log the review, in one transaction; returns the new row, or
+    None when the card was reviewed by someone else since `before` was read (a double submit)."""
+    with db.transaction() as conn:
+        updated = conn.execute(
+            "UPDATE cards SET fsrs_state = %(state)s, fsrs_step = %(step)s, stability = %(stability)s,"
+            " difficulty = %(difficulty)s, due = %(due)s, last_review = %(last_review)s, reps = reps + 1,"
+            " lapses = lapses + %(lapse)s, updated_at = now() WHERE id = %(id)s AND reps = %(reps)s",
+            {**after, "lapse": int(lapse), "id": card_id, "reps": before["reps"]},
+        ).rowcount
+        if not updated:
+            return None
+        conn.execute(
+            "INSERT INTO card_reviews (card_id, rating, reviewed_at, state_before, due_before, due_after,"
+            " stability_after, difficulty_after) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+            (card_id, rating, reviewed_at, before["fsrs_state"], before["due"], after["due"],
+             after["stability"], after["difficulty"]),
+        )
+        return conn.execute(f"{_CARD} WHERE id = %s", (card_id,)).fetchone()
+
+
+def reviews(db: Database, card_id: str) -> list[dict[str, Any]]:
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT rating, reviewed_at, state_before, due_before, due_after FROM card_reviews"
+            " WHERE card_id = %s ORDER BY reviewed_at, id",
+            (card_id,),
+        ).fetchall()

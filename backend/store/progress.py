@@ -1,0 +1,69 @@
+"""SQL for progress: the activity events sessions are derived from, badge awards, and the few study
+facts badges count (perfect quiz attempts, completed workshops)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from backend.store.db import Database
+
+
+def events(db: Database, since: datetime | None = None, until: datetime | None = None) -> list[dict[str, Any]]:
+    """Events in [since, until), oldest first (all of them when unbounded)."""
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT id, kind, ref, occurred_at FROM activity_events"
+            " WHERE (%(since)s::timestamptz IS NULL OR occurred_at >= %(since)s)"
+            " AND (%(until)s::timestamptz IS NULL OR occurred_at < %(until)s) ORDER BY occurred_at, id",
+            {"since": since, "until": until},
+        ).fetchall()
+
+
+def distinct_refs(db: Database, kind: str) -> int:
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(DISTINCT ref) AS n FROM activity_events WHERE kind = %s AND ref IS NOT NULL", (kind,)
+        ).fetchone()
+    return int(row["n"])
+
+
+def perfect_quizzes(db: Database) -> int:
+    """Finished quiz attempts with every question right."""
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM quiz_attempts a WHERE a.finished_at IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM quiz_answers x WHERE x.attempt_id = a.id AND NOT x.correct)"
+            " AND EXISTS (SELECT 1 FROM quiz_answers x WHERE x.attempt_id = a.id)"
+        ).fetchone()
+    return int(row["n"])
+
+
+def completed_workshops(db: Database) -> int:
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM workshops w WHERE EXISTS (SELECT 1 FROM workshop_lessons l"
+            " WHERE l.workshop_id = w.id) AND NOT EXISTS (SELECT 1 FROM workshop_lessons l"
+            " WHERE l.workshop_id = w.id AND l.completed_at IS NULL)"
+        ).fetchone()
+    return int(row["n"])
+
+
+def awards(db: Database) -> dict[str, dict[str, Any]]:
+    with db.connection() as conn:
+        rows = conn.execute("SELECT code, earned_at, value FROM badge_awards").fetchall()
+    return {row["code"]: row for row in rows}
+
+
+def award(db: Database, earned: Sequence[tuple[str, datetime, float]]) -> list[str]:
+    """Record badges earned (each only once); returns the codes that were new."""
+    new = []
+    with db.transaction() as conn:
+        for code, earned_at, value in earned:
+            if conn.execute(
+                "INSERT INTO badge_awards (code, earned_at, value) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                (code, earned_at, value),
+            ).rowcount:
+                new.append(code)
+    return new

@@ -1,0 +1,130 @@
+"""SQL for quizzes, their questions, attempts and answers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from backend.store.db import Database
+
+_SUMMARY = """
+    SELECT q.id::text AS id, q.title, q.difficulty, q.types, q.requested_count, q.scope,
+           q.workshop_id::text AS workshop_id, q.created_at,
+           (SELECT count(*) FROM quiz_questions qq WHERE qq.quiz_id = q.id) AS question_count,
+           a.attempts, a.best_correct, a.last_attempt_at
+    FROM quizzes q
+    LEFT JOIN LATERAL (
+        SELECT count(*) AS attempts, max(s.correct) FILTER (WHERE s.finished_at IS NOT NULL) AS best_correct,
+               max(s.started_at) AS last_attempt_at
+        FROM (SELECT qa.started_at, qa.finished_at,
+                     (SELECT count(*) FROM quiz_answers x WHERE x.attempt_id = qa.id AND x.correct) AS correct
+              FROM quiz_attempts qa WHERE qa.quiz_id = q.id) s
+    ) a ON true
+"""
+
+_ATTEMPT = """
+    SELECT a.id::text AS id, a.quiz_id::text AS quiz_id, a.started_at, a.finished_at,
+           (SELECT count(*) FROM quiz_questions qq WHERE qq.quiz_id = a.quiz_id) AS total,
+           (SELECT count(*) FROM quiz_answers x WHERE x.attempt_id = a.id) AS answered,
+           (SELECT count(*) FROM quiz_answers x WHERE x.attempt_id = a.id AND x.correct) AS correct
+    FROM quiz_attempts a
+"""
+
+
+def insert_quiz(conn: psycopg.Connection, quiz: dict[str, Any], questions: Sequence[dict[str, Any]]) -> None:
+    conn.execute(
+        "INSERT INTO quizzes (id, title, difficulty, types, requested_count, scope, workshop_id, job_id)"
+        " VALUES (%(id)s, %(title)s, %(difficulty)s, %(types)s, %(requested_count)s, %(scope)s,"
+        " %(workshop_id)s, %(job_id)s) ON CONFLICT (id) DO NOTHING",
+        {**quiz, "scope": Jsonb(quiz["scope"])},
+    )
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO quiz_questions (id, quiz_id, position, type, question, options, correct_index,"
+            " explanation, sources) VALUES (%(id)s, %(quiz_id)s, %(position)s, %(type)s, %(question)s,"
+            " %(options)s, %(correct_index)s, %(explanation)s, %(sources)s) ON CONFLICT (id) DO NOTHING",
+            [{**q, "quiz_id": quiz["id"], "options": Jsonb(q["options"]), "sources": Jsonb(q["sources"])}
+             for q in questions],
+        )
+
+
+def list_quizzes(db: Database, workshop_id: str | None = None) -> list[dict[str, Any]]:
+    where, params = ("WHERE q.workshop_id = %s", (workshop_id,)) if workshop_id else ("", ())
+    with db.connection() as conn:
+        return conn.execute(f"{_SUMMARY} {where} ORDER BY q.created_at DESC", params).fetchall()
+
+
+def get_quiz(db: Database, quiz_id: str) -> dict[str, Any] | None:
+    with db.connection() as conn:
+        return conn.execute(f"{_SUMMARY} WHERE q.id = %s", (quiz_id,)).fetchone()
+
+
+def questions(db: Database, quiz_id: str) -> list[dict[str, Any]]:
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT id::text AS id, position, type, question, options, correct_index, explanation, sources"
+            " FROM quiz_questions WHERE quiz_id = %s ORDER BY position",
+            (quiz_id,),
+        ).fetchall()
+
+
+def delete_quiz(db: Database, quiz_id: str) -> bool:
+    with db.connection() as conn:
+        return conn.execute("DELETE FROM quizzes WHERE id = %s", (quiz_id,)).rowcount > 0
+
+
+def open_attempt(db: Database, quiz_id: str) -> dict[str, Any] | None:
+    with db.connection() as conn:
+        return conn.execute(
+            f"{_ATTEMPT} WHERE a.quiz_id = %s AND a.finished_at IS NULL ORDER BY a.started_at DESC LIMIT 1",
+            (quiz_id,),
+        ).fetchone()
+
+
+def create_attempt(db: Database, attempt_id: str, quiz_id: str) -> dict[str, Any]:
+    with db.connection() as conn:
+        conn.execute("INSERT INTO quiz_attempts (id, quiz_id) VALUES (%s, %s)", (attempt_id, quiz_id))
+        return conn.execute(f"{_ATTEMPT} WHERE a.id = %s", (attempt_id,)).fetchone()
+
+
+def attempts(db: Database, quiz_id: str) -> list[dict[str, Any]]:
+    with db.connection() as conn:
+        return conn.execute(f"{_ATTEMPT} WHERE a.quiz_id = %s ORDER BY a.started_at DESC", (quiz_id,)).fetchall()
+
+
+def attempt(db: Database, quiz_id: str, attempt_id: str) -> dict[str, Any] | None:
+    with db.connection() as conn:
+        return conn.execute(f"{_ATTEMPT} WHERE a.quiz_id = %s AND a.id = %s", (quiz_id, attempt_id)).fetchone()
+
+
+def answers(db: Database, attempt_ids: Sequence[str]) -> list[dict[str, Any]]:
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT x.attempt_id::text AS attempt_id, x.question_id::text AS question_id, x.choice_index,"
+            " x.correct, x.answered_at, q.correct_index, q.explanation FROM quiz_answers x"
+            " JOIN quiz_questions q ON q.id = x.question_id WHERE x.attempt_id = ANY(%s::uuid[])"
+            " ORDER BY q.position",
+            (list(attempt_ids),),
+        ).fetchall()
+
+
+def record_answer(db: Database, attempt_id: str, question_id: str, choice_index: int, correct: bool) -> bool:
+    """Store an answer unless the question was answered in this attempt already (answers are immutable);
+    the attempt is finished with its last answer. Returns False when it was already answered."""
+    with db.transaction() as conn:
+        conn.execute("SELECT 1 FROM quiz_attempts WHERE id = %s FOR UPDATE", (attempt_id,))
+        inserted = conn.execute(
+            "INSERT INTO quiz_answers (attempt_id, question_id, choice_index, correct) VALUES (%s, %s, %s, %s)"
+            " ON CONFLICT DO NOTHING",
+            (attempt_id, question_id, choice_index, correct),
+        ).rowcount > 0
+        conn.execute(
+            "UPDATE quiz_attempts a SET finished_at = now() WHERE a.id = %s AND a.finished_at IS NULL"
+            " AND (SELECT count(*) FROM quiz_answers x WHERE x.attempt_id = a.id)"
+            "   >= (SELECT count(*) FROM quiz_questions q WHERE q.quiz_id = a.quiz_id)",
+            (attempt_id,),
+        )
+    return inserted

@@ -1,0 +1,69 @@
+"""SQL for background study generation jobs (one row per DBOS workflow, same id).
+
+A job row is the status the UI polls. Its terminal success is written by the generator inside the
+same transaction that stores the artifact (`finish`), so a job never reports success for something
+that was not stored, and a half-generated artifact is never visible.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from backend.store.db import Database
+
+_COLUMNS = "id, kind, request_key, attempt, params, state, result_id::text AS result_id, error_code," \
+           " error_message, created_at, started_at, finished_at"
+
+
+def latest_for_key(db: Database, request_key: str) -> dict[str, Any] | None:
+    with db.connection() as conn:
+        return conn.execute(
+            f"SELECT {_COLUMNS} FROM study_jobs WHERE request_key = %s ORDER BY attempt DESC LIMIT 1",  # noqa: S608
+            (request_key,),
+        ).fetchone()
+
+
+def insert(db: Database, job_id: str, kind: str, request_key: str, attempt: int,
+           params: dict[str, Any]) -> dict[str, Any]:
+    """Create the job unless a concurrent identical request already did; returns the stored row."""
+    with db.connection() as conn:
+        conn.execute(
+            "INSERT INTO study_jobs (id, kind, request_key, attempt, params) VALUES (%s, %s, %s, %s, %s)"
+            " ON CONFLICT DO NOTHING",
+            (job_id, kind, request_key, attempt, Jsonb(params)),
+        )
+        return conn.execute(f"SELECT {_COLUMNS} FROM study_jobs WHERE id = %s", (job_id,)).fetchone()  # noqa: S608
+
+
+def get(db: Database, job_id: str) -> dict[str, Any] | None:
+    with db.connection() as conn:
+        return conn.execute(f"SELECT {_COLUMNS} FROM study_jobs WHERE id = %s", (job_id,)).fetchone()  # noqa: S608
+
+
+def mark_running(db: Database, job_id: str) -> None:
+    with db.connection() as conn:
+        conn.execute(
+            "UPDATE study_jobs SET state = 'running', started_at = coalesce(started_at, now())"
+            " WHERE id = %s AND state = 'queued'",
+            (job_id,),
+        )
+
+
+def fail(db: Database, job_id: str, code: str, message: str) -> None:
+    with db.connection() as conn:
+        conn.execute(
+            "UPDATE study_jobs SET state = 'failed', error_code = %s, error_message = %s, finished_at = now()"
+            " WHERE id = %s AND state IN ('queued', 'running')",
+            (code, message, job_id),
+        )
+
+
+def finish(conn: psycopg.Connection, job_id: str, result_id: str) -> None:
+    """Mark success; call inside the transaction that stored the artifact."""
+    conn.execute(
+        "UPDATE study_jobs SET state = 'succeeded', result_id = %s, finished_at = now() WHERE id = %s",
+        (result_id, job_id),
+    )

@@ -1,0 +1,97 @@
+"""SQL for workshops and their lessons (outline, content written on first open, completion)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from backend.store.db import Database
+
+_WORKSHOP = """
+    SELECT w.id::text AS id, w.title, w.summary, w.difficulty, w.objectives, w.key_points, w.scope, w.sources,
+           w.recap_quiz_id::text AS recap_quiz_id, w.created_at,
+           count(l.n) AS lesson_count, count(l.completed_at) AS completed_lessons,
+           coalesce(sum(l.estimated_minutes), 0) AS total_minutes
+    FROM workshops w LEFT JOIN workshop_lessons l ON l.workshop_id = w.id
+"""
+_LESSON = """
+    SELECT workshop_id::text AS workshop_id, n, title, estimated_minutes, summary, content, sources, version,
+           written_at, completed_at
+    FROM workshop_lessons
+"""
+
+
+def insert_workshop(conn: psycopg.Connection, workshop: dict[str, Any], lessons: Sequence[dict[str, Any]]) -> None:
+    conn.execute(
+        "INSERT INTO workshops (id, title, summary, difficulty, objectives, key_points, scope, sources, job_id)"
+        " VALUES (%(id)s, %(title)s, %(summary)s, %(difficulty)s, %(objectives)s, %(key_points)s, %(scope)s,"
+        " %(sources)s, %(job_id)s) ON CONFLICT (id) DO NOTHING",
+        {**workshop, **{k: Jsonb(workshop[k]) for k in ("objectives", "key_points", "scope", "sources")}},
+    )
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO workshop_lessons (workshop_id, n, title, estimated_minutes, summary)"
+            " VALUES (%(workshop_id)s, %(n)s, %(title)s, %(estimated_minutes)s, %(summary)s)"
+            " ON CONFLICT DO NOTHING",
+            [{**lesson, "workshop_id": workshop["id"]} for lesson in lessons],
+        )
+
+
+def list_workshops(db: Database) -> list[dict[str, Any]]:
+    with db.connection() as conn:
+        return conn.execute(f"{_WORKSHOP} GROUP BY w.id ORDER BY w.created_at DESC").fetchall()
+
+
+def get_workshop(db: Database, workshop_id: str) -> dict[str, Any] | None:
+    with db.connection() as conn:
+        return conn.execute(f"{_WORKSHOP} WHERE w.id = %s GROUP BY w.id", (workshop_id,)).fetchone()
+
+
+def delete_workshop(db: Database, workshop_id: str) -> bool:
+    with db.connection() as conn:
+        return conn.execute("DELETE FROM workshops WHERE id = %s", (workshop_id,)).rowcount > 0
+
+
+def lessons(db: Database, workshop_id: str) -> list[dict[str, Any]]:
+    with db.connection() as conn:
+        return conn.execute(f"{_LESSON} WHERE workshop_id = %s ORDER BY n", (workshop_id,)).fetchall()
+
+
+def lesson(db: Database, workshop_id: str, n: int) -> dict[str, Any] | None:
+    with db.connection() as conn:
+        return conn.execute(f"{_LESSON} WHERE workshop_id = %s AND n = %s", (workshop_id, n)).fetchone()
+
+
+def bump_version(db: Database, workshop_id: str, n: int, current: int) -> bool:
+    """Move the lesson to its next writing version unless another request just did."""
+    with db.connection() as conn:
+        return conn.execute(
+            "UPDATE workshop_lessons SET version = version + 1 WHERE workshop_id = %s AND n = %s AND version = %s",
+            (workshop_id, n, current),
+        ).rowcount > 0
+
+
+def save_lesson(conn: psycopg.Connection, workshop_id: str, n: int, version: int, content: str,
+                sources: list[dict[str, Any]]) -> None:
+    """Store a written lesson; a writing for a version superseded by "regenerate" is discarded."""
+    conn.execute(
+        "UPDATE workshop_lessons SET content = %s, sources = %s, written_at = now()"
+        " WHERE workshop_id = %s AND n = %s AND version = %s",
+        (content, Jsonb(sources), workshop_id, n, version),
+    )
+
+
+def set_completed(db: Database, workshop_id: str, n: int, completed: bool) -> bool:
+    with db.connection() as conn:
+        return conn.execute(
+            "UPDATE workshop_lessons SET completed_at = CASE WHEN %s THEN coalesce(completed_at, now()) END"
+            " WHERE workshop_id = %s AND n = %s",
+            (completed, workshop_id, n),
+        ).rowcount > 0
+
+
+def set_recap(conn: psycopg.Connection, workshop_id: str, quiz_id: str) -> None:
+    conn.execute("UPDATE workshops SET recap_quiz_id = %s WHERE id = %s", (quiz_id, workshop_id))

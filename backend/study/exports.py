@@ -1,0 +1,88 @@
+"""Exports: a quiz as Markdown (questions only, with answers, or with answers and explanations), a deck as
+a CSV Anki imports (front, back, tags), and a mind map as a nested Markdown outline."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import UTC, datetime
+from typing import Any, Literal
+from urllib.parse import quote
+
+from backend.context import AppContext
+from backend.errors import NotFound
+from backend.store import decks as deck_store
+from backend.store import mindmaps as mindmap_store
+from backend.store import quizzes as quiz_store
+from backend.study.quizzes import quiz_row
+
+QuizExportMode = Literal["questions", "answers", "explanations"]
+LETTERS = "ABCD"
+
+
+def quiz_markdown(ctx: AppContext, quiz_id: str, mode: QuizExportMode) -> tuple[str, str]:
+    """(file name, Markdown) of a quiz; `answers` adds each correct answer, `explanations` also the why."""
+    quiz = quiz_row(ctx, quiz_id)
+    lines = [f"# {quiz['title']}", "", f"*Difficulty: {quiz['difficulty']} · {quiz['question_count']} questions*"]
+    for q in quiz_store.questions(ctx.db, quiz_id):
+        lines += ["", f"## {q['position']}. {_one_line(q['question'])}", ""]
+        lines += [f"- {LETTERS[i]}) {_one_line(option)}" for i, option in enumerate(q["options"])]
+        if mode != "questions":
+            answer = q["options"][q["correct_index"]]
+            lines += ["", f"**Answer:** {LETTERS[q['correct_index']]}) {_one_line(answer)}"]
+        if mode == "explanations":
+            lines += ["", *(f"> {line}" for line in q["explanation"].splitlines() if line.strip())]
+            if q["sources"]:
+                lines += [">", f"> Sources: {_sources(q['sources'])}"]
+    return f"{_slug(quiz['title'])}-{mode}.md", "\n".join(lines) + "\n"
+
+
+def deck_csv(ctx: AppContext, deck_id: str) -> tuple[str, str]:
+    """(file name, CSV) for Anki's File → Import: the header lines tell Anki the separator and columns."""
+    deck = deck_store.get_deck(ctx.db, deck_id, datetime.now(UTC))
+    if deck is None:
+        raise NotFound("Deck", deck_id)
+    out = io.StringIO()
+    out.write("#separator:comma\n#html:false\n#columns:front,back,tags\n#tags column:3\n")
+    writer = csv.writer(out, lineterminator="\n")
+    for card in deck_store.cards(ctx.db, deck_id):
+        tags = [*card["tags"], *(_slug(s["filename"]) for s in card["sources"])]
+        writer.writerow([card["front"], card["back"], " ".join(dict.fromkeys(t for t in tags if t))])
+    return f"{_slug(deck['title'])}.csv", out.getvalue()
+
+
+def mindmap_markdown(ctx: AppContext, mindmap_id: str) -> tuple[str, str]:
+    row = mindmap_store.get_mindmap(ctx.db, mindmap_id)
+    if row is None:
+        raise NotFound("Mind map", mindmap_id)
+    tree = row["tree"]
+    lines = [f"# {tree['label']}", ""]
+    lines += _outline(tree["children"], 0)
+    return f"{_slug(row['title'])}.md", "\n".join(lines) + "\n"
+
+
+def attachment(filename: str) -> dict[str, str]:
+    """A Content-Disposition header offering the export as a download under `filename`."""
+    ascii_name = filename.encode("ascii", "replace").decode().replace("?", "_")
+    return {"Content-Disposition": f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(filename)}"}
+
+
+def _outline(nodes: list[dict[str, Any]], level: int) -> list[str]:
+    lines = []
+    for node in nodes:
+        lines.append(f"{'  ' * level}- {node['label']}")
+        lines += _outline(node["children"], level + 1)
+    return lines
+
+
+def _sources(sources: list[dict[str, Any]]) -> str:
+    return "; ".join(dict.fromkeys(s["filename"] + (f", p. {s['page']}" if s.get("page") else "") for s in sources))
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^\w.-]+", "-", text, flags=re.UNICODE).strip("-.").lower()[:80] or "export"

@@ -1,0 +1,278 @@
+"""Flashcard decks: generation, manual cards and edits, and review scheduling with FSRS.
+
+Scheduling uses the `fsrs` package's `Scheduler` with its default parameters and fuzzing off, so the
+intervals shown before a review ("again 1m · good 10m · easy 4d") are exactly what the chosen rating
+then gives. Review functions take `now` so tests can walk a deck through simulated days; the API passes
+the real clock. A review updates the card and appends to the review log in one transaction and is a
+`card_review` study event.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import psycopg
+from fsrs import Card, Rating, Scheduler, State
+from pydantic import BaseModel, Field, field_validator
+
+from backend.context import AppContext
+from backend.errors import NotFound, QuireError
+from backend.progress.events import record_event
+from backend.store import decks as store
+from backend.study import jobs
+from backend.study.generation import generate_items
+from backend.study.passages import render, scope_passages
+from backend.study.schemas import GenerateRequest, JobOut, ScopeOut, SourceOut
+from backend.study.scopes import as_scope, scope_params, scope_title
+
+RatingName = Literal["again", "hard", "good", "easy"]
+RATINGS: dict[RatingName, Rating] = {"again": Rating.Again, "hard": Rating.Hard, "good": Rating.Good,
+                                     "easy": Rating.Easy}
+STATE_NAMES = {State.Learning: "learning", State.Review: "review", State.Relearning: "relearning"}
+SCHEDULER = Scheduler(enable_fuzzing=False)
+MAX_PASSAGES = 16
+
+
+class CardItem(BaseModel):
+    """One card as the model writes it."""
+
+    front: str = Field(min_length=3, max_length=400)
+    back: str = Field(min_length=1, max_length=1200)
+    tags: list[str] = Field(default_factory=list, max_length=6)
+    source_block_ids: list[str] = Field(default_factory=list, max_length=8,
+                                        description='ids of the passages used, e.g. ["P3"]')
+
+    @field_validator("front", "back")
+    @classmethod
+    def _strip(cls, value: str) -> str:
+        return value.strip()
+
+    @field_validator("tags")
+    @classmethod
+    def _tags(cls, value: list[str]) -> list[str]:
+        return clean_tags(value)
+
+
+class CardBatch(BaseModel):
+    cards: list[CardItem]
+
+
+class DeckRequest(GenerateRequest):
+    count: Literal[10, 20, 40] = 20
+
+
+class CardIn(BaseModel):
+    front: str = Field(min_length=1, max_length=2000)
+    back: str = Field(min_length=1, max_length=4000)
+    tags: list[str] = Field(default_factory=list, max_length=20)
+
+
+class CardPatch(BaseModel):
+    front: str | None = Field(None, min_length=1, max_length=2000)
+    back: str | None = Field(None, min_length=1, max_length=4000)
+    tags: list[str] | None = Field(None, max_length=20)
+
+
+class ReviewIn(BaseModel):
+    rating: RatingName
+
+
+class IntervalOut(BaseModel):
+    due: datetime
+    seconds: int
+    label: str  # "1m", "10m", "4d", "2.5mo"
+
+
+class CardOut(BaseModel):
+    id: str
+    deck_id: str
+    position: int
+    front: str
+    back: str
+    tags: list[str]
+    origin: Literal["generated", "manual"]
+    sources: list[SourceOut]
+    state: Literal["new", "learning", "review", "relearning"]
+    due: datetime
+    last_review: datetime | None
+    reps: int
+    lapses: int
+    stability: float | None
+    difficulty: float | None
+    intervals: dict[RatingName, IntervalOut]  # what each rating would schedule if given now
+
+
+class DeckSummary(BaseModel):
+    id: str
+    title: str
+    scope: ScopeOut
+    card_count: int
+    due_count: int
+    new_count: int
+    created_at: datetime
+    last_reviewed_at: datetime | None
+
+
+class DeckOut(DeckSummary):
+    cards: list[CardOut]
+
+
+class DueOut(BaseModel):
+    deck_id: str
+    now: datetime
+    due_count: int
+    cards: list[CardOut]
+
+
+class ReviewOut(BaseModel):
+    card: CardOut
+    rating: RatingName
+    reviewed_at: datetime
+    due: datetime
+    interval_seconds: int
+    interval_label: str
+
+
+def clean_tags(tags: list[str]) -> list[str]:
+    """Anki-style tags: no spaces, no duplicates."""
+    out: list[str] = []
+    for tag in tags:
+        cleaned = "_".join(str(tag).split())[:60]
+        if cleaned and cleaned not in out:
+            out.append(cleaned)
+    return out
+
+
+# -- generation ----------------------------------------------------------------------------------------
+def start(ctx: AppContext, request: DeckRequest) -> JobOut:
+    params = {"scope": scope_params(ctx, request.scope), "count": request.count}
+    return jobs.submit(ctx, "deck", params, request.client_token)
+
+
+@jobs.runner("deck")
+def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
+    passages = scope_passages(ctx, as_scope(params["scope"]), min(MAX_PASSAGES, max(6, params["count"] // 2)))
+    prompt = ctx.prompts.render("flashcards", passages=render(passages), count=params["count"])
+    items = generate_items(ctx, prompt, CardItem, CardBatch, "cards", params["count"], passages)
+    deck = {"id": jobs.artifact_id(job_id), "title": scope_title(ctx, params["scope"], "Deck"),
+            "scope": params["scope"], "job_id": job_id}
+    cards = [{"id": jobs.artifact_id(job_id, f"c{i}"), "position": i, "front": g.item.front, "back": g.item.back,
+              "tags": g.item.tags, "sources": g.sources} for i, g in enumerate(items, start=1)]
+
+    def save(conn: psycopg.Connection) -> str:
+        store.insert_deck(conn, deck, cards)
+        return deck["id"]
+
+    return save
+
+
+# -- scheduling ----------------------------------------------------------------------------------------
+def fsrs_card(row: dict[str, Any]) -> Card:
+    return Card(card_id=1, state=State(row["fsrs_state"]), step=row["fsrs_step"], stability=row["stability"],
+                difficulty=row["difficulty"], due=row["due"].astimezone(UTC),
+                last_review=row["last_review"].astimezone(UTC) if row["last_review"] else None)
+
+
+def interval_label(seconds: float) -> str:
+    minutes, days = seconds / 60, seconds / 86400
+    if minutes < 60:
+        return f"{max(1, round(minutes))}m"
+    if days < 1:
+        return f"{round(minutes / 60)}h"
+    if days < 30:
+        return f"{round(days)}d"
+    if days < 365:
+        return f"{round(days / 30, 1):g}mo"
+    return f"{round(days / 365, 1):g}y"
+
+
+def _interval(due: datetime, now: datetime) -> IntervalOut:
+    seconds = max(0, int((due - now).total_seconds()))
+    return IntervalOut(due=due, seconds=seconds, label=interval_label(seconds))
+
+
+def card_out(row: dict[str, Any], now: datetime) -> CardOut:
+    now, card = now.astimezone(UTC), fsrs_card(row)
+    intervals = {name: _interval(SCHEDULER.review_card(card, rating, now)[0].due, now)
+                 for name, rating in RATINGS.items()}
+    state = "new" if row["reps"] == 0 else STATE_NAMES[card.state]
+    return CardOut.model_validate({**row, "state": state, "intervals": intervals})
+
+
+def review(ctx: AppContext, deck_id: str, card_id: str, rating: RatingName, now: datetime | None = None) -> ReviewOut:
+    """Apply a rating at `now` (default: the real clock): new FSRS state, review logged, event recorded."""
+    now = (now or datetime.now(UTC)).astimezone(UTC)
+    row = _card_row(ctx, deck_id, card_id)
+    updated, _ = SCHEDULER.review_card(fsrs_card(row), RATINGS[rating], now)
+    after = {"state": int(updated.state), "step": updated.step, "stability": updated.stability,
+             "difficulty": updated.difficulty, "due": updated.due, "last_review": updated.last_review}
+    lapse = rating == "again" and row["fsrs_state"] == State.Review
+    saved = store.save_review(ctx.db, card_id, row, after, int(RATINGS[rating]), now, lapse)
+    if saved is None:
+        raise QuireError("review_conflict", "This card was just reviewed; reload it and rate again.", 409)
+    record_event(ctx.db, "card_review", ref=f"deck:{deck_id}", occurred_at=now)
+    interval = _interval(updated.due, now)
+    return ReviewOut(card=card_out(saved, now), rating=rating, reviewed_at=now, due=updated.due,
+                     interval_seconds=interval.seconds, interval_label=interval.label)
+
+
+# -- decks and cards -----------------------------------------------------------------------------------
+def _deck_row(ctx: AppContext, deck_id: str, now: datetime) -> dict[str, Any]:
+    row = store.get_deck(ctx.db, deck_id, now)
+    if row is None:
+        raise NotFound("Deck", deck_id)
+    return row
+
+
+def _card_row(ctx: AppContext, deck_id: str, card_id: str) -> dict[str, Any]:
+    row = store.get_card(ctx.db, deck_id, card_id)
+    if row is None:
+        raise NotFound("Card", card_id)
+    return row
+
+
+def list_decks(ctx: AppContext, now: datetime | None = None) -> list[DeckSummary]:
+    return [DeckSummary.model_validate(row) for row in store.list_decks(ctx.db, now or datetime.now(UTC))]
+
+
+def get_deck(ctx: AppContext, deck_id: str, now: datetime | None = None) -> DeckOut:
+    now = now or datetime.now(UTC)
+    row = _deck_row(ctx, deck_id, now)
+    return DeckOut.model_validate({**row, "cards": [card_out(c, now) for c in store.cards(ctx.db, deck_id)]})
+
+
+def due(ctx: AppContext, deck_id: str, limit: int = 100, now: datetime | None = None) -> DueOut:
+    now = now or datetime.now(UTC)
+    row = _deck_row(ctx, deck_id, now)
+    cards = [card_out(c, now) for c in store.due_cards(ctx.db, deck_id, now, limit)]
+    return DueOut(deck_id=deck_id, now=now, due_count=row["due_count"], cards=cards)
+
+
+def delete_deck(ctx: AppContext, deck_id: str) -> None:
+    if not store.delete_deck(ctx.db, deck_id):
+        raise NotFound("Deck", deck_id)
+
+
+def add_card(ctx: AppContext, deck_id: str, card: CardIn) -> CardOut:
+    now = datetime.now(UTC)
+    _deck_row(ctx, deck_id, now)
+    row = store.add_card(ctx.db, str(uuid.uuid4()), deck_id, card.front.strip(), card.back.strip(),
+                         clean_tags(card.tags))
+    return card_out(row, now)
+
+
+def edit_card(ctx: AppContext, deck_id: str, card_id: str, patch: CardPatch) -> CardOut:
+    fields = patch.model_dump(exclude_none=True)
+    if "tags" in fields:
+        fields["tags"] = clean_tags(fields["tags"])
+    row = store.update_card(ctx.db, deck_id, card_id, fields)
+    if row is None:
+        raise NotFound("Card", card_id)
+    return card_out(row, datetime.now(UTC))
+
+
+def delete_card(ctx: AppContext, deck_id: str, card_id: str) -> None:
+    if not store.delete_card(ctx.db, deck_id, card_id):
+        raise NotFound("Card", card_id)

@@ -1,0 +1,167 @@
+"""Background generation: one DBOS workflow per request on the study queue, with a status to poll.
+
+- **Dedupe.** A request's key is a hash of its kind, its canonical parameters and the optional client
+  token; the job (= workflow) id is `study-<kind>-<key>-<attempt>`. With a token, the same request
+  always answers with the same job, finished or not — a double click never generates twice. Without
+  one, identical requests share a job while it is queued or running, and a later identical request
+  starts a new attempt (the user asked for another quiz on the same documents). A failed job is
+  retried under the next attempt number. Two racing submits compute the same id; the insert and DBOS's
+  workflow-id idempotency let only one run.
+- **Nothing half-written.** A generator (`runner`) does the slow part — retrieval and the model — and
+  returns a `Saver`; the step runs that saver and marks the job succeeded in ONE transaction. A crash
+  before it leaves nothing behind, and DBOS re-runs the step on recovery. A saver writes under ids
+  derived from the job id, so a replay cannot store a second copy.
+- **Failures are a status.** No model, a model error or an unusable answer ends the job as `failed`
+  with a code and a message the user can act on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+from dbos import DBOS, SetWorkflowID
+
+from backend.context import AppContext, get_context
+from backend.durable import study_queue
+from backend.errors import NotFound, QuireError
+from backend.llm.errors import ModelError, ModelUnavailable
+from backend.store import study_jobs as store
+from backend.study.errors import GenerationFailed
+from backend.study.schemas import JobError, JobOut
+
+Saver = Callable[[psycopg.Connection], str]
+Runner = Callable[[AppContext, dict[str, Any], str], Saver]
+
+ACTIVE = ("queued", "running")
+_DBOS_FAILED = {"ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"}
+_ARTIFACT_NAMESPACE = uuid.UUID("5b0e7c1e-8a4f-4f57-9d4c-7c1e0b7a9e21")
+RESULT_PATHS = {
+    "quiz": "/api/study/quizzes/{id}", "recap": "/api/study/quizzes/{id}", "deck": "/api/study/decks/{id}",
+    "workshop": "/api/study/workshops/{id}", "mindmap": "/api/study/mindmaps/{id}",
+    "lesson": "/api/study/workshops/{id}",
+}
+_runners: dict[str, Runner] = {}
+
+
+def runner(kind: str) -> Callable[[Runner], Runner]:
+    """Register the function that generates artifacts of `kind` (called inside the job's step)."""
+
+    def register(fn: Runner) -> Runner:
+        _runners[kind] = fn
+        return fn
+
+    return register
+
+
+def artifact_id(job_id: str, part: str = "") -> str:
+    """A stable id for what a job stores, so a replayed step writes the same rows."""
+    return str(uuid.uuid5(_ARTIFACT_NAMESPACE, f"{job_id}/{part}"))
+
+
+def model_unavailable(exc: ModelUnavailable) -> QuireError:
+    return QuireError("model_unavailable", f"{exc.message} {exc.hint}", 503)
+
+
+def require_model(ctx: AppContext) -> None:
+    """Refuse to queue work the model server cannot do: 503 model_unavailable with what to run."""
+    try:
+        ctx.llm.require(ctx.settings.chat_model)
+    except ModelUnavailable as exc:
+        raise model_unavailable(exc) from exc
+
+
+def request_key(kind: str, params: dict[str, Any], token: str | None) -> str:
+    canonical = json.dumps({"kind": kind, "params": params, "token": token}, sort_keys=True, default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def submit(ctx: AppContext, kind: str, params: dict[str, Any], token: str | None = None) -> JobOut:
+    """The job for this request: an existing one when deduplicated, else a new one queued now."""
+    key = request_key(kind, params, token)
+    latest = store.latest_for_key(ctx.db, key)
+    if latest and (latest["state"] in ACTIVE or (token is not None and latest["state"] == "succeeded")):
+        return _ensure_queued(latest)
+    require_model(ctx)
+    attempt = latest["attempt"] + 1 if latest else 1
+    row = store.insert(ctx.db, f"study-{kind}-{key[:24]}-{attempt}", kind, key, attempt, params)
+    return _ensure_queued(row)
+
+
+def latest_job(ctx: AppContext, kind: str, params: dict[str, Any]) -> JobOut | None:
+    """The most recent token-less job for exactly this request, if any."""
+    latest = store.latest_for_key(ctx.db, request_key(kind, params, None))
+    return job_out(latest) if latest else None
+
+
+def _ensure_queued(row: dict[str, Any]) -> JobOut:
+    # Enqueueing under an existing workflow id attaches to it; this also heals a job row whose
+    # enqueue was lost to a crash right after the insert.
+    if row["state"] in ACTIVE:
+        with SetWorkflowID(row["id"]):
+            study_queue().enqueue(study_job_workflow, row["id"])
+    return job_out(row)
+
+
+def status(ctx: AppContext, job_id: str) -> JobOut:
+    row = store.get(ctx.db, job_id)
+    if row is None:
+        raise NotFound("Study job", job_id)
+    if row["state"] in ACTIVE:
+        dbos_status = DBOS.get_workflow_status(job_id)
+        if dbos_status is not None and dbos_status.status in _DBOS_FAILED:
+            row = {**row, "state": "failed", "error_code": "internal_error",
+                   "error_message": "Generation stopped unexpectedly; see the server log and try again."}
+    return job_out(row)
+
+
+def job_out(row: dict[str, Any]) -> JobOut:
+    result_id = row["result_id"]  # a lesson job's result is its workshop
+    url = RESULT_PATHS[row["kind"]].format(id=result_id) if result_id else None
+    if url and row["kind"] == "lesson":
+        url += f"/lessons/{row['params']['n']}"
+    error = JobError(code=row["error_code"], message=row["error_message"] or "") if row["error_code"] else None
+    return JobOut(job_id=row["id"], kind=row["kind"], status=row["state"], result_id=result_id, result_url=url,
+                  error=error, created_at=row["created_at"], started_at=row["started_at"],
+                  finished_at=row["finished_at"])
+
+
+# -- the durable part --------------------------------------------------------------------------------
+@DBOS.step()
+def generate_step(job_id: str) -> dict[str, Any]:
+    """Generate and store one artifact; returns the job's final state and result id only."""
+    ctx = get_context()
+    job = store.get(ctx.db, job_id)
+    if job is None:
+        return {"state": "missing", "result_id": None}
+    if job["state"] in ACTIVE:
+        store.mark_running(ctx.db, job_id)
+        _run(ctx, job)
+        job = store.get(ctx.db, job_id)
+        assert job is not None
+    return {"state": job["state"], "result_id": job["result_id"]}
+
+
+def _run(ctx: AppContext, job: dict[str, Any]) -> None:
+    try:
+        save = _runners[job["kind"]](ctx, job["params"], job["id"])
+        with ctx.db.transaction() as conn:
+            result_id = save(conn)
+            store.finish(conn, job["id"], result_id)
+    except ModelUnavailable as exc:
+        store.fail(ctx.db, job["id"], "model_unavailable", f"{exc.message} {exc.hint}")
+    except ModelError as exc:
+        store.fail(ctx.db, job["id"], "model_error", exc.message)
+    except GenerationFailed as exc:
+        store.fail(ctx.db, job["id"], exc.code, exc.message)
+    except QuireError as exc:  # e.g. the scope's documents were deleted while the job waited
+        store.fail(ctx.db, job["id"], exc.code, exc.message)
+
+
+@DBOS.workflow()
+def study_job_workflow(job_id: str) -> dict[str, Any]:
+    return generate_step(job_id)

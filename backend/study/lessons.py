@@ -1,0 +1,141 @@
+"""Workshop lessons, written when first opened, and the workshop's recap quiz.
+
+Opening a lesson that is not written yet starts a background job (one per lesson and writing version,
+so opening it again while it is being written attaches to the same job) and answers with that job;
+when the job has succeeded the lesson is there. A lesson retrieves passages for its own title within
+the workshop's scope. "Regenerate" moves the lesson to its next version and writes it again; the old
+text stays readable until the new one is stored. Reading a written lesson is a `lesson_read` event.
+
+The recap quiz (five questions) can be generated once every lesson is complete; it is an ordinary
+quiz linked to the workshop, grounded on the blocks the lessons were written from.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from pydantic import BaseModel
+
+from backend.context import AppContext
+from backend.errors import NotFound, QuireError
+from backend.progress.events import record_event
+from backend.store import workshops as store
+from backend.study import jobs, quizzes
+from backend.study.generation import generate_markdown
+from backend.study.passages import block_passages, query_passages, render, scope_passages
+from backend.study.schemas import JobOut, SourceOut
+from backend.study.scopes import as_scope
+from backend.study.workshops import progress, workshop_row
+
+LESSON_PASSAGES = 6
+RECAP_PASSAGES = 12
+RECAP_QUESTIONS = 5
+
+
+class LessonOut(BaseModel):
+    n: int
+    title: str
+    estimated_minutes: int
+    summary: str
+    content: str  # Markdown: Introduction, Core content, Key takeaways, Self-check
+    sources: list[SourceOut]
+    written_at: datetime | None
+    completed_at: datetime | None
+    regenerating: JobOut | None  # set while a new version is being written
+
+
+def _lesson_row(ctx: AppContext, workshop_id: str, n: int) -> dict[str, Any]:
+    workshop_row(ctx, workshop_id)
+    row = store.lesson(ctx.db, workshop_id, n)
+    if row is None:
+        raise NotFound("Lesson", str(n))
+    return row
+
+
+def _params(row: dict[str, Any]) -> dict[str, Any]:
+    return {"workshop_id": row["workshop_id"], "n": row["n"], "version": row["version"]}
+
+
+def open_lesson(ctx: AppContext, workshop_id: str, n: int) -> LessonOut | JobOut:
+    """The written lesson, or the job writing it (started now if needed)."""
+    row = _lesson_row(ctx, workshop_id, n)
+    if row["content"] is None:
+        return jobs.submit(ctx, "lesson", _params(row))
+    record_event(ctx.db, "lesson_read", ref=f"lesson:{workshop_id}:{n}")
+    pending = jobs.latest_job(ctx, "lesson", _params(row))
+    regenerating = pending if pending and pending.status in jobs.ACTIVE else None
+    return LessonOut.model_validate({**row, "regenerating": regenerating})
+
+
+def regenerate(ctx: AppContext, workshop_id: str, n: int) -> JobOut:
+    """Write the lesson again; a rewrite already under way is returned instead of starting another."""
+    row = _lesson_row(ctx, workshop_id, n)
+    pending = jobs.latest_job(ctx, "lesson", _params(row))
+    if pending and pending.status in jobs.ACTIVE:
+        return pending
+    jobs.require_model(ctx)
+    store.bump_version(ctx.db, workshop_id, n, row["version"])  # a racing request may have bumped it
+    return jobs.submit(ctx, "lesson", _params(_lesson_row(ctx, workshop_id, n)))
+
+
+@jobs.runner("lesson")
+def write(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
+    workshop = workshop_row(ctx, params["workshop_id"])
+    lessons = store.lessons(ctx.db, params["workshop_id"])
+    lesson = next(row for row in lessons if row["n"] == params["n"])
+    scope = as_scope(workshop["scope"])
+    passages = (query_passages(ctx, lesson["title"], scope, LESSON_PASSAGES)
+                or scope_passages(ctx, scope, LESSON_PASSAGES))
+    prompt = ctx.prompts.render(
+        "lesson", passages=render(passages), workshop_title=workshop["title"], difficulty=workshop["difficulty"],
+        lesson_title=lesson["title"], lesson_summary=lesson["summary"], n=lesson["n"], total=len(lessons),
+        estimated_minutes=lesson["estimated_minutes"], objectives="\n".join(f"- {o}" for o in workshop["objectives"]),
+        outline="\n".join(f"{row['n']}. {row['title']}" for row in lessons),
+    )
+    content = generate_markdown(ctx, prompt)
+    sources = [p.source() for p in passages]
+
+    def save(conn: psycopg.Connection) -> str:
+        store.save_lesson(conn, params["workshop_id"], params["n"], params["version"], content, sources)
+        return params["workshop_id"]
+
+    return save
+
+
+# -- recap quiz ----------------------------------------------------------------------------------------
+def start_recap(ctx: AppContext, workshop_id: str) -> JobOut:
+    """The job generating the recap quiz (or the one that did, once it exists); 409 until all lessons are done."""
+    state = progress(ctx, workshop_id)
+    params = {"workshop_id": workshop_id}
+    if state.recap_quiz_id is not None and (done := jobs.latest_job(ctx, "recap", params)) is not None:
+        return done
+    if not state.all_complete:
+        raise QuireError("lessons_incomplete", f"Complete every lesson first ({state.completed} of "
+                         f"{state.total} done); the recap quiz covers the whole workshop.", 409)
+    return jobs.submit(ctx, "recap", params)
+
+
+@jobs.runner("recap")
+def write_recap(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
+    workshop = workshop_row(ctx, params["workshop_id"])
+    lessons = store.lessons(ctx.db, params["workshop_id"])
+    block_ids = list(dict.fromkeys(s["block_id"] for row in lessons for s in row["sources"]))
+    passages = (block_passages(ctx, block_ids, RECAP_PASSAGES)
+                or scope_passages(ctx, as_scope(workshop["scope"]), RECAP_PASSAGES))
+    focus = f'a recap of the workshop "{workshop["title"]}", whose lessons were: ' + "; ".join(
+        row["title"] for row in lessons)
+    items = quizzes.draft(ctx, passages, RECAP_QUESTIONS, workshop["difficulty"], ["mcq", "true_false"], focus)
+    quiz = {"id": jobs.artifact_id(job_id), "title": f"Recap: {workshop['title']}"[:200],
+            "difficulty": workshop["difficulty"], "types": ["mcq", "true_false"],
+            "requested_count": RECAP_QUESTIONS, "scope": workshop["scope"], "workshop_id": workshop["id"],
+            "job_id": job_id}
+    save_quiz = quizzes.saver(quiz, items)
+
+    def save(conn: psycopg.Connection) -> str:
+        quiz_id = save_quiz(conn)
+        store.set_recap(conn, workshop["id"], quiz_id)
+        return quiz_id
+
+    return save

@@ -1,0 +1,105 @@
+"""Taking a quiz: attempts that can be resumed, answers graded by the server one question at a time.
+
+An answer is immutable once given (a second answer to the same question is a 409), the score is always
+computed from the stored answers — never taken from the client — and an attempt finishes with its last
+answer. Every answer is a `quiz_answer` study event.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from backend.context import AppContext
+from backend.errors import NotFound, QuireError
+from backend.progress.events import record_event
+from backend.store import quizzes as store
+from backend.study.quizzes import quiz_row
+from backend.study.schemas import SourceOut
+
+
+class AnswerIn(BaseModel):
+    question_id: uuid.UUID
+    choice_index: int = Field(ge=0, le=3)
+
+
+class AnswerOut(BaseModel):
+    question_id: str
+    choice_index: int
+    correct: bool
+    correct_index: int
+    explanation: str
+    answered_at: datetime
+
+
+class AttemptOut(BaseModel):
+    id: str
+    quiz_id: str
+    started_at: datetime
+    finished_at: datetime | None
+    total: int
+    answered: int
+    correct: int
+    score: float  # correct / total questions
+    answers: list[AnswerOut]
+
+
+class GradedAnswer(AnswerOut):
+    """The answer just given, graded, with the explanation, its sources and the attempt's new totals."""
+
+    sources: list[SourceOut]
+    attempt: AttemptOut
+
+
+def _attempts_out(ctx: AppContext, rows: list[dict[str, Any]]) -> list[AttemptOut]:
+    answers: dict[str, list[AnswerOut]] = {row["id"]: [] for row in rows}
+    for answer in store.answers(ctx.db, list(answers)) if answers else []:
+        answers[answer["attempt_id"]].append(AnswerOut.model_validate(answer))
+    return [
+        AttemptOut.model_validate({**row, "answers": answers[row["id"]],
+                                   "score": round(row["correct"] / row["total"], 4) if row["total"] else 0.0})
+        for row in rows
+    ]
+
+
+def start_attempt(ctx: AppContext, quiz_id: str, restart: bool = False) -> tuple[AttemptOut, bool]:
+    """Resume the unfinished attempt (unless `restart`), else start one; returns it and whether it is new."""
+    quiz_row(ctx, quiz_id)
+    if not restart and (row := store.open_attempt(ctx.db, quiz_id)) is not None:
+        return _attempts_out(ctx, [row])[0], False
+    row = store.create_attempt(ctx.db, str(uuid.uuid4()), quiz_id)
+    return _attempts_out(ctx, [row])[0], True
+
+
+def list_attempts(ctx: AppContext, quiz_id: str) -> list[AttemptOut]:
+    quiz_row(ctx, quiz_id)
+    return _attempts_out(ctx, store.attempts(ctx.db, quiz_id))
+
+
+def get_attempt(ctx: AppContext, quiz_id: str, attempt_id: str) -> AttemptOut:
+    row = store.attempt(ctx.db, quiz_id, attempt_id)
+    if row is None:
+        raise NotFound("Quiz attempt", attempt_id)
+    return _attempts_out(ctx, [row])[0]
+
+
+def answer(ctx: AppContext, quiz_id: str, attempt_id: str, given: AnswerIn) -> GradedAnswer:
+    """Grade one answer on the server and store it; a question answers once per attempt."""
+    get_attempt(ctx, quiz_id, attempt_id)
+    question = next((q for q in store.questions(ctx.db, quiz_id) if q["id"] == str(given.question_id)), None)
+    if question is None:
+        raise NotFound("Question", str(given.question_id))
+    if given.choice_index >= len(question["options"]):
+        raise QuireError("invalid_choice", f"This question has {len(question['options'])} options "
+                         f"(choice_index 0–{len(question['options']) - 1}).", 422)
+    correct = given.choice_index == question["correct_index"]
+    if not store.record_answer(ctx.db, attempt_id, question["id"], given.choice_index, correct):
+        raise QuireError("already_answered", "This question was already answered in this attempt; "
+                         "answers cannot be changed. Start a new attempt to try again.", 409)
+    record_event(ctx.db, "quiz_answer", ref=f"quiz:{quiz_id}")
+    attempt = get_attempt(ctx, quiz_id, attempt_id)
+    stored = next(a for a in attempt.answers if a.question_id == question["id"])
+    return GradedAnswer(**stored.model_dump(), sources=question["sources"], attempt=attempt)

@@ -1,0 +1,190 @@
+"""Quizzes: generation (multiple choice and true/false, from passages across the scope), listing,
+reading and deletion. Taking a quiz lives in `quiz_attempts.py`; Markdown export in `exports.py`.
+
+The model's questions are validated one by one: a multiple-choice question has exactly four distinct
+options, a true/false one exactly ["True", "False"] (other spellings of true/false are normalised),
+`correct_index` must point at an option and an explanation is required. Questions of a type that was
+not asked for, and repeats, are dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Literal
+
+import psycopg
+from pydantic import BaseModel, Field, field_validator, model_validator
+
+from backend.context import AppContext
+from backend.errors import NotFound
+from backend.store import quizzes as store
+from backend.study import jobs
+from backend.study.generation import Grounded, generate_items
+from backend.study.passages import Passage, render, scope_passages
+from backend.study.schemas import Difficulty, GenerateRequest, JobOut, ScopeOut, SourceOut
+from backend.study.scopes import as_scope, scope_params, scope_title
+
+QuestionType = Literal["mcq", "true_false"]
+TRUE_FALSE = ["True", "False"]
+_TRUTHY = {"true", "wahr", "richtig", "yes", "correct"}
+_FALSY = {"false", "falsch", "no", "incorrect"}
+MAX_PASSAGES = 16
+
+
+class QuizItem(BaseModel):
+    """One question as the model writes it."""
+
+    type: QuestionType
+    question: str = Field(min_length=5, max_length=600)
+    options: list[str] = Field(default_factory=list, max_length=4)
+    correct_index: int = Field(ge=0, le=3)
+    explanation: str = Field(min_length=3, max_length=1500)
+    source_block_ids: list[str] = Field(default_factory=list, max_length=8,
+                                        description='ids of the passages used, e.g. ["P3"]')
+
+    @field_validator("question", "explanation")
+    @classmethod
+    def _strip(cls, value: str) -> str:
+        return value.strip()
+
+    @model_validator(mode="after")
+    def _shape(self) -> QuizItem:
+        options = [str(o).strip() for o in self.options]
+        if self.type == "true_false":
+            self.options, self.correct_index = _true_false(options, self.correct_index)
+            return self
+        if len(options) != 4 or not all(options) or len({o.casefold() for o in options}) != 4:
+            raise ValueError("a multiple-choice question needs exactly 4 distinct, non-empty options")
+        self.options = options
+        return self
+
+
+def _true_false(options: list[str], index: int) -> tuple[list[str], int]:
+    if not options:
+        options = TRUE_FALSE
+    if len(options) != 2 or index > 1:
+        raise ValueError("a true/false question has exactly 2 options")
+    words = [o.casefold().rstrip(".") for o in options]
+    if words[0] in _TRUTHY and words[1] in _FALSY:
+        return TRUE_FALSE, index
+    if words[0] in _FALSY and words[1] in _TRUTHY:
+        return TRUE_FALSE, 1 - index
+    raise ValueError('true/false options must be "True" and "False"')
+
+
+class QuizBatch(BaseModel):
+    questions: list[QuizItem]
+
+
+class QuizRequest(GenerateRequest):
+    difficulty: Difficulty = "intermediate"
+    count: Literal[5, 10, 20] = 10
+    types: list[QuestionType] = Field(default_factory=lambda: ["mcq", "true_false"], min_length=1, max_length=2)
+
+    @field_validator("types")
+    @classmethod
+    def _unique(cls, value: list[str]) -> list[str]:
+        return sorted(set(value))
+
+
+class QuestionOut(BaseModel):
+    """A question as shown while taking the quiz: the answer comes back when it is submitted."""
+
+    id: str
+    position: int
+    type: QuestionType
+    question: str
+    options: list[str]
+    sources: list[SourceOut]
+
+
+class QuizSummary(BaseModel):
+    id: str
+    title: str
+    difficulty: Difficulty
+    types: list[QuestionType]
+    question_count: int
+    requested_count: int
+    scope: ScopeOut
+    workshop_id: str | None
+    created_at: datetime
+    attempts: int
+    best_score: float | None  # best finished attempt, correct / total
+    last_attempt_at: datetime | None
+
+
+class QuizOut(QuizSummary):
+    questions: list[QuestionOut]
+
+
+# -- generation ----------------------------------------------------------------------------------------
+def start(ctx: AppContext, request: QuizRequest) -> JobOut:
+    params = {"scope": scope_params(ctx, request.scope), "difficulty": request.difficulty,
+              "count": request.count, "types": request.types}
+    return jobs.submit(ctx, "quiz", params, request.client_token)
+
+
+@jobs.runner("quiz")
+def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
+    passages = scope_passages(ctx, as_scope(params["scope"]), min(MAX_PASSAGES, max(6, params["count"])))
+    items = draft(ctx, passages, params["count"], params["difficulty"], params["types"],
+                  "the material in the passages")
+    quiz = {"id": jobs.artifact_id(job_id), "title": scope_title(ctx, params["scope"], "Quiz"),
+            "difficulty": params["difficulty"], "types": params["types"], "requested_count": params["count"],
+            "scope": params["scope"], "workshop_id": None, "job_id": job_id}
+    return saver(quiz, items)
+
+
+def draft(ctx: AppContext, passages: Sequence[Passage], count: int, difficulty: str, types: Sequence[str],
+          focus: str) -> list[Grounded[QuizItem]]:
+    """Validated questions of the requested types from these passages (shared with the workshop recap)."""
+    wanted = ", ".join({"mcq": 'multiple choice ("mcq", exactly 4 options)',
+                        "true_false": 'true/false ("true_false", options ["True", "False"])'}[t] for t in types)
+    prompt = ctx.prompts.render("quiz", passages=render(passages), count=count, difficulty=difficulty,
+                                types=wanted, focus=focus)
+    return generate_items(ctx, prompt, QuizItem, QuizBatch, "questions", count, passages,
+                          accept=lambda item: item.type in types)
+
+
+def saver(quiz: dict[str, Any], items: Sequence[Grounded[QuizItem]]) -> jobs.Saver:
+    questions = [
+        {"id": jobs.artifact_id(quiz["job_id"], f"q{i}"), "position": i, "type": g.item.type,
+         "question": g.item.question, "options": g.item.options, "correct_index": g.item.correct_index,
+         "explanation": g.item.explanation, "sources": g.sources}
+        for i, g in enumerate(items, start=1)
+    ]
+
+    def save(conn: psycopg.Connection) -> str:
+        store.insert_quiz(conn, quiz, questions)
+        return quiz["id"]
+
+    return save
+
+
+# -- reading -------------------------------------------------------------------------------------------
+def _summary(row: dict[str, Any]) -> dict[str, Any]:
+    best, total = row["best_correct"], row["question_count"]
+    return {**row, "best_score": round(best / total, 4) if best is not None and total else None}
+
+
+def list_quizzes(ctx: AppContext, workshop_id: str | None = None) -> list[QuizSummary]:
+    return [QuizSummary.model_validate(_summary(row)) for row in store.list_quizzes(ctx.db, workshop_id)]
+
+
+def quiz_row(ctx: AppContext, quiz_id: str) -> dict[str, Any]:
+    row = store.get_quiz(ctx.db, quiz_id)
+    if row is None:
+        raise NotFound("Quiz", quiz_id)
+    return row
+
+
+def get_quiz(ctx: AppContext, quiz_id: str) -> QuizOut:
+    row = quiz_row(ctx, quiz_id)
+    questions = [QuestionOut.model_validate(q) for q in store.questions(ctx.db, quiz_id)]
+    return QuizOut.model_validate({**_summary(row), "questions": questions})
+
+
+def delete_quiz(ctx: AppContext, quiz_id: str) -> None:
+    if not store.delete_quiz(ctx.db, quiz_id):
+        raise NotFound("Quiz", quiz_id)

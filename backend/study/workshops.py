@@ -1,0 +1,188 @@
+"""Workshops: a generated outline (title, summary, objectives, key points, 3–10 lessons with estimated
+minutes), progress through its lessons, and deletion. Writing lessons and the recap quiz live in
+`lessons.py`.
+
+An outline has no partial success, so it is generated as one object, retried once with a stricter
+reminder (the requested number of lessons is checked as well), and then fails with a clear message.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from pydantic import BaseModel, Field, field_validator
+
+from backend.context import AppContext
+from backend.errors import NotFound
+from backend.progress.events import record_event
+from backend.store import workshops as store
+from backend.study import jobs
+from backend.study.generation import closest, generate_object, resolve_ids
+from backend.study.passages import render, scope_passages
+from backend.study.schemas import Difficulty, GenerateRequest, JobOut, ScopeOut, SourceOut
+from backend.study.scopes import as_scope, scope_params
+
+OUTLINE_PASSAGES = 14
+
+
+class LessonPlan(BaseModel):
+    title: str = Field(min_length=3, max_length=150)
+    estimated_minutes: int = Field(ge=1, le=240)
+    summary: str = Field(min_length=10, max_length=800)
+
+    @field_validator("estimated_minutes")
+    @classmethod
+    def _sensible(cls, value: int) -> int:
+        return min(90, max(5, value))
+
+
+class Outline(BaseModel):
+    """The outline as the model writes it."""
+
+    title: str = Field(min_length=3, max_length=150)
+    summary: str = Field(min_length=10, max_length=1500)
+    objectives: list[str] = Field(min_length=1, max_length=8)
+    key_points: list[str] = Field(min_length=1, max_length=12)
+    lessons: list[LessonPlan] = Field(min_length=3, max_length=12)
+    source_block_ids: list[str] = Field(default_factory=list, max_length=20,
+                                        description='ids of the passages used, e.g. ["P3"]')
+
+
+class WorkshopRequest(GenerateRequest):
+    difficulty: Difficulty = "intermediate"
+    lessons: int = Field(5, ge=3, le=10)
+
+
+class LessonMeta(BaseModel):
+    n: int
+    title: str
+    estimated_minutes: int
+    summary: str
+    written: bool
+    written_at: datetime | None
+    completed_at: datetime | None
+
+
+class WorkshopSummary(BaseModel):
+    id: str
+    title: str
+    summary: str
+    difficulty: Difficulty
+    scope: ScopeOut
+    lesson_count: int
+    completed_lessons: int
+    progress: float  # completed / lessons
+    total_minutes: int
+    recap_quiz_id: str | None
+    created_at: datetime
+
+
+class WorkshopOut(WorkshopSummary):
+    objectives: list[str]
+    key_points: list[str]
+    sources: list[SourceOut]
+    lessons: list[LessonMeta]
+
+
+class ProgressOut(BaseModel):
+    workshop_id: str
+    total: int
+    completed: int
+    progress: float
+    all_complete: bool
+    recap_quiz_id: str | None
+
+
+class CompleteIn(BaseModel):
+    completed: bool = True
+
+
+# -- generation ----------------------------------------------------------------------------------------
+def start(ctx: AppContext, request: WorkshopRequest) -> JobOut:
+    params = {"scope": scope_params(ctx, request.scope), "difficulty": request.difficulty,
+              "lessons": request.lessons}
+    return jobs.submit(ctx, "workshop", params, request.client_token)
+
+
+@jobs.runner("workshop")
+def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
+    passages = scope_passages(ctx, as_scope(params["scope"]), OUTLINE_PASSAGES)
+    wanted = params["lessons"]
+
+    def enough_lessons(outline: Outline) -> str | None:
+        found = len(outline.lessons)
+        return None if found >= wanted else f"the outline has {found} lessons; exactly {wanted} are required"
+
+    prompt = ctx.prompts.render("workshop_outline", passages=render(passages), lessons=wanted,
+                                difficulty=params["difficulty"])
+    outline = generate_object(ctx, prompt, Outline, "workshop outline", check=enough_lessons)
+    grounded = (resolve_ids(outline.source_block_ids, passages) or closest(outline.summary, passages, limit=6)
+                or passages)
+    workshop = {"id": jobs.artifact_id(job_id), "title": outline.title.strip(), "summary": outline.summary.strip(),
+                "difficulty": params["difficulty"], "objectives": _clean(outline.objectives),
+                "key_points": _clean(outline.key_points), "scope": params["scope"],
+                "sources": [p.source() for p in grounded], "job_id": job_id}
+    lessons = [{"n": n, "title": plan.title.strip(), "estimated_minutes": plan.estimated_minutes,
+                "summary": plan.summary.strip()} for n, plan in enumerate(outline.lessons[:wanted], start=1)]
+
+    def save(conn: psycopg.Connection) -> str:
+        store.insert_workshop(conn, workshop, lessons)
+        return workshop["id"]
+
+    return save
+
+
+def _clean(items: list[str]) -> list[str]:
+    return [item.strip() for item in items if item and item.strip()]
+
+
+# -- reading and progress ------------------------------------------------------------------------------
+def workshop_row(ctx: AppContext, workshop_id: str) -> dict[str, Any]:
+    row = store.get_workshop(ctx.db, workshop_id)
+    if row is None:
+        raise NotFound("Workshop", workshop_id)
+    return row
+
+
+def _summary(row: dict[str, Any]) -> dict[str, Any]:
+    total = row["lesson_count"]
+    return {**row, "progress": round(row["completed_lessons"] / total, 4) if total else 0.0}
+
+
+def lesson_meta(row: dict[str, Any]) -> LessonMeta:
+    return LessonMeta.model_validate({**row, "written": row["content"] is not None})
+
+
+def list_workshops(ctx: AppContext) -> list[WorkshopSummary]:
+    return [WorkshopSummary.model_validate(_summary(row)) for row in store.list_workshops(ctx.db)]
+
+
+def get_workshop(ctx: AppContext, workshop_id: str) -> WorkshopOut:
+    row = workshop_row(ctx, workshop_id)
+    lessons = [lesson_meta(lesson) for lesson in store.lessons(ctx.db, workshop_id)]
+    return WorkshopOut.model_validate({**_summary(row), "lessons": lessons})
+
+
+def delete_workshop(ctx: AppContext, workshop_id: str) -> None:
+    if not store.delete_workshop(ctx.db, workshop_id):
+        raise NotFound("Workshop", workshop_id)
+
+
+def progress(ctx: AppContext, workshop_id: str) -> ProgressOut:
+    row = workshop_row(ctx, workshop_id)
+    total, done = row["lesson_count"], row["completed_lessons"]
+    return ProgressOut(workshop_id=workshop_id, total=total, completed=done,
+                       progress=round(done / total, 4) if total else 0.0, all_complete=total > 0 and done == total,
+                       recap_quiz_id=row["recap_quiz_id"])
+
+
+def complete(ctx: AppContext, workshop_id: str, n: int, completed: bool) -> ProgressOut:
+    """Mark a lesson read (or not); marking it read is a `lesson_read` study event."""
+    workshop_row(ctx, workshop_id)
+    if not store.set_completed(ctx.db, workshop_id, n, completed):
+        raise NotFound("Lesson", str(n))
+    if completed:
+        record_event(ctx.db, "lesson_read", ref=f"lesson:{workshop_id}:{n}")
+    return progress(ctx, workshop_id)

@@ -1,0 +1,47 @@
+"""Sessions derived from events: split at the idle gap, active time with a minimum per session's last
+event, time credited to each activity."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from backend.progress.sessions import Event, Rules, derive_sessions
+
+T0 = datetime(2026, 5, 4, 8, 0, tzinfo=UTC)
+
+
+def events(*spec: tuple[float, str]) -> list[Event]:
+    return [Event(i, kind, None, T0 + timedelta(seconds=s)) for i, (s, kind) in enumerate(spec)]
+
+
+def test_a_gap_longer_than_the_idle_gap_starts_a_new_session() -> None:
+    sessions = derive_sessions(events((0, "chat_message"), (600, "quiz_answer"), (1500, "quiz_answer"),
+                                      (1500 + 901, "card_review")), Rules(idle_gap_s=900))
+    assert [len(s.events) for s in sessions] == [3, 1]
+    assert sessions[1].start == T0 + timedelta(seconds=2401)
+
+
+def test_a_gap_of_exactly_the_idle_gap_keeps_the_session() -> None:
+    assert len(derive_sessions(events((0, "chat_message"), (900, "chat_message")), Rules(idle_gap_s=900))) == 1
+
+
+def test_the_idle_gap_is_a_setting() -> None:
+    spec = events((0, "chat_message"), (400, "chat_message"))
+    assert len(derive_sessions(spec, Rules(idle_gap_s=900))) == 1
+    assert len(derive_sessions(spec, Rules(idle_gap_s=300))) == 2
+
+
+def test_active_time_counts_a_minimum_for_a_single_event() -> None:
+    [single] = derive_sessions(events((0, "chat_message")), Rules())
+    assert single.seconds == 60
+
+
+def test_active_time_spans_the_session_plus_the_last_events_minimum_split_by_activity() -> None:
+    [session] = derive_sessions(events((0, "chat_message"), (300, "quiz_answer"), (420, "quiz_answer")), Rules())
+    assert session.seconds == 420 + 60
+    assert dict(session.seconds_by_kind) == {"chat_message": 300, "quiz_answer": 120 + 60}
+    assert dict(session.kinds) == {"chat_message": 1, "quiz_answer": 2}
+
+
+def test_no_events_no_sessions() -> None:
+    assert derive_sessions([], Rules()) == []
