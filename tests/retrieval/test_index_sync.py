@@ -1,0 +1,92 @@
+"""The index kept current across processes and across an embedding-model change, over real servers:
+two app processes sharing one Postgres see each other's uploads, deletes and recategorisations; and
+switching QUIRE_EMBED_MODEL re-embeds durably while searches use only vectors of the new model."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+import httpx
+import psycopg
+import pytest
+
+from tests.support.fake_ollama import FakeOllama
+from tests.support.server import QuireServer
+from tests.support.vault import ingest
+
+pytestmark = pytest.mark.slow
+
+
+def _eventually(check: Callable[[], bool], timeout_s: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        if time.monotonic() > deadline:
+            raise TimeoutError("condition not reached")
+        time.sleep(0.05)
+
+
+def _sparse_ids(api: httpx.Client, query: str, **params: str) -> list[str]:
+    hits = api.get("/api/search", params={"q": query, "mode": "sparse", **params}).json()["hits"]
+    return [hit["document_id"] for hit in hits]
+
+
+@pytest.fixture
+def two_processes(server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama) -> Iterator[tuple]:
+    first = server_factory(QUIRE_EXECUTOR_ID="proc-a")
+    second = QuireServer(first.database_url, first.data_dir, fake_ollama.url, QUIRE_EXECUTOR_ID="proc-b",
+                         QUIRE_INDEX_POLL_S="0.2").start()
+    try:
+        yield first, second
+    finally:
+        second.stop()
+
+
+def test_two_processes_sharing_one_database_stay_current(two_processes: tuple) -> None:
+    first, second = two_processes
+    with first.client() as a, second.client() as b:
+        doc_id = ingest(a, {"volcano.md": b"# Volcanoes\n\nStratovolcanoes erupt viscous andesitic magma."})[
+            "volcano.md"]["id"]
+        _eventually(lambda: _sparse_ids(b, "andesitic") == [doc_id])
+        assert b.patch(f"/api/documents/{doc_id}", json={"category": "Geo"}).status_code == 200
+        _eventually(lambda: _sparse_ids(a, "andesitic", categories="Geo") == [doc_id])
+        assert b.delete(f"/api/documents/{doc_id}").status_code == 204
+        assert _sparse_ids(b, "andesitic") == []  # the deleting process: at once
+        _eventually(lambda: _sparse_ids(a, "andesitic") == [])
+
+
+def _models_by_block(server: QuireServer) -> dict[str, str | None]:
+    with psycopg.connect(server.database_url) as conn:
+        rows = conn.execute("SELECT id::text, embed_model FROM blocks WHERE is_live").fetchall()
+    return dict(rows)
+
+
+def test_changing_the_embedding_model_reembeds_without_mixing_spaces(
+    server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama
+) -> None:
+    server = server_factory(QUIRE_EMBED_BATCH_SIZE="2")
+    notes = {f"note-{i}.md": f"# Note {i}\n\nTopic {i}: glaciers carve fjords; moraine number {i}.".encode()
+             for i in range(8)}
+    with server.client() as api:
+        ingest(api, notes)
+    assert set(_models_by_block(server).values()) == {"ollama:embeddinggemma"}
+
+    fake_ollama.models.append("other-embed:latest")
+    fake_ollama.embed_delay_s = 0.3
+    server.env["QUIRE_EMBED_MODEL"] = "other-embed"
+    server.restart()
+    with server.client() as api:
+        checked_while_running = 0
+        while True:
+            hits = api.get("/api/search", params={"q": "glaciers fjords moraine", "mode": "dense", "k": 20}).json()
+            models = _models_by_block(server)
+            assert {models[h["block_id"]] for h in hits["hits"]} <= {"ollama:other-embed"}
+            if set(models.values()) == {"ollama:other-embed"}:
+                break
+            checked_while_running += 1
+            time.sleep(0.1)
+        assert checked_while_running > 0  # the check really ran while the re-embed was under way
+        fake_ollama.embed_delay_s = 0.0
+        _eventually(lambda: all(d["embedded_fraction"] == 1.0 for d in api.get("/api/documents").json()))
+        hits = api.get("/api/search", params={"q": "glaciers fjords moraine 5", "mode": "dense"}).json()["hits"]
+        assert len(hits) == 8
