@@ -38,11 +38,11 @@ def launch_dbos(settings: Settings, database_url: str) -> None:
     DBOS(config=config)
     DBOS.launch()
     _queues[INGEST_QUEUE] = DBOS.register_queue(
-        INGEST_QUEUE, worker_concurrency=settings.ingest_concurrency, polling_interval_sec=0.2
+        INGEST_QUEUE, worker_concurrency=settings.ingest_concurrency, polling_interval_sec=0.5
     )
     # The backfill may sleep for a long time while Ollama is down; it must not hold an ingestion slot.
-    _queues[EMBED_QUEUE] = DBOS.register_queue(EMBED_QUEUE, worker_concurrency=1, polling_interval_sec=0.5)
-    _queues[STUDY_QUEUE] = DBOS.register_queue(STUDY_QUEUE, worker_concurrency=2, polling_interval_sec=0.2)
+    _queues[EMBED_QUEUE] = DBOS.register_queue(EMBED_QUEUE, worker_concurrency=1, polling_interval_sec=1.0)
+    _queues[STUDY_QUEUE] = DBOS.register_queue(STUDY_QUEUE, worker_concurrency=2, polling_interval_sec=0.5)
 
 
 def shutdown_dbos() -> None:

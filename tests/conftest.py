@@ -34,12 +34,12 @@ def fake_ollama_server() -> Iterator[FakeOllama]:
 @pytest.fixture
 def fake_ollama(fake_ollama_server: FakeOllama) -> Iterator[FakeOllama]:
     """The session's fake Ollama, reset (and running) for this test."""
-    if fake_ollama_server._server is None:
-        fake_ollama_server.restart()
+    if not fake_ollama_server.running:
+        fake_ollama_server.start()
     fake_ollama_server.reset()
     yield fake_ollama_server
-    if fake_ollama_server._server is None:
-        fake_ollama_server.restart()
+    if not fake_ollama_server.running:
+        fake_ollama_server.start()
     fake_ollama_server.reset()
 
 

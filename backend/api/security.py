@@ -15,6 +15,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from backend.config import Settings
 
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+# JSON bodies are parsed in memory, so their size is capped before the app reads them. Chat carries up to
+# five base64 attachments of 20 MB; uploads stream through their own per-file limit instead.
+_BODY_LIMITS = {"/api/chat": 150 * 1024 * 1024, "/api/documents": None}
+_DEFAULT_BODY_LIMIT = 1024 * 1024
 _LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
 TOKEN_COOKIE = "quire_token"  # noqa: S105 - a cookie name, not a secret
 
@@ -49,6 +53,13 @@ class RequestGuard:
         if refusal is not None:
             await _send_error(send, *refusal)
             return
+        limit = _BODY_LIMITS.get(scope["path"], _DEFAULT_BODY_LIMIT)
+        declared = headers.get("content-length", "")
+        if limit is not None and declared.isdigit() and int(declared) > limit:
+            await _send_error(send, 413, "too_large", f"The request body is larger than {limit // 1024} KB.")
+            return
+        if limit is not None:
+            receive = _capped(receive, limit)
         await self.app(scope, receive, _with_security_headers(send))
 
     def _refusal(self, scope: Scope, headers: Headers) -> tuple[int, str, str] | None:
@@ -76,6 +87,22 @@ class RequestGuard:
             cookie = SimpleCookie(headers.get("cookie", ""))
             supplied = cookie[TOKEN_COOKIE].value if TOKEN_COOKIE in cookie else ""
         return hmac.compare_digest(supplied.encode(), self.token.encode())
+
+
+def _capped(receive: Receive, limit: int) -> Receive:
+    """For bodies without a Content-Length: stop reading (as if the client left) once over the limit."""
+    received = 0
+
+    async def wrapped() -> Message:
+        nonlocal received
+        message = await receive()
+        if message["type"] == "http.request":
+            received += len(message.get("body", b""))
+            if received > limit:
+                return {"type": "http.disconnect"}
+        return message
+
+    return wrapped
 
 
 def _with_security_headers(send: Send) -> Send:

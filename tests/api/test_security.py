@@ -66,3 +66,10 @@ def test_binding_beyond_loopback_needs_a_token() -> None:
     with pytest.raises(SystemExit, match="QUIRE_API_TOKEN"):
         create_app(Settings(QUIRE_HOST="0.0.0.0"))
     assert create_app(Settings(QUIRE_HOST="0.0.0.0", QUIRE_API_TOKEN="t")) is not None
+
+
+def test_oversized_json_bodies_are_refused_before_parsing(api: httpx.Client) -> None:
+    response = api.post("/api/documents/url", content=b"{" + b" " * (2 * 1024 * 1024) + b"}",
+                        headers={"content-type": "application/json"})
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "too_large"

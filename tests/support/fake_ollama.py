@@ -66,6 +66,7 @@ class FakeOllama:
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self._connections: set[socket.socket] = set()
+        self._port = 0  # kept across stop()/start() so the app under test finds us again
         self.default_models = models
         self.reset()
 
@@ -104,13 +105,17 @@ class FakeOllama:
     # -- lifecycle ------------------------------------------------------------------------------
     @property
     def url(self) -> str:
-        assert self._server is not None
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        assert self._port, "start() the fake first"
+        return f"http://127.0.0.1:{self._port}"
+
+    @property
+    def running(self) -> bool:
+        return self._server is not None
 
     def start(self, port: int = 0) -> FakeOllama:
         handler = type("Handler", (_Handler,), {"fake": self})
-        self._server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+        self._server = ThreadingHTTPServer(("127.0.0.1", port or self._port), handler)
+        self._port = self._server.server_address[1]
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True, name="fake-ollama")
         self._thread.start()
@@ -132,9 +137,8 @@ class FakeOllama:
                 connection.shutdown(socket.SHUT_RDWR)
 
     def restart(self) -> None:
-        port = int(self.url.rsplit(":", 1)[1]) if self._server else 0
         self.stop()
-        self.start(port)
+        self.start()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -146,6 +150,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         super().setup()
+        # Streamed lines must leave at once, as from Ollama; Nagle would hold them for ~40 ms.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         with self.fake._lock:
             self.fake._connections.add(self.connection)
 

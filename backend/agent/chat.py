@@ -1,0 +1,199 @@
+"""One chat request end to end.
+
+`prepare_chat` runs before the stream: it validates the message, the scope and the attachments (so
+bad input is a plain 4xx JSON error) and stores the question with a placeholder answer. `run_chat`
+produces the stream: `start` at once, then phase 1 (thinking), phase 2 (the agent loop) or the
+model-down fallback, `memory`, any `error`, and always `done` — storing the answer, complete or partial,
+even when the client disconnects halfway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio.to_thread
+import psycopg
+
+from backend.agent import sessions
+from backend.agent.attachments import AttachmentIn, process
+from backend.agent.context import RequestState, request_state
+from backend.agent.fallback import answer_without_model
+from backend.agent.loop import AgentLoop
+from backend.agent.memory import MemoryWindow
+from backend.agent.prompting import question_content, scope_payload, scope_statement, system_prompt, with_scope
+from backend.agent.stream import EventChannel
+from backend.agent.thinking import is_trivial, think
+from backend.agent.tools import chat_tools
+from backend.context import AppContext
+from backend.errors import QuireError
+from backend.llm.errors import ModelError, ModelUnavailable
+from backend.llm.prompts import PromptError
+from backend.progress.events import record_event
+from backend.retrieval.scope import resolve_scope
+from backend.store.chat import AnswerUpdate
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE_CHARS = 20_000
+
+
+@dataclass(frozen=True)
+class ChatInput:
+    message: str
+    session_id: str | None = None
+    document_ids: Sequence[str] | None = None
+    categories: Sequence[str] | None = None
+    attachments: Sequence[AttachmentIn] = ()
+    rewind_to: str | None = None
+
+
+@dataclass(frozen=True)
+class PreparedChat:
+    start: sessions.TurnStart
+    state: RequestState
+    question: sessions.Question
+
+
+@dataclass
+class TurnRecord:
+    """What the answer became; turned into the stored row at the end."""
+
+    thinking: str = ""
+    answer: str | None = None  # set when the answer is not simply the agent loop's text
+    status: str = "complete"
+    error: dict[str, Any] | None = None
+    loop: AgentLoop | None = None
+    fallback: bool = False  # answered without the model: nothing was sent to it
+    window: MemoryWindow | None = field(default=None, repr=False)
+
+    def fail(self, code: str, message: str, retryable: bool, status: str) -> None:
+        self.error = {"code": code, "message": message, "retryable": retryable}
+        self.status = status
+
+    def update(self, state: RequestState) -> AnswerUpdate:
+        content = self.answer if self.answer is not None else (self.loop.answer if self.loop else "")
+        return AnswerUpdate(content=content, citations=[c.payload() for c in state.citations.all()],
+                            thinking=self.thinking or None, status=self.status, error=self.error)
+
+
+def prepare_chat(ctx: AppContext, request: ChatInput) -> PreparedChat:
+    """Validate and store the question (blocking; run it in a worker thread)."""
+    message = request.message.strip()
+    if not message:
+        raise QuireError("empty_message", "Type a message first.", 422)
+    if len(message) > MAX_MESSAGE_CHARS:
+        raise QuireError("message_too_long", f"A message is at most {MAX_MESSAGE_CHARS:,} characters.", 422)
+    scope = resolve_scope(ctx.db, request.document_ids, request.categories)
+    files = process(request.attachments, ctx.settings.ocr_languages, ctx.settings.chat_memory_chars // 2)
+    state = RequestState(app=ctx, scope=scope)
+    question = sessions.Question(text=message, model_content=question_content(message, files.files),
+                                 attachments=files.meta, images=files.images, scope=scope_payload(state))
+    start = sessions.begin_turn(ctx.db, request.session_id, request.rewind_to, question)
+    return PreparedChat(start, state, question)
+
+
+async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
+    """Produce the whole stream into `channel`; cancelling this task cancels the model calls."""
+    start = chat.start
+    channel.start(start.session_id, start.message_id, start.user_message_id)
+    # Study activity is recorded alongside the answer, off the path to the first thinking line.
+    activity = asyncio.create_task(anyio.to_thread.run_sync(_record_activity, chat))
+    record, answered = TurnRecord(), False
+    try:
+        await _produce(chat, channel, record)
+        answered = True
+        await activity
+    except asyncio.CancelledError:
+        # The client went away. Stored synchronously on purpose: awaiting in a cancelled task could be
+        # interrupted by a second cancellation before the answer is written.
+        if not answered:
+            record.status = "partial"
+        try:
+            _store(chat, record)
+        except psycopg.Error:
+            log.exception("could not store the partial answer (session %s)", start.session_id)
+        raise
+    try:
+        await anyio.to_thread.run_sync(_store, chat, record)
+    except psycopg.Error:
+        log.exception("could not store the chat answer (session %s)", start.session_id)
+        record.fail("storage_error", "The answer could not be saved to the database.", True, record.status)
+    _closing_lines(chat, channel, record)
+
+
+async def _produce(chat: PreparedChat, channel: EventChannel, record: TurnRecord) -> None:
+    try:
+        with request_state(chat.state):
+            await _answer(chat, channel, record)
+    except PromptError as exc:  # a broken override in prompts/custom/: say which, so it can be fixed
+        log.error("chat prompt error: %s", exc)
+        record.fail("prompt_error", f"{exc}. Fix or remove the prompt file and ask again.", False, "error")
+    except Exception:  # whatever broke, the stream must still end with an error line and `done`
+        log.exception("chat answer failed (session %s)", chat.start.session_id)
+        record.fail("internal_error", "Something went wrong while answering; see the server log.", True,
+                    "partial" if record.loop and record.loop.text_emitted else "error")
+
+
+async def _answer(chat: PreparedChat, channel: EventChannel, record: TurnRecord) -> None:
+    ctx = chat.state.app
+    trivial = is_trivial(chat.question.text)
+    record.window = window = await anyio.to_thread.run_sync(_memory_window, chat)
+    record.loop = loop = AgentLoop(chat.state, channel, window, chat_tools(ctx.settings.ollama_timeout_s))
+    try:
+        if not trivial:
+            record.thinking = await think(ctx.llm, window.messages(), channel)
+        if not (await loop.run()).strip():
+            record.fail("empty_answer", "The model returned no answer; try again or rephrase the question.",
+                        True, "error")
+    except ModelUnavailable as exc:
+        message = f"{exc.message} {exc.hint}"
+        if loop.text_emitted:
+            record.fail("model_unavailable", message, True, "partial")
+            return
+        record.answer = await answer_without_model(chat.state, channel, chat.question.text, trivial)
+        record.fallback = True
+        record.fail("model_unavailable", message, True, "error")
+    except ModelError as exc:
+        record.fail("model_error", exc.message, exc.retryable, "partial" if loop.text_emitted else "error")
+
+
+def _record_activity(chat: PreparedChat) -> None:
+    try:
+        record_event(chat.state.app.db, "chat_message", ref=chat.start.session_id)
+    except Exception:  # progress bookkeeping must never cost the user their answer
+        log.exception("could not record the chat message as study activity")
+
+
+def _memory_window(chat: PreparedChat) -> MemoryWindow:
+    """Assemble what the model will be sent (blocking)."""
+    ctx, start = chat.state.app, chat.start
+    scope_text = scope_statement(chat.state)
+    system = {"role": "system", "content": system_prompt(chat.state, scope_text)}
+    user: dict[str, Any] = {"role": "user", "content": with_scope(chat.question.model_content, scope_text)}
+    if chat.question.images:
+        user["images"] = [data for _mime, data in chat.question.images]
+    history = sessions.history(ctx.db, start.session_id, start.turn)
+    window = MemoryWindow(system, history, [user], ctx.settings.chat_memory_chars, len(chat.question.images))
+    window.fit()
+    sessions.attach_images(ctx.db, window.history)
+    return window
+
+
+def _store(chat: PreparedChat, record: TurnRecord) -> None:
+    rounds = record.loop.rounds if record.loop else []
+    if not sessions.finish_turn(chat.state.app.db, chat.start, rounds, record.update(chat.state)):
+        log.info("chat turn %s was rewound or deleted while it was answered", chat.start.message_id)
+
+
+def _closing_lines(chat: PreparedChat, channel: EventChannel, record: TurnRecord) -> None:
+    window = record.window
+    if window is not None and not record.fallback:
+        channel.memory(window.used_chars, window.budget, window.turns_kept, window.turns_dropped)
+    if record.error is not None:
+        channel.error(record.error["code"], record.error["message"], record.error["retryable"])
+    channel.done(chat.start.session_id, chat.start.message_id)
+    channel.close()

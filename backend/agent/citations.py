@@ -1,0 +1,80 @@
+"""Citations: the passages tools returned during one chat request, numbered [1], [2], ... in order of
+first appearance and de-duplicated by block id, so a number means the same passage for the whole answer.
+
+Tools only describe what they found (`Source`); the agent loop registers sources here after each tool
+call and learns which citations are new, to emit them before the next text of the answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from backend.retrieval.types import Hit
+
+
+@dataclass(frozen=True)
+class Source:
+    """A passage of a document that a tool handed to the model."""
+
+    block_id: str
+    document_id: str
+    filename: str
+    page: int | None
+    section: str | None
+    snippet: str
+    score: float
+    text: str
+
+    @classmethod
+    def from_hit(cls, hit: Hit) -> Source:
+        return cls(block_id=hit.block_id, document_id=hit.document_id, filename=hit.filename, page=hit.page,
+                   section=hit.section, snippet=hit.snippet, score=round(hit.score, 6), text=hit.text)
+
+    def where(self) -> str:
+        """`notes.pdf, page 3, "Intro > Setup"` — how a passage is introduced to the model and the user."""
+        parts = [self.filename]
+        if self.page is not None:
+            parts.append(f"page {self.page}")
+        if self.section:
+            parts.append(f'"{self.section}"')
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Citation:
+    n: int
+    source: Source
+
+    def payload(self) -> dict[str, object]:
+        """The `metadata` line's data (DESIGN §5) plus `text`, the whole passage the UI can show."""
+        return {"n": self.n, **asdict(self.source)}
+
+
+class CitationAccumulator:
+    """Numbers sources for one request. Used from the request's own task only (tools hand back sources)."""
+
+    def __init__(self) -> None:
+        self._by_block: dict[str, Citation] = {}
+        self._order: list[Citation] = []
+        self._announced = 0
+
+    def register(self, sources: list[Source]) -> list[int]:
+        """The citation number of each source, adding the ones not seen before."""
+        numbers = []
+        for source in sources:
+            citation = self._by_block.get(source.block_id)
+            if citation is None:
+                citation = Citation(len(self._order) + 1, source)
+                self._by_block[source.block_id] = citation
+                self._order.append(citation)
+            numbers.append(citation.n)
+        return numbers
+
+    def take_new(self) -> list[Citation]:
+        """Citations registered since the last call (each is announced exactly once)."""
+        new = self._order[self._announced :]
+        self._announced = len(self._order)
+        return new
+
+    def all(self) -> list[Citation]:
+        return list(self._order)

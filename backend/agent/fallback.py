@@ -1,0 +1,45 @@
+"""The answer when the chat model is unavailable (Ollama down, model not pulled): search the documents
+without the model and present the best passages as citations, so the user still gets their sources."""
+
+from __future__ import annotations
+
+import anyio.to_thread
+
+from backend.agent.citations import Citation
+from backend.agent.context import RequestState
+from backend.agent.stream import EventChannel
+from backend.agent.tools import search_sources
+
+FALLBACK_PASSAGES = 5
+SNIPPET_CHARS = 200
+
+
+async def answer_without_model(state: RequestState, channel: EventChannel, question: str, trivial: bool) -> str:
+    """Emit the passages found (as `metadata`) and a short text presenting them; returns that text."""
+    notice = None
+    if trivial:
+        text = ("The chat model isn't available right now, so I can't chat. I can still search your documents: "
+                "ask a question about them and I'll show the passages that match.")
+    else:
+        if not state.citations.all():
+            sources, notice = await anyio.to_thread.run_sync(search_sources, state, question, FALLBACK_PASSAGES)
+            state.citations.register(sources)
+        text = present(state.citations.all(), notice)
+    for citation in state.citations.take_new():
+        channel.metadata(citation.payload())
+    channel.text(text)
+    return text
+
+
+def present(citations: list[Citation], notice: str | None) -> str:
+    if not citations:
+        text = "The model isn't available, and no passage in your documents matches your question."
+    else:
+        lines = [f"[{c.n}] **{c.source.where()}**: “{_short(c.source.snippet)}”" for c in citations]
+        text = "The model isn't available, but these passages match your question:\n\n" + "\n\n".join(lines)
+    return f"{text}\n\n_{notice}_" if notice else text
+
+
+def _short(snippet: str) -> str:
+    flat = " ".join(snippet.split())
+    return flat if len(flat) <= SNIPPET_CHARS else flat[:SNIPPET_CHARS].rsplit(" ", 1)[0] + "…"

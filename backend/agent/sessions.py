@@ -1,0 +1,139 @@
+"""Chat sessions as a service: create/list/get/rename/delete, titles from the first question, and the
+turn lifecycle — begin (rewind, then the question and a placeholder answer), history for the model,
+finish (tool rounds and the final answer)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+from backend.agent.memory import Turn, turns_from_rows
+from backend.errors import NotFound, QuireError
+from backend.store import chat as store
+from backend.store.db import Database
+
+TITLE_CHARS = 60
+DEFAULT_TITLE = "New chat"
+MAX_TITLE_CHARS = 200
+
+
+@dataclass(frozen=True)
+class TurnStart:
+    session_id: str
+    turn: int
+    user_message_id: str
+    message_id: str  # the answer's row, a placeholder (status partial) until the turn finishes
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    model_content: str
+    attachments: list[dict[str, Any]]
+    images: list[tuple[str, bytes]]
+    scope: dict[str, Any]
+
+
+def title_from(question: str) -> str:
+    """A session title: the question's first line, cut at a word boundary."""
+    line = next((part for part in question.splitlines() if part.strip()), "")
+    line = " ".join(line.split())
+    if len(line) <= TITLE_CHARS:
+        return line or DEFAULT_TITLE
+    cut = line[:TITLE_CHARS].rsplit(" ", 1)[0] if " " in line[:TITLE_CHARS] else line[:TITLE_CHARS]
+    return cut.rstrip(" ,.;:-") + "…"
+
+
+def begin_turn(db: Database, session_id: str | None, rewind_to: str | None, question: Question) -> TurnStart:
+    """Store the question and a placeholder answer; a new session when `session_id` is None.
+
+    `rewind_to` (any message of the session) first removes the turn holding it and every later turn.
+    """
+    if rewind_to is not None and session_id is None:
+        raise QuireError("rewind_without_session", "rewind_to_message_id needs the session_id it belongs to.", 422)
+    user_id, answer_id = str(uuid.uuid4()), str(uuid.uuid4())
+    with db.transaction() as conn:
+        if session_id is None:
+            session_id, turn = str(uuid.uuid4()), 1
+            store.insert_session(conn, session_id, title_from(question.text), question.scope)
+        else:
+            turn = _next_turn(conn, session_id, rewind_to)
+            store.touch_session(conn, session_id, question.scope, title_from(question.text) if turn == 1 else None)
+        store.insert_messages(conn, session_id, turn, 0, [
+            store.NewMessage(id=user_id, role="user", content=question.text,
+                             model_content=question.model_content if question.model_content != question.text
+                             else None, attachments=question.attachments, scope=question.scope),
+            store.NewMessage(id=answer_id, role="assistant", status="partial"),
+        ])
+        store.insert_images(conn, user_id, question.images)
+    return TurnStart(session_id, turn, user_id, answer_id)
+
+
+def _next_turn(conn: psycopg.Connection, session_id: str, rewind_to: str | None) -> int:
+    """Lock the session and number the new turn, after removing the rewound turns if asked to."""
+    turn = store.lock_session(conn, session_id)
+    if turn is None:
+        raise NotFound("Chat session", session_id)
+    if rewind_to is not None:
+        rewound = store.turn_of_message(conn, session_id, rewind_to)
+        if rewound is None:
+            raise NotFound("Message", rewind_to)
+        store.delete_turns_from(conn, session_id, rewound)
+        turn = rewound
+    return turn
+
+
+def history(db: Database, session_id: str, before_turn: int) -> list[Turn]:
+    """The turns before `before_turn` as model messages (images are attached separately)."""
+    return turns_from_rows(store.session_messages(db, session_id, before_turn))
+
+
+def attach_images(db: Database, turns: Sequence[Turn]) -> None:
+    """Load the images of these turns' questions into their user messages."""
+    images = store.images_of(db, [mid for turn in turns for mid in turn.image_message_ids])
+    for turn in turns:
+        loaded = [data for mid in turn.image_message_ids for data in images.get(mid, [])]
+        if loaded:
+            turn.messages[0]["images"] = loaded
+
+
+def finish_turn(db: Database, start: TurnStart, rounds: Sequence[store.NewMessage],
+                update: store.AnswerUpdate) -> bool:
+    return store.finish_answer(db, start.session_id, start.message_id, rounds, update)
+
+
+# -- the sessions API --------------------------------------------------------------------------------
+
+def list_sessions(db: Database, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
+    return store.list_sessions(db, limit, offset)
+
+
+def get_session(db: Database, session_id: str) -> dict[str, Any]:
+    """The session with its full transcript (messages in order, citations on the answers)."""
+    session = store.get_session(db, session_id)
+    if session is None:
+        raise NotFound("Chat session", session_id)
+    messages = [{k: v for k, v in row.items() if k != "model_content"}
+                for row in store.session_messages(db, session_id)]
+    return {**session, "messages": messages}
+
+
+def rename_session(db: Database, session_id: str, title: str) -> dict[str, Any]:
+    title = " ".join(title.split())
+    if not title:
+        raise QuireError("empty_title", "A title cannot be empty.", 422)
+    if not store.rename_session(db, session_id, title[:MAX_TITLE_CHARS]):
+        raise NotFound("Chat session", session_id)
+    session = store.get_session(db, session_id)
+    if session is None:  # deleted in between
+        raise NotFound("Chat session", session_id)
+    return session
+
+
+def delete_session(db: Database, session_id: str) -> None:
+    if not store.delete_session(db, session_id):
+        raise NotFound("Chat session", session_id)

@@ -1,0 +1,61 @@
+"""Phase 1: a separate streamed model call with thinking on, over the same system prompt, history and
+question as the answer, so the user watches the model reason within a blink. Its answer text is
+discarded, its output is capped, and any model error only costs the thinking, never the answer.
+Greetings and other trivial inputs skip it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from collections.abc import Sequence
+from contextlib import aclosing
+
+from backend.agent.memory import Message
+from backend.agent.stream import EventChannel
+from backend.llm.client import LLMClient
+from backend.llm.errors import ModelError
+
+log = logging.getLogger(__name__)
+
+THINKING_MAX_TOKENS = 512
+
+# Words of greetings, thanks and acknowledgements (English, German and a few common others).
+_SMALL_TALK = frozenset({
+    "hi", "hello", "hey", "hiya", "howdy", "yo", "hallo", "servus", "moin", "salut", "bonjour", "ciao",
+    "hola", "thanks", "thank", "thx", "ty", "danke", "merci", "cheers", "ok", "okay", "k", "kk", "cool",
+    "nice", "great", "good", "fine", "perfect", "super", "awesome", "yes", "yeah", "yep", "no", "nope",
+    "sure", "bye", "goodbye", "tschuess", "tschüss", "morning", "evening", "night", "there", "you", "u",
+    "all", "again", "a", "lot", "much", "very", "so", "guten", "tag", "abend", "morgen", "vielen",
+    "dank", "gut", "alles", "klar", "wow", "lol", "haha",
+})
+_WORD = re.compile(r"[^\W\d_]+|\d+", re.UNICODE)
+MAX_TRIVIAL_WORDS = 4
+
+
+def is_trivial(message: str) -> bool:
+    """True for greetings, thanks, acknowledgements and inputs with no words at all (emoji, "?")."""
+    text = unicodedata.normalize("NFKC", message).lower()
+    words = _WORD.findall(text)
+    if not words:
+        return True
+    return len(words) <= MAX_TRIVIAL_WORDS and all(word in _SMALL_TALK for word in words)
+
+
+async def think(llm: LLMClient, messages: Sequence[Message], channel: EventChannel) -> str:
+    """Stream the model's reasoning as `thinking` lines; returns it. ModelUnavailable propagates (the
+    caller answers without the model); other model errors are logged and cost only the thinking."""
+    parts: list[str] = []
+    try:
+        stream = llm.achat_stream(messages, think=True, options={"num_predict": THINKING_MAX_TOKENS})
+        async with aclosing(stream) as deltas:
+            async for delta in deltas:
+                if delta.thinking:
+                    parts.append(delta.thinking)
+                    channel.thinking(delta.thinking)
+                elif delta.content.strip():
+                    break  # reasoning is over; the answer itself is phase 2's job
+    except ModelError as exc:
+        log.info("thinking phase skipped: %s", exc.message)
+    return "".join(parts)

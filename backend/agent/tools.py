@@ -1,0 +1,181 @@
+"""The chat agent's tools. Each is a typed function whose docstring is what the model reads about it;
+`chat_tools()` builds the one registry. Tools read the request's scope from `context.current()`, so
+every tool sees only the documents the user scoped the conversation to.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from datetime import datetime
+
+import anyio.to_thread
+
+from backend.agent import calculator as calc
+from backend.agent.citations import Source
+from backend.agent.context import RequestState, current
+from backend.agent.documents import Material, document_material, resolve_document, scoped_documents
+from backend.agent.prompting import fence, passages_block
+from backend.agent.registry import Tool, ToolFailure, ToolOutput, ToolRegistry
+from backend.llm.errors import ModelError, ModelUnavailable
+
+SEARCH_K = 7
+MAX_PASSAGE_CHARS = 1500
+MAX_LISTED_DOCUMENTS = 200
+ANALYZE_MAX_CHARS = 24_000
+COMPARE_MAX_CHARS = 12_000  # per document
+QUICK_TIMEOUT_S = 10.0
+SEARCH_TIMEOUT_S = 30.0
+
+
+def search_sources(state: RequestState, query: str, k: int = SEARCH_K) -> tuple[list[Source], str | None]:
+    """The best passages for `query` within the request's scope, and the search's notice (if degraded)."""
+    result = state.app.search.search(query, k, scope=state.scope)
+    return [Source.from_hit(hit) for hit in result.hits], result.notice
+
+
+def search_knowledge_base(query: str) -> ToolOutput:
+    """Search the user's documents for passages relevant to a question (hybrid keyword and semantic
+    search, best 7 passages). Call it before answering anything about the documents' content; search
+    again with other words if the first results miss.
+
+    Args:
+        query: What to look for, in a few specific words (names, terms, numbers from the question).
+    """
+    query = query.strip()
+    if not query:
+        raise ToolFailure("the query is empty")
+    sources, notice = search_sources(current(), query)
+    if not sources:
+        text = f'No passage in the documents matches "{query}".' + (f" ({notice})" if notice else "")
+        return ToolOutput.plain(text, "no passages found")
+
+    def render(numbers: Sequence[int]) -> str:
+        heading = f'Search results for "{query}": {len(sources)} passages.' + (f" Note: {notice}" if notice else "")
+        labelled = [(n, s.where(), s.text[:MAX_PASSAGE_CHARS]) for n, s in zip(numbers, sources, strict=True)]
+        return passages_block(heading, labelled)
+
+    files = len({s.document_id for s in sources})
+    summary = f"{len(sources)} passages from {files} document{'s' if files != 1 else ''}"
+    return ToolOutput(summary=summary, render=render, sources=tuple(sources))
+
+
+def list_documents() -> ToolOutput:
+    """List the documents available in this conversation: file name, id, category, pages and status."""
+    documents = scoped_documents(current())
+    if not documents:
+        return ToolOutput.plain("There are no documents available in this conversation.", "no documents")
+    lines = [
+        f"- {d['filename']} (id {d['id']}; category {d['category'] or 'none'}; "
+        f"{d['pages'] if d['pages'] is not None else '?'} pages; {d['status']})"
+        for d in documents[:MAX_LISTED_DOCUMENTS]
+    ]
+    if len(documents) > MAX_LISTED_DOCUMENTS:
+        lines.append(f"... and {len(documents) - MAX_LISTED_DOCUMENTS} more.")
+    count = f"{len(documents)} document{'s' if len(documents) != 1 else ''}"
+    return ToolOutput.plain(f"{count}:\n" + "\n".join(lines), count)
+
+
+async def analyze_document(document: str) -> ToolOutput:
+    """Analyse one whole document: main topics, named entities, key facts and a short summary. Use it
+    for overview questions about a single document ("what is X about?").
+
+    Args:
+        document: The document's file name (as list_documents shows it) or its id.
+    """
+    state = current()
+    material = await _material(state, document, ANALYZE_MAX_CHARS)
+    prompt = state.app.prompts.render(
+        "analyze_document", filename=material.filename, note=material.note,
+        document=fence("document", material.text, name=material.filename),
+    )
+    analysis = await _ask_model(state, prompt)
+
+    def render(numbers: Sequence[int]) -> str:
+        return (f"Analysis of [{numbers[0]}] {material.filename} (written from the document's text; "
+                f"cite it as [{numbers[0]}]):\n{fence('analysis', analysis)}")
+
+    return ToolOutput(summary=f"analysed {material.filename}", render=render, sources=(material.source,))
+
+
+async def compare_documents(a: str, b: str, question: str = "") -> ToolOutput:
+    """Compare two documents: what they share, where they differ or contradict each other, optionally
+    focused on a question.
+
+    Args:
+        a: The first document's file name or id.
+        b: The second document's file name or id.
+        question: What the comparison should focus on (optional).
+    """
+    state = current()
+    first = await _material(state, a, COMPARE_MAX_CHARS)
+    second = await _material(state, b, COMPARE_MAX_CHARS)
+    if first.source.document_id == second.source.document_id:
+        raise ToolFailure(f"{a!r} and {b!r} are the same document")
+    prompt = state.app.prompts.render(
+        "compare_documents", question=question.strip() or "their content in general",
+        a_name=first.filename, b_name=second.filename, note=" ".join(filter(None, (first.note, second.note))),
+        a_document=fence("document", first.text, name=first.filename),
+        b_document=fence("document", second.text, name=second.filename),
+    )
+    comparison = await _ask_model(state, prompt)
+
+    def render(numbers: Sequence[int]) -> str:
+        return (f"Comparison of [{numbers[0]}] {first.filename} and [{numbers[1]}] {second.filename} "
+                f"(written from the documents' text):\n{fence('comparison', comparison)}")
+
+    summary = f"compared {first.filename} and {second.filename}"
+    return ToolOutput(summary=summary, render=render, sources=(first.source, second.source))
+
+
+def calculator(expression: str) -> ToolOutput:
+    """Evaluate an arithmetic expression exactly: + - * / // % ** and parentheses, sqrt, log, exp, sin,
+    cos, tan, abs, round, min, max, pi, e. Use it for every calculation instead of computing in your head.
+
+    Args:
+        expression: The expression, e.g. "(17.5 - 3) * 2 ** 3".
+    """
+    try:
+        value = calc.format_number(calc.evaluate(expression))
+    except calc.CalculatorError as exc:
+        raise ToolFailure(f"cannot evaluate {expression!r}: {exc}") from exc
+    return ToolOutput.plain(f"{expression.strip()} = {value}", f"= {value}")
+
+
+def current_time() -> ToolOutput:
+    """The current local date, weekday, time and time zone."""
+    now = datetime.now().astimezone()
+    text = now.strftime("%A, %d %B %Y, %H:%M:%S") + f" (UTC{now.strftime('%z')[:3]}:{now.strftime('%z')[3:]})"
+    return ToolOutput.plain(text, now.strftime("%Y-%m-%d %H:%M"))
+
+
+async def _material(state: RequestState, name: str, max_chars: int) -> Material:
+    def gather() -> Material:
+        return document_material(state, resolve_document(state, name), max_chars)
+
+    return await anyio.to_thread.run_sync(gather, abandon_on_cancel=True)
+
+
+async def _ask_model(state: RequestState, prompt: str) -> str:
+    """A direct, non-streamed model call (not through the agent); cancelling the request cancels it."""
+    try:
+        reply = await state.app.llm.achat([{"role": "user", "content": prompt}], options={"temperature": 0.2})
+    except (ModelError, ModelUnavailable) as exc:
+        raise ToolFailure(f"the model could not do this: {exc.message}") from exc
+    if not reply.content.strip():
+        raise ToolFailure("the model returned an empty analysis")
+    return reply.content.strip()
+
+
+@functools.cache
+def chat_tools(model_timeout_s: float) -> ToolRegistry:
+    """The registry; tools that call the model get the model client's timeout plus a margin."""
+    model_bound = model_timeout_s + 15.0
+    return ToolRegistry([
+        Tool.from_function(search_knowledge_base, SEARCH_TIMEOUT_S),
+        Tool.from_function(list_documents, QUICK_TIMEOUT_S),
+        Tool.from_function(analyze_document, model_bound),
+        Tool.from_function(compare_documents, model_bound),
+        Tool.from_function(calculator, QUICK_TIMEOUT_S),
+        Tool.from_function(current_time, QUICK_TIMEOUT_S),
+    ])

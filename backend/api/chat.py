@@ -1,0 +1,134 @@
+"""Chat: `POST /api/chat` streams an answer as NDJSON (DESIGN §5); `/api/chat/sessions` lists, shows,
+renames and deletes conversations. Bad input is a JSON error before the stream starts."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Annotated, Any
+from uuid import UUID
+
+from fastapi import APIRouter, Query, status
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import StreamingResponse
+from starlette.types import Receive, Scope, Send
+
+from backend.agent import sessions
+from backend.agent.attachments import MAX_ATTACHMENTS, AttachmentIn
+from backend.agent.chat import MAX_MESSAGE_CHARS, ChatInput, prepare_chat, run_chat
+from backend.agent.stream import MEDIA_TYPE, EventChannel
+from backend.api.deps import ContextDep, DatabaseDep
+
+router = APIRouter(prefix="/api/chat", tags=["chat"])
+
+
+class ChatScope(BaseModel):
+    document_ids: list[str] | None = None
+    categories: list[str] | None = None
+
+
+class ChatAttachment(BaseModel):
+    name: str = Field(min_length=1, max_length=255)
+    mime_type: str = Field("", max_length=255)
+    data: str = Field(description="The file's bytes, base64-encoded (a data: URL is accepted too)")
+
+
+class ChatRequest(BaseModel):
+    session_id: UUID | None = None
+    message: str = Field(max_length=MAX_MESSAGE_CHARS * 2)  # the exact limit applies to the stripped text
+    scope: ChatScope | None = None
+    attachments: list[ChatAttachment] = Field(default_factory=list, max_length=MAX_ATTACHMENTS)
+    rewind_to_message_id: UUID | None = None
+
+
+class SessionOut(BaseModel):
+    id: str
+    title: str
+    title_is_custom: bool
+    scope: dict[str, Any]
+    turns: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class MessageOut(BaseModel):
+    id: str
+    turn: int
+    seq: int
+    role: str
+    content: str
+    tool_calls: list[dict[str, Any]] | None
+    tool_call_id: str | None
+    tool_name: str | None
+    tool_summary: str | None
+    citations: list[dict[str, Any]]
+    thinking: str | None
+    attachments: list[dict[str, Any]]
+    scope: dict[str, Any] | None
+    status: str
+    error: dict[str, Any] | None
+    created_at: datetime
+
+
+class SessionDetail(SessionOut):
+    messages: list[MessageOut]
+
+
+class SessionRename(BaseModel):
+    title: str = Field(max_length=sessions.MAX_TITLE_CHARS)
+
+
+class NdjsonStream(StreamingResponse):
+    """A streamed answer whose producer task is cancelled when the response ends for any reason —
+    including a client that disconnects, which cancels the model calls in flight."""
+
+    def __init__(self, channel: EventChannel, producer: asyncio.Task[None]) -> None:
+        super().__init__(channel.lines(), media_type=MEDIA_TYPE,
+                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        self.producer = producer
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.producer.cancel()
+
+
+@router.post("", response_class=StreamingResponse,
+             responses={200: {"content": {MEDIA_TYPE: {}}, "description": "NDJSON events (DESIGN §5)"}})
+async def chat(body: ChatRequest, ctx: ContextDep) -> NdjsonStream:
+    """Ask a question; the answer streams as NDJSON lines `{type, data}`: start, thinking, tool, metadata,
+    text, memory, error, done."""
+    scope = body.scope or ChatScope()
+    request = ChatInput(
+        message=body.message, session_id=str(body.session_id) if body.session_id else None,
+        document_ids=scope.document_ids, categories=scope.categories,
+        attachments=[AttachmentIn(a.name, a.mime_type, a.data) for a in body.attachments],
+        rewind_to=str(body.rewind_to_message_id) if body.rewind_to_message_id else None,
+    )
+    prepared = await run_in_threadpool(prepare_chat, ctx, request)
+    channel = EventChannel()
+    return NdjsonStream(channel, asyncio.create_task(run_chat(prepared, channel)))
+
+
+@router.get("/sessions", response_model=list[SessionOut])
+def list_sessions(db: DatabaseDep, limit: Annotated[int, Query(ge=1, le=500)] = 100,
+                  offset: Annotated[int, Query(ge=0)] = 0) -> list[dict[str, Any]]:
+    return sessions.list_sessions(db, limit, offset)
+
+
+@router.get("/sessions/{session_id}", response_model=SessionDetail)
+def get_session(session_id: UUID, db: DatabaseDep) -> dict[str, Any]:
+    """The whole transcript: questions, tool calls and results, answers with citations and thinking."""
+    return sessions.get_session(db, str(session_id))
+
+
+@router.patch("/sessions/{session_id}", response_model=SessionOut)
+def rename_session(session_id: UUID, body: SessionRename, db: DatabaseDep) -> dict[str, Any]:
+    return sessions.rename_session(db, str(session_id), body.title)
+
+
+@router.delete("/sessions/{session_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_session(session_id: UUID, db: DatabaseDep) -> None:
+    sessions.delete_session(db, str(session_id))

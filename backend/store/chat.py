@@ -1,0 +1,201 @@
+"""SQL for chat sessions, their messages and attached images.
+
+A turn's rows are written twice: when the question arrives (the user message and a placeholder for the
+answer, status `partial`) and when the answer ends (the tool rounds, then the answer itself). Functions
+that take a `conn` are meant to be composed inside one `Database.transaction()` by the chat service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from backend.store.db import Database
+
+_SESSION_COLUMNS = """
+    s.id::text AS id, s.title, s.title_is_custom, s.scope, s.created_at, s.updated_at,
+    (SELECT count(*) FROM chat_messages m WHERE m.session_id = s.id AND m.role = 'user') AS turns
+"""
+
+_MESSAGE_COLUMNS = """
+    id::text AS id, turn, seq, role, content, model_content, tool_calls, tool_call_id, tool_name,
+    tool_summary, citations, thinking, attachments, scope, status, error, created_at
+"""
+
+
+@dataclass(frozen=True)
+class NewMessage:
+    """A row to insert into `chat_messages`; the JSON fields are plain Python values."""
+
+    id: str
+    role: str
+    content: str = ""
+    model_content: str | None = None
+    tool_calls: list[dict[str, Any]] | None = None
+    tool_call_id: str | None = None
+    tool_name: str | None = None
+    tool_summary: str | None = None
+    attachments: list[dict[str, Any]] = field(default_factory=list)
+    scope: dict[str, Any] | None = None
+    status: str = "complete"
+
+
+@dataclass(frozen=True)
+class AnswerUpdate:
+    """The final state of a turn's answer row."""
+
+    content: str
+    citations: list[dict[str, Any]]
+    thinking: str | None
+    status: str
+    error: dict[str, Any] | None
+
+
+# -- sessions ----------------------------------------------------------------------------------------
+
+def insert_session(conn: psycopg.Connection, session_id: str, title: str, scope: dict[str, Any]) -> None:
+    conn.execute("INSERT INTO chat_sessions (id, title, scope) VALUES (%s, %s, %s)",
+                 (session_id, title, Jsonb(scope)))
+
+
+def lock_session(conn: psycopg.Connection, session_id: str) -> int | None:
+    """Lock the session row until the transaction ends (serialising turn numbering) and return the number
+    its next turn gets; None when the session does not exist."""
+    row = conn.execute(
+        "SELECT (SELECT coalesce(max(m.turn), 0) + 1 FROM chat_messages m WHERE m.session_id = s.id) AS next_turn"
+        " FROM chat_sessions s WHERE s.id = %s FOR UPDATE OF s",
+        (session_id,),
+    ).fetchone()
+    return None if row is None else int(row["next_turn"])
+
+
+def touch_session(conn: psycopg.Connection, session_id: str, scope: dict[str, Any], title: str | None) -> None:
+    """Record activity and the latest scope; `title` (when given) replaces a derived title."""
+    conn.execute(
+        "UPDATE chat_sessions SET updated_at = now(), scope = %s,"
+        " title = CASE WHEN %s::text IS NOT NULL AND NOT title_is_custom THEN %s::text ELSE title END"
+        " WHERE id = %s",
+        (Jsonb(scope), title, title, session_id),
+    )
+
+
+def list_sessions(db: Database, limit: int, offset: int) -> list[dict[str, Any]]:
+    with db.connection() as conn:
+        return conn.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM chat_sessions s ORDER BY s.updated_at DESC, s.id LIMIT %s OFFSET %s",  # noqa: S608 - fixed fragment
+            (limit, offset),
+        ).fetchall()
+
+
+def get_session(db: Database, session_id: str) -> dict[str, Any] | None:
+    with db.connection() as conn:
+        return conn.execute(f"SELECT {_SESSION_COLUMNS} FROM chat_sessions s WHERE s.id = %s",  # noqa: S608
+                            (session_id,)).fetchone()
+
+
+def rename_session(db: Database, session_id: str, title: str) -> bool:
+    with db.connection() as conn:
+        cur = conn.execute(
+            "UPDATE chat_sessions SET title = %s, title_is_custom = true, updated_at = now() WHERE id = %s",
+            (title, session_id),
+        )
+    return cur.rowcount > 0
+
+
+def delete_session(db: Database, session_id: str) -> bool:
+    with db.connection() as conn:
+        cur = conn.execute("DELETE FROM chat_sessions WHERE id = %s", (session_id,))
+    return cur.rowcount > 0
+
+
+# -- turns -------------------------------------------------------------------------------------------
+
+def turn_of_message(conn: psycopg.Connection, session_id: str, message_id: str) -> int | None:
+    row = conn.execute("SELECT turn FROM chat_messages WHERE id = %s AND session_id = %s",
+                       (message_id, session_id)).fetchone()
+    return None if row is None else int(row["turn"])
+
+
+def delete_turns_from(conn: psycopg.Connection, session_id: str, turn: int) -> int:
+    """Remove turn `turn` and every later turn of the session; returns the number of rows removed."""
+    cur = conn.execute("DELETE FROM chat_messages WHERE session_id = %s AND turn >= %s", (session_id, turn))
+    return cur.rowcount
+
+
+def insert_messages(conn: psycopg.Connection, session_id: str, turn: int, first_seq: int,
+                    messages: Sequence[NewMessage]) -> None:
+    if not messages:
+        return
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO chat_messages (id, session_id, turn, seq, role, content, model_content, tool_calls,"
+            " tool_call_id, tool_name, tool_summary, attachments, scope, status)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            [(m.id, session_id, turn, first_seq + i, m.role, m.content, m.model_content,
+              Jsonb(m.tool_calls) if m.tool_calls is not None else None, m.tool_call_id, m.tool_name,
+              m.tool_summary, Jsonb(m.attachments), Jsonb(m.scope) if m.scope is not None else None, m.status)
+             for i, m in enumerate(messages)],
+        )
+
+
+def insert_images(conn: psycopg.Connection, message_id: str, images: Sequence[tuple[str, bytes]]) -> None:
+    if not images:
+        return
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO chat_images (message_id, position, mime_type, data) VALUES (%s, %s, %s, %s)",
+            [(message_id, i, mime, data) for i, (mime, data) in enumerate(images)],
+        )
+
+
+def finish_answer(db: Database, session_id: str, answer_id: str, rounds: Sequence[NewMessage],
+                  update: AnswerUpdate) -> bool:
+    """Store the tool rounds before the answer and the answer's final state, in one transaction.
+
+    Returns False when the turn no longer exists (rewound or deleted while it was being answered).
+    """
+    with db.transaction() as conn:
+        row = conn.execute(
+            "UPDATE chat_messages SET seq = %s, content = %s, citations = %s, thinking = %s, status = %s,"
+            " error = %s WHERE id = %s AND session_id = %s RETURNING turn",
+            (len(rounds) + 1, update.content, Jsonb(update.citations), update.thinking, update.status,
+             Jsonb(update.error) if update.error is not None else None, answer_id, session_id),
+        ).fetchone()
+        if row is None:
+            return False
+        insert_messages(conn, session_id, int(row["turn"]), 1, rounds)
+        conn.execute("UPDATE chat_sessions SET updated_at = now() WHERE id = %s", (session_id,))
+    return True
+
+
+# -- reading -----------------------------------------------------------------------------------------
+
+def session_messages(db: Database, session_id: str, before_turn: int | None = None) -> list[dict[str, Any]]:
+    """The session's messages in conversation order, optionally only those of turns before `before_turn`."""
+    query = f"SELECT {_MESSAGE_COLUMNS} FROM chat_messages WHERE session_id = %s"  # noqa: S608 - fixed fragment
+    params: list[Any] = [session_id]
+    if before_turn is not None:
+        query += " AND turn < %s"
+        params.append(before_turn)
+    with db.connection() as conn:
+        return conn.execute(query + " ORDER BY turn, seq", params).fetchall()
+
+
+def images_of(db: Database, message_ids: Sequence[str]) -> dict[str, list[bytes]]:
+    """Image bytes by user message id, in attachment order."""
+    if not message_ids:
+        return {}
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT message_id::text AS message_id, data FROM chat_images WHERE message_id = ANY(%s::uuid[])"
+            " ORDER BY message_id, position",
+            (list(message_ids),),
+        ).fetchall()
+    images: dict[str, list[bytes]] = {}
+    for row in rows:
+        images.setdefault(row["message_id"], []).append(bytes(row["data"]))
+    return images

@@ -1,0 +1,221 @@
+"""Chat latency with a zero-latency fake model: time to the `start` line and Quire's own overhead per turn.
+
+Starts everything it needs and removes it afterwards: a throwaway embedded Postgres, the fake Ollama
+from tests/support, and a real Quire server process (tests/support/server.py). A small vault is
+ingested, then each turn runs the full two-phase path — thinking call, a `search_knowledge_base` tool
+round (embedding + hybrid search), the answer with a citation — and is measured from the client:
+
+- start: request sent → `start` line received (target ≤ 50 ms);
+- total: request sent → `done` line received;
+- overhead: total minus the time the fake model spent serving this turn's requests (target p50 ≤ 20 ms);
+- server CPU/turn: CPU time of the Quire process (all its threads, DBOS included) divided by turns.
+
+Turns are tagged so the fake can attribute its own time to the turn that caused it. Scenarios: 200
+turns one after another (20 sessions × 10 turns), and 200 turns as 20 concurrent streams.
+
+    python scripts/bench_chat.py [--turns-per-session 10] [--sessions 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.support.fake_ollama import FakeOllama, Reply, _Handler  # noqa: E402
+from tests.support.postgres import ThrowawayPostgres  # noqa: E402
+from tests.support.server import QuireServer  # noqa: E402
+from tests.support.vault import ingest  # noqa: E402
+
+TAG = re.compile(r"turntag(\d+)")
+TOPICS = ["enzymes", "respiration", "photosynthesis", "osmosis", "mitosis", "genetics", "ecology", "immunity"]
+
+
+class TimedFake(FakeOllama):
+    """The fake Ollama, additionally attributing the seconds it spends per request to the turn tag in it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.by_turn: dict[int, float] = defaultdict(float)
+
+    def start(self, port: int = 0) -> TimedFake:
+        fake = self
+
+        class Handler(_Handler):
+            def setup(self) -> None:
+                # Real Ollama (Go) sends small writes at once; without TCP_NODELAY, Nagle's algorithm and
+                # delayed ACKs would hold each streamed line up to 40 ms and be counted as Quire's time.
+                super().setup()
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+            def _chat(self, body: dict[str, Any]) -> None:
+                self._timed(super()._chat, body)
+
+            def _embed(self, body: dict[str, Any]) -> None:
+                self._timed(super()._embed, body)
+
+            def _timed(self, serve: Any, body: dict[str, Any]) -> None:
+                started = time.perf_counter()
+                try:
+                    serve(body)
+                finally:
+                    tags = TAG.findall(json.dumps(body))
+                    if tags:
+                        with fake._lock:
+                            fake.by_turn[int(tags[-1])] += time.perf_counter() - started
+
+        Handler.fake = self
+        from http.server import ThreadingHTTPServer
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True, name="fake-ollama")
+        self._thread.start()
+        return self
+
+
+def model(request: dict[str, Any]) -> Reply:
+    """Think, then search for the question's topic (carrying the turn tag), then answer citing [1]."""
+    if request.get("think"):
+        return Reply(thinking="The user asks about a topic in their notes; I will search for it.")
+    last = request["messages"][-1]
+    if last["role"] == "user":
+        tag = TAG.findall(last["content"])[-1]
+        topic = TOPICS[int(tag) % len(TOPICS)]
+        return Reply(tool_calls=[("search_knowledge_base", {"query": f"{topic} key facts turntag{tag}"})])
+    return Reply(content="According to your notes, the key point is explained in the first passage [1].")
+
+
+@dataclass
+class Turn:
+    tag: int
+    start_s: float
+    total_s: float
+    citations: int
+    ok: bool
+
+
+def run_turn(client: httpx.Client, tag: int, session_id: str | None) -> tuple[Turn, str]:
+    topic = TOPICS[tag % len(TOPICS)]
+    body: dict[str, Any] = {"message": f"What do my notes say about {topic}? (turntag{tag})"}
+    if session_id:
+        body["session_id"] = session_id
+    sent = time.perf_counter()
+    start_s, citations, kinds = 0.0, 0, []
+    with client.stream("POST", "/api/chat", json=body) as response:
+        response.raise_for_status()
+        for line in response.iter_lines():
+            event = json.loads(line)
+            kinds.append(event["type"])
+            if event["type"] == "start":
+                start_s = time.perf_counter() - sent
+                session_id = event["data"]["session_id"]
+            citations += event["type"] == "metadata"
+    total = time.perf_counter() - sent
+    ok = kinds[0] == "start" and kinds[-1] == "done" and "error" not in kinds and citations > 0
+    assert session_id is not None
+    return Turn(tag, start_s, total, citations, ok), session_id
+
+
+def run_session(server: QuireServer, first_tag: int, turns: int) -> list[Turn]:
+    results, session_id = [], None
+    with server.client(timeout=120) as client:
+        for offset in range(turns):
+            turn, session_id = run_turn(client, first_tag + offset, session_id)
+            results.append(turn)
+    return results
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def report(name: str, turns: list[Turn], fake: TimedFake, wall_s: float, cpu_s: float) -> str:
+    starts = [t.start_s * 1000 for t in turns]
+    totals = [t.total_s * 1000 for t in turns]
+    in_fake = [fake.by_turn[t.tag] * 1000 for t in turns]
+    overhead = [total - spent for total, spent in zip(totals, in_fake, strict=True)]
+    failed = sum(not t.ok for t in turns)
+    cells = [name, str(len(turns)), *(f"{v:8.1f}" for v in (
+        statistics.median(starts), percentile(starts, 0.95), statistics.median(totals), percentile(totals, 0.95),
+        statistics.median(in_fake), statistics.median(overhead), percentile(overhead, 0.95))),
+        f"{len(turns) / wall_s:6.1f}", f"{cpu_s / len(turns) * 1000:6.1f}", str(failed)]
+    return " | ".join(cells)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sessions", type=int, default=20)
+    parser.add_argument("--turns-per-session", type=int, default=10)
+    args = parser.parse_args()
+
+    postgres = ThrowawayPostgres()
+    fake = TimedFake().start()
+    data_dir = Path(tempfile.mkdtemp(prefix="quire-bench-chat-"))
+    server = QuireServer(postgres.fresh_database(), data_dir, fake.url, QUIRE_LOG_LEVEL="WARNING")
+    try:
+        server.start()
+        with server.client(timeout=120) as client:
+            files = {f"{topic}-{i}.md": (f"# {topic.title()} notes {i}\n\n" + "\n\n".join(
+                f"## Part {p}\n\nKey facts about {topic}, part {p}: " + f"{topic} matters because of detail {p}. " * 8
+                for p in range(4))).encode() for topic in TOPICS for i in range(4)}
+            ingest(client, files, timeout_s=300)
+        fake.respond_with(model)
+        run_session(server, 10_000, 10)  # warm-up: connection pools, prompt cache, first queries
+
+        per, n = args.turns_per_session, args.sessions
+        assert server.process is not None
+        pid = server.process.pid
+        started, cpu = time.perf_counter(), cpu_seconds(pid)
+        sequential = [t for s in range(n) for t in run_session(server, s * per, per)]
+        sequential_wall, sequential_cpu = time.perf_counter() - started, cpu_seconds(pid) - cpu
+
+        started, cpu = time.perf_counter(), cpu_seconds(pid)
+        with ThreadPoolExecutor(n) as pool:
+            batches = list(pool.map(lambda s: run_session(server, 50_000 + s * per, per), range(n)))
+        concurrent = [t for batch in batches for t in batch]
+        concurrent_wall, concurrent_cpu = time.perf_counter() - started, cpu_seconds(pid) - cpu
+    finally:
+        server.stop()
+        fake.stop()
+        postgres.close()
+
+    header = ["scenario", "turns", "start p50", "start p95", "total p50", "total p95", "in fake p50",
+              "overhead p50", "overhead p95", "turns/s", "server CPU/turn", "failed"]
+    print("\nChat turns (thinking + one search tool round + answer), zero-latency fake model; times in ms")
+    print(" | ".join(header))
+    print(report("sequential", sequential, fake, sequential_wall, sequential_cpu))
+    print(report(f"{args.sessions} concurrent", concurrent, fake, concurrent_wall, concurrent_cpu))
+    print(f"targets: start p50 <= 50 ms; overhead p50 <= 20 ms. CPU cores: {os.cpu_count()}, "
+          f"load average at the end: {os.getloadavg()[0]:.1f} (other work on the machine inflates wall times)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+"""Citation numbers follow first appearance, stay stable across rounds and are announced once."""
+
+from __future__ import annotations
+
+from backend.agent.citations import CitationAccumulator, Source
+
+
+def source(block: str, page: int | None = 1) -> Source:
+    return Source(block_id=block, document_id="d", filename="notes.pdf", page=page, section="Intro > Setup",
+                  snippet="snip", score=0.5, text=f"text of {block}")
+
+
+def test_numbering_is_stable_and_deduplicated() -> None:
+    citations = CitationAccumulator()
+    assert citations.register([source("a"), source("b")]) == [1, 2]
+    assert [c.n for c in citations.take_new()] == [1, 2]
+    assert citations.register([source("c"), source("a")]) == [3, 1]
+    assert [c.source.block_id for c in citations.take_new()] == ["c"]
+    assert citations.take_new() == []
+    assert [c.n for c in citations.all()] == [1, 2, 3]
+
+
+def test_payload_is_the_metadata_line() -> None:
+    citations = CitationAccumulator()
+    citations.register([source("a", page=3)])
+    (citation,) = citations.all()
+    assert citation.payload() == {"n": 1, "block_id": "a", "document_id": "d", "filename": "notes.pdf", "page": 3,
+                                  "section": "Intro > Setup", "snippet": "snip", "score": 0.5, "text": "text of a"}
+    assert citation.source.where() == 'notes.pdf, page 3, "Intro > Setup"'
+    assert source("x", page=None).where() == 'notes.pdf, "Intro > Setup"'

@@ -1,0 +1,225 @@
+"""`POST /api/chat` and `/api/chat/sessions` over HTTP: validation as JSON errors before the stream,
+sessions, the model-down fallback, model errors mid-answer, disconnects, attachments, activity."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+from PIL import Image
+
+from tests.agent.chatting import Library, chat, library, user_messages
+from tests.support.fake_ollama import FakeOllama, Reply
+from tests.support.server import QuireServer
+
+
+@pytest.fixture
+def lib(quire: QuireServer, api: httpx.Client) -> Library:
+    return library(quire.url, api)
+
+
+def png() -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (4, 4), "blue").save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def attachment(name: str, data: bytes, mime: str = "") -> dict[str, str]:
+    return {"name": name, "mime_type": mime, "data": base64.b64encode(data).decode()}
+
+
+def error_of(response: httpx.Response, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    return response.json()["error"]
+
+
+def wait_for_answer(api: httpx.Client, session_id: str, done: Any, timeout_s: float = 20) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        answer = api.get(f"/api/chat/sessions/{session_id}").json()["messages"][-1]
+        if done(answer) or time.monotonic() > deadline:
+            return answer
+        time.sleep(0.05)
+
+
+def test_bad_input_is_a_json_error_before_any_stream(api: httpx.Client, fake_ollama: FakeOllama) -> None:
+    post = lambda **body: api.post("/api/chat", json=body)  # noqa: E731
+    assert error_of(post(message="   "), 422)["code"] == "empty_message"
+    assert error_of(post(message="x" * 20_001), 422)["code"] == "message_too_long"
+    assert error_of(post(), 422)["code"] == "invalid_request"
+    unknown = "00000000-0000-4000-8000-000000000000"
+    assert error_of(post(message="q", session_id=unknown), 404)["code"] == "not_found"
+    assert error_of(post(message="q", session_id="not-a-uuid"), 422)["code"] == "invalid_request"
+    assert error_of(post(message="q", scope={"document_ids": [unknown]}), 404)["code"] == "unknown_documents"
+    assert error_of(post(message="q", scope={"document_ids": ["nope"]}), 422)["code"] == "invalid_document_id"
+    assert error_of(post(message="q", rewind_to_message_id=unknown), 422)["code"] == "rewind_without_session"
+    session = chat(api, "hello").session_id
+    assert error_of(post(message="q", session_id=session, rewind_to_message_id=unknown), 404)["code"] == "not_found"
+    assert error_of(post(message="q", attachments=[attachment("a.exe", b"MZ")]), 415)["code"] == \
+        "unsupported_attachment"
+    assert error_of(post(message="q", attachments=[attachment("a.png", b"%PDF-1.4")]), 415)["code"] == \
+        "content_mismatch"
+    assert error_of(post(message="q", attachments=[{"name": "a.png", "data": "@@@"}]), 422)["code"] == \
+        "invalid_attachment"
+    assert error_of(post(message="q", attachments=[attachment(f"{i}.png", png()) for i in range(6)]), 422)
+    huge = attachment("big.png", b"\x89PNG\r\n\x1a\n" + bytes(10 * 1024 * 1024))
+    assert error_of(post(message="q", attachments=[huge]), 413)["code"] == "attachment_too_large"
+    # None of these reached the model, and the bad requests stored nothing in the session.
+    assert len(fake_ollama.chat_requests) == 1
+    assert len(api.get(f"/api/chat/sessions/{session}").json()["messages"]) == 2
+
+
+def test_sessions_list_get_rename_delete(api: httpx.Client, fake_ollama: FakeOllama) -> None:
+    question = "What are   the three stages of cell respiration, and where in the cell do they each take place?"
+    stream = chat(api, question)
+    sid = stream.session_id
+    listed = {s["id"]: s for s in api.get("/api/chat/sessions").json()}
+    assert listed[sid]["title"] == "What are the three stages of cell respiration, and where in…"
+    assert listed[sid]["turns"] == 1
+    assert listed[sid]["title_is_custom"] is False
+
+    chat(api, "And glycolysis?", session_id=sid)
+    session = api.get(f"/api/chat/sessions/{sid}").json()
+    assert [(m["turn"], m["role"]) for m in session["messages"]] == [(1, "user"), (1, "assistant"),
+                                                                     (2, "user"), (2, "assistant")]
+    assert session["messages"][0]["content"] == question
+    assert session["turns"] == 2
+
+    renamed = api.patch(f"/api/chat/sessions/{sid}", json={"title": "  Respiration  "})
+    assert renamed.status_code == 200
+    assert renamed.json()["title"] == "Respiration"
+    assert renamed.json()["title_is_custom"] is True
+    assert error_of(api.patch(f"/api/chat/sessions/{sid}", json={"title": " "}), 422)["code"] == "empty_title"
+    # A rewind of the first turn derives titles again only for sessions the user did not name.
+    chat(api, "Something else entirely", session_id=sid, rewind_to_message_id=session["messages"][0]["id"])
+    assert api.get(f"/api/chat/sessions/{sid}").json()["title"] == "Respiration"
+
+    assert api.delete(f"/api/chat/sessions/{sid}").status_code == 204
+    assert error_of(api.get(f"/api/chat/sessions/{sid}"), 404)["code"] == "not_found"
+    assert error_of(api.delete(f"/api/chat/sessions/{sid}"), 404)["code"] == "not_found"
+    assert sid not in {s["id"] for s in api.get("/api/chat/sessions").json()}
+
+
+@contextmanager
+def ollama_down(fake: FakeOllama) -> Iterator[None]:
+    """Stop the fake and bring it back on the same port (the shared server keeps talking to that port)."""
+    port = int(fake.url.rsplit(":", 1)[1])
+    fake.stop()
+    try:
+        yield
+    finally:
+        fake.start(port)
+
+
+def test_model_down_still_answers_with_passages(api: httpx.Client, fake_ollama: FakeOllama, lib: Library) -> None:
+    with ollama_down(fake_ollama):
+        stream = chat(api, "How do mitochondria make ATP?", scope=lib.scope("respiration", "enzymes"))
+    kinds = stream.types
+    assert kinds[0] == "start"
+    assert kinds[-3:] == ["text", "error", "done"]
+    assert set(kinds[1:-3]) == {"metadata"}
+    citations = stream.citations
+    assert citations
+    assert {c["document_id"] for c in citations} <= {lib.id("respiration"), lib.id("enzymes")}
+    assert stream.text.startswith("The model isn't available, but these passages match your question:")
+    assert f"[1] **{citations[0]['filename']}" in stream.text
+    error = stream.one("error")
+    assert error["code"] == "model_unavailable"
+    assert error["retryable"] is True
+    assert "ollama serve" in error["message"]
+    answer = api.get(f"/api/chat/sessions/{stream.session_id}").json()["messages"][-1]
+    assert answer["status"] == "error"
+    assert answer["citations"] == citations
+    assert answer["content"] == stream.text
+
+
+def test_model_not_pulled_says_what_to_pull(api: httpx.Client, fake_ollama: FakeOllama, lib: Library) -> None:
+    fake_ollama.models = ["embeddinggemma:latest"]
+    stream = chat(api, "What is the induced fit model?", scope=lib.scope("enzymes"))
+    assert "ollama pull gemma4:e4b" in stream.one("error")["message"]
+    assert stream.citations
+    greeting = chat(api, "hello")
+    assert greeting.types == ["start", "text", "error", "done"]
+    assert "isn't available" in greeting.text
+
+
+def test_model_error_mid_answer_keeps_the_partial_answer(api: httpx.Client, fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(
+        Reply(thinking="Answer directly."),
+        Reply(content="Osmosis is the movement of water across a membrane", chunks=5, error_after_chunks=2),
+    )
+    stream = chat(api, "What is osmosis?")
+    assert stream.types[-3:] == ["memory", "error", "done"]
+    assert stream.one("error")["code"] == "model_error"
+    partial = stream.text
+    assert partial
+    assert "Osmosis is the movement of water across a membrane".startswith(partial)
+    assert len(partial) < len("Osmosis is the movement of water across a membrane")
+    answer = api.get(f"/api/chat/sessions/{stream.session_id}").json()["messages"][-1]
+    assert (answer["status"], answer["content"]) == ("partial", partial)
+    assert answer["error"]["code"] == "model_error"
+
+
+def test_disconnect_cancels_the_model_call_and_keeps_the_partial_answer(api: httpx.Client,
+                                                                       fake_ollama: FakeOllama) -> None:
+    full = " ".join(f"word{i}" for i in range(60))
+    fake_ollama.script(Reply(content=full, chunks=60, delay_s=0.1))
+    with api.stream("POST", "/api/chat", json={"message": "hi"}) as response:
+        lines = response.iter_lines()
+        start = json.loads(next(lines))["data"]
+        texts = 0
+        for line in lines:
+            texts += json.loads(line)["type"] == "text"
+            if texts == 3:
+                break
+    # The stream was closed after three text pieces of sixty. The answer is stored as partial at once;
+    # had the model call carried on, it would only appear, complete, after the whole reply.
+    answer = wait_for_answer(api, start["session_id"], lambda a: a["content"])
+    assert answer["status"] == "partial"
+    assert answer["content"]
+    assert full.startswith(answer["content"])
+    assert answer["content"] != full
+
+
+def test_attachments_reach_the_model(api: httpx.Client, fake_ollama: FakeOllama) -> None:
+    image = png()
+    fake_ollama.script(Reply(thinking="An image and a file."), Reply(content="I see a blue square."))
+    stream = chat(api, "What is in the picture, and what do my notes say?", attachments=[
+        attachment("square.png", image, "image/png"),
+        attachment("notes.txt", b"The exam is on Friday.", "text/plain"),
+    ])
+    thinking, answering = fake_ollama.chat_requests
+    for request in (thinking, answering):
+        user = request["messages"][-1]
+        assert user["images"] == [base64.b64encode(image).decode()]
+        assert user["content"] == ('<attached_file name="notes.txt">\nThe exam is on Friday.\n</attached_file>\n\n'
+                                   "What is in the picture, and what do my notes say?")
+    question = api.get(f"/api/chat/sessions/{stream.session_id}").json()["messages"][0]
+    assert question["content"] == "What is in the picture, and what do my notes say?"
+    assert [(a["name"], a["kind"]) for a in question["attachments"]] == [("square.png", "image"),
+                                                                         ("notes.txt", "document")]
+    # The next turn still sends the image and the file with the question they came with.
+    fake_ollama.script(Reply(thinking="Follow-up."), Reply(content="Blue."))
+    chat(api, "Which colour was it?", session_id=stream.session_id)
+    first_question = fake_ollama.chat_requests[-1]["messages"][1]
+    assert first_question["images"] == [base64.b64encode(image).decode()]
+    assert "The exam is on Friday." in user_messages(fake_ollama.chat_requests[-1])[0]
+
+
+def test_each_question_counts_as_study_activity(quire: QuireServer, api: httpx.Client,
+                                                fake_ollama: FakeOllama) -> None:
+    stream = chat(api, "hello")
+    chat(api, "thanks", session_id=stream.session_id)
+    with psycopg.connect(quire.database_url) as conn:
+        (count,) = conn.execute("SELECT count(*) FROM activity_events WHERE kind = 'chat_message' AND ref = %s",
+                                (stream.session_id,)).fetchone()
+    assert count == 2
