@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -13,6 +13,8 @@ from backend.ingest import progress, reconcile
 
 router = APIRouter(prefix="/api/ingest", tags=["ingest"])
 
+WorkflowId = Annotated[str, Path(pattern=r"^[A-Za-z0-9._:-]{1,128}$", description="An ingestion workflow id")]
+
 
 @router.get("")
 def list_runs(ctx: ContextDep, limit: int = Query(20, ge=1, le=200)) -> list[dict[str, Any]]:
@@ -20,13 +22,13 @@ def list_runs(ctx: ContextDep, limit: int = Query(20, ge=1, le=200)) -> list[dic
 
 
 @router.get("/{workflow_id}")
-def get_run(workflow_id: str, ctx: ContextDep) -> dict[str, Any]:
+def get_run(workflow_id: WorkflowId, ctx: ContextDep) -> dict[str, Any]:
     """DBOS status, the steps taken so far, each document's state and the fine-grained progress."""
     return progress.run_snapshot(ctx, workflow_id)
 
 
 @router.post("/{workflow_id}/cancel")
-def cancel_run(workflow_id: str, ctx: ContextDep) -> dict[str, Any]:
+def cancel_run(workflow_id: WorkflowId, ctx: ContextDep) -> dict[str, Any]:
     """Stop an ingestion at its next step boundary; documents already stored stay in the vault."""
     progress.run_snapshot(ctx, workflow_id)  # 404 for unknown runs
     reconcile.cancel_run(ctx, workflow_id)
@@ -34,7 +36,7 @@ def cancel_run(workflow_id: str, ctx: ContextDep) -> dict[str, Any]:
 
 
 @router.get("/{workflow_id}/events", response_class=StreamingResponse)
-async def run_events(workflow_id: str, ctx: ContextDep) -> StreamingResponse:
+async def run_events(workflow_id: WorkflowId, ctx: ContextDep) -> StreamingResponse:
     """NDJSON: a `progress` line (the snapshot) whenever it changes, then an `end` line."""
     await run_in_threadpool(progress.run_snapshot, ctx, workflow_id)  # 404 before the stream starts
     return StreamingResponse(

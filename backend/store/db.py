@@ -8,15 +8,19 @@ wraps several statements in one atomic transaction. Migrations are numbered, for
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg.rows import dict_row
+from psycopg.types.json import set_json_dumps
+from psycopg.types.string import StrBinaryDumper, StrDumper, StrDumperUnknown
 from psycopg_pool import ConnectionPool
 
 log = logging.getLogger(__name__)
@@ -46,6 +50,43 @@ def database_name(url: str) -> str:
     return urlsplit(normalise_url(url)).path.lstrip("/") or "postgres"
 
 
+def _without_nul(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, dict):
+        return {_without_nul(k): _without_nul(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_without_nul(v) for v in value]
+    return value
+
+
+# Postgres text and jsonb cannot hold NUL characters; input containing them (hostile or from a broken
+# file) would otherwise fail with a server error. NUL carries no meaning in text, so it is dropped.
+class _TextDumper(StrDumper):
+    def dump(self, obj: str) -> bytes | bytearray | memoryview:
+        return super().dump(obj.replace("\x00", ""))
+
+
+class _UnknownTextDumper(StrDumperUnknown):
+    def dump(self, obj: str) -> bytes | bytearray | memoryview:
+        return super().dump(obj.replace("\x00", ""))
+
+
+class _BinaryTextDumper(StrBinaryDumper):
+    def dump(self, obj: str) -> bytes | bytearray | memoryview:
+        return super().dump(obj.replace("\x00", ""))
+
+
+def configure_connection(conn: psycopg.Connection) -> None:
+    register_vector(conn)
+    # Same roles as psycopg's defaults: the last text dumper registered ("unknown" type, so Postgres
+    # infers uuid, date, ...) is the default for str.
+    conn.adapters.register_dumper(str, _TextDumper)
+    conn.adapters.register_dumper(str, _BinaryTextDumper)
+    conn.adapters.register_dumper(str, _UnknownTextDumper)
+    set_json_dumps(lambda obj: json.dumps(_without_nul(obj), default=str), context=conn)
+
+
 class Database:
     def __init__(self, url: str, *, min_size: int = 2, max_size: int = 16, origin: str = "") -> None:
         self.url = normalise_url(url)
@@ -55,7 +96,7 @@ class Database:
             min_size=min_size,
             max_size=max_size,
             kwargs={"autocommit": True, "row_factory": dict_row},
-            configure=register_vector,
+            configure=configure_connection,
             open=False,
             name="quire",
         )

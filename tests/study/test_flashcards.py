@@ -14,8 +14,9 @@ from backend.store import decks as store
 from backend.study import flashcards
 from backend.study.flashcards import CardIn, CardPatch
 
-# cards are created due "now" (the real clock); the simulated clock starts just after
-T0 = datetime.now(UTC).replace(microsecond=0) + timedelta(minutes=1)
+# Cards are created due "now" (the real clock); the simulated clock starts a day later, so that however
+# long the suite runs between importing this module and running a test, new cards are due at T0.
+T0 = datetime.now(UTC).replace(microsecond=0) + timedelta(days=1)
 
 
 @pytest.fixture
