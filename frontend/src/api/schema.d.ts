@@ -1,0 +1,4193 @@
+/**
+ * Generated from the backend's OpenAPI schema by `npm run gen:api`. Do not edit by hand.
+ */
+
+export interface paths {
+    "/api/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Categories */
+        get: operations["list_categories_api_categories_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Chat
+         * @description Ask a question; the answer streams as NDJSON lines `{type, data}`: start, thinking, tool, metadata,
+         *     text, memory, error, done.
+         */
+        post: operations["chat_api_chat_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Sessions */
+        get: operations["list_sessions_api_chat_sessions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Session
+         * @description The whole transcript: questions, tool calls and results, answers with citations and thinking.
+         */
+        get: operations["get_session_api_chat_sessions__session_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete Session */
+        delete: operations["delete_session_api_chat_sessions__session_id__delete"];
+        options?: never;
+        head?: never;
+        /** Rename Session */
+        patch: operations["rename_session_api_chat_sessions__session_id__patch"];
+        trace?: never;
+    };
+    "/api/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Documents */
+        get: operations["list_documents_api_documents_get"];
+        put?: never;
+        /**
+         * Upload Documents
+         * @description Upload one or more files (multipart field `files`, optional `category`) and start their ingestion.
+         */
+        post: operations["upload_documents_api_documents_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Document Url
+         * @description Fetch a public web page (or file) and ingest it like an upload.
+         */
+        post: operations["import_document_url_api_documents_url_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{document_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Document */
+        get: operations["get_document_api_documents__document_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete Document */
+        delete: operations["delete_document_api_documents__document_id__delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Document
+         * @description Change a document's category (metadata only: nothing is re-extracted or re-embedded).
+         */
+        patch: operations["update_document_api_documents__document_id__patch"];
+        trace?: never;
+    };
+    "/api/documents/{document_id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Document File
+         * @description The original file: PDFs inline (for the browser's viewer), everything else as a download.
+         */
+        get: operations["document_file_api_documents__document_id__file_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Health */
+        get: operations["health_api_health_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Runs */
+        get: operations["list_runs_api_ingest_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ingest/{workflow_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Run
+         * @description DBOS status, the steps taken so far, each document's state and the fine-grained progress.
+         */
+        get: operations["get_run_api_ingest__workflow_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ingest/{workflow_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel Run
+         * @description Stop an ingestion at its next step boundary; documents already stored stay in the vault.
+         */
+        post: operations["cancel_run_api_ingest__workflow_id__cancel_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ingest/{workflow_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Run Events
+         * @description NDJSON: a `progress` line (the snapshot) whenever it changes, then an `end` line.
+         */
+        get: operations["run_events_api_ingest__workflow_id__events_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/progress/badges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress Badges */
+        get: operations["progress_badges_api_progress_badges_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/progress/breakdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress Breakdown
+         * @description Study time and events per activity over the last `days` days (all time if omitted).
+         */
+        get: operations["progress_breakdown_api_progress_breakdown_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/progress/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress Daily
+         * @description `days` entries (zero-filled) ending at `end` (default today).
+         */
+        get: operations["progress_daily_api_progress_daily_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/progress/day/{day}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress Day
+         * @description One day of the heatmap: its sessions and events.
+         */
+        get: operations["progress_day_api_progress_day__day__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/progress/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress Sessions
+         * @description Sessions newest first; pass the last one's `start` as `before` for the next page.
+         */
+        get: operations["progress_sessions_api_progress_sessions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/progress/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress Summary */
+        get: operations["progress_summary_api_progress_summary_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search */
+        get: operations["search_api_search_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/decks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Decks */
+        get: operations["list_decks_api_study_decks_get"];
+        put?: never;
+        /**
+         * Generate Deck
+         * @description Queue a deck generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`.
+         */
+        post: operations["generate_deck_api_study_decks_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/decks/{deck_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Deck */
+        get: operations["get_deck_api_study_decks__deck_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete Deck */
+        delete: operations["delete_deck_api_study_decks__deck_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/decks/{deck_id}/cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add Card */
+        post: operations["add_card_api_study_decks__deck_id__cards_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/decks/{deck_id}/cards/{card_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete Card */
+        delete: operations["delete_card_api_study_decks__deck_id__cards__card_id__delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit Card
+         * @description Change front, back and/or tags; the card keeps its review schedule.
+         */
+        patch: operations["edit_card_api_study_decks__deck_id__cards__card_id__patch"];
+        trace?: never;
+    };
+    "/api/study/decks/{deck_id}/cards/{card_id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review Card
+         * @description Rate a card (again|hard|good|easy): FSRS reschedules it, the review is logged.
+         */
+        post: operations["review_card_api_study_decks__deck_id__cards__card_id__review_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/decks/{deck_id}/due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Due Cards
+         * @description Cards due now, most overdue first, each with the interval every rating would give.
+         */
+        get: operations["due_cards_api_study_decks__deck_id__due_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/decks/{deck_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Deck
+         * @description CSV for Anki's File → Import (columns front, back, tags; Anki header lines start with #).
+         */
+        get: operations["export_deck_api_study_decks__deck_id__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/jobs/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Job */
+        get: operations["get_job_api_study_jobs__job_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/mindmaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Mindmaps */
+        get: operations["list_mindmaps_api_study_mindmaps_get"];
+        put?: never;
+        /**
+         * Generate Mindmap
+         * @description Queue a mind map generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`.
+         */
+        post: operations["generate_mindmap_api_study_mindmaps_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/mindmaps/{mindmap_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Mindmap */
+        get: operations["get_mindmap_api_study_mindmaps__mindmap_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete Mindmap */
+        delete: operations["delete_mindmap_api_study_mindmaps__mindmap_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/mindmaps/{mindmap_id}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record Export
+         * @description Record an export the UI made (png|pdf|markdown); it counts as study activity.
+         */
+        post: operations["record_export_api_study_mindmaps__mindmap_id__exports_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/mindmaps/{mindmap_id}/layout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Save Layout
+         * @description Save the layout (LR|TB) and node positions (`{node_id: {x, y}}`; unknown node ids → 422).
+         */
+        put: operations["save_layout_api_study_mindmaps__mindmap_id__layout_put"];
+        post?: never;
+        /**
+         * Reset Layout
+         * @description Back to the automatic left-to-right layout with no saved positions.
+         */
+        delete: operations["reset_layout_api_study_mindmaps__mindmap_id__layout_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/mindmaps/{mindmap_id}/markdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mindmap Markdown */
+        get: operations["mindmap_markdown_api_study_mindmaps__mindmap_id__markdown_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/quizzes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Quizzes */
+        get: operations["list_quizzes_api_study_quizzes_get"];
+        put?: never;
+        /**
+         * Generate Quiz
+         * @description Queue a quiz generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`.
+         */
+        post: operations["generate_quiz_api_study_quizzes_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/quizzes/{quiz_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Quiz
+         * @description The quiz with its questions; answers and explanations come back as each answer is graded.
+         */
+        get: operations["get_quiz_api_study_quizzes__quiz_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete Quiz */
+        delete: operations["delete_quiz_api_study_quizzes__quiz_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/quizzes/{quiz_id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Attempts
+         * @description Every attempt, newest first, with its graded answers.
+         */
+        get: operations["list_attempts_api_study_quizzes__quiz_id__attempts_get"];
+        put?: never;
+        /**
+         * Start Attempt
+         * @description Resume the unfinished attempt (200) or start a new one (201).
+         */
+        post: operations["start_attempt_api_study_quizzes__quiz_id__attempts_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/quizzes/{quiz_id}/attempts/{attempt_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Attempt */
+        get: operations["get_attempt_api_study_quizzes__quiz_id__attempts__attempt_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/quizzes/{quiz_id}/attempts/{attempt_id}/answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer
+         * @description Grade one answer; 409 `already_answered` if that question was answered in this attempt.
+         */
+        post: operations["answer_api_study_quizzes__quiz_id__attempts__attempt_id__answers_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/quizzes/{quiz_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Quiz
+         * @description Markdown: `questions` only, with `answers`, or with answers and `explanations` (+ sources).
+         */
+        get: operations["export_quiz_api_study_quizzes__quiz_id__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/workshops": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Workshops */
+        get: operations["list_workshops_api_study_workshops_get"];
+        put?: never;
+        /**
+         * Generate Workshop
+         * @description Queue an outline generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`.
+         */
+        post: operations["generate_workshop_api_study_workshops_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/workshops/{workshop_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Workshop */
+        get: operations["get_workshop_api_study_workshops__workshop_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete Workshop */
+        delete: operations["delete_workshop_api_study_workshops__workshop_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/workshops/{workshop_id}/lessons/{n}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open Lesson
+         * @description 200 + the lesson when written; 202 + the job writing it otherwise (see the module notes).
+         */
+        get: operations["open_lesson_api_study_workshops__workshop_id__lessons__n__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/workshops/{workshop_id}/lessons/{n}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete Lesson
+         * @description Mark the lesson read (`{"completed": false}` un-marks it); returns the workshop's progress.
+         */
+        post: operations["complete_lesson_api_study_workshops__workshop_id__lessons__n__complete_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/workshops/{workshop_id}/lessons/{n}/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Regenerate Lesson */
+        post: operations["regenerate_lesson_api_study_workshops__workshop_id__lessons__n__regenerate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/workshops/{workshop_id}/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Workshop Progress */
+        get: operations["workshop_progress_api_study_workshops__workshop_id__progress_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/workshops/{workshop_id}/recap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recap Quiz
+         * @description The recap quiz's job (409 `lessons_incomplete` until every lesson is complete).
+         */
+        post: operations["recap_quiz_api_study_workshops__workshop_id__recap_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vault/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stats
+         * @description Documents, blocks and embedded share, index sizes, storage locations and sizes, models, and the
+         *     outbound requests the app has made.
+         */
+        get: operations["stats_api_vault_stats_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** AcceptedDocument */
+        AcceptedDocument: {
+            /** Filename */
+            filename: string;
+            /** Id */
+            id: string;
+            /** Status */
+            status: string;
+        };
+        /** AnswerIn */
+        AnswerIn: {
+            /** Choice Index */
+            choice_index: number;
+            /**
+             * Question Id
+             * Format: uuid
+             */
+            question_id: string;
+        };
+        /** AnswerOut */
+        AnswerOut: {
+            /**
+             * Answered At
+             * Format: date-time
+             */
+            answered_at: string;
+            /** Choice Index */
+            choice_index: number;
+            /** Correct */
+            correct: boolean;
+            /** Correct Index */
+            correct_index: number;
+            /** Explanation */
+            explanation: string;
+            /** Question Id */
+            question_id: string;
+        };
+        /** AttemptIn */
+        AttemptIn: {
+            /**
+             * Restart
+             * @default false
+             */
+            restart: boolean;
+        };
+        /** AttemptOut */
+        AttemptOut: {
+            /** Answered */
+            answered: number;
+            /** Answers */
+            answers: components["schemas"]["AnswerOut"][];
+            /** Correct */
+            correct: number;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: string;
+            /** Quiz Id */
+            quiz_id: string;
+            /** Score */
+            score: number;
+            /**
+             * Started At
+             * Format: date-time
+             */
+            started_at: string;
+            /** Total */
+            total: number;
+        };
+        /** BadgeOut */
+        BadgeOut: {
+            /** Code */
+            code: string;
+            /** Description */
+            description: string;
+            /** Earned */
+            earned: boolean;
+            /** Earned At */
+            earned_at: string | null;
+            /** Group */
+            group: string;
+            /** Icon */
+            icon: string;
+            /** Metric */
+            metric: string;
+            /** Name */
+            name: string;
+            /** Next Level */
+            next_level?: string | null;
+            /** Progress */
+            progress: number;
+            /** Target */
+            target: number;
+            /** Value */
+            value: number;
+        };
+        /** BadgesOut */
+        BadgesOut: {
+            /** Badges */
+            badges: components["schemas"]["BadgeOut"][];
+            /** Earned */
+            earned: number;
+            /** Total */
+            total: number;
+        };
+        /** BlockCounts */
+        BlockCounts: {
+            /** Embedded */
+            embedded: number;
+            /** Embedded Share */
+            embedded_share: number;
+            /** Total */
+            total: number;
+        };
+        /** BreakdownItem */
+        BreakdownItem: {
+            /** Events */
+            events: number;
+            /** Kind */
+            kind: string;
+            /** Label */
+            label: string;
+            /** Minutes */
+            minutes: number;
+            /** Seconds */
+            seconds: number;
+            /** Share */
+            share: number;
+        };
+        /** BreakdownOut */
+        BreakdownOut: {
+            /** Items */
+            items: components["schemas"]["BreakdownItem"][];
+            /** Since */
+            since: string | null;
+            /** Total Seconds */
+            total_seconds: number;
+        };
+        /** CardIn */
+        CardIn: {
+            /** Back */
+            back: string;
+            /** Front */
+            front: string;
+            /** Tags */
+            tags?: string[];
+        };
+        /** CardOut */
+        CardOut: {
+            /** Back */
+            back: string;
+            /** Deck Id */
+            deck_id: string;
+            /** Difficulty */
+            difficulty: number | null;
+            /**
+             * Due
+             * Format: date-time
+             */
+            due: string;
+            /** Front */
+            front: string;
+            /** Id */
+            id: string;
+            /** Intervals */
+            intervals: {
+                [key: string]: components["schemas"]["IntervalOut"];
+            };
+            /** Lapses */
+            lapses: number;
+            /** Last Review */
+            last_review: string | null;
+            /**
+             * Origin
+             * @enum {string}
+             */
+            origin: "generated" | "manual";
+            /** Position */
+            position: number;
+            /** Reps */
+            reps: number;
+            /** Sources */
+            sources: components["schemas"]["SourceOut"][];
+            /** Stability */
+            stability: number | null;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "new" | "learning" | "review" | "relearning";
+            /** Tags */
+            tags: string[];
+        };
+        /** CardPatch */
+        CardPatch: {
+            /** Back */
+            back?: string | null;
+            /** Front */
+            front?: string | null;
+            /** Tags */
+            tags?: string[] | null;
+        };
+        /** CategoryOut */
+        CategoryOut: {
+            /** Documents */
+            documents: number;
+            /** Name */
+            name: string;
+        };
+        /** CategoryUpdate */
+        CategoryUpdate: {
+            /** Category */
+            category: string | null;
+        };
+        /** ChatAttachment */
+        ChatAttachment: {
+            /**
+             * Data
+             * @description The file's bytes, base64-encoded (a data: URL is accepted too)
+             */
+            data: string;
+            /**
+             * Mime Type
+             * @default
+             */
+            mime_type: string;
+            /** Name */
+            name: string;
+        };
+        /** ChatRequest */
+        ChatRequest: {
+            /** Attachments */
+            attachments?: components["schemas"]["ChatAttachment"][];
+            /** Message */
+            message: string;
+            /** Rewind To Message Id */
+            rewind_to_message_id?: string | null;
+            scope?: components["schemas"]["ChatScope"] | null;
+            /** Session Id */
+            session_id?: string | null;
+        };
+        /** ChatScope */
+        ChatScope: {
+            /** Categories */
+            categories?: string[] | null;
+            /** Document Ids */
+            document_ids?: string[] | null;
+        };
+        /** CompleteIn */
+        CompleteIn: {
+            /**
+             * Completed
+             * @default true
+             */
+            completed: boolean;
+        };
+        /** DailyOut */
+        DailyOut: {
+            /** Days */
+            days: components["schemas"]["DayOut"][];
+            /**
+             * End
+             * Format: date
+             */
+            end: string;
+            /**
+             * Start
+             * Format: date
+             */
+            start: string;
+            /** Timezone */
+            timezone: string;
+        };
+        /** DatabaseLocation */
+        DatabaseLocation: {
+            /** Bytes */
+            bytes?: number | null;
+            /** Embedded */
+            embedded: boolean;
+            /** Path */
+            path: string | null;
+        };
+        /** DayDetailOut */
+        DayDetailOut: {
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /** Events */
+            events: components["schemas"]["EventOut"][];
+            /** Minutes */
+            minutes: number;
+            /** Seconds */
+            seconds: number;
+            /** Sessions */
+            sessions: components["schemas"]["backend__api__progress__SessionOut"][];
+            /** Timezone */
+            timezone: string;
+        };
+        /** DayOut */
+        DayOut: {
+            /** By Kind */
+            by_kind: {
+                [key: string]: number;
+            };
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /** Events */
+            events: number;
+            /** Minutes */
+            minutes: number;
+            /** Seconds */
+            seconds: number;
+            /** Sessions */
+            sessions: number;
+        };
+        /** DeckOut */
+        DeckOut: {
+            /** Card Count */
+            card_count: number;
+            /** Cards */
+            cards: components["schemas"]["CardOut"][];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Due Count */
+            due_count: number;
+            /** Id */
+            id: string;
+            /** Last Reviewed At */
+            last_reviewed_at: string | null;
+            /** New Count */
+            new_count: number;
+            scope: components["schemas"]["ScopeOut"];
+            /** Title */
+            title: string;
+        };
+        /** DeckRequest */
+        DeckRequest: {
+            /** Client Token */
+            client_token?: string | null;
+            /**
+             * Count
+             * @default 20
+             * @enum {integer}
+             */
+            count: 10 | 20 | 40;
+            scope?: components["schemas"]["ScopeIn"];
+        };
+        /** DeckSummary */
+        DeckSummary: {
+            /** Card Count */
+            card_count: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Due Count */
+            due_count: number;
+            /** Id */
+            id: string;
+            /** Last Reviewed At */
+            last_reviewed_at: string | null;
+            /** New Count */
+            new_count: number;
+            scope: components["schemas"]["ScopeOut"];
+            /** Title */
+            title: string;
+        };
+        /** DocumentCounts */
+        DocumentCounts: {
+            /** Categories */
+            categories: number;
+            /** Failed */
+            failed: number;
+            /** Ingesting */
+            ingesting: number;
+            /** Original Bytes */
+            original_bytes: number;
+            /** Ready */
+            ready: number;
+            /** Total */
+            total: number;
+        };
+        /** DocumentOut */
+        DocumentOut: {
+            /** Blocks */
+            blocks: number;
+            /** Category */
+            category: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Embedded */
+            embedded: number;
+            /** Embedded Fraction */
+            embedded_fraction: number;
+            /** Error */
+            error: string | null;
+            /** Filename */
+            filename: string;
+            /** Id */
+            id: string;
+            /** Kind */
+            kind: string | null;
+            /** Last Workflow Id */
+            last_workflow_id: string | null;
+            /** Mime */
+            mime: string | null;
+            /** Pages */
+            pages: number | null;
+            /** Size Bytes */
+            size_bytes: number | null;
+            /** Source Url */
+            source_url: string | null;
+            /** Status */
+            status: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /** Warnings */
+            warnings: string[];
+        };
+        /** DueOut */
+        DueOut: {
+            /** Cards */
+            cards: components["schemas"]["CardOut"][];
+            /** Deck Id */
+            deck_id: string;
+            /** Due Count */
+            due_count: number;
+            /**
+             * Now
+             * Format: date-time
+             */
+            now: string;
+        };
+        /** EmbeddingModelOut */
+        EmbeddingModelOut: {
+            /** Embedder */
+            embedder: string;
+            /** Name */
+            name: string;
+            /** Present */
+            present: boolean;
+            /** Recorded As */
+            recorded_as: string;
+        };
+        /** EventOut */
+        EventOut: {
+            /** Id */
+            id: number;
+            /** Kind */
+            kind: string;
+            /** Local Time */
+            local_time: string;
+            /**
+             * Occurred At
+             * Format: date-time
+             */
+            occurred_at: string;
+            /** Ref */
+            ref: string | null;
+        };
+        /** ExportIn */
+        ExportIn: {
+            /**
+             * Format
+             * @enum {string}
+             */
+            format: "png" | "pdf" | "markdown";
+        };
+        /** ExportOut */
+        ExportOut: {
+            /**
+             * Exported At
+             * Format: date-time
+             */
+            exported_at: string;
+            /** Format */
+            format: string;
+            /** Mindmap Id */
+            mindmap_id: string;
+        };
+        /**
+         * GradedAnswer
+         * @description The answer just given, graded, with the explanation, its sources and the attempt's new totals.
+         */
+        GradedAnswer: {
+            /**
+             * Answered At
+             * Format: date-time
+             */
+            answered_at: string;
+            attempt: components["schemas"]["AttemptOut"];
+            /** Choice Index */
+            choice_index: number;
+            /** Correct */
+            correct: boolean;
+            /** Correct Index */
+            correct_index: number;
+            /** Explanation */
+            explanation: string;
+            /** Question Id */
+            question_id: string;
+            /** Sources */
+            sources: components["schemas"]["SourceOut"][];
+        };
+        /** HTTPValidationError */
+        HTTPValidationError: {
+            /** Detail */
+            detail?: components["schemas"]["ValidationError"][];
+        };
+        /** IndexOut */
+        IndexOut: {
+            /** Blocks */
+            blocks: number;
+            /** Built In S */
+            built_in_s: number | null;
+            /** Dimension */
+            dimension: number | null;
+            /** Documents */
+            documents: number;
+            /** Embed Model */
+            embed_model: string;
+            /** Embedded Blocks */
+            embedded_blocks: number;
+            /** Memory Bytes */
+            memory_bytes: number;
+            /** State */
+            state: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** IntervalOut */
+        IntervalOut: {
+            /**
+             * Due
+             * Format: date-time
+             */
+            due: string;
+            /** Label */
+            label: string;
+            /** Seconds */
+            seconds: number;
+        };
+        /** JobError */
+        JobError: {
+            /** Code */
+            code: string;
+            /** Message */
+            message: string;
+        };
+        /** JobOut */
+        JobOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            error: components["schemas"]["JobError"] | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Job Id */
+            job_id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "quiz" | "deck" | "workshop" | "mindmap" | "lesson" | "recap";
+            /** Result Id */
+            result_id: string | null;
+            /** Result Url */
+            result_url: string | null;
+            /** Started At */
+            started_at: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "succeeded" | "failed";
+        };
+        /** LayoutIn */
+        LayoutIn: {
+            /**
+             * Layout
+             * @enum {string}
+             */
+            layout: "LR" | "TB";
+            /** Positions */
+            positions?: {
+                [key: string]: components["schemas"]["Position"];
+            };
+        };
+        /** LessonMeta */
+        LessonMeta: {
+            /** Completed At */
+            completed_at: string | null;
+            /** Estimated Minutes */
+            estimated_minutes: number;
+            /** N */
+            n: number;
+            /** Summary */
+            summary: string;
+            /** Title */
+            title: string;
+            /** Written */
+            written: boolean;
+            /** Written At */
+            written_at: string | null;
+        };
+        /** LessonOut */
+        LessonOut: {
+            /** Completed At */
+            completed_at: string | null;
+            /** Content */
+            content: string;
+            /** Estimated Minutes */
+            estimated_minutes: number;
+            /** N */
+            n: number;
+            regenerating: components["schemas"]["JobOut"] | null;
+            /** Sources */
+            sources: components["schemas"]["SourceOut"][];
+            /** Summary */
+            summary: string;
+            /** Title */
+            title: string;
+            /** Written At */
+            written_at: string | null;
+        };
+        /** Location */
+        Location: {
+            /** Bytes */
+            bytes?: number | null;
+            /** Path */
+            path: string | null;
+        };
+        /** MessageOut */
+        MessageOut: {
+            /** Attachments */
+            attachments: {
+                [key: string]: unknown;
+            }[];
+            /** Citations */
+            citations: {
+                [key: string]: unknown;
+            }[];
+            /** Content */
+            content: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Error */
+            error: {
+                [key: string]: unknown;
+            } | null;
+            /** Id */
+            id: string;
+            /** Role */
+            role: string;
+            /** Scope */
+            scope: {
+                [key: string]: unknown;
+            } | null;
+            /** Seq */
+            seq: number;
+            /** Status */
+            status: string;
+            /** Thinking */
+            thinking: string | null;
+            /** Tool Call Id */
+            tool_call_id: string | null;
+            /** Tool Calls */
+            tool_calls: {
+                [key: string]: unknown;
+            }[] | null;
+            /** Tool Name */
+            tool_name: string | null;
+            /** Tool Summary */
+            tool_summary: string | null;
+            /** Turn */
+            turn: number;
+        };
+        /** MindNode */
+        MindNode: {
+            /** Children */
+            children: components["schemas"]["MindNode"][];
+            /** Id */
+            id: string;
+            /** Label */
+            label: string;
+            /** Sources */
+            sources: components["schemas"]["SourceOut"][];
+        };
+        /** MindmapOut */
+        MindmapOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Depth */
+            depth: number;
+            /** Exports */
+            exports: number;
+            /** Id */
+            id: string;
+            /**
+             * Layout
+             * @enum {string}
+             */
+            layout: "LR" | "TB";
+            /** Node Count */
+            node_count: number;
+            /** Positions */
+            positions: {
+                [key: string]: components["schemas"]["Position"];
+            };
+            root: components["schemas"]["MindNode"];
+            scope: components["schemas"]["ScopeOut"];
+            /** Title */
+            title: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** MindmapRequest */
+        MindmapRequest: {
+            /** Client Token */
+            client_token?: string | null;
+            /**
+             * Depth
+             * @default 2
+             * @enum {integer}
+             */
+            depth: 2 | 3;
+            scope?: components["schemas"]["ScopeIn"];
+        };
+        /** MindmapSummary */
+        MindmapSummary: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Depth */
+            depth: number;
+            /** Exports */
+            exports: number;
+            /** Id */
+            id: string;
+            /**
+             * Layout
+             * @enum {string}
+             */
+            layout: "LR" | "TB";
+            /** Node Count */
+            node_count: number;
+            scope: components["schemas"]["ScopeOut"];
+            /** Title */
+            title: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** ModelOut */
+        ModelOut: {
+            /** Name */
+            name: string;
+            /** Present */
+            present: boolean;
+        };
+        /** ModelsOut */
+        ModelsOut: {
+            chat: components["schemas"]["ModelOut"];
+            embedding: components["schemas"]["EmbeddingModelOut"];
+            ollama: components["schemas"]["OllamaOut"];
+        };
+        /** OllamaOut */
+        OllamaOut: {
+            /** Available */
+            available: string[];
+            /** Host */
+            host: string;
+            /** Reachable */
+            reachable: boolean;
+        };
+        /** OutboundOut */
+        OutboundOut: {
+            /** Bytes */
+            bytes: number;
+            /** Last At */
+            last_at: string | null;
+            /** Recent */
+            recent: components["schemas"]["OutboundRequest"][];
+            /** Requests */
+            requests: number;
+        };
+        /** OutboundRequest */
+        OutboundRequest: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Host */
+            host: string;
+            /** Ok */
+            ok: boolean;
+            /** Status */
+            status: number | null;
+            /** Url */
+            url: string;
+        };
+        /** Position */
+        Position: {
+            /** X */
+            x: number;
+            /** Y */
+            y: number;
+        };
+        /** ProgressOut */
+        ProgressOut: {
+            /** All Complete */
+            all_complete: boolean;
+            /** Completed */
+            completed: number;
+            /** Progress */
+            progress: number;
+            /** Recap Quiz Id */
+            recap_quiz_id: string | null;
+            /** Total */
+            total: number;
+            /** Workshop Id */
+            workshop_id: string;
+        };
+        /**
+         * QuestionOut
+         * @description A question as shown while taking the quiz: the answer comes back when it is submitted.
+         */
+        QuestionOut: {
+            /** Id */
+            id: string;
+            /** Options */
+            options: string[];
+            /** Position */
+            position: number;
+            /** Question */
+            question: string;
+            /** Sources */
+            sources: components["schemas"]["SourceOut"][];
+            /**
+             * Type
+             * @enum {string}
+             */
+            type: "mcq" | "true_false";
+        };
+        /** QuizOut */
+        QuizOut: {
+            /** Attempts */
+            attempts: number;
+            /** Best Score */
+            best_score: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Difficulty
+             * @enum {string}
+             */
+            difficulty: "beginner" | "intermediate" | "advanced";
+            /** Id */
+            id: string;
+            /** Last Attempt At */
+            last_attempt_at: string | null;
+            /** Question Count */
+            question_count: number;
+            /** Questions */
+            questions: components["schemas"]["QuestionOut"][];
+            /** Requested Count */
+            requested_count: number;
+            scope: components["schemas"]["ScopeOut"];
+            /** Title */
+            title: string;
+            /** Types */
+            types: ("mcq" | "true_false")[];
+            /** Workshop Id */
+            workshop_id: string | null;
+        };
+        /** QuizRequest */
+        QuizRequest: {
+            /** Client Token */
+            client_token?: string | null;
+            /**
+             * Count
+             * @default 10
+             * @enum {integer}
+             */
+            count: 5 | 10 | 20;
+            /**
+             * Difficulty
+             * @default intermediate
+             * @enum {string}
+             */
+            difficulty: "beginner" | "intermediate" | "advanced";
+            scope?: components["schemas"]["ScopeIn"];
+            /** Types */
+            types?: ("mcq" | "true_false")[];
+        };
+        /** QuizSummary */
+        QuizSummary: {
+            /** Attempts */
+            attempts: number;
+            /** Best Score */
+            best_score: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Difficulty
+             * @enum {string}
+             */
+            difficulty: "beginner" | "intermediate" | "advanced";
+            /** Id */
+            id: string;
+            /** Last Attempt At */
+            last_attempt_at: string | null;
+            /** Question Count */
+            question_count: number;
+            /** Requested Count */
+            requested_count: number;
+            scope: components["schemas"]["ScopeOut"];
+            /** Title */
+            title: string;
+            /** Types */
+            types: ("mcq" | "true_false")[];
+            /** Workshop Id */
+            workshop_id: string | null;
+        };
+        /** RejectedUpload */
+        RejectedUpload: {
+            /** Code */
+            code: string;
+            /** Filename */
+            filename: string;
+            /** Message */
+            message: string;
+        };
+        /** ReviewIn */
+        ReviewIn: {
+            /**
+             * Rating
+             * @enum {string}
+             */
+            rating: "again" | "hard" | "good" | "easy";
+        };
+        /** ReviewOut */
+        ReviewOut: {
+            card: components["schemas"]["CardOut"];
+            /**
+             * Due
+             * Format: date-time
+             */
+            due: string;
+            /** Interval Label */
+            interval_label: string;
+            /** Interval Seconds */
+            interval_seconds: number;
+            /**
+             * Rating
+             * @enum {string}
+             */
+            rating: "again" | "hard" | "good" | "easy";
+            /**
+             * Reviewed At
+             * Format: date-time
+             */
+            reviewed_at: string;
+        };
+        /**
+         * ScopeIn
+         * @description What to study: documents and/or categories (their union); both empty = the whole vault.
+         */
+        ScopeIn: {
+            /** Categories */
+            categories?: string[];
+            /** Document Ids */
+            document_ids?: string[];
+        };
+        /** ScopeOut */
+        ScopeOut: {
+            /** Categories */
+            categories: string[];
+            /** Document Ids */
+            document_ids: string[];
+        };
+        /** SearchHit */
+        SearchHit: {
+            /** Block Id */
+            block_id: string;
+            /** Dense Rank */
+            dense_rank: number | null;
+            /** Document Id */
+            document_id: string;
+            /** Filename */
+            filename: string;
+            /** Kind */
+            kind: string;
+            /** Page */
+            page: number | null;
+            /** Score */
+            score: number;
+            /** Section */
+            section: string | null;
+            /** Snippet */
+            snippet: string;
+            /** Sparse Rank */
+            sparse_rank: number | null;
+        };
+        /** SearchResponse */
+        SearchResponse: {
+            /** Hits */
+            hits: components["schemas"]["SearchHit"][];
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "hybrid" | "dense" | "sparse";
+            /** Notice */
+            notice?: string | null;
+            /** Query */
+            query: string;
+        };
+        /** SessionDetail */
+        SessionDetail: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: string;
+            /** Messages */
+            messages: components["schemas"]["MessageOut"][];
+            /** Scope */
+            scope: {
+                [key: string]: unknown;
+            };
+            /** Title */
+            title: string;
+            /** Title Is Custom */
+            title_is_custom: boolean;
+            /** Turns */
+            turns: number;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** SessionRename */
+        SessionRename: {
+            /** Title */
+            title: string;
+        };
+        /**
+         * SourceOut
+         * @description Where a generated item came from: "from: lecture-3.pdf, p. 12".
+         */
+        SourceOut: {
+            /** Block Id */
+            block_id: string;
+            /** Document Id */
+            document_id: string;
+            /** Filename */
+            filename: string;
+            /** Page */
+            page: number | null;
+        };
+        /** StorageOut */
+        StorageOut: {
+            data_dir: components["schemas"]["Location"];
+            database: components["schemas"]["DatabaseLocation"];
+            docs_dir: components["schemas"]["Location"];
+            prompts_dir: components["schemas"]["Location"];
+        };
+        /** SummaryOut */
+        SummaryOut: {
+            /** Active Days */
+            active_days: number;
+            /** Card Reviews */
+            card_reviews: number;
+            /** Current Streak */
+            current_streak: number;
+            /** First Activity At */
+            first_activity_at: string | null;
+            /** Last Activity At */
+            last_activity_at: string | null;
+            /** Lessons Read */
+            lessons_read: number;
+            /** Longest Streak */
+            longest_streak: number;
+            /** Messages */
+            messages: number;
+            /** Mindmap Exports */
+            mindmap_exports: number;
+            /** Quiz Answers */
+            quiz_answers: number;
+            /** Sessions */
+            sessions: number;
+            /** Timezone */
+            timezone: string;
+            /** Today Minutes */
+            today_minutes: number;
+            /** Today Seconds */
+            today_seconds: number;
+            /** Total Minutes */
+            total_minutes: number;
+            /** Total Seconds */
+            total_seconds: number;
+        };
+        /** UploadAccepted */
+        UploadAccepted: {
+            /** Documents */
+            documents: components["schemas"]["AcceptedDocument"][];
+            /**
+             * Rejected
+             * @default []
+             */
+            rejected: components["schemas"]["RejectedUpload"][];
+            /** Workflow Id */
+            workflow_id: string | null;
+        };
+        /** UrlImport */
+        UrlImport: {
+            /** Category */
+            category?: string | null;
+            /** Url */
+            url: string;
+        };
+        /** ValidationError */
+        ValidationError: {
+            /** Context */
+            ctx?: Record<string, never>;
+            /** Input */
+            input?: unknown;
+            /** Location */
+            loc: (string | number)[];
+            /** Message */
+            msg: string;
+            /** Error Type */
+            type: string;
+        };
+        /** VaultStats */
+        VaultStats: {
+            blocks: components["schemas"]["BlockCounts"];
+            documents: components["schemas"]["DocumentCounts"];
+            index: components["schemas"]["IndexOut"];
+            models: components["schemas"]["ModelsOut"];
+            outbound: components["schemas"]["OutboundOut"];
+            storage: components["schemas"]["StorageOut"];
+        };
+        /** WorkshopOut */
+        WorkshopOut: {
+            /** Completed Lessons */
+            completed_lessons: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Difficulty
+             * @enum {string}
+             */
+            difficulty: "beginner" | "intermediate" | "advanced";
+            /** Id */
+            id: string;
+            /** Key Points */
+            key_points: string[];
+            /** Lesson Count */
+            lesson_count: number;
+            /** Lessons */
+            lessons: components["schemas"]["LessonMeta"][];
+            /** Objectives */
+            objectives: string[];
+            /** Progress */
+            progress: number;
+            /** Recap Quiz Id */
+            recap_quiz_id: string | null;
+            scope: components["schemas"]["ScopeOut"];
+            /** Sources */
+            sources: components["schemas"]["SourceOut"][];
+            /** Summary */
+            summary: string;
+            /** Title */
+            title: string;
+            /** Total Minutes */
+            total_minutes: number;
+        };
+        /** WorkshopRequest */
+        WorkshopRequest: {
+            /** Client Token */
+            client_token?: string | null;
+            /**
+             * Difficulty
+             * @default intermediate
+             * @enum {string}
+             */
+            difficulty: "beginner" | "intermediate" | "advanced";
+            /**
+             * Lessons
+             * @default 5
+             */
+            lessons: number;
+            scope?: components["schemas"]["ScopeIn"];
+        };
+        /** WorkshopSummary */
+        WorkshopSummary: {
+            /** Completed Lessons */
+            completed_lessons: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Difficulty
+             * @enum {string}
+             */
+            difficulty: "beginner" | "intermediate" | "advanced";
+            /** Id */
+            id: string;
+            /** Lesson Count */
+            lesson_count: number;
+            /** Progress */
+            progress: number;
+            /** Recap Quiz Id */
+            recap_quiz_id: string | null;
+            scope: components["schemas"]["ScopeOut"];
+            /** Summary */
+            summary: string;
+            /** Title */
+            title: string;
+            /** Total Minutes */
+            total_minutes: number;
+        };
+        /** SessionOut */
+        backend__api__chat__SessionOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: string;
+            /** Scope */
+            scope: {
+                [key: string]: unknown;
+            };
+            /** Title */
+            title: string;
+            /** Title Is Custom */
+            title_is_custom: boolean;
+            /** Turns */
+            turns: number;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** SessionOut */
+        backend__api__progress__SessionOut: {
+            /**
+             * Day
+             * Format: date
+             */
+            day: string;
+            /**
+             * End
+             * Format: date-time
+             */
+            end: string;
+            /** Events */
+            events: number;
+            /** Kinds */
+            kinds: {
+                [key: string]: number;
+            };
+            /** Local Start */
+            local_start: string;
+            /** Minutes */
+            minutes: number;
+            /** Seconds */
+            seconds: number;
+            /**
+             * Start
+             * Format: date-time
+             */
+            start: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    list_categories_api_categories_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryOut"][];
+                };
+            };
+        };
+    };
+    chat_api_chat_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatRequest"];
+            };
+        };
+        responses: {
+            /** @description NDJSON events (DESIGN §5) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_sessions_api_chat_sessions_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["backend__api__chat__SessionOut"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_session_api_chat_sessions__session_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_session_api_chat_sessions__session_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    rename_session_api_chat_sessions__session_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionRename"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["backend__api__chat__SessionOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_documents_api_documents_get: {
+        parameters: {
+            query?: {
+                status?: ("queued" | "ingesting" | "ready" | "failed") | null;
+                category?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentOut"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    upload_documents_api_documents_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    category?: string;
+                    files: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadAccepted"];
+                };
+            };
+        };
+    };
+    import_document_url_api_documents_url_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UrlImport"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadAccepted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_document_api_documents__document_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_document_api_documents__document_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_document_api_documents__document_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategoryUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    document_file_api_documents__document_id__file_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    health_api_health_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    list_runs_api_ingest_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    }[];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_run_api_ingest__workflow_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An ingestion workflow id */
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    cancel_run_api_ingest__workflow_id__cancel_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An ingestion workflow id */
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    run_events_api_ingest__workflow_id__events_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An ingestion workflow id */
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    progress_badges_api_progress_badges_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadgesOut"];
+                };
+            };
+        };
+    };
+    progress_breakdown_api_progress_breakdown_get: {
+        parameters: {
+            query?: {
+                days?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakdownOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    progress_daily_api_progress_daily_get: {
+        parameters: {
+            query?: {
+                days?: number;
+                end?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    progress_day_api_progress_day__day__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                day: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DayDetailOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    progress_sessions_api_progress_sessions_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+                before?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["backend__api__progress__SessionOut"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    progress_summary_api_progress_summary_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SummaryOut"];
+                };
+            };
+        };
+    };
+    search_api_search_get: {
+        parameters: {
+            query: {
+                /** @description What to look for */
+                q: string;
+                k?: number;
+                /** @description Document ids (repeat or comma-separate) */
+                documents?: string[] | null;
+                /** @description Category names (repeat or comma-separate) */
+                categories?: string[] | null;
+                mode?: "hybrid" | "dense" | "sparse";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_decks_api_study_decks_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeckSummary"][];
+                };
+            };
+        };
+    };
+    generate_deck_api_study_decks_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeckRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_deck_api_study_decks__deck_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeckOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_deck_api_study_decks__deck_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_card_api_study_decks__deck_id__cards_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_card_api_study_decks__deck_id__cards__card_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deck_id: string;
+                card_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    edit_card_api_study_decks__deck_id__cards__card_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deck_id: string;
+                card_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardPatch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    review_card_api_study_decks__deck_id__cards__card_id__review_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deck_id: string;
+                card_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    due_cards_api_study_decks__deck_id__due_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    export_deck_api_study_decks__deck_id__export_get: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: never;
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_job_api_study_jobs__job_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_mindmaps_api_study_mindmaps_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MindmapSummary"][];
+                };
+            };
+        };
+    };
+    generate_mindmap_api_study_mindmaps_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MindmapRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_mindmap_api_study_mindmaps__mindmap_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindmap_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MindmapOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_mindmap_api_study_mindmaps__mindmap_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindmap_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    record_export_api_study_mindmaps__mindmap_id__exports_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindmap_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExportIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    save_layout_api_study_mindmaps__mindmap_id__layout_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindmap_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LayoutIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MindmapOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    reset_layout_api_study_mindmaps__mindmap_id__layout_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindmap_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MindmapOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    mindmap_markdown_api_study_mindmaps__mindmap_id__markdown_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindmap_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_quizzes_api_study_quizzes_get: {
+        parameters: {
+            query?: {
+                workshop_id?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuizSummary"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    generate_quiz_api_study_quizzes_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuizRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_quiz_api_study_quizzes__quiz_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                quiz_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuizOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_quiz_api_study_quizzes__quiz_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                quiz_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_attempts_api_study_quizzes__quiz_id__attempts_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                quiz_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttemptOut"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    start_attempt_api_study_quizzes__quiz_id__attempts_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                quiz_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AttemptIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttemptOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_attempt_api_study_quizzes__quiz_id__attempts__attempt_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                quiz_id: string;
+                attempt_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttemptOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    answer_api_study_quizzes__quiz_id__attempts__attempt_id__answers_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                quiz_id: string;
+                attempt_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GradedAnswer"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    export_quiz_api_study_quizzes__quiz_id__export_get: {
+        parameters: {
+            query?: {
+                mode?: "questions" | "answers" | "explanations";
+            };
+            header?: never;
+            path: {
+                quiz_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_workshops_api_study_workshops_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkshopSummary"][];
+                };
+            };
+        };
+    };
+    generate_workshop_api_study_workshops_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkshopRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_workshop_api_study_workshops__workshop_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workshop_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkshopOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_workshop_api_study_workshops__workshop_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workshop_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    open_lesson_api_study_workshops__workshop_id__lessons__n__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workshop_id: string;
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LessonOut"] | components["schemas"]["JobOut"];
+                };
+            };
+            /** @description being written */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    complete_lesson_api_study_workshops__workshop_id__lessons__n__complete_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workshop_id: string;
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CompleteIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgressOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    regenerate_lesson_api_study_workshops__workshop_id__lessons__n__regenerate_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workshop_id: string;
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    workshop_progress_api_study_workshops__workshop_id__progress_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workshop_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgressOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    recap_quiz_api_study_workshops__workshop_id__recap_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workshop_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    stats_api_vault_stats_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VaultStats"];
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,32 @@
+/**
+ * API types the app uses, named. Most come from the generated OpenAPI schema; the few endpoints the
+ * backend returns as untyped dicts (health, ingest runs) are described here by hand from their code.
+ */
+import type { components } from "./schema";
+
+type Schemas = components["schemas"];
+
+export type DocumentOut = Schemas["DocumentOut"];
+export type CategoryOut = Schemas["CategoryOut"];
+export type UploadAccepted = Schemas["UploadAccepted"];
+export type RejectedUpload = Schemas["RejectedUpload"];
+export type SearchResponse = Schemas["SearchResponse"];
+export type SearchHit = Schemas["SearchHit"];
+
+/** `GET /api/health` (backend/api/health.py). */
+export interface HealthStatus {
+  status: "ok" | "degraded";
+  version: string;
+  postgres: { ok: boolean; embedded: boolean };
+  dbos: { ok: boolean; error?: string };
+  ollama: {
+    reachable: boolean;
+    host: string;
+    models: string[];
+    chat_model: { name: string; present: boolean };
+    embed_model: { name: string; present: boolean };
+    error: string | null;
+  };
+  embedder: { kind: string; model: string };
+  hints: string[];
+}

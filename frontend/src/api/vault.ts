@@ -1,0 +1,44 @@
+/**
+ * Server state every feature reads: the documents, the categories and the health of the vault.
+ * One set of query keys, so a change made on one screen (an upload, a delete) refreshes all of them.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { apiJson } from "@/lib/api";
+import type { CategoryOut, DocumentOut, HealthStatus } from "./types";
+
+export const vaultKeys = {
+  documents: ["documents"] as const,
+  categories: ["categories"] as const,
+  health: ["health"] as const,
+};
+
+export function fetchDocuments(): Promise<DocumentOut[]> {
+  return apiJson<DocumentOut[]>("/api/documents");
+}
+
+export function useDocuments(options: { refetchInterval?: number | false } = {}) {
+  return useQuery({ queryKey: vaultKeys.documents, queryFn: fetchDocuments, ...options });
+}
+
+export function useCategories() {
+  return useQuery({ queryKey: vaultKeys.categories, queryFn: () => apiJson<CategoryOut[]>("/api/categories") });
+}
+
+export function useHealth() {
+  return useQuery({
+    queryKey: vaultKeys.health,
+    queryFn: () => apiJson<HealthStatus>("/api/health"),
+    refetchInterval: 30_000,
+    refetchOnWindowFocus: true,
+  });
+}
+
+/** True when chat can reach its model; undefined while unknown. */
+export function chatModelReady(health: HealthStatus | undefined): boolean | undefined {
+  if (!health) return undefined;
+  return health.ollama.reachable && health.ollama.chat_model.present;
+}
+
+export function documentFileUrl(documentId: string, page?: number | null): string {
+  return `/api/documents/${encodeURIComponent(documentId)}/file${page ? `#page=${page}` : ""}`;
+}

@@ -1,0 +1,71 @@
+/** Model status at a glance (green: ready; amber: degraded) with what to do about it on click. */
+import { useHealth } from "@/api/vault";
+import { Popover } from "@/components/Popover";
+import { CodeText } from "@/components/CodeText";
+import { cn } from "@/lib/cn";
+
+export function HealthIndicator() {
+  const health = useHealth();
+  const data = health.data;
+  const offline = health.isError;
+  const ready = data?.status === "ok";
+  const label = offline
+    ? "Server unreachable"
+    : !data
+      ? "Checking…"
+      : ready
+        ? "All systems ready"
+        : !data.ollama.reachable
+          ? "Ollama is not running"
+          : !data.ollama.chat_model.present
+            ? "Chat model missing"
+            : "Running with limits";
+  const dot = offline ? "bg-danger" : !data ? "bg-ink-faint" : ready ? "bg-ok" : "bg-warn";
+
+  return (
+    <Popover
+      label="System status"
+      side="top"
+      className="w-72"
+      trigger={({ open, toggle, id }) => (
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={id}
+          onClick={toggle}
+          className="flex h-8 w-full items-center gap-2 rounded-lg px-2.5 text-[13px] text-ink-muted hover:bg-surface-2"
+        >
+          <span aria-hidden="true" className={cn("size-2 rounded-full", dot)} />
+          <span className="truncate">{label}</span>
+        </button>
+      )}
+    >
+      {() => (
+        <div className="space-y-2 p-2 text-[13px]">
+          {data ? (
+            <>
+              <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+                <dt className="text-ink-faint">Chat model</dt>
+                <dd className="truncate">{data.ollama.chat_model.name} {data.ollama.chat_model.present ? "✓" : "— missing"}</dd>
+                <dt className="text-ink-faint">Embeddings</dt>
+                <dd className="truncate">{data.ollama.embed_model.name} {data.ollama.embed_model.present ? "✓" : "— missing"}</dd>
+                <dt className="text-ink-faint">Ollama</dt>
+                <dd className="truncate">{data.ollama.reachable ? data.ollama.host : "not reachable"}</dd>
+                <dt className="text-ink-faint">Database</dt>
+                <dd>{data.postgres.ok ? "ok" : "unavailable"}</dd>
+              </dl>
+              {data.hints.length > 0 && (
+                <ul className="space-y-1 rounded-lg bg-warn-soft p-2 text-warn">
+                  {data.hints.map((hint) => <li key={hint}><CodeText text={hint} /></li>)}
+                </ul>
+              )}
+              <p className="text-ink-faint">Quire {data.version}</p>
+            </>
+          ) : (
+            <p className="text-ink-muted">{offline ? "Quire's server isn't answering." : "Checking…"}</p>
+          )}
+        </div>
+      )}
+    </Popover>
+  );
+}

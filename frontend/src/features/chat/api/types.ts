@@ -1,0 +1,75 @@
+/**
+ * The chat stream's events (DESIGN §5, backend/agent/stream.py) and the transcript types. The stream
+ * is NDJSON, so its events are described here; the transcript comes from the generated schema.
+ */
+import type { components } from "@/api/schema";
+
+export type TranscriptMessage = components["schemas"]["MessageOut"];
+export type SessionDetail = components["schemas"]["SessionDetail"];
+export type ChatSession = Omit<SessionDetail, "messages">;
+
+export interface Citation {
+  n: number;
+  block_id: string;
+  document_id: string;
+  filename: string;
+  page: number | null;
+  section: string | null;
+  snippet: string;
+  score: number;
+  /** The whole passage (the server adds it to the contract's fields). */
+  text?: string;
+}
+
+export interface ToolCallEvent {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  status: "started" | "finished";
+  summary?: string;
+}
+
+export interface MemoryInfo {
+  used_chars: number;
+  budget_chars: number;
+  turns_kept: number;
+  turns_dropped: number;
+}
+
+export interface ChatErrorInfo {
+  code: string;
+  message: string;
+  retryable: boolean;
+}
+
+export type ChatEvent =
+  | { type: "start"; data: { session_id: string; message_id: string; user_message_id?: string } }
+  | { type: "thinking"; data: string }
+  | { type: "tool"; data: ToolCallEvent }
+  | { type: "metadata"; data: Citation }
+  | { type: "text"; data: string }
+  | { type: "memory"; data: MemoryInfo }
+  | { type: "error"; data: ChatErrorInfo }
+  | { type: "done"; data: { session_id: string; message_id: string } };
+
+export interface AttachmentPayload {
+  name: string;
+  mime_type: string;
+  data: string;
+}
+
+export interface ChatRequest {
+  session_id?: string;
+  message: string;
+  scope?: { document_ids?: string[]; categories?: string[] };
+  attachments?: AttachmentPayload[];
+  rewind_to_message_id?: string;
+}
+
+/** What the UI knows about an attachment (sent ones come back from the transcript with this shape). */
+export interface AttachmentMeta {
+  name: string;
+  kind?: string;
+  mime_type?: string;
+  size_bytes?: number;
+}

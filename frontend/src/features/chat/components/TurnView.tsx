@@ -1,0 +1,170 @@
+/** One question and its answer: reasoning, tool chips, sources (before the text), the answer, actions. */
+import { useMemo, useState } from "react";
+import { AlertTriangle, Check, Copy, Paperclip, Pencil, RotateCcw, Square } from "lucide-react";
+import { Button, IconButton } from "@/components/Button";
+import { TextArea } from "@/components/Input";
+import type { Citation } from "../api/types";
+import { citedNumbers } from "../lib/citations";
+import { turnPhase, type ChatTurn } from "../lib/turns";
+import { AnswerMarkdown } from "./AnswerMarkdown";
+import { ReasoningPanel } from "./ReasoningPanel";
+import { SourcesList } from "./SourcesList";
+import { ToolChips } from "./ToolChips";
+
+const PHASE_TEXT = {
+  thinking: "Thinking…",
+  searching: "Searching your documents…",
+  waiting: "Working on it…",
+  answering: "",
+  done: "",
+};
+
+function Question({ turn, canEdit, onEdit }: { turn: ChatTurn; canEdit: boolean; onEdit: (text: string) => void }) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(turn.question);
+  if (editing) {
+    const submit = () => {
+      if (!draft.trim()) return;
+      setEditing(false);
+      onEdit(draft.trim());
+    };
+    return (
+      <div className="ml-auto w-full max-w-[85%] space-y-2">
+        <TextArea
+          autoFocus
+          aria-label="Edit your question"
+          value={draft}
+          rows={3}
+          onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === "Enter" && !event.shiftKey) {
+              event.preventDefault();
+              submit();
+            }
+            if (event.key === "Escape") {
+              event.stopPropagation();
+              setEditing(false);
+            }
+          }}
+          className="w-full"
+        />
+        <div className="flex justify-end gap-2">
+          <Button size="sm" onClick={() => setEditing(false)}>Cancel</Button>
+          <Button size="sm" variant="primary" onClick={submit} disabled={!draft.trim()}>Send edited question</Button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="group flex items-start justify-end gap-1">
+      {canEdit && (
+        <IconButton
+          label="Edit question"
+          size="sm"
+          onClick={() => {
+            setDraft(turn.question);
+            setEditing(true);
+          }}
+          className="mt-1 opacity-0 group-hover:opacity-100 focus-visible:opacity-100"
+        >
+          <Pencil size={14} />
+        </IconButton>
+      )}
+      <div className="max-w-[85%] rounded-2xl rounded-tr-md bg-accent-soft px-4 py-2.5 text-accent-soft-ink">
+        <p className="text-[14px] whitespace-pre-wrap">{turn.question}</p>
+        {turn.attachments.length > 0 && (
+          <ul className="mt-2 flex flex-wrap gap-1.5">
+            {turn.attachments.map((file) => (
+              <li key={file.name} className="inline-flex items-center gap-1 rounded-md bg-surface/70 px-2 py-0.5 text-xs text-ink-muted">
+                <Paperclip size={11} /> {file.name}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function CopyButton({ text }: { text: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <IconButton
+      label={copied ? "Copied" : "Copy answer"}
+      size="sm"
+      onClick={() => {
+        void navigator.clipboard?.writeText(text).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        });
+      }}
+    >
+      {copied ? <Check size={14} /> : <Copy size={14} />}
+    </IconButton>
+  );
+}
+
+function TurnError({ turn }: { turn: ChatTurn }) {
+  if (!turn.error || turn.error.code === "model_unavailable") return null;
+  return (
+    <p role="alert" className="flex items-start gap-2 rounded-lg bg-danger-soft px-3 py-2 text-[13px] text-danger">
+      <AlertTriangle size={14} className="mt-0.5 shrink-0" />
+      <span>{turn.error.message}</span>
+    </p>
+  );
+}
+
+export function TurnView({ turn, busy, onCite, onEdit, onRegenerate }: {
+  turn: ChatTurn;
+  busy: boolean;
+  onCite: (citation: Citation) => void;
+  onEdit: (turn: ChatTurn, text: string) => void;
+  onRegenerate: (turn: ChatTurn) => void;
+}) {
+  const phase = turnPhase(turn);
+  const streaming = turn.status === "streaming";
+  const stored = Boolean(turn.userMessageId);
+  const searching = turn.tools.some((tool) => tool.status === "started" && tool.name === "search_knowledge_base");
+  const noModel = turn.error?.code === "model_unavailable";
+  const cited = useMemo(() => citedNumbers(turn.answer), [turn.answer]);
+
+  return (
+    <article className="space-y-3" data-testid="turn" data-status={turn.status} aria-label={`Question: ${turn.question.slice(0, 80)}`}>
+      <Question turn={turn} canEdit={stored && !busy} onEdit={(text) => onEdit(turn, text)} />
+      <div className="space-y-3" data-testid="answer">
+        {(turn.thinking || phase === "thinking") && <ReasoningPanel text={turn.thinking} active={phase === "thinking"} />}
+        <ToolChips tools={turn.tools} />
+        <SourcesList citations={turn.citations} cited={cited} loading={searching} onOpen={onCite} />
+        {noModel && (
+          <p className="flex items-center gap-1.5 text-xs text-warn" data-testid="no-model-answer" title={turn.error?.message}>
+            <AlertTriangle size={13} className="shrink-0" />
+            Answered without the model: these are the passages that match.
+          </p>
+        )}
+        {PHASE_TEXT[phase] && !(phase === "thinking" && turn.thinking) && (
+          <p className="flex items-center gap-2 text-[13px] text-ink-muted">
+            <span aria-hidden="true" className="size-1.5 animate-pulse-soft rounded-full bg-accent" />
+            {PHASE_TEXT[phase]}
+          </p>
+        )}
+        <div aria-live="polite" aria-busy={streaming}>
+          {turn.preface && <p className="mb-2 text-[13px] text-ink-faint italic">{turn.preface}</p>}
+          {turn.answer && <AnswerMarkdown text={turn.answer} citations={turn.citations} onCite={onCite} streaming={streaming} />}
+        </div>
+        <TurnError turn={turn} />
+        {!streaming && (
+          <div className="-ml-1.5 flex items-center gap-1 text-xs text-ink-faint">
+            {turn.answer && <CopyButton text={turn.answer} />}
+            {stored && (
+              <IconButton label="Regenerate answer" size="sm" disabled={busy} onClick={() => onRegenerate(turn)}>
+                <RotateCcw size={14} />
+              </IconButton>
+            )}
+            {turn.status === "stopped" && <span className="inline-flex items-center gap-1"><Square size={10} /> Stopped</span>}
+            {turn.status === "partial" && !turn.error && <span>Incomplete answer</span>}
+          </div>
+        )}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { citationFromHref, citedNumbers, linkCitations, orderSources, plainSnippet } from "./citations";
+
+const known = new Set([1, 2, 3]);
+
+describe("citation markers", () => {
+  it("links [n] markers of known citations", () => {
+    expect(linkCitations("Light is absorbed [1].", known)).toBe("Light is absorbed [1](#cite-1).");
+  });
+
+  it("links lists and runs of markers", () => {
+    expect(linkCitations("Both [1, 2] and [2][3].", known)).toBe("Both [1](#cite-1)[2](#cite-2) and [2](#cite-2)[3](#cite-3).");
+  });
+
+  it("leaves unknown numbers, code and real links alone", () => {
+    expect(linkCitations("See [7].", known)).toBe("See [7].");
+    expect(linkCitations("Use `arr[1]` here [1]", known)).toBe("Use `arr[1]` here [1](#cite-1)");
+    expect(linkCitations("```\nx = a[2]\n```\n[2]", known)).toBe("```\nx = a[2]\n```\n[2](#cite-2)");
+    expect(linkCitations("[1](https://example.org) [1]", known)).toBe("[1](https://example.org) [1](#cite-1)");
+  });
+
+  it("does nothing without citations", () => {
+    expect(linkCitations("Text [1]", new Set())).toBe("Text [1]");
+  });
+
+  it("reads citation links back", () => {
+    expect(citationFromHref("#cite-3")).toBe(3);
+    expect(citationFromHref("#cite-x")).toBeNull();
+    expect(citationFromHref("https://example.org")).toBeNull();
+    expect(citationFromHref(undefined)).toBeNull();
+  });
+
+  it("lists cited numbers in order of first use", () => {
+    expect(citedNumbers("B [2], A [1, 2], C [3][2]")).toEqual([2, 1, 3]);
+  });
+
+  it("puts cited sources first", () => {
+    const sources = [1, 2, 3, 4].map((n) => ({ n }));
+    expect(orderSources(sources, [3, 1]).map((s) => s.n)).toEqual([3, 1, 2, 4]);
+  });
+
+  it("cleans Markdown out of snippets", () => {
+    expect(plainSnippet("# Cells ## Organelles **Mitochondria**  produce `ATP`")).toBe("Cells Organelles Mitochondria produce ATP");
+  });
+});

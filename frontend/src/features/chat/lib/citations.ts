@@ -1,0 +1,63 @@
+/**
+ * `[n]` markers in an answer → links to its sources. Markers become Markdown links to `#cite-n` (only
+ * for numbers that are real citations), leaving code spans, code blocks and real links untouched;
+ * `[1, 2]` and `[1][2]` both work. The renderer turns those links into citation chips. Pure.
+ */
+
+export const CITE_PREFIX = "#cite-";
+
+const MARKER = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\](?!\()/g;
+const PROTECTED = /(```[\s\S]*?(?:```|$)|`[^`\n]*`|\[[^\]\n]*\]\([^)\n]*\))/g;
+
+function linkMarkers(text: string, known: ReadonlySet<number>): string {
+  return text.replace(MARKER, (whole, list: string) => {
+    const numbers = list.split(",").map((part) => Number(part.trim()));
+    if (!numbers.every((n) => known.has(n))) return whole;
+    return numbers.map((n) => `[${n}](${CITE_PREFIX}${n})`).join("");
+  });
+}
+
+export function linkCitations(markdown: string, known: ReadonlySet<number>): string {
+  if (!known.size) return markdown;
+  return markdown
+    .split(PROTECTED)
+    .map((part, index) => (index % 2 === 1 ? part : linkMarkers(part, known)))
+    .join("");
+}
+
+/** The citation number of a `#cite-n` href, or null for any other link. */
+export function citationFromHref(href: string | undefined): number | null {
+  if (!href?.startsWith(CITE_PREFIX)) return null;
+  const n = Number(href.slice(CITE_PREFIX.length));
+  return Number.isInteger(n) && n > 0 ? n : null;
+}
+
+/** Numbers cited in the text, in order of first use. */
+export function citedNumbers(markdown: string): number[] {
+  const seen: number[] = [];
+  for (const match of markdown.matchAll(MARKER)) {
+    for (const part of (match[1] ?? "").split(",")) {
+      const n = Number(part.trim());
+      if (!seen.includes(n)) seen.push(n);
+    }
+  }
+  return seen;
+}
+
+/** Cited sources first (in order of use), then the others by number. */
+export function orderSources<T extends { n: number }>(citations: T[], cited: number[]): T[] {
+  const rank = (n: number) => {
+    const index = cited.indexOf(n);
+    return index < 0 ? cited.length + n : index;
+  };
+  return [...citations].sort((a, b) => rank(a.n) - rank(b.n));
+}
+
+/** A passage snippet without Markdown syntax noise ("# Cells ## Organelles" → "Cells Organelles"). */
+export function plainSnippet(snippet: string): string {
+  return snippet
+    .replace(/(^|\s)#{1,6}\s+/g, "$1")
+    .replace(/\*\*|__|`/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}

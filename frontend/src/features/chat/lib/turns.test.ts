@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import type { ChatEvent, Citation, TranscriptMessage } from "../api/types";
+import { applyEvent, newTurn, turnPhase, turnsFromTranscript } from "./turns";
+
+const citation = (n: number): Citation => ({
+  n, block_id: `b${n}`, document_id: "d1", filename: "bio.pdf", page: n, section: null, snippet: "s", score: 0.5,
+});
+
+function play(events: ChatEvent[]) {
+  return events.reduce(applyEvent, newTurn("local-1", "How?"));
+}
+
+describe("a streamed turn", () => {
+  it("builds up from the stream's events", () => {
+    const turn = play([
+      { type: "start", data: { session_id: "s", message_id: "a1", user_message_id: "u1" } },
+      { type: "thinking", data: "Let me " },
+      { type: "thinking", data: "think." },
+      { type: "tool", data: { id: "c1", name: "search_knowledge_base", args: { query: "light" }, status: "started" } },
+      { type: "tool", data: { id: "c1", name: "search_knowledge_base", args: { query: "light" }, status: "finished", summary: "2 passages" } },
+      { type: "metadata", data: citation(2) },
+      { type: "metadata", data: citation(1) },
+      { type: "metadata", data: citation(1) },
+      { type: "text", data: "Light [1]" },
+      { type: "text", data: " and dark [2]." },
+      { type: "memory", data: { used_chars: 10, budget_chars: 100, turns_kept: 0, turns_dropped: 0 } },
+      { type: "done", data: { session_id: "s", message_id: "a1" } },
+    ]);
+    expect(turn).toMatchObject({
+      key: "u1", userMessageId: "u1", answerId: "a1", thinking: "Let me think.", answer: "Light [1] and dark [2].", status: "complete",
+    });
+    expect(turn.tools).toEqual([{ id: "c1", name: "search_knowledge_base", args: { query: "light" }, status: "finished", summary: "2 passages" }]);
+    expect(turn.citations.map((c) => c.n)).toEqual([1, 2]);
+    expect(turn.memory?.budget_chars).toBe(100);
+  });
+
+  it("moves text written before a tool call out of the answer", () => {
+    const turn = play([
+      { type: "text", data: "Let me look." },
+      { type: "tool", data: { id: "c1", name: "calculator", args: {}, status: "started" } },
+      { type: "text", data: "42" },
+    ]);
+    expect(turn.preface).toBe("Let me look.");
+    expect(turn.answer).toBe("42");
+  });
+
+  it("reports what it is doing", () => {
+    expect(turnPhase(play([{ type: "thinking", data: "hm" }]))).toBe("thinking");
+    expect(turnPhase(play([{ type: "tool", data: { id: "c", name: "x", args: {}, status: "started" } }]))).toBe("searching");
+    expect(turnPhase(play([{ type: "text", data: "A" }]))).toBe("answering");
+  });
+
+  it("ends as partial or error after a failure, but complete without a model", () => {
+    const error = (code: string): ChatEvent => ({ type: "error", data: { code, message: "m", retryable: true } });
+    const done: ChatEvent = { type: "done", data: { session_id: "s", message_id: "a" } };
+    expect(play([{ type: "text", data: "half" }, error("model_error"), done]).status).toBe("partial");
+    expect(play([error("model_error"), done]).status).toBe("error");
+    expect(play([{ type: "text", data: "passages" }, error("model_unavailable"), done]).status).toBe("complete");
+  });
+});
+
+function message(change: Partial<TranscriptMessage>): TranscriptMessage {
+  return {
+    id: "m", turn: 1, seq: 0, role: "user", content: "", tool_calls: null, tool_call_id: null, tool_name: null,
+    tool_summary: null, citations: [], thinking: null, attachments: [], scope: null, status: "complete", error: null,
+    created_at: "2026-11-30T10:00:00Z", ...change,
+  };
+}
+
+describe("a stored transcript", () => {
+  it("groups messages into turns with their tools, sources and answer", () => {
+    const turns = turnsFromTranscript([
+      message({ id: "u1", turn: 1, seq: 0, role: "user", content: "How?", attachments: [{ name: "a.png", kind: "image" }] }),
+      message({ id: "r1", turn: 1, seq: 1, role: "assistant", content: "Searching.", tool_calls: [{ id: "c1", name: "search_knowledge_base", args: { query: "q" } }] }),
+      message({ id: "t1", turn: 1, seq: 2, role: "tool", content: "...", tool_call_id: "c1", tool_name: "search_knowledge_base", tool_summary: "3 passages" }),
+      message({ id: "a1", turn: 1, seq: 3, role: "assistant", content: "Because [1].", citations: [citation(1) as unknown as Record<string, unknown>], thinking: "hm" }),
+      message({ id: "u2", turn: 2, seq: 0, role: "user", content: "And?" }),
+      message({ id: "a2", turn: 2, seq: 1, role: "assistant", content: "", status: "error", error: { code: "model_error", message: "x", retryable: true } }),
+    ]);
+    expect(turns).toHaveLength(2);
+    expect(turns[0]).toMatchObject({
+      key: "u1", userMessageId: "u1", answerId: "a1", question: "How?", answer: "Because [1].", thinking: "hm",
+      preface: "Searching.", status: "complete",
+    });
+    expect(turns[0]?.tools).toEqual([{ id: "c1", name: "search_knowledge_base", args: { query: "q" }, status: "finished", summary: "3 passages" }]);
+    expect(turns[0]?.attachments[0]?.name).toBe("a.png");
+    expect(turns[1]).toMatchObject({ status: "error", error: { code: "model_error" } });
+  });
+});

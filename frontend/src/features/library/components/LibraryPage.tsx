@@ -1,0 +1,116 @@
+/** The Knowledge Base screen: add documents, watch them being processed, and manage the library. */
+import { useId, useMemo, useState } from "react";
+import { BookOpen, Search } from "lucide-react";
+import { useCategories, useDocuments } from "@/api/vault";
+import { Button } from "@/components/Button";
+import { EmptyState } from "@/components/EmptyState";
+import { Select, TextInput } from "@/components/Input";
+import { Kbd } from "@/components/Kbd";
+import { SkeletonRows } from "@/components/Skeleton";
+import { errorMessage } from "@/lib/api";
+import { plural } from "@/lib/format";
+import { liveItems } from "../hooks/ingestStore";
+import { useIngest } from "../hooks/useIngest";
+import { AddDocuments } from "./AddDocuments";
+import { DocumentsTable } from "./DocumentsTable";
+import { IngestActivity } from "./IngestActivity";
+
+const UNCATEGORISED = "\u0000none";
+
+export function LibraryPage() {
+  const documents = useDocuments();
+  const categories = useCategories();
+  const entries = useIngest(documents.data);
+  const live = useMemo(() => liveItems(entries), [entries]);
+  const [query, setQuery] = useState("");
+  const [category, setCategory] = useState("");
+  const categoryListId = useId();
+
+  const all = useMemo(() => documents.data ?? [], [documents.data]);
+  const shown = useMemo(() => {
+    const needle = query.trim().toLowerCase();
+    return all.filter((doc) => {
+      if (needle && !doc.filename.toLowerCase().includes(needle)) return false;
+      if (category === UNCATEGORISED) return !doc.category;
+      return !category || doc.category === category;
+    });
+  }, [all, query, category]);
+  const passages = all.reduce((sum, doc) => sum + doc.blocks, 0);
+  const empty = documents.isSuccess && all.length === 0;
+
+  return (
+    <div className="mx-auto w-full max-w-6xl space-y-6 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
+      <header>
+        <h1 className="text-xl font-semibold tracking-tight">Library</h1>
+        <p className="mt-0.5 text-sm text-ink-muted">
+          {documents.isSuccess && all.length > 0
+            ? `${plural(all.length, "document")} · ${plural(passages, "passage")} — everything stays on this machine.`
+            : "Your documents, read and indexed on this machine for chat and study."}
+        </p>
+      </header>
+
+      <AddDocuments prominent={empty} />
+      <IngestActivity entries={entries} />
+
+      {empty && entries.length === 0 && (
+        <EmptyState icon={<BookOpen size={20} />} title="Your library is empty">
+          Add lecture notes, papers, slides or spreadsheets. Quire reads each file, splits it into passages
+          with page numbers, and makes them searchable — then chat answers cite them and the study hub
+          builds quizzes and flashcards from them.
+        </EmptyState>
+      )}
+
+      {!empty && (
+        <section aria-labelledby="docs-title" className="rounded-2xl border border-line bg-surface shadow-card">
+          <div className="flex flex-col gap-2 border-b border-line p-3 sm:flex-row sm:items-center sm:px-4">
+            <h2 id="docs-title" className="sr-only">Documents</h2>
+            <div className="relative min-w-0 flex-1">
+              <Search size={15} className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-ink-faint" />
+              <TextInput
+                data-search-target
+                type="search"
+                value={query}
+                onChange={(event) => setQuery(event.target.value)}
+                placeholder="Search by name"
+                aria-label="Search documents by name"
+                className="w-full pr-10 pl-9"
+              />
+              <span className="pointer-events-none absolute top-1/2 right-2.5 hidden -translate-y-1/2 sm:block"><Kbd>/</Kbd></span>
+            </div>
+            <Select value={category} onChange={(event) => setCategory(event.target.value)} aria-label="Filter by category" className="sm:w-52">
+              <option value="">All categories</option>
+              <option value={UNCATEGORISED}>No category</option>
+              {categories.data?.map((cat) => (
+                <option key={cat.name} value={cat.name}>{cat.name} ({cat.documents})</option>
+              ))}
+            </Select>
+          </div>
+          <datalist id={categoryListId}>
+            {categories.data?.map((cat) => <option key={cat.name} value={cat.name} />)}
+          </datalist>
+          {documents.isPending && <SkeletonRows rows={5} label="Loading documents" />}
+          {documents.isError && (
+            <div role="alert" className="flex items-center justify-between gap-3 p-4 text-sm text-danger">
+              <span>Couldn't load your documents: {errorMessage(documents.error)}</span>
+              <Button size="sm" onClick={() => void documents.refetch()}>Try again</Button>
+            </div>
+          )}
+          {documents.isSuccess && shown.length > 0 && (
+            <DocumentsTable documents={shown} live={live} categoryListId={categoryListId} />
+          )}
+          {documents.isSuccess && shown.length === 0 && (
+            <EmptyState title="No documents match" className="py-8"
+              actions={<Button size="sm" onClick={() => { setQuery(""); setCategory(""); }}>Clear filters</Button>}>
+              Nothing in your library matches {query ? <>“{query}”</> : "this filter"}.
+            </EmptyState>
+          )}
+          {documents.isSuccess && shown.length > 0 && shown.length < all.length && (
+            <p className="border-t border-line px-4 py-2 text-xs text-ink-faint">
+              Showing {shown.length} of {all.length}
+            </p>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+/** The library feature's public surface: the screen. Everything else here is internal. */
+export { LibraryPage } from "./components/LibraryPage";

@@ -1,0 +1,81 @@
+/** Flashcard decks: list with due counts, cards, the due queue, FSRS reviews, card edits, export. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiJson, apiSend } from "@/lib/api";
+import { studyKeys } from "./keys";
+import type { Card, CardInput, Deck, DeckSummary, Due, Rating, Review } from "./types";
+
+const base = (id: string) => `/api/study/decks/${encodeURIComponent(id)}`;
+
+export function useDecks() {
+  return useQuery({ queryKey: studyKeys.decks, queryFn: () => apiJson<DeckSummary[]>("/api/study/decks") });
+}
+
+export function useDeck(id: string) {
+  return useQuery({ queryKey: studyKeys.deck(id), queryFn: () => apiJson<Deck>(base(id)) });
+}
+
+export function fetchDue(id: string, limit = 200): Promise<Due> {
+  return apiJson<Due>(`${base(id)}/due?limit=${limit}`);
+}
+
+export function useDue(id: string) {
+  // A review session works from one snapshot of the queue: no background refetches mid-session.
+  return useQuery({ queryKey: studyKeys.due(id), queryFn: () => fetchDue(id), staleTime: Infinity, gcTime: 0 });
+}
+
+function useDeckInvalidation(deckId: string) {
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: studyKeys.deck(deckId), exact: true });
+    void queryClient.invalidateQueries({ queryKey: studyKeys.decks });
+  };
+}
+
+export function useReview(deckId: string) {
+  const invalidate = useDeckInvalidation(deckId);
+  return useMutation({
+    mutationFn: ({ cardId, rating }: { cardId: string; rating: Rating }) =>
+      apiSend<Review>("POST", `${base(deckId)}/cards/${encodeURIComponent(cardId)}/review`, { rating }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useAddCard(deckId: string) {
+  const invalidate = useDeckInvalidation(deckId);
+  return useMutation({
+    mutationFn: (card: CardInput) => apiSend<Card>("POST", `${base(deckId)}/cards`, card),
+    onSuccess: invalidate,
+  });
+}
+
+export function useEditCard(deckId: string) {
+  const invalidate = useDeckInvalidation(deckId);
+  return useMutation({
+    mutationFn: ({ cardId, ...patch }: Partial<CardInput> & { cardId: string }) =>
+      apiSend<Card>("PATCH", `${base(deckId)}/cards/${encodeURIComponent(cardId)}`, patch),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteCard(deckId: string) {
+  const invalidate = useDeckInvalidation(deckId);
+  return useMutation({
+    mutationFn: (cardId: string) => apiSend<void>("DELETE", `${base(deckId)}/cards/${encodeURIComponent(cardId)}`),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteDeck() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiSend<void>("DELETE", base(id)),
+    onSuccess: (_, id) => {
+      queryClient.setQueryData<DeckSummary[]>(studyKeys.decks, (all) => all?.filter((deck) => deck.id !== id));
+      queryClient.removeQueries({ queryKey: studyKeys.deck(id) });
+    },
+  });
+}
+
+export function deckExportUrl(id: string): string {
+  return `${base(id)}/export`;
+}

@@ -1,0 +1,39 @@
+/**
+ * Starting a generation and following its job. `POST /api/study/<kind>` answers 202 with a job; the
+ * job is polled (often at first, then calmly) until it succeeds or fails.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { apiJson, apiSend } from "@/lib/api";
+import { isTerminal, pollDelay } from "../lib/jobs";
+import { studyKeys } from "./keys";
+import type { GeneratorKind, GeneratorParams, Job } from "./types";
+
+const GENERATOR_PATHS: Record<GeneratorKind, string> = {
+  quiz: "/api/study/quizzes",
+  deck: "/api/study/decks",
+  workshop: "/api/study/workshops",
+  mindmap: "/api/study/mindmaps",
+};
+
+export function startGeneration(kind: GeneratorKind, params: GeneratorParams, clientToken: string): Promise<Job> {
+  return apiSend<Job>("POST", GENERATOR_PATHS[kind], { ...params, client_token: clientToken });
+}
+
+export function fetchJob(jobId: string): Promise<Job> {
+  return apiJson<Job>(`/api/study/jobs/${encodeURIComponent(jobId)}`);
+}
+
+/** A job, polled until it is over. */
+export function useJob(jobId: string | undefined) {
+  return useQuery({
+    queryKey: studyKeys.job(jobId ?? ""),
+    queryFn: () => fetchJob(jobId as string),
+    enabled: Boolean(jobId),
+    staleTime: 0,
+    refetchInterval: (query) => {
+      const job = query.state.data;
+      if (!job) return query.state.status === "error" ? false : pollDelay(0);
+      return isTerminal(job.status) ? false : pollDelay(Date.now() - Date.parse(job.created_at));
+    },
+  });
+}

@@ -1,0 +1,16 @@
+/** Query keys for the study hub's server state, so a change on one screen refreshes the others. */
+export const studyKeys = {
+  all: ["study"] as const,
+  job: (id: string) => ["study", "job", id] as const,
+  quizzes: ["study", "quizzes"] as const,
+  quiz: (id: string) => ["study", "quiz", id] as const,
+  attempts: (id: string) => ["study", "quiz", id, "attempts"] as const,
+  decks: ["study", "decks"] as const,
+  deck: (id: string) => ["study", "deck", id] as const,
+  due: (id: string) => ["study", "deck", id, "due"] as const,
+  workshops: ["study", "workshops"] as const,
+  workshop: (id: string) => ["study", "workshop", id] as const,
+  lesson: (id: string, n: number) => ["study", "workshop", id, "lesson", n] as const,
+  mindmaps: ["study", "mindmaps"] as const,
+  mindmap: (id: string) => ["study", "mindmap", id] as const,
+};

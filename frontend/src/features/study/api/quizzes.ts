@@ -1,0 +1,61 @@
+/** Quizzes: list, read, attempts (resume or start over), answers graded by the server, delete, export. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiJson, apiSend, buildQuery } from "@/lib/api";
+import { studyKeys } from "./keys";
+import type { Attempt, GradedAnswer, Quiz, QuizSummary } from "./types";
+
+const base = (id: string) => `/api/study/quizzes/${encodeURIComponent(id)}`;
+
+export function useQuizzes() {
+  return useQuery({ queryKey: studyKeys.quizzes, queryFn: () => apiJson<QuizSummary[]>("/api/study/quizzes") });
+}
+
+export function useQuiz(id: string) {
+  return useQuery({ queryKey: studyKeys.quiz(id), queryFn: () => apiJson<Quiz>(base(id)) });
+}
+
+export function useAttempts(id: string) {
+  return useQuery({ queryKey: studyKeys.attempts(id), queryFn: () => apiJson<Attempt[]>(`${base(id)}/attempts`) });
+}
+
+export function useStartAttempt(quizId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (restart: boolean) => apiSend<Attempt>("POST", `${base(quizId)}/attempts`, { restart }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: studyKeys.attempts(quizId) }),
+  });
+}
+
+export function useAnswer(quizId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ attemptId, questionId, choice }: { attemptId: string; questionId: string; choice: number }) =>
+      apiSend<GradedAnswer>("POST", `${base(quizId)}/attempts/${encodeURIComponent(attemptId)}/answers`,
+        { question_id: questionId, choice_index: choice }),
+    onSuccess: (graded) => {
+      queryClient.setQueryData<Attempt[]>(studyKeys.attempts(quizId), (all) =>
+        all?.map((attempt) => (attempt.id === graded.attempt.id ? graded.attempt : attempt)));
+      if (graded.attempt.finished_at) {
+        void queryClient.invalidateQueries({ queryKey: studyKeys.quizzes });
+        void queryClient.invalidateQueries({ queryKey: studyKeys.quiz(quizId) });
+      }
+    },
+  });
+}
+
+export function useDeleteQuiz() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiSend<void>("DELETE", base(id)),
+    onSuccess: (_, id) => {
+      queryClient.setQueryData<QuizSummary[]>(studyKeys.quizzes, (all) => all?.filter((quiz) => quiz.id !== id));
+      queryClient.removeQueries({ queryKey: studyKeys.quiz(id) });
+    },
+  });
+}
+
+export type QuizExportMode = "questions" | "answers" | "explanations";
+
+export function quizExportUrl(id: string, mode: QuizExportMode): string {
+  return `${base(id)}/export${buildQuery({ mode })}`;
+}

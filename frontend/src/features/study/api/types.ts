@@ -1,0 +1,67 @@
+/** The study API's shapes, named, from the generated OpenAPI schema (backend/study/*). */
+import type { components } from "@/api/schema";
+
+type Schemas = components["schemas"];
+
+export type Job = Schemas["JobOut"];
+export type JobKind = Job["kind"];
+export type JobStatus = Job["status"];
+export type Source = Schemas["SourceOut"];
+export type Difficulty = Schemas["QuizRequest"]["difficulty"];
+export type ScopeOut = Schemas["ScopeOut"];
+
+export type QuizSummary = Schemas["QuizSummary"];
+export type Quiz = Schemas["QuizOut"];
+export type Question = Schemas["QuestionOut"];
+export type QuestionType = Question["type"];
+export type Attempt = Schemas["AttemptOut"];
+export type Answer = Schemas["AnswerOut"];
+export type GradedAnswer = Schemas["GradedAnswer"];
+
+export type DeckSummary = Schemas["DeckSummary"];
+export type Deck = Schemas["DeckOut"];
+export type Card = Schemas["CardOut"];
+export type Due = Schemas["DueOut"];
+export type Review = Schemas["ReviewOut"];
+export type Rating = Schemas["ReviewIn"]["rating"];
+export type CardInput = Schemas["CardIn"];
+
+export type WorkshopSummary = Schemas["WorkshopSummary"];
+export type Workshop = Schemas["WorkshopOut"];
+export type LessonMeta = Schemas["LessonMeta"];
+export type Lesson = Schemas["LessonOut"];
+export type WorkshopProgress = Schemas["ProgressOut"];
+
+export type MindmapSummary = Schemas["MindmapSummary"];
+export type Mindmap = Schemas["MindmapOut"];
+export type MindNode = Schemas["MindNode"];
+export type MapLayout = Schemas["LayoutIn"]["layout"];
+export type Positions = Record<string, { x: number; y: number }>;
+export type MindmapExportFormat = Schemas["ExportIn"]["format"];
+
+/** What a generator is asked for (the body of `POST /api/study/<kind>`), minus the token. */
+export type GeneratorKind = "quiz" | "deck" | "workshop" | "mindmap";
+export interface ScopeIn {
+  document_ids: string[];
+  categories: string[];
+}
+export interface QuizParams {
+  scope: ScopeIn;
+  difficulty: Difficulty;
+  count: 5 | 10 | 20;
+  types: QuestionType[];
+}
+export interface DeckParams {
+  scope: ScopeIn;
+  count: 10 | 20 | 40;
+}
+export interface WorkshopParams {
+  scope: ScopeIn;
+  difficulty: Difficulty;
+  lessons: number;
+}
+export interface MindmapParams {
+  scope: ScopeIn;
+  depth: 2 | 3;
+}
+export type GeneratorParams = QuizParams | DeckParams | WorkshopParams | MindmapParams;

@@ -1,0 +1,110 @@
+/**
+ * The hub's cards for quizzes, decks, workshops and mind maps: the title links to the item (the whole
+ * card is clickable), with the few facts that help choose what to study next.
+ */
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { Badge } from "@/components/Badge";
+import { ButtonLink } from "@/components/ButtonLink";
+import { Progress } from "@/components/Progress";
+import { formatMinutesEstimate } from "@/lib/duration";
+import { formatDateTime, formatRelative, plural } from "@/lib/format";
+import type { DeckSummary, MindmapSummary, QuizSummary, WorkshopSummary } from "../api/types";
+import { formatScore, scoreTone } from "../lib/quiz";
+import { withoutKindPrefix } from "../lib/titles";
+import { KINDS } from "./kinds";
+
+const DIFFICULTY: Record<string, string> = { beginner: "Beginner", intermediate: "Intermediate", advanced: "Advanced" };
+
+function ItemCard({ to, title, icon, meta, badge, footer, children, testId }: {
+  to: string;
+  title: string;
+  icon: ReactNode;
+  meta: ReactNode;
+  badge?: ReactNode;
+  footer?: ReactNode;
+  children?: ReactNode;
+  testId: string;
+}) {
+  return (
+    <li className="group relative flex flex-col rounded-2xl border border-line bg-surface p-4 transition-colors focus-within:border-accent/60 hover:border-line-strong" data-testid={testId}>
+      <div className="flex items-start gap-3">
+        <span className="mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-lg bg-surface-2 text-ink-muted">{icon}</span>
+        <div className="min-w-0 flex-1">
+          <h3 className="text-sm leading-snug font-semibold">
+            <Link to={to} className="line-clamp-2 break-words text-ink after:absolute after:inset-0 after:rounded-2xl focus:outline-none group-hover:text-accent">
+              {title}
+            </Link>
+          </h3>
+          <p className="mt-0.5 text-[13px] text-ink-muted">{meta}</p>
+        </div>
+        {badge && <div className="shrink-0">{badge}</div>}
+      </div>
+      {children && <div className="mt-3">{children}</div>}
+      {footer && <div className="relative z-10 mt-3 flex items-center justify-between gap-2 text-xs text-ink-faint">{footer}</div>}
+    </li>
+  );
+}
+
+function Created({ iso, verb = "Made" }: { iso: string; verb?: string }) {
+  return <span title={formatDateTime(iso)}>{verb} {formatRelative(iso)}</span>;
+}
+
+export function QuizCard({ quiz }: { quiz: QuizSummary }) {
+  const Icon = KINDS.quiz.icon;
+  const badge = quiz.best_score !== null && quiz.best_score !== undefined
+    ? <Badge tone={scoreTone(quiz.best_score)}>Best {formatScore(quiz.best_score)}</Badge>
+    : quiz.attempts > 0 ? <Badge tone="accent" dot>In progress</Badge> : <Badge>Not taken</Badge>;
+  return (
+    <ItemCard to={`/study/quizzes/${quiz.id}`} title={withoutKindPrefix(quiz.title, "Quiz")} icon={<Icon size={16} />} testId="quiz-card" badge={badge}
+      meta={`${plural(quiz.question_count, "question")} · ${DIFFICULTY[quiz.difficulty] ?? quiz.difficulty}${quiz.workshop_id ? " · Workshop recap" : ""}`}
+      footer={<Created iso={quiz.last_attempt_at ?? quiz.created_at} verb={quiz.last_attempt_at ? "Taken" : "Made"} />}
+    />
+  );
+}
+
+export function DeckCard({ deck }: { deck: DeckSummary }) {
+  const Icon = KINDS.deck.icon;
+  return (
+    <ItemCard to={`/study/decks/${deck.id}`} title={withoutKindPrefix(deck.title, "Deck")} icon={<Icon size={16} />} testId="deck-card"
+      meta={`${plural(deck.card_count, "card")}${deck.new_count ? ` · ${deck.new_count} new` : ""}`}
+      badge={deck.due_count > 0 ? <Badge tone="accent" dot>{deck.due_count} due</Badge> : <Badge tone="ok">Up to date</Badge>}
+      footer={
+        <>
+          <Created iso={deck.last_reviewed_at ?? deck.created_at} verb={deck.last_reviewed_at ? "Reviewed" : "Made"} />
+          {deck.due_count > 0 && (
+            <ButtonLink to={`/study/decks/${deck.id}/review`} size="sm" variant="secondary" aria-label={`Review ${deck.title}`}>Review</ButtonLink>
+          )}
+        </>
+      }
+    />
+  );
+}
+
+export function WorkshopCard({ workshop }: { workshop: WorkshopSummary }) {
+  const Icon = KINDS.workshop.icon;
+  const done = workshop.completed_lessons >= workshop.lesson_count && workshop.lesson_count > 0;
+  return (
+    <ItemCard to={`/study/workshops/${workshop.id}`} title={workshop.title} icon={<Icon size={16} />} testId="workshop-card"
+      meta={`${plural(workshop.lesson_count, "lesson")} · ${formatMinutesEstimate(workshop.total_minutes)}`}
+      badge={done ? <Badge tone="ok">Complete</Badge> : undefined}
+      footer={<Created iso={workshop.created_at} />}
+    >
+      <p className="line-clamp-2 text-[13px] text-ink-muted">{workshop.summary}</p>
+      <div className="mt-3 flex items-center gap-2">
+        <Progress value={workshop.progress} label={`${workshop.title}: ${workshop.completed_lessons} of ${workshop.lesson_count} lessons complete`} tone={done ? "ok" : "accent"} />
+        <span className="shrink-0 text-xs text-ink-faint tabular-nums">{workshop.completed_lessons}/{workshop.lesson_count}</span>
+      </div>
+    </ItemCard>
+  );
+}
+
+export function MindmapCard({ mindmap }: { mindmap: MindmapSummary }) {
+  const Icon = KINDS.mindmap.icon;
+  return (
+    <ItemCard to={`/study/mindmaps/${mindmap.id}`} title={mindmap.title} icon={<Icon size={16} />} testId="mindmap-card"
+      meta={`${plural(mindmap.node_count, "topic")} · ${mindmap.depth} levels`}
+      footer={<Created iso={mindmap.updated_at} verb={mindmap.updated_at !== mindmap.created_at ? "Edited" : "Made"} />}
+    />
+  );
+}

@@ -1,0 +1,42 @@
+/** The four things the study hub makes: their names, icons, and one sentence that says what each is for. */
+import { BookOpenText, Layers, ListChecks, Network, type LucideIcon } from "lucide-react";
+import type { GeneratorKind, JobKind } from "../api/types";
+
+export interface KindInfo {
+  kind: GeneratorKind;
+  title: string;
+  noun: string;
+  plural: string;
+  icon: LucideIcon;
+  blurb: string;
+}
+
+export const KINDS: Record<GeneratorKind, KindInfo> = {
+  quiz: {
+    kind: "quiz", title: "Quiz", noun: "quiz", plural: "Quizzes", icon: ListChecks,
+    blurb: "Questions one at a time, graded as you go, each with an explanation and its source.",
+  },
+  deck: {
+    kind: "deck", title: "Flashcards", noun: "deck", plural: "Flashcards", icon: Layers,
+    blurb: "A deck scheduled by spaced repetition: review what's due and remember it for good.",
+  },
+  workshop: {
+    kind: "workshop", title: "Workshop", noun: "workshop", plural: "Workshops", icon: BookOpenText,
+    blurb: "A short course with objectives and lessons written from your material, then a recap quiz.",
+  },
+  mindmap: {
+    kind: "mindmap", title: "Mind map", noun: "mind map", plural: "Mind maps", icon: Network,
+    blurb: "The main topics and how they connect, on a canvas you can arrange and export.",
+  },
+};
+
+export const GENERATOR_KINDS = Object.keys(KINDS) as GeneratorKind[];
+
+export function isGeneratorKind(value: string | undefined): value is GeneratorKind {
+  return value !== undefined && value in KINDS;
+}
+
+/** The icon of any job (lessons and recaps borrow their parent's). */
+export const JOB_ICONS: Record<JobKind, LucideIcon> = {
+  quiz: ListChecks, recap: ListChecks, deck: Layers, workshop: BookOpenText, lesson: BookOpenText, mindmap: Network,
+};

@@ -1,0 +1,126 @@
+/**
+ * Generation jobs, client side: when a job is over, how often to ask about it, what to say while it
+ * runs, where its result lives in the app, and the jobs this browser started (kept in localStorage so
+ * a reload or another tab still finds them). Pure apart from the storage passed in.
+ */
+import type { GeneratorKind, GeneratorParams, Job, JobKind, JobStatus } from "../api/types";
+
+export const TERMINAL: ReadonlySet<JobStatus> = new Set(["succeeded", "failed"]);
+
+export function isTerminal(status: JobStatus | undefined): boolean {
+  return status !== undefined && TERMINAL.has(status);
+}
+
+/** Ask often at first (small jobs finish fast), then settle down: 0.8 s → 1.5 s → 3 s. */
+export function pollDelay(elapsedMs: number): number {
+  if (elapsedMs < 10_000) return 800;
+  if (elapsedMs < 60_000) return 1_500;
+  return 3_000;
+}
+
+export const KIND_NOUN: Record<JobKind, string> = {
+  quiz: "quiz",
+  deck: "flashcard deck",
+  workshop: "workshop",
+  mindmap: "mind map",
+  lesson: "lesson",
+  recap: "recap quiz",
+};
+
+/** What the model is doing, in a calm sentence, for a job that isn't over. */
+export function jobActivity(kind: JobKind, status: JobStatus, elapsedS: number): string {
+  if (status === "queued") {
+    return elapsedS < 20 ? "Getting ready…" : "Waiting for the model — another generation is finishing first.";
+  }
+  const work: Record<JobKind, string> = {
+    quiz: "Reading your documents and writing questions",
+    recap: "Writing questions that cover every lesson",
+    deck: "Picking the ideas worth remembering and writing cards",
+    workshop: "Planning the lessons and their objectives",
+    lesson: "Writing the lesson from your documents",
+    mindmap: "Finding the main topics and how they connect",
+  };
+  const tail = elapsedS > 90 ? " — larger scopes take a few minutes on a local model." : "…";
+  return work[kind] + tail;
+}
+
+/** The app route that shows a finished job's result. */
+export function resultPath(job: Pick<Job, "kind" | "result_id" | "result_url">): string | null {
+  if (!job.result_id) return null;
+  const id = encodeURIComponent(job.result_id);
+  switch (job.kind) {
+    case "quiz":
+    case "recap":
+      return `/study/quizzes/${id}`;
+    case "deck":
+      return `/study/decks/${id}`;
+    case "workshop":
+      return `/study/workshops/${id}`;
+    case "mindmap":
+      return `/study/mindmaps/${id}`;
+    case "lesson": {
+      const n = /\/lessons\/(\d+)$/.exec(job.result_url ?? "")?.[1];
+      return `/study/workshops/${id}${n ? `/lessons/${n}` : ""}`;
+    }
+  }
+}
+
+/** A fresh token per click: the server answers the same token with the same job (no double generation). */
+export function newClientToken(): string {
+  if (typeof crypto !== "undefined" && "randomUUID" in crypto) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+// -- jobs this browser started -------------------------------------------------------------------------
+export interface PendingJob {
+  job_id: string;
+  kind: JobKind;
+  /** What the user asked for, so "try again" can ask again (absent for lessons and recaps). */
+  generator?: GeneratorKind;
+  params?: GeneratorParams;
+  /** Words for the scope ("Biology", "3 documents"), shown while it runs. */
+  label: string;
+  started_at: number;
+}
+
+const KEY = "quire-study-jobs";
+const MAX_AGE_MS = 24 * 3600 * 1000;
+const MAX_JOBS = 20;
+
+type Store = Pick<Storage, "getItem" | "setItem">;
+
+function isPending(value: unknown): value is PendingJob {
+  if (typeof value !== "object" || value === null) return false;
+  const job = value as Partial<PendingJob>;
+  return typeof job.job_id === "string" && typeof job.kind === "string" && typeof job.started_at === "number";
+}
+
+export function readPending(storage: Store, now = Date.now()): PendingJob[] {
+  try {
+    const parsed: unknown = JSON.parse(storage.getItem(KEY) ?? "[]");
+    if (!Array.isArray(parsed)) return [];
+    return parsed.filter(isPending).filter((job) => now - job.started_at < MAX_AGE_MS);
+  } catch {
+    return [];
+  }
+}
+
+function write(storage: Store, jobs: PendingJob[]): void {
+  try {
+    storage.setItem(KEY, JSON.stringify(jobs.slice(0, MAX_JOBS)));
+  } catch {
+    // storage full or disabled: the job still runs, only the hub won't list it
+  }
+}
+
+export function addPending(storage: Store, job: PendingJob): PendingJob[] {
+  const jobs = [job, ...readPending(storage, job.started_at).filter((other) => other.job_id !== job.job_id)];
+  write(storage, jobs);
+  return jobs;
+}
+
+export function removePending(storage: Store, jobId: string, now = Date.now()): PendingJob[] {
+  const jobs = readPending(storage, now).filter((job) => job.job_id !== jobId);
+  write(storage, jobs);
+  return jobs;
+}

@@ -1,0 +1,120 @@
+"""The Knowledge Base screen in a real browser: drag-and-drop upload with live per-file progress, then
+searching, filtering, recategorising and deleting documents."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.browser import drop_files, record_ingest_statuses, recorded_statuses
+from tests.support.documents import make_pdf
+from tests.support.fake_ollama import FakeOllama
+from tests.support.server import QuireServer
+from tests.support.vault import ingest
+
+DROP_ZONE = "Drop files to add them to your library"
+
+
+def _row(page: Page, filename: str):  # type: ignore[no-untyped-def]
+    return page.locator(f'[data-testid="document-row"][data-filename="{filename}"]')
+
+
+def test_dropped_files_show_their_progress_and_arrive_ready_in_the_table(
+    page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    fake_ollama.embed_delay_s = 0.5  # long enough for the embedding stage to be seen
+    pdf = make_pdf(tmp_path / "lecture.pdf", [
+        "Cells are the basic unit of life.",
+        "The plasma membrane is a lipid bilayer with embedded proteins.",
+        "Mitochondria produce ATP through cellular respiration.",
+    ])
+    files = {
+        "cell-biology-lecture.pdf": (pdf.read_bytes(), "application/pdf"),
+        "membrane-notes.md": (b"# Membranes\n\nPhospholipids form a bilayer; cholesterol keeps it fluid.",
+                              "text/markdown"),
+        "exam-dates.txt": (b"Biology exam on 14 June. Chemistry exam on 20 June.", "text/plain"),
+    }
+    page.goto(e2e_server.url + "/library")
+    expect(page.get_by_role("heading", name="Library", exact=True)).to_be_visible()
+    page.get_by_label("Category for new documents").fill("Biology")
+    record_ingest_statuses(page)
+
+    drop_files(page, page.get_by_role("group", name=DROP_ZONE), files)
+
+    for name in files:
+        item = page.locator(f'[data-testid="ingest-item"][data-filename="{name}"]')
+        expect(item).to_have_attribute("data-status", "ready", timeout=60_000)
+    expect(page.locator('[data-testid="ingest-item"][data-filename="cell-biology-lecture.pdf"]')).to_contain_text(
+        "Ready · 3 pages")
+    statuses = recorded_statuses(page)
+    for name in files:
+        assert statuses[name][-1] == "ready", statuses
+        assert "embedding" in statuses[name], f"{name} never showed the embedding stage: {statuses}"
+
+    for name in files:
+        row = _row(page, name)
+        expect(row).to_have_attribute("data-status", "ready")
+        expect(row).to_contain_text("Biology")
+        expect(row).to_contain_text("100%")  # every passage embedded
+    pdf_row = _row(page, "cell-biology-lecture.pdf")
+    expect(pdf_row.locator("td").nth(3)).to_have_text("3")  # pages
+    expect(pdf_row.get_by_role("link", name="cell-biology-lecture.pdf", exact=True)).to_have_attribute(
+        "href", re.compile(r"^/api/documents/[0-9a-f-]{36}/file$"))
+
+
+def test_documents_can_be_searched_filtered_recategorised_and_deleted(
+    page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama
+) -> None:
+    with e2e_server.client() as api:
+        ingest(api, {"organic-chemistry.md": b"# Alcohols\n\nAlcohols carry an -OH group."}, category="Chemistry")
+        ingest(api, {"poetry-notes.md": b"# Sonnets\n\nFourteen lines in iambic pentameter."}, category="Literature")
+    page.goto(e2e_server.url + "/library")
+    expect(_row(page, "poetry-notes.md")).to_be_visible()
+
+    page.keyboard.press("/")  # the shortcut focuses the name search
+    expect(page.get_by_label("Search documents by name")).to_be_focused()
+    page.keyboard.type("poetry")
+    expect(page.get_by_test_id("document-row")).to_have_count(1)
+    expect(_row(page, "poetry-notes.md")).to_be_visible()
+    page.get_by_label("Search documents by name").fill("")
+
+    page.get_by_label("Filter by category").select_option(label="Chemistry (1)")
+    expect(page.get_by_test_id("document-row")).to_have_count(1)
+    expect(_row(page, "organic-chemistry.md")).to_be_visible()
+    page.get_by_label("Filter by category").select_option(label="All categories")
+
+    _row(page, "poetry-notes.md").get_by_role("button", name=re.compile("^Change category of poetry-notes.md")).click()
+    editor = page.get_by_label("Category of poetry-notes.md")
+    editor.fill("English")
+    editor.press("Enter")
+    expect(_row(page, "poetry-notes.md")).to_contain_text("English")
+    with e2e_server.client() as api:
+        poetry = next(d for d in api.get("/api/documents").json() if d["filename"] == "poetry-notes.md")
+    assert poetry["category"] == "English"
+
+    _row(page, "poetry-notes.md").get_by_role("button", name="Delete poetry-notes.md").click()
+    dialog = page.get_by_role("dialog", name="Delete “poetry-notes.md”?")
+    expect(dialog).to_be_visible()
+    dialog.get_by_role("button", name="Delete document").click()
+    expect(_row(page, "poetry-notes.md")).to_have_count(0)
+    with e2e_server.client() as api:
+        assert api.get(f"/api/documents/{poetry['id']}").status_code == 404
+
+
+def test_progress_is_picked_up_again_after_a_page_reload(
+    page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama
+) -> None:
+    fake_ollama.embed_delay_s = 3  # the run is still embedding when the page comes back
+    page.goto(e2e_server.url + "/library")
+    notes = b"# Enzymes\n\nEnzymes lower activation energy."
+    page.get_by_label("Choose files to upload").set_input_files(
+        files=[{"name": "reload-notes.md", "mimeType": "text/markdown", "buffer": notes}])
+    item = page.locator('[data-testid="ingest-item"][data-filename="reload-notes.md"]')
+    expect(item).to_have_attribute("data-status", "embedding", timeout=30_000)
+
+    page.reload()
+    expect(item).to_be_visible()  # re-attached to the run that is still going
+    expect(item).to_have_attribute("data-status", "ready", timeout=60_000)
+    expect(_row(page, "reload-notes.md")).to_have_attribute("data-status", "ready")
