@@ -6,11 +6,54 @@ from typing import Any
 
 from dbos import DBOS
 from fastapi import APIRouter
+from pydantic import BaseModel
 
 from backend.api.deps import ContextDep
 from backend.config import APPLICATION_VERSION
 
 router = APIRouter(prefix="/api", tags=["health"])
+
+
+class PostgresHealth(BaseModel):
+    ok: bool
+    embedded: bool
+
+
+class DbosHealth(BaseModel):
+    ok: bool
+    application_version: str
+    executor_id: str
+    error: str | None = None
+
+
+class ModelPresence(BaseModel):
+    name: str
+    present: bool
+
+
+class OllamaHealth(BaseModel):
+    reachable: bool
+    host: str
+    models: list[str]
+    chat_model: ModelPresence
+    embed_model: ModelPresence
+    error: str | None
+
+
+class EmbedderHealth(BaseModel):
+    kind: str
+    model: str
+
+
+class Health(BaseModel):
+    status: str  # ok | degraded
+    version: str
+    postgres: PostgresHealth
+    dbos: DbosHealth
+    ollama: OllamaHealth
+    embedder: EmbedderHealth
+    index: dict[str, Any]
+    hints: list[str]
 
 
 def _dbos_state() -> dict[str, Any]:
@@ -21,7 +64,15 @@ def _dbos_state() -> dict[str, Any]:
     return {"ok": True}
 
 
-@router.get("/health")
+def _hints(reachable: bool, chat_ok: bool, embed_ok: bool, ctx: ContextDep) -> list[str]:
+    settings = ctx.settings
+    if not reachable:
+        return [f"Start Ollama with `ollama serve` (expected at {settings.ollama_host})."]
+    hints = [f"Pull the chat model: `ollama pull {settings.chat_model}`."] if not chat_ok else []
+    return hints + ([f"Pull the embedding model: `ollama pull {settings.embed_model}`."] if not embed_ok else [])
+
+
+@router.get("/health", response_model=Health)
 def health(ctx: ContextDep) -> dict[str, Any]:
     settings = ctx.settings
     status = ctx.llm.status()
@@ -29,12 +80,6 @@ def health(ctx: ContextDep) -> dict[str, Any]:
     dbos_state = _dbos_state()
     chat_ok = status.has(settings.chat_model)
     embed_ok = settings.embedder == "local" or status.has(settings.embed_model)
-    hints = []
-    if not status.reachable:
-        hints.append(f"Start Ollama with `ollama serve` (expected at {settings.ollama_host}).")
-    else:
-        hints += [f"Pull the chat model: `ollama pull {settings.chat_model}`."] if not chat_ok else []
-        hints += [f"Pull the embedding model: `ollama pull {settings.embed_model}`."] if not embed_ok else []
     healthy = postgres_ok and dbos_state["ok"] and status.reachable and chat_ok and embed_ok
     return {
         "status": "ok" if healthy else "degraded",
@@ -51,5 +96,5 @@ def health(ctx: ContextDep) -> dict[str, Any]:
         },
         "embedder": {"kind": settings.embedder, "model": ctx.embedder.model},
         "index": ctx.search.stats(),
-        "hints": hints,
+        "hints": _hints(status.reachable, chat_ok, embed_ok, ctx),
     }

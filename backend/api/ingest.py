@@ -1,11 +1,12 @@
-"""Ingestion runs: a snapshot of one run, its live NDJSON progress stream, and the recent runs."""
+"""Ingestion runs: a snapshot of one run, its live NDJSON progress stream, cancelling, and recent runs."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import StreamingResponse
+from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from backend.api.deps import ContextDep
@@ -16,19 +17,73 @@ router = APIRouter(prefix="/api/ingest", tags=["ingest"])
 WorkflowId = Annotated[str, Path(pattern=r"^[A-Za-z0-9._:-]{1,128}$", description="An ingestion workflow id")]
 
 
-@router.get("")
-def list_runs(ctx: ContextDep, limit: int = Query(20, ge=1, le=200)) -> list[dict[str, Any]]:
+class Progress(BaseModel):
+    done: int
+    total: int
+    detail: str
+
+
+class RunProgress(Progress):
+    phase: str
+
+
+class RunDocument(BaseModel):
+    id: str
+    filename: str
+    status: str  # queued | extracting | storing | embedding | ready | skipped | failed
+    decision: str | None  # new | changed | unchanged | readded
+    error: str | None
+    warnings: list[str]
+    progress: Progress
+    pages: int | None
+    blocks: int | None
+    embedded: int | None
+
+
+class RunStep(BaseModel):
+    name: str
+    status: str  # running | finished | error
+    started_at: str | None
+    finished_at: str | None
+
+
+class RunSnapshot(BaseModel):
+    workflow_id: str
+    status: str  # DBOS: PENDING | ENQUEUED | SUCCESS | ERROR | CANCELLED | ...
+    source: str
+    created_at: str
+    documents: list[RunDocument]
+    steps: list[RunStep]
+    executions: dict[str, int]  # how many times each step started (more than once = resumed)
+    progress: RunProgress
+
+
+class RunSummary(BaseModel):
+    workflow_id: str
+    source: str
+    status: str
+    phase: str
+    done: int
+    total: int
+    detail: str
+    documents: int
+    created_at: str
+    updated_at: str
+
+
+@router.get("", response_model=list[RunSummary])
+def list_runs(ctx: ContextDep, limit: int = Query(20, ge=1, le=200)) -> list[dict]:
     return progress.list_runs(ctx, limit)
 
 
-@router.get("/{workflow_id}")
-def get_run(workflow_id: WorkflowId, ctx: ContextDep) -> dict[str, Any]:
+@router.get("/{workflow_id}", response_model=RunSnapshot)
+def get_run(workflow_id: WorkflowId, ctx: ContextDep) -> dict:
     """DBOS status, the steps taken so far, each document's state and the fine-grained progress."""
     return progress.run_snapshot(ctx, workflow_id)
 
 
-@router.post("/{workflow_id}/cancel")
-def cancel_run(workflow_id: WorkflowId, ctx: ContextDep) -> dict[str, Any]:
+@router.post("/{workflow_id}/cancel", response_model=RunSnapshot)
+def cancel_run(workflow_id: WorkflowId, ctx: ContextDep) -> dict:
     """Stop an ingestion at its next step boundary; documents already stored stay in the vault."""
     progress.run_snapshot(ctx, workflow_id)  # 404 for unknown runs
     reconcile.cancel_run(ctx, workflow_id)
@@ -37,7 +92,7 @@ def cancel_run(workflow_id: WorkflowId, ctx: ContextDep) -> dict[str, Any]:
 
 @router.get("/{workflow_id}/events", response_class=StreamingResponse)
 async def run_events(workflow_id: WorkflowId, ctx: ContextDep) -> StreamingResponse:
-    """NDJSON: a `progress` line (the snapshot) whenever it changes, then an `end` line."""
+    """NDJSON: a `progress` line (a RunSnapshot) whenever it changes, then an `end` line with the status."""
     await run_in_threadpool(progress.run_snapshot, ctx, workflow_id)  # 404 before the stream starts
     return StreamingResponse(
         progress.run_events(ctx, workflow_id),

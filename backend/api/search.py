@@ -25,6 +25,7 @@ class SearchHit(BaseModel):
     section: str | None
     kind: str
     snippet: str
+    text: str
     score: float
     dense_rank: int | None
     sparse_rank: int | None

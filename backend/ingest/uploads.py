@@ -101,6 +101,7 @@ def accept_files(ctx: AppContext, candidates: list[Candidate], category: str | N
             raise QuireError("no_files", "No files were uploaded.", 400, details=rejected or None)
         raise QuireError(first_error.code, first_error.message, first_error.status, details=rejected)
     run = store.register_ingest(ctx.db, accepted, category, source, source_url)
+    ctx.search.notify(run.recategorised)
     if not run.created:  # a double submit: the first run already owns its own copies of these files
         for item in accepted:
             Path(item.pending_path).unlink(missing_ok=True)

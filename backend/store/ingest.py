@@ -11,7 +11,7 @@ import hashlib
 import json
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -38,6 +38,7 @@ class RegisteredRun:
     workflow_id: str
     documents: list[dict[str, Any]]
     created: bool
+    recategorised: list[str] = field(default_factory=list)
 
 
 def _workflow_id(source: str, keys: list[tuple[str, int, str, str | None, str | None]]) -> str:
@@ -71,8 +72,10 @@ def register_ingest(
     """Create or reuse the document rows for `items` and record one ingestion run over them."""
     with db.transaction() as conn:
         found = [_find_document(conn, item.filename) for item in items]
+        # A document row that does not exist yet counts as generation 1 with no live version, which is
+        # exactly what the first submit creates: a double submit therefore maps to the same key.
         keys = [
-            (str(doc["id"]) if doc else item.filename, doc["generation"] if doc else 0, item.sha256,
+            (item.filename.lower(), doc["generation"] if doc else 1, item.sha256,
              doc["sha256"] if doc else None, category)
             for item, doc in zip(items, found, strict=True)
         ]
@@ -81,8 +84,11 @@ def register_ingest(
         if exists:
             return RegisteredRun(workflow_id, _run_documents(conn, workflow_id), created=False)
         conn.execute("INSERT INTO ingest_runs (workflow_id, source) VALUES (%s, %s)", (workflow_id, source))
+        recategorised = []
         for position, (item, doc) in enumerate(zip(items, found, strict=True)):
             document_id = _upsert_document(conn, db, item, doc, category, workflow_id, source_url)
+            if doc and category is not None and category != doc["category"] and doc["status"] != "deleted":
+                recategorised.append(str(document_id))
             conn.execute(
                 "INSERT INTO ingest_items (workflow_id, document_id, position, filename, pending_path, sha256,"
                 " size_bytes, kind, category, generation, prior_status, prior_sha256)"
@@ -91,7 +97,8 @@ def register_ingest(
                 (workflow_id, document_id, position, item.pending_path, item.sha256, item.size_bytes, item.kind,
                  doc["status"] if doc else None, doc["sha256"] if doc else None, document_id),
             )
-        return RegisteredRun(workflow_id, _run_documents(conn, workflow_id), created=True)
+        return RegisteredRun(workflow_id, _run_documents(conn, workflow_id), created=True,
+                             recategorised=recategorised)
 
 
 def _upsert_document(

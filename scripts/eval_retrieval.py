@@ -1,0 +1,245 @@
+"""Retrieval quality of the product's own HybridIndex on a judged collection (Cranfield format).
+
+A collection folder holds ``corpus.jsonl`` ({id, title, text}), ``queries.jsonl`` ({id, text}),
+``qrels.tsv`` (query, doc, graded relevance > 0) and optionally ``source_docs.tsv`` (query, doc: the paper
+a query was written from, see the collection README). Each document becomes one block (title + text).
+Blocks are indexed text-first and their vectors attached afterwards, as ingestion does.
+
+Metrics, computed here: nDCG@10 with linear graded gains and a log2(rank + 1) discount, the ideal DCG
+taken from all judged documents of the query; Recall@10 and Recall@100 (share of the query's relevant
+documents retrieved); MRR@10. A top-10 metric comes from a search with k = 10 (so each channel
+contributes max(4k, 20) = 40 candidates, as in the product) and Recall@100 from one with k = 100.
+"hybrid (product)" is the shipped configuration (RRF with dense pseudo-relevance feedback, see
+`DenseFeedback`), "hybrid, plain RRF" the same index without feedback. The baseline row is plain
+`rank_bm25.BM25Okapi` over ``lower().split()`` in the same process.
+
+    python scripts/eval_retrieval.py [--embedder local|hash|none] [--collection PATH]
+                                     [--exclude-source-docs] [--queries all|odd|even]
+
+Corpus embeddings are cached under data/cache/, keyed by model and corpus hash.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import sys
+import time
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from backend.llm.embedders import Embedder, l2_normalise  # noqa: E402
+from backend.retrieval.hybrid import DenseFeedback, HybridIndex  # noqa: E402
+from backend.retrieval.sparse import BM25Params  # noqa: E402
+from backend.retrieval.tokenizer import Analyzer, AnalyzerOptions  # noqa: E402
+from backend.retrieval.types import IndexedBlock, SearchMode  # noqa: E402
+
+CACHE_DIR = ROOT / "data" / "cache"
+SHIPPED_FEEDBACK = DenseFeedback()
+Ranker = Callable[[str, str, int], list[str]]  # (query id, query text, k) → ranked doc ids
+
+
+@dataclass
+class Collection:
+    docs: dict[str, str]  # id → title + text
+    queries: dict[str, str]
+    qrels: dict[str, dict[str, int]]  # query → doc → graded gain
+    source: dict[str, str]  # query → its source document (code -1), if given
+
+
+def load_collection(path: Path) -> Collection:
+    docs = {}
+    for line in (path / "corpus.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        docs[str(row["id"])] = f"{row.get('title', '')}\n{row.get('text', '')}".strip()
+    lines = (path / "queries.jsonl").read_text().splitlines()
+    queries = {str(r["id"]): r["text"] for r in map(json.loads, lines)}
+    qrels: dict[str, dict[str, int]] = {}
+    for line in (path / "qrels.tsv").read_text().splitlines():
+        q, d, rel = line.split("\t")
+        if int(rel) > 0:
+            qrels.setdefault(q, {})[d] = int(rel)
+    source = {}
+    if (path / "source_docs.tsv").exists():
+        source = dict(line.split("\t") for line in (path / "source_docs.tsv").read_text().splitlines())
+    return Collection(docs, queries, qrels, source)
+
+
+class HashEmbedder:
+    """A model-free stand-in: signed feature hashing of lower-cased words (tests the plumbing only)."""
+
+    def __init__(self, dimension: int = 256) -> None:
+        self.dimension = dimension
+
+    @property
+    def model(self) -> str:
+        return f"hash:{self.dimension}"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in text.lower().split():
+                h = zlib.crc32(word.encode())
+                out[row, h % self.dimension] += 1.0 if h & 1 << 31 else -1.0
+        return l2_normalise(out)
+
+
+def make_embedder(name: str) -> Embedder | None:
+    if name == "none":
+        return None
+    if name == "hash":
+        return HashEmbedder()
+    from backend.llm.local_embedder import LocalEmbedder
+
+    return LocalEmbedder()
+
+
+def cached_embed(embedder: Embedder, texts: list[str], label: str) -> np.ndarray:
+    digest = hashlib.sha256(("\0".join([embedder.model, *texts])).encode()).hexdigest()[:20]
+    path = CACHE_DIR / f"{label}-{embedder.model.replace(':', '_')}-{digest}.npy"
+    if path.exists():
+        return np.load(path)
+    started = time.perf_counter()
+    vectors = embedder.embed(texts)
+    print(f"embedded {len(texts)} {label} in {time.perf_counter() - started:.1f}s -> {path}", file=sys.stderr)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.save(path, vectors)
+    return vectors
+
+
+def build_index(coll: Collection, analyzer: Analyzer, bm25: BM25Params, doc_vectors: np.ndarray | None,
+                feedback: DenseFeedback | None = SHIPPED_FEEDBACK) -> HybridIndex:
+    index = HybridIndex(analyzer=analyzer, bm25=bm25, feedback=feedback)
+    index.replace_documents({
+        doc: [IndexedBlock(id=doc, document_id=doc, filename=f"{doc}.txt", category=None, ordinal=0,
+                           page=None, section=None, kind="text", text=text)]
+        for doc, text in coll.docs.items()
+    })
+    if doc_vectors is not None:
+        index.set_embeddings(list(coll.docs), doc_vectors)
+    return index
+
+
+def index_ranker(index: HybridIndex, mode: SearchMode, qvecs: dict[str, np.ndarray] | None) -> Ranker:
+    def rank(qid: str, text: str, k: int) -> list[str]:
+        vector = qvecs[qid] if qvecs is not None else None
+        return [h.document_id for h in index.search(text, k, mode=mode, query_vector=vector)]
+
+    return rank
+
+
+def baseline_ranker(coll: Collection) -> Ranker:
+    from rank_bm25 import BM25Okapi
+
+    ids = list(coll.docs)
+    bm25 = BM25Okapi([coll.docs[d].lower().split() for d in ids])
+
+    def rank(_qid: str, text: str, k: int) -> list[str]:
+        scores = bm25.get_scores(text.lower().split())
+        return [ids[i] for i in np.argsort(-scores, kind="stable")[:k]]
+
+    return rank
+
+
+def ndcg(ranking: list[str], gains: dict[str, int], k: int) -> float:
+    dcg = sum(gains.get(d, 0) / math.log2(r + 2) for r, d in enumerate(ranking[:k]))
+    ideal = sum(g / math.log2(r + 2) for r, g in enumerate(sorted(gains.values(), reverse=True)[:k]))
+    return dcg / ideal if ideal else 0.0
+
+
+def recall(ranking: list[str], gains: dict[str, int], k: int) -> float:
+    return len(set(ranking[:k]) & gains.keys()) / len(gains)
+
+
+def mrr(ranking: list[str], gains: dict[str, int], k: int) -> float:
+    return next((1.0 / (r + 1) for r, d in enumerate(ranking[:k]) if d in gains), 0.0)
+
+
+def evaluate(rank: Ranker, coll: Collection, qids: list[str], exclude_source: bool) -> dict[str, float]:
+    totals = dict.fromkeys(("nDCG@10", "R@10", "R@100", "MRR@10"), 0.0)
+    for qid in qids:
+        gains = coll.qrels[qid]
+        drop = {coll.source[qid]} if exclude_source and qid in coll.source else set()
+        top10 = [d for d in rank(qid, coll.queries[qid], 10 + len(drop)) if d not in drop][:10]
+        top100 = [d for d in rank(qid, coll.queries[qid], 100 + len(drop)) if d not in drop][:100]
+        totals["nDCG@10"] += ndcg(top10, gains, 10)
+        totals["R@10"] += recall(top10, gains, 10)
+        totals["R@100"] += recall(top100, gains, 100)
+        totals["MRR@10"] += mrr(top10, gains, 10)
+    return {name: value / len(qids) for name, value in totals.items()}
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--collection", type=Path, default=ROOT.parent / "shared" / "eval" / "cranfield")
+    p.add_argument("--embedder", choices=("local", "hash", "none"), default=None,
+                   help="default: local if sentence-transformers is importable, else hash")
+    p.add_argument("--exclude-source-docs", action="store_true",
+                   help="remove each query's source document (code -1) from its rankings")
+    p.add_argument("--queries", choices=("all", "odd", "even"), default="all",
+                   help="odd/even query ids: a split for tuning on one half and reporting the other")
+    # Switches behind the tokenizer and BM25 measurements (see backend/retrieval/tokenizer.py).
+    p.add_argument("--k1", type=float, default=BM25Params.k1)
+    p.add_argument("--b", type=float, default=BM25Params.b)
+    p.add_argument("--no-stem", action="store_true")
+    p.add_argument("--no-stopwords", action="store_true")
+    p.add_argument("--no-compound-parts", action="store_true")
+    p.add_argument("--no-decompound", action="store_true")
+    p.add_argument("--language", choices=("en", "de", "und"), default=None, help="force one treatment")
+    p.add_argument("--skip-baseline", action="store_true")
+    return p.parse_args(argv)
+
+
+def default_embedder() -> str:
+    import importlib.util
+
+    return "local" if importlib.util.find_spec("sentence_transformers") else "hash"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_args(argv)
+    coll = load_collection(args.collection)
+    qids = [q for q in coll.queries if q in coll.qrels]
+    if args.queries != "all":
+        qids = [q for q in qids if int(q) % 2 == (1 if args.queries == "odd" else 0)]
+    analyzer = Analyzer(AnalyzerOptions(stem=not args.no_stem, stopwords=not args.no_stopwords,
+                                        compound_parts=not args.no_compound_parts,
+                                        decompound_german=not args.no_decompound, language=args.language))
+    embedder = make_embedder(args.embedder or default_embedder())
+    doc_vecs = qvecs = None
+    if embedder is not None:
+        doc_vecs = cached_embed(embedder, list(coll.docs.values()), "corpus")
+        qmat = cached_embed(embedder, [coll.queries[q] for q in coll.queries], "queries")
+        qvecs = dict(zip(coll.queries, qmat, strict=True))
+    started = time.perf_counter()
+    index = build_index(coll, analyzer, BM25Params(args.k1, args.b), doc_vecs)
+    built = time.perf_counter() - started
+    rows: dict[str, Ranker] = {"sparse (BM25)": index_ranker(index, "sparse", None)}
+    if qvecs is not None:
+        rows["dense"] = index_ranker(index, "dense", qvecs)
+        plain = build_index(coll, analyzer, BM25Params(args.k1, args.b), doc_vecs, feedback=None)
+        rows["hybrid, plain RRF"] = index_ranker(plain, "hybrid", qvecs)
+    rows["hybrid (product)"] = index_ranker(index, "hybrid", qvecs)
+    if not args.skip_baseline:
+        rows["baseline rank_bm25"] = baseline_ranker(coll)
+    print(f"collection {args.collection.name}: {len(coll.docs)} docs, {len(qids)} queries ({args.queries}); "
+          f"embedder {embedder.model if embedder else 'none'}; index built in {built:.2f}s")
+    print("convention: graded gains from qrels (code -1 dropped), "
+          + ("source docs excluded from rankings" if args.exclude_source_docs else "nothing excluded"))
+    print(f"{'run':<24}{'nDCG@10':>9}{'R@10':>8}{'R@100':>8}{'MRR@10':>8}")
+    for name, rank in rows.items():
+        m = evaluate(rank, coll, qids, args.exclude_source_docs)
+        print(f"{name:<24}{m['nDCG@10']:>9.4f}{m['R@10']:>8.4f}{m['R@100']:>8.4f}{m['MRR@10']:>8.4f}")
+
+
+if __name__ == "__main__":
+    main()
