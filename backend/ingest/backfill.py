@@ -21,7 +21,7 @@ from backend.store import ingest as store
 log = logging.getLogger(__name__)
 
 _ACTIVE = ["PENDING", "ENQUEUED"]
-_SLEEP_START_S = 15.0
+_SLEEP_START_S = 5.0
 _SLEEP_MAX_S = 300.0
 
 
