@@ -91,10 +91,11 @@ function Activity() {
       {daily.isError && <Failed error={daily.error} retry={() => void daily.refetch()} />}
       {daily.isPending && <Skeleton className="h-40" />}
       {daily.data && (
-        <div className="grid gap-5 md:grid-cols-[auto_1fr]">
+        <div className="grid gap-5 md:grid-cols-[auto_minmax(11rem,1fr)]">
           <div>
             <Heatmap days={days} selected={selected} onSelect={select} />
-            <p className="mt-3 text-[13px] text-ink-muted">
+            {/* As wide as the heatmap, never wider: the day detail keeps its column. */}
+            <p className="mt-3 w-0 min-w-full text-[13px] text-ink-muted">
               {totals.active
                 ? `${formatDuration(totals.seconds)} on ${plural(totals.active, "day")} — pick a day to see what you did.`
                 : "No study in this period yet. Answer a quiz question, review flashcards or ask your documents something: it shows up here."}

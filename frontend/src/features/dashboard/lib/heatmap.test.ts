@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cellLabel, heatLevel, heatLevels, monthLabels, weekColumns, weekdayIndex, type HeatDay } from "./heatmap";
+import { cellLabel, heatLevel, monthLabels, weekColumns, weekdayIndex, type HeatDay } from "./heatmap";
 
 const day = (date: string, minutes: number, events = minutes > 0 ? 1 : 0, sessions = events ? 1 : 0): HeatDay =>
   ({ date, seconds: minutes * 60, events, sessions });
@@ -23,11 +23,11 @@ describe("heat levels", () => {
   });
 
   it("keeps an all-zero series at level 0 (no relative scaling that would invent activity)", () => {
-    expect(new Set(heatLevels(series("2026-01-01", 90)))).toEqual(new Set([0]));
+    expect(new Set(series("2026-01-01", 90).map(heatLevel))).toEqual(new Set([0]));
   });
 
   it("does not rescale: a lone short day stays a light cell", () => {
-    const levels = heatLevels(series("2026-01-01", 10, (i) => (i === 4 ? 5 : 0)));
+    const levels = series("2026-01-01", 10, (i) => (i === 4 ? 5 : 0)).map(heatLevel);
     expect(levels[4]).toBe(1);
     expect(levels.filter((level) => level > 0)).toHaveLength(1);
   });

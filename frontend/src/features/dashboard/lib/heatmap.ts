@@ -27,10 +27,6 @@ export function heatLevel(day: Pick<HeatDay, "seconds" | "events">): Level {
   return 1;
 }
 
-export function heatLevels(days: readonly HeatDay[]): Level[] {
-  return days.map(heatLevel);
-}
-
 export const LEVEL_LEGEND: Record<Level, string> = {
   0: "No study",
   1: "Under 15 min",

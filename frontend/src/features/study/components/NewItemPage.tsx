@@ -146,7 +146,7 @@ function NewItemForm({ kind }: { kind: GeneratorKind }) {
     const params = paramsFor(kind, scope, settings);
     try {
       const job = await startGeneration(kind, params, token);
-      pendingJobs.add({ job_id: job.job_id, kind: job.kind, generator: kind, params, label: describeScope(scope, names), started_at: Date.now() });
+      pendingJobs.add({ job_id: job.job_id, kind: job.kind, generator: kind, params, label: scopeIsEmpty(scope) ? "all your documents" : describeScope(scope, names), started_at: Date.now() });
       navigate(`/study/jobs/${encodeURIComponent(job.job_id)}`);
     } catch (caught) {
       setError(caught);

@@ -31,8 +31,9 @@ export function StudyHeader({ back, title, subtitle, actions, badges }: {
   return (
     <header className="space-y-1.5">
       {back && <BackLink to={back.to}>{back.label}</BackLink>}
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-        <div className="min-w-0">
+      {/* Actions sit beside the title when they fit (a lone icon on a phone), else wrap below it. */}
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0 flex-[1_1_15rem]">
           <h1 className="text-xl font-semibold tracking-tight break-words">{title}</h1>
           {(subtitle || badges) && (
             <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-ink-muted">
@@ -41,7 +42,7 @@ export function StudyHeader({ back, title, subtitle, actions, badges }: {
             </div>
           )}
         </div>
-        {actions && <div className="flex shrink-0 flex-wrap items-center gap-2">{actions}</div>}
+        {actions && <div className="flex max-w-full flex-wrap items-center gap-2">{actions}</div>}
       </div>
     </header>
   );

@@ -4,28 +4,26 @@ import type { GeneratorKind, JobKind } from "../api/types";
 
 export interface KindInfo {
   kind: GeneratorKind;
-  title: string;
   noun: string;
-  plural: string;
   icon: LucideIcon;
   blurb: string;
 }
 
 export const KINDS: Record<GeneratorKind, KindInfo> = {
   quiz: {
-    kind: "quiz", title: "Quiz", noun: "quiz", plural: "Quizzes", icon: ListChecks,
+    kind: "quiz", noun: "quiz", icon: ListChecks,
     blurb: "Questions one at a time, graded as you go, each with an explanation and its source.",
   },
   deck: {
-    kind: "deck", title: "Flashcards", noun: "deck", plural: "Flashcards", icon: Layers,
+    kind: "deck", noun: "deck", icon: Layers,
     blurb: "A deck scheduled by spaced repetition: review what's due and remember it for good.",
   },
   workshop: {
-    kind: "workshop", title: "Workshop", noun: "workshop", plural: "Workshops", icon: BookOpenText,
+    kind: "workshop", noun: "workshop", icon: BookOpenText,
     blurb: "A short course with objectives and lessons written from your material, then a recap quiz.",
   },
   mindmap: {
-    kind: "mindmap", title: "Mind map", noun: "mind map", plural: "Mind maps", icon: Network,
+    kind: "mindmap", noun: "mind map", icon: Network,
     blurb: "The main topics and how they connect, on a canvas you can arrange and export.",
   },
 };

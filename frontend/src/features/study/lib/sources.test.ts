@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groupSources, sourceGroupLabel, sourcesLine } from "./sources";
+import { groupSources, sourceGroupLabel } from "./sources";
 
 const source = (document_id: string, filename: string, page: number | null, block_id = `${document_id}-${page}`) =>
   ({ block_id, document_id, filename, page });
@@ -16,11 +16,8 @@ describe("sources", () => {
     ]);
   });
 
-  it("reads as 'from: lecture-3.pdf, p. 12'", () => {
+  it("reads as 'lecture-3.pdf, p. 12'", () => {
     expect(sourceGroupLabel({ document_id: "d", filename: "lecture-3.pdf", pages: [12] })).toBe("lecture-3.pdf, p. 12");
     expect(sourceGroupLabel({ document_id: "d", filename: "a.pdf", pages: [2, 5] })).toBe("a.pdf, pp. 2, 5");
-    expect(sourcesLine([source("d1", "lecture-3.pdf", 12), source("d2", "notes.md", null)]))
-      .toBe("from: lecture-3.pdf, p. 12; notes.md");
-    expect(sourcesLine([])).toBe("");
   });
 });

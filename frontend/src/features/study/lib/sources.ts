@@ -29,9 +29,3 @@ export function sourceGroupLabel(group: SourceGroup): string {
   if (!group.pages.length) return group.filename;
   return `${group.filename}, ${group.pages.length === 1 ? "p." : "pp."} ${group.pages.join(", ")}`;
 }
-
-/** One line for a whole list: "from: a.pdf, p. 2; b.md". */
-export function sourcesLine(sources: readonly Source[]): string {
-  const groups = groupSources(sources);
-  return groups.length ? `from: ${groups.map(sourceGroupLabel).join("; ")}` : "";
-}

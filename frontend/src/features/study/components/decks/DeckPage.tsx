@@ -30,8 +30,8 @@ function dueText(card: Card): string {
 
 function CardRow({ card, onEdit, onDelete }: { card: Card; onEdit: () => void; onDelete: () => void }) {
   return (
-    <li className="grid gap-2 px-4 py-3 sm:grid-cols-[1fr_1fr_auto] sm:gap-4" data-testid="card-row">
-      <div className="min-w-0">
+    <li className="relative grid gap-2 px-4 py-3 sm:grid-cols-[1fr_1fr_auto] sm:gap-4" data-testid="card-row">
+      <div className="min-w-0 pr-16 sm:pr-0">
         <p className="text-sm font-medium break-words whitespace-pre-wrap">{card.front}</p>
         <div className="mt-1 flex flex-wrap items-center gap-1.5">
           <Badge tone={STATE[card.state].tone}>{STATE[card.state].label}</Badge>
@@ -43,7 +43,7 @@ function CardRow({ card, onEdit, onDelete }: { card: Card; onEdit: () => void; o
         <p className="text-sm break-words whitespace-pre-wrap text-ink-muted">{card.back}</p>
         {card.origin === "manual" ? <p className="text-xs text-ink-faint">Added by you</p> : <SourceLinks sources={card.sources} max={2} />}
       </div>
-      <div className="flex items-start justify-end gap-0.5">
+      <div className="absolute top-2.5 right-3 flex items-start justify-end gap-0.5 sm:static">
         <IconButton label={`Edit card: ${card.front.slice(0, 40)}`} size="sm" className="size-8" onClick={onEdit}><Pencil size={15} /></IconButton>
         <IconButton label={`Delete card: ${card.front.slice(0, 40)}`} size="sm" className="size-8 hover:text-danger" onClick={onDelete}><Trash2 size={15} /></IconButton>
       </div>

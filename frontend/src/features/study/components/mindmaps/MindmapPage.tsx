@@ -19,7 +19,7 @@ import { plural } from "@/lib/format";
 import { studyKeys } from "@/features/study/api/keys";
 import { fetchMarkdown, recordExport, resetLayout, saveLayout, useDeleteMindmap, useMindmap } from "@/features/study/api/mindmaps";
 import type { MapLayout, Mindmap, MindmapExportFormat, MindNode, Positions } from "@/features/study/api/types";
-import { flattenTree } from "@/features/study/lib/mindmap";
+import { countNodes } from "@/features/study/lib/mindmap";
 import { Segmented } from "../Segmented";
 import { SourceLinks } from "../SourceLinks";
 import { BackLink, PageShell } from "../StudyLayout";
@@ -143,7 +143,7 @@ function MapScreen({ map }: { map: Mindmap }) {
   const [exporting, setExporting] = useState<MindmapExportFormat | null>(null);
   const [confirming, setConfirming] = useState(false);
   const selected = findNode(root, selectedId);
-  const nodeCount = useMemo(() => flattenTree(root).nodes.length, [root]);
+  const nodeCount = useMemo(() => countNodes(root), [root]);
 
   const onMoved = useCallback((moved: Positions) => saveLater(() => saveLayout(map.id, layout, moved)), [saveLater, map.id, layout]);
 

@@ -79,7 +79,8 @@ export function LessonView({ workshop, n }: { workshop: Workshop; n: number }) {
   const meta = workshop.lessons.find((item) => item.n === n);
   const result = lesson.data;
   const writingJob = useLessonJob(result?.kind === "writing" ? result.job : null, workshop.id, n);
-  const rewriteJob = useLessonJob(result?.kind === "lesson" ? result.lesson.regenerating : regenerate.data, workshop.id, n);
+  // The rewrite just asked for here, or one already under way when the lesson was opened.
+  const rewriteJob = useLessonJob(regenerate.data ?? (result?.kind === "lesson" ? result.lesson.regenerating : null), workshop.id, n);
   const rewriting = rewriteJob && rewriteJob.status !== "succeeded" && rewriteJob.status !== "failed";
   const done = Boolean(meta?.completed_at);
   const previous = n > 1 ? n - 1 : null;
@@ -108,6 +109,11 @@ export function LessonView({ workshop, n }: { workshop: Workshop; n: number }) {
             {rewriting && (
               <p role="status" className="mb-4 flex items-center gap-2 rounded-lg bg-accent-soft/60 px-3 py-2 text-[13px] text-accent-soft-ink">
                 <RefreshCw size={14} className="animate-spin" /> A new version is being written; this one stays until it's ready.
+              </p>
+            )}
+            {rewriteJob?.status === "failed" && (
+              <p role="alert" className="mb-4 rounded-lg bg-danger-soft px-3 py-2 text-[13px] text-ink">
+                The new version couldn't be written: <CodeText text={rewriteJob.error?.message ?? "the model stopped without saying why."} />
               </p>
             )}
             <Markdown className="text-[15px]">{result.lesson.content}</Markdown>

@@ -2,7 +2,7 @@
  * A workshop: the table of contents (lessons with estimated minutes, done or not) beside either the
  * outline — summary, objectives, key points, progress and the recap quiz — or the open lesson.
  */
-import { Check, CircleCheck, ListChecks, Play, Trash2 } from "lucide-react";
+import { Check, ChevronDown, CircleCheck, ListChecks, Play, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { NavLink, useNavigate, useParams } from "react-router";
 import { Badge } from "@/components/Badge";
@@ -159,8 +159,9 @@ export function WorkshopPage() {
       {data && (
         <div className="grid gap-6 lg:grid-cols-[17rem_1fr] lg:items-start">
           <details className="group lg:hidden" open={lessonNumber === null}>
-            <summary className="cursor-pointer list-none rounded-xl border border-line bg-surface px-4 py-2.5 text-sm font-medium">
+            <summary className="flex cursor-pointer list-none items-center justify-between rounded-xl border border-line bg-surface px-4 py-2.5 text-sm font-medium [&::-webkit-details-marker]:hidden">
               Lessons · {data.completed_lessons} of {data.lesson_count} done
+              <ChevronDown size={16} className="text-ink-faint transition-transform group-open:rotate-180" />
             </summary>
             <div className="mt-2"><Contents workshop={data} current={lessonNumber} /></div>
           </details>
