@@ -10,16 +10,25 @@ without a token, identical requests share a job while it runs. With no model ava
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query
 
 from backend.api import study_decks, study_mindmaps, study_quizzes, study_workshops
 from backend.api.deps import ContextDep
 from backend.study import jobs
-from backend.study.schemas import JobOut
+from backend.study.schemas import JobOut, JobStatus
 
 router = APIRouter(prefix="/api/study")
 for _sub in (study_quizzes.router, study_decks.router, study_workshops.router, study_mindmaps.router):
     router.include_router(_sub)
+
+
+@router.get("/jobs", tags=["study: jobs"])
+def list_jobs(ctx: ContextDep, status: Annotated[list[JobStatus] | None, Query()] = None,
+              limit: Annotated[int, Query(ge=1, le=100)] = 20) -> list[JobOut]:
+    """Recent jobs, newest first; `status` (repeatable) filters, default queued and running."""
+    return jobs.recent_jobs(ctx, list(status or ["queued", "running"]), limit)
 
 
 @router.get("/jobs/{job_id}", tags=["study: jobs"])

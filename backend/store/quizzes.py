@@ -14,7 +14,7 @@ _SUMMARY = """
     SELECT q.id::text AS id, q.title, q.difficulty, q.types, q.requested_count, q.scope,
            q.workshop_id::text AS workshop_id, q.created_at,
            (SELECT count(*) FROM quiz_questions qq WHERE qq.quiz_id = q.id) AS question_count,
-           a.attempts, a.best_correct, a.last_attempt_at
+           a.attempts, a.best_correct, a.last_attempt_at, o.open_answered
     FROM quizzes q
     LEFT JOIN LATERAL (
         SELECT count(*) AS attempts, max(s.correct) FILTER (WHERE s.finished_at IS NOT NULL) AS best_correct,
@@ -23,6 +23,11 @@ _SUMMARY = """
                      (SELECT count(*) FROM quiz_answers x WHERE x.attempt_id = qa.id AND x.correct) AS correct
               FROM quiz_attempts qa WHERE qa.quiz_id = q.id) s
     ) a ON true
+    LEFT JOIN LATERAL (
+        SELECT (SELECT count(*) FROM quiz_answers x WHERE x.attempt_id = qa.id) AS open_answered
+        FROM quiz_attempts qa WHERE qa.quiz_id = q.id AND qa.finished_at IS NULL
+        ORDER BY qa.started_at DESC LIMIT 1
+    ) o ON true
 """
 
 _ATTEMPT = """

@@ -38,6 +38,14 @@ def insert(db: Database, job_id: str, kind: str, request_key: str, attempt: int,
         return conn.execute(f"SELECT {_COLUMNS} FROM study_jobs WHERE id = %s", (job_id,)).fetchone()  # noqa: S608
 
 
+def recent(db: Database, states: list[str], limit: int) -> list[dict[str, Any]]:
+    with db.connection() as conn:
+        return conn.execute(
+            f"SELECT {_COLUMNS} FROM study_jobs WHERE state = ANY(%s) ORDER BY created_at DESC LIMIT %s",  # noqa: S608
+            (states, limit),
+        ).fetchall()
+
+
 def get(db: Database, job_id: str) -> dict[str, Any] | None:
     with db.connection() as conn:
         return conn.execute(f"SELECT {_COLUMNS} FROM study_jobs WHERE id = %s", (job_id,)).fetchone()  # noqa: S608

@@ -119,6 +119,11 @@ def status(ctx: AppContext, job_id: str) -> JobOut:
     return job_out(row)
 
 
+def recent_jobs(ctx: AppContext, states: list[str], limit: int) -> list[JobOut]:
+    """Jobs in these states, newest first — so any browser can show what is being made."""
+    return [job_out(row) for row in store.recent(ctx.db, states, limit)]
+
+
 def job_out(row: dict[str, Any]) -> JobOut:
     result_id = row["result_id"]  # a lesson job's result is its workshop
     url = RESULT_PATHS[row["kind"]].format(id=result_id) if result_id else None

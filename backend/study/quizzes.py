@@ -99,6 +99,11 @@ class QuestionOut(BaseModel):
     sources: list[SourceOut]
 
 
+class OpenAttempt(BaseModel):
+    answered: int
+    total: int
+
+
 class QuizSummary(BaseModel):
     id: str
     title: str
@@ -112,6 +117,7 @@ class QuizSummary(BaseModel):
     attempts: int
     best_score: float | None  # best finished attempt, correct / total
     last_attempt_at: datetime | None
+    open_attempt: OpenAttempt | None  # the unfinished attempt a user can resume, if any
 
 
 class QuizOut(QuizSummary):
@@ -164,8 +170,9 @@ def saver(quiz: dict[str, Any], items: Sequence[Grounded[QuizItem]]) -> jobs.Sav
 
 # -- reading -------------------------------------------------------------------------------------------
 def _summary(row: dict[str, Any]) -> dict[str, Any]:
-    best, total = row["best_correct"], row["question_count"]
-    return {**row, "best_score": round(best / total, 4) if best is not None and total else None}
+    best, total, open_answered = row["best_correct"], row["question_count"], row["open_answered"]
+    return {**row, "best_score": round(best / total, 4) if best is not None and total else None,
+            "open_attempt": {"answered": open_answered, "total": total} if open_answered is not None else None}
 
 
 def list_quizzes(ctx: AppContext, workshop_id: str | None = None) -> list[QuizSummary]:

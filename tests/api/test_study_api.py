@@ -131,7 +131,11 @@ def test_a_double_click_never_generates_twice(api: httpx.Client, fake_ollama: Fa
     fake_ollama.script(Reply(content=quiz_reply(5), delay_s=1.0), Reply(content=quiz_reply(5)))
     first, second = (api.post("/api/study/quizzes", json=body) for _ in range(2))
     assert first.json()["job_id"] == second.json()["job_id"]
+    active = [job["job_id"] for job in api.get("/api/study/jobs").json()]
+    assert active.count(first.json()["job_id"]) == 1  # any browser can see what is being made
     wait_job(api, first.json()["job_id"])
+    assert first.json()["job_id"] not in [job["job_id"] for job in api.get("/api/study/jobs").json()]
+    assert first.json()["job_id"] in [j["job_id"] for j in api.get("/api/study/jobs?status=succeeded").json()]
     assert api.post("/api/study/quizzes", json=body).json()["job_id"] == first.json()["job_id"]  # still the same
     assert len(fake_ollama.chat_requests) == 1
     # without a token identical requests share the job only while it runs
@@ -190,6 +194,7 @@ def test_taking_a_quiz_is_graded_by_the_server(api: httpx.Client, fake_ollama: F
     assert resumed.status_code == 200
     assert resumed.json()["id"] == attempt["id"]
     assert resumed.json()["answered"] == 1
+    assert api.get(f"/api/study/quizzes/{quiz['id']}").json()["open_attempt"] == {"answered": 1, "total": 3}
     wrong = api.post(f"{base}/{attempt['id']}/answers", json={"question_id": q2, "choice_index": 1}).json()
     assert not wrong["correct"]
     assert wrong["correct_index"] == 0
@@ -201,7 +206,9 @@ def test_taking_a_quiz_is_graded_by_the_server(api: httpx.Client, fake_ollama: F
     assert len(history) == 2
     assert history[1]["id"] == attempt["id"]
     assert len(history[1]["answers"]) == 3
-    assert api.get(f"/api/study/quizzes/{quiz['id']}").json()["best_score"] == 0.6667
+    summary = api.get(f"/api/study/quizzes/{quiz['id']}").json()
+    assert summary["best_score"] == 0.6667
+    assert summary["open_attempt"] == {"answered": 0, "total": 3}  # the new, untouched attempt
 
 
 def test_quiz_markdown_export_in_three_modes(api: httpx.Client, fake_ollama: FakeOllama,
