@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import re
-import socket
 import statistics
 import sys
 import tempfile
@@ -31,6 +30,7 @@ import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -59,12 +59,6 @@ class TimedFake(FakeOllama):
         fake = self
 
         class Handler(_Handler):
-            def setup(self) -> None:
-                # Real Ollama (Go) sends small writes at once; without TCP_NODELAY, Nagle's algorithm and
-                # delayed ACKs would hold each streamed line up to 40 ms and be counted as Quire's time.
-                super().setup()
-                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
             def _chat(self, body: dict[str, Any]) -> None:
                 self._timed(super()._chat, body)
 
@@ -82,9 +76,8 @@ class TimedFake(FakeOllama):
                             fake.by_turn[int(tags[-1])] += time.perf_counter() - started
 
         Handler.fake = self
-        from http.server import ThreadingHTTPServer
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self._server = ThreadingHTTPServer(("127.0.0.1", port or self._port), Handler)
+        self._port = self._server.server_address[1]  # what `url` reports
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True, name="fake-ollama")
         self._thread.start()

@@ -1,10 +1,12 @@
 """One chat request end to end.
 
 `prepare_chat` runs before the stream: it validates the message, the scope and the attachments (so
-bad input is a plain 4xx JSON error) and stores the question with a placeholder answer. `run_chat`
+bad input is a plain 4xx JSON error), stores the question with a placeholder answer and reads what the
+model needs from the database (history, scope names), so the stream itself only waits for the model,
+the tools and the final write. `run_chat`
 produces the stream: `start` at once, then phase 1 (thinking), phase 2 (the agent loop) or the
-model-down fallback, `memory`, any `error`, and always `done` — storing the answer, complete or partial,
-even when the client disconnects halfway.
+model-down fallback, `memory`, any `error`, and always `done` — storing the answer (with its memory
+figures), complete or partial, even when the client disconnects halfway.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from backend.agent.context import RequestState, request_state
 from backend.agent.fallback import answer_without_model
 from backend.agent.loop import AgentLoop
 from backend.agent.memory import MemoryWindow
-from backend.agent.prompting import question_content, scope_payload, scope_statement, system_prompt, with_scope
+from backend.agent.prompting import scope_payload, scope_statement, system_prompt, with_scope
 from backend.agent.stream import EventChannel
 from backend.agent.thinking import is_trivial, think
 from backend.agent.tools import chat_tools
@@ -49,13 +51,18 @@ class ChatInput:
     categories: Sequence[str] | None = None
     attachments: Sequence[AttachmentIn] = ()
     rewind_to: str | None = None
+    reuse_attachments: bool = False  # carry the rewound question's attachments over (regenerate, edit)
 
 
 @dataclass(frozen=True)
 class PreparedChat:
     start: sessions.TurnStart
     state: RequestState
-    question: sessions.Question
+    scope_text: str  # the active scope in words, "" for the whole vault
+
+    @property
+    def question(self) -> sessions.Question:
+        return self.start.question
 
 
 @dataclass
@@ -74,10 +81,15 @@ class TurnRecord:
         self.error = {"code": code, "message": message, "retryable": retryable}
         self.status = status
 
+    def memory(self) -> dict[str, int] | None:
+        """The `memory` line; None when nothing was sent to the model."""
+        return self.window.stats() if self.window is not None and not self.fallback else None
+
     def update(self, state: RequestState) -> AnswerUpdate:
         content = self.answer if self.answer is not None else (self.loop.answer if self.loop else "")
         return AnswerUpdate(content=content, citations=[c.payload() for c in state.citations.all()],
-                            thinking=self.thinking or None, status=self.status, error=self.error)
+                            thinking=self.thinking or None, status=self.status, error=self.error,
+                            memory=self.memory())
 
 
 def prepare_chat(ctx: AppContext, request: ChatInput) -> PreparedChat:
@@ -90,10 +102,10 @@ def prepare_chat(ctx: AppContext, request: ChatInput) -> PreparedChat:
     scope = resolve_scope(ctx.db, request.document_ids, request.categories)
     files = process(request.attachments, ctx.settings.ocr_languages, ctx.settings.chat_memory_chars // 2)
     state = RequestState(app=ctx, scope=scope)
-    question = sessions.Question(text=message, model_content=question_content(message, files.files),
-                                 attachments=files.meta, images=files.images, scope=scope_payload(state))
-    start = sessions.begin_turn(ctx.db, request.session_id, request.rewind_to, question)
-    return PreparedChat(start, state, question)
+    question = sessions.Question(text=message, scope=scope_payload(state), files=files.files, images=files.images,
+                                 attachments=files.meta)
+    start = sessions.begin_turn(ctx.db, request.session_id, request.rewind_to, question, request.reuse_attachments)
+    return PreparedChat(start, state, scope_statement(state))
 
 
 async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
@@ -141,7 +153,7 @@ async def _produce(chat: PreparedChat, channel: EventChannel, record: TurnRecord
 async def _answer(chat: PreparedChat, channel: EventChannel, record: TurnRecord) -> None:
     ctx = chat.state.app
     trivial = is_trivial(chat.question.text)
-    record.window = window = await anyio.to_thread.run_sync(_memory_window, chat)
+    record.window = window = await _memory_window(chat)
     record.loop = loop = AgentLoop(chat.state, channel, window, chat_tools(ctx.settings.ollama_timeout_s))
     try:
         if not trivial:
@@ -168,18 +180,18 @@ def _record_activity(chat: PreparedChat) -> None:
         log.exception("could not record the chat message as study activity")
 
 
-def _memory_window(chat: PreparedChat) -> MemoryWindow:
-    """Assemble what the model will be sent (blocking)."""
-    ctx, start = chat.state.app, chat.start
-    scope_text = scope_statement(chat.state)
-    system = {"role": "system", "content": system_prompt(chat.state, scope_text)}
-    user: dict[str, Any] = {"role": "user", "content": with_scope(chat.question.model_content, scope_text)}
-    if chat.question.images:
-        user["images"] = [data for _mime, data in chat.question.images]
-    history = sessions.history(ctx.db, start.session_id, start.turn)
-    window = MemoryWindow(system, history, [user], ctx.settings.chat_memory_chars, len(chat.question.images))
+async def _memory_window(chat: PreparedChat) -> MemoryWindow:
+    """Assemble what the model will be sent. The history was read with the question, and the prompt file
+    is cached (a changed file is re-read); only images of earlier turns need the database again."""
+    ctx, question = chat.state.app, chat.question
+    system = {"role": "system", "content": system_prompt(chat.state, chat.scope_text)}
+    user: dict[str, Any] = {"role": "user", "content": with_scope(question.model_content, chat.scope_text)}
+    if question.images:
+        user["images"] = [data for _mime, data in question.images]
+    window = MemoryWindow(system, chat.start.history, [user], ctx.settings.chat_memory_chars, len(question.images))
     window.fit()
-    sessions.attach_images(ctx.db, window.history)
+    if any(turn.image_message_ids for turn in window.history):
+        await anyio.to_thread.run_sync(sessions.attach_images, ctx.db, window.history)
     return window
 
 
@@ -190,9 +202,9 @@ def _store(chat: PreparedChat, record: TurnRecord) -> None:
 
 
 def _closing_lines(chat: PreparedChat, channel: EventChannel, record: TurnRecord) -> None:
-    window = record.window
-    if window is not None and not record.fallback:
-        channel.memory(window.used_chars, window.budget, window.turns_kept, window.turns_dropped)
+    memory = record.memory()
+    if memory is not None:
+        channel.memory(**memory)
     if record.error is not None:
         channel.error(record.error["code"], record.error["message"], record.error["retryable"])
     channel.done(chat.start.session_id, chat.start.message_id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import groupby
 from typing import Any
 
@@ -34,8 +35,8 @@ class Turn:
     image_message_ids: list[str] = field(default_factory=list)
     image_count: int = 0
 
-    @property
-    def chars(self) -> int:
+    @cached_property
+    def chars(self) -> int:  # a stored turn never changes; fitting the window asks for this again and again
         return sum(message_chars(m) for m in self.messages) + self.image_count * IMAGE_CHARS
 
 
@@ -90,6 +91,11 @@ class MemoryWindow:
     @property
     def turns_kept(self) -> int:
         return len(self.history)
+
+    def stats(self) -> dict[str, int]:
+        """The stream's `memory` line (DESIGN §5), also stored with the answer."""
+        return {"used_chars": self.used_chars, "budget_chars": self.budget, "turns_kept": self.turns_kept,
+                "turns_dropped": self.turns_dropped}
 
     def fit(self) -> None:
         """Drop the oldest whole turns until everything fits (the current turn always stays)."""

@@ -56,6 +56,15 @@ def question_content(question: str, files: list[str]) -> str:
     return "\n\n".join([*files, question])
 
 
+def attached_files(model_content: str | None, question: str) -> list[str]:
+    """The attached files of a stored user turn, as one block (the inverse of `question_content`)."""
+    if not model_content or model_content == question:
+        return []
+    if not model_content.endswith("\n\n" + question):
+        raise ValueError("the stored model content does not end with the stored question")
+    return [model_content[: -len(question) - 2]]
+
+
 def with_scope(content: str, scope_text: str) -> str:
     """The current question with the active scope stated in front of it."""
     return f"[Scope: {scope_text}]\n\n{content}" if scope_text else content

@@ -1,17 +1,19 @@
 """Chat sessions as a service: create/list/get/rename/delete, titles from the first question, and the
-turn lifecycle — begin (rewind, then the question and a placeholder answer), history for the model,
-finish (tool rounds and the final answer)."""
+turn lifecycle — begin (rewind, optionally carrying the rewound question's attachments over, then the
+question and a placeholder answer), history for the model, finish (tool rounds and the final answer)."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import psycopg
 
+from backend.agent.attachments import MAX_ATTACHMENTS
 from backend.agent.memory import Turn, turns_from_rows
+from backend.agent.prompting import attached_files, question_content
 from backend.errors import NotFound, QuireError
 from backend.store import chat as store
 from backend.store.db import Database
@@ -22,20 +24,27 @@ MAX_TITLE_CHARS = 200
 
 
 @dataclass(frozen=True)
+class Question:
+    text: str
+    scope: dict[str, Any]
+    files: list[str] = field(default_factory=list)  # attached documents, fenced for the model
+    images: list[tuple[str, bytes]] = field(default_factory=list)  # (mime type, bytes)
+    attachments: list[dict[str, Any]] = field(default_factory=list)  # what the UI shows of them
+
+    @property
+    def model_content(self) -> str:
+        """The question as the model reads it: attached files first."""
+        return question_content(self.text, self.files)
+
+
+@dataclass(frozen=True)
 class TurnStart:
     session_id: str
     turn: int
     user_message_id: str
     message_id: str  # the answer's row, a placeholder (status partial) until the turn finishes
-
-
-@dataclass(frozen=True)
-class Question:
-    text: str
-    model_content: str
-    attachments: list[dict[str, Any]]
-    images: list[tuple[str, bytes]]
-    scope: dict[str, Any]
+    question: Question  # as stored, with any attachments carried over
+    history: list[Turn]  # the turns before this one as model messages (images are attached separately)
 
 
 def title_from(question: str) -> str:
@@ -48,20 +57,28 @@ def title_from(question: str) -> str:
     return cut.rstrip(" ,.;:-") + "…"
 
 
-def begin_turn(db: Database, session_id: str | None, rewind_to: str | None, question: Question) -> TurnStart:
-    """Store the question and a placeholder answer; a new session when `session_id` is None.
+def begin_turn(db: Database, session_id: str | None, rewind_to: str | None, question: Question,
+               reuse_attachments: bool = False) -> TurnStart:
+    """Store the question and a placeholder answer; a new session when `session_id` is None. The history
+    the model will see is read in the same transaction (one round trip fewer on the way to the answer).
 
-    `rewind_to` (any message of the session) first removes the turn holding it and every later turn.
+    `rewind_to` (any message of the session) first removes the turn holding it and every later turn;
+    with `reuse_attachments` the rewound question's attachments go with the new question.
     """
     if rewind_to is not None and session_id is None:
         raise QuireError("rewind_without_session", "rewind_to_message_id needs the session_id it belongs to.", 422)
+    if reuse_attachments and rewind_to is None:
+        raise QuireError("reuse_without_rewind",
+                         "reuse_attachments needs rewind_to_message_id: the turn whose attachments to reuse.", 422)
     user_id, answer_id = str(uuid.uuid4()), str(uuid.uuid4())
-    with db.transaction() as conn:
+    history: list[Turn] = []
+    with store.turn_transaction(db) as conn:
         if session_id is None:
             session_id, turn = str(uuid.uuid4()), 1
             store.insert_session(conn, session_id, title_from(question.text), question.scope)
         else:
-            turn = _next_turn(conn, session_id, rewind_to)
+            turn, question = _next_turn(conn, session_id, rewind_to, question, reuse_attachments)
+            history = turns_from_rows(store.history_messages(conn, session_id, turn))
             store.touch_session(conn, session_id, question.scope, title_from(question.text) if turn == 1 else None)
         store.insert_messages(conn, session_id, turn, 0, [
             store.NewMessage(id=user_id, role="user", content=question.text,
@@ -70,11 +87,13 @@ def begin_turn(db: Database, session_id: str | None, rewind_to: str | None, ques
             store.NewMessage(id=answer_id, role="assistant", status="partial"),
         ])
         store.insert_images(conn, user_id, question.images)
-    return TurnStart(session_id, turn, user_id, answer_id)
+    return TurnStart(session_id, turn, user_id, answer_id, question, history)
 
 
-def _next_turn(conn: psycopg.Connection, session_id: str, rewind_to: str | None) -> int:
-    """Lock the session and number the new turn, after removing the rewound turns if asked to."""
+def _next_turn(conn: psycopg.Connection, session_id: str, rewind_to: str | None, question: Question,
+               reuse_attachments: bool) -> tuple[int, Question]:
+    """Lock the session and number the new turn, after removing the rewound turns if asked to (and taking
+    the rewound question's attachments along first, if asked to)."""
     turn = store.lock_session(conn, session_id)
     if turn is None:
         raise NotFound("Chat session", session_id)
@@ -82,14 +101,27 @@ def _next_turn(conn: psycopg.Connection, session_id: str, rewind_to: str | None)
         rewound = store.turn_of_message(conn, session_id, rewind_to)
         if rewound is None:
             raise NotFound("Message", rewind_to)
+        if reuse_attachments:
+            question = _with_attachments_of(conn, session_id, rewound, question)
         store.delete_turns_from(conn, session_id, rewound)
         turn = rewound
-    return turn
+    return turn, question
 
 
-def history(db: Database, session_id: str, before_turn: int) -> list[Turn]:
-    """The turns before `before_turn` as model messages (images are attached separately)."""
-    return turns_from_rows(store.session_messages(db, session_id, before_turn))
+def _with_attachments_of(conn: psycopg.Connection, session_id: str, turn: int, question: Question) -> Question:
+    """`question` with the attachments of turn `turn`'s question in front of its own: the images (from
+    `chat_images`) and the documents as they were extracted then (from the stored model content)."""
+    earlier = store.turn_question(conn, session_id, turn)
+    if earlier is None or not earlier["attachments"]:
+        return question
+    attachments = [*earlier["attachments"], *question.attachments]
+    if len(attachments) > MAX_ATTACHMENTS:
+        raise QuireError("too_many_attachments",
+                         f"At most {MAX_ATTACHMENTS} files can be attached to a message (with the reused ones).", 422)
+    images = store.message_images(conn, earlier["id"])
+    files = attached_files(earlier["model_content"], earlier["content"])
+    return replace(question, attachments=attachments, images=[*images, *question.images],
+                   files=[*files, *question.files])
 
 
 def attach_images(db: Database, turns: Sequence[Turn]) -> None:

@@ -40,9 +40,12 @@ class ChatRequest(BaseModel):
     scope: ChatScope | None = None
     attachments: list[ChatAttachment] = Field(default_factory=list, max_length=MAX_ATTACHMENTS)
     rewind_to_message_id: UUID | None = None
+    reuse_attachments: bool = Field(False, description=(
+        "With rewind_to_message_id: the rewound question's attachments (images and extracted documents) go "
+        "with the new message too, in front of any new ones (the UI's regenerate action)."))
 
 
-class SessionOut(BaseModel):
+class ChatSessionOut(BaseModel):
     id: str
     title: str
     title_is_custom: bool
@@ -52,7 +55,16 @@ class SessionOut(BaseModel):
     updated_at: datetime
 
 
-class MessageOut(BaseModel):
+class ChatMemoryOut(BaseModel):
+    """How full the conversation's memory was for this answer (the stream's `memory` line)."""
+
+    used_chars: int
+    budget_chars: int
+    turns_kept: int
+    turns_dropped: int
+
+
+class ChatMessageOut(BaseModel):
     id: str
     turn: int
     seq: int
@@ -68,14 +80,15 @@ class MessageOut(BaseModel):
     scope: dict[str, Any] | None
     status: str
     error: dict[str, Any] | None
+    memory: ChatMemoryOut | None = Field(description="Final answers only; null when the model was not used")
     created_at: datetime
 
 
-class SessionDetail(SessionOut):
-    messages: list[MessageOut]
+class ChatSessionDetail(ChatSessionOut):
+    messages: list[ChatMessageOut]
 
 
-class SessionRename(BaseModel):
+class ChatSessionRename(BaseModel):
     title: str = Field(max_length=sessions.MAX_TITLE_CHARS)
 
 
@@ -106,26 +119,27 @@ async def chat(body: ChatRequest, ctx: ContextDep) -> NdjsonStream:
         document_ids=scope.document_ids, categories=scope.categories,
         attachments=[AttachmentIn(a.name, a.mime_type, a.data) for a in body.attachments],
         rewind_to=str(body.rewind_to_message_id) if body.rewind_to_message_id else None,
+        reuse_attachments=body.reuse_attachments,
     )
     prepared = await run_in_threadpool(prepare_chat, ctx, request)
     channel = EventChannel()
     return NdjsonStream(channel, asyncio.create_task(run_chat(prepared, channel)))
 
 
-@router.get("/sessions", response_model=list[SessionOut])
+@router.get("/sessions", response_model=list[ChatSessionOut])
 def list_sessions(db: DatabaseDep, limit: Annotated[int, Query(ge=1, le=500)] = 100,
                   offset: Annotated[int, Query(ge=0)] = 0) -> list[dict[str, Any]]:
     return sessions.list_sessions(db, limit, offset)
 
 
-@router.get("/sessions/{session_id}", response_model=SessionDetail)
+@router.get("/sessions/{session_id}", response_model=ChatSessionDetail)
 def get_session(session_id: UUID, db: DatabaseDep) -> dict[str, Any]:
     """The whole transcript: questions, tool calls and results, answers with citations and thinking."""
     return sessions.get_session(db, str(session_id))
 
 
-@router.patch("/sessions/{session_id}", response_model=SessionOut)
-def rename_session(session_id: UUID, body: SessionRename, db: DatabaseDep) -> dict[str, Any]:
+@router.patch("/sessions/{session_id}", response_model=ChatSessionOut)
+def rename_session(session_id: UUID, body: ChatSessionRename, db: DatabaseDep) -> dict[str, Any]:
     return sessions.rename_session(db, str(session_id), body.title)
 
 

@@ -29,6 +29,11 @@ class Metrics:
         return as_events(store.events(self.db))
 
     @cached_property
+    def facts(self) -> dict[str, int]:
+        """Lessons read, perfect quizzes and completed workshops, fetched together on first use."""
+        return store.study_facts(self.db)
+
+    @cached_property
     def sessions(self) -> list[Session]:
         return derive_sessions(self.events, self.rules)
 
@@ -57,9 +62,9 @@ METRICS: dict[str, Callable[[Metrics], float]] = {
     "quiz_answers": lambda m: m.count("quiz_answer"),
     "card_reviews": lambda m: m.count("card_review"),
     "mindmap_exports": lambda m: m.count("mindmap_export"),
-    "lessons_read": lambda m: store.distinct_refs(m.db, "lesson_read"),
-    "perfect_quizzes": lambda m: store.perfect_quizzes(m.db),
-    "workshops_completed": lambda m: store.completed_workshops(m.db),
+    "lessons_read": lambda m: m.facts["lessons_read"],
+    "perfect_quizzes": lambda m: m.facts["perfect_quizzes"],
+    "workshops_completed": lambda m: m.facts["workshops_completed"],
     "early_sessions": lambda m: m.sessions_starting(EARLY_HOURS),
     "night_sessions": lambda m: m.sessions_starting(NIGHT_HOURS),
 }

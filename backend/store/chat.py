@@ -1,13 +1,15 @@
 """SQL for chat sessions, their messages and attached images.
 
-A turn's rows are written twice: when the question arrives (the user message and a placeholder for the
-answer, status `partial`) and when the answer ends (the tool rounds, then the answer itself). Functions
-that take a `conn` are meant to be composed inside one `Database.transaction()` by the chat service.
+A turn's rows are written in two transactions: when the question arrives (the user message and a
+placeholder for the answer, status `partial`) and when the answer ends (the tool rounds, then the answer
+itself). Functions that take a `conn` are meant to be composed inside one `turn_transaction()` by the
+chat service.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,8 +25,11 @@ _SESSION_COLUMNS = """
 
 _MESSAGE_COLUMNS = """
     id::text AS id, turn, seq, role, content, model_content, tool_calls, tool_call_id, tool_name,
-    tool_summary, citations, thinking, attachments, scope, status, error, created_at
+    tool_summary, citations, thinking, attachments, scope, status, error, memory, created_at
 """
+
+# What replaying a turn to the model needs (no citations, thinking or errors to decode).
+_HISTORY_COLUMNS = "id::text AS id, turn, role, content, model_content, tool_calls, tool_name, attachments"
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,16 @@ class AnswerUpdate:
     thinking: str | None
     status: str
     error: dict[str, Any] | None
+    memory: dict[str, int] | None = None  # the stream's `memory` line; None when the model was not used
+
+
+@contextmanager
+def turn_transaction(db: Database) -> Iterator[psycopg.Connection]:
+    """One transaction in pipeline mode: statements are sent without waiting for each other; only reading
+    a result waits. The writes of a turn and their COMMIT then cost one round trip to Postgres, not one
+    each (a chat turn is latency-bound, and every round trip is a wake-up of the database process)."""
+    with db.connection() as conn, conn.pipeline(), conn.transaction():
+        yield conn
 
 
 # -- sessions ----------------------------------------------------------------------------------------
@@ -114,6 +129,22 @@ def delete_session(db: Database, session_id: str) -> bool:
 
 # -- turns -------------------------------------------------------------------------------------------
 
+def turn_question(conn: psycopg.Connection, session_id: str, turn: int) -> dict[str, Any] | None:
+    """The user message of a turn: id, content, model_content and attachments."""
+    return conn.execute(
+        "SELECT id::text AS id, content, model_content, attachments FROM chat_messages"
+        " WHERE session_id = %s AND turn = %s AND role = 'user'",
+        (session_id, turn),
+    ).fetchone()
+
+
+def message_images(conn: psycopg.Connection, message_id: str) -> list[tuple[str, bytes]]:
+    """The images attached to a user message as (mime type, bytes), in attachment order."""
+    rows = conn.execute("SELECT mime_type, data FROM chat_images WHERE message_id = %s ORDER BY position",
+                        (message_id,)).fetchall()
+    return [(row["mime_type"], bytes(row["data"])) for row in rows]
+
+
 def turn_of_message(conn: psycopg.Connection, session_id: str, message_id: str) -> int | None:
     row = conn.execute("SELECT turn FROM chat_messages WHERE id = %s AND session_id = %s",
                        (message_id, session_id)).fetchone()
@@ -135,9 +166,8 @@ def insert_messages(conn: psycopg.Connection, session_id: str, turn: int, first_
             "INSERT INTO chat_messages (id, session_id, turn, seq, role, content, model_content, tool_calls,"
             " tool_call_id, tool_name, tool_summary, attachments, scope, status)"
             " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-            [(m.id, session_id, turn, first_seq + i, m.role, m.content, m.model_content,
-              Jsonb(m.tool_calls) if m.tool_calls is not None else None, m.tool_call_id, m.tool_name,
-              m.tool_summary, Jsonb(m.attachments), Jsonb(m.scope) if m.scope is not None else None, m.status)
+            [(m.id, session_id, turn, first_seq + i, m.role, m.content, m.model_content, _jsonb(m.tool_calls),
+              m.tool_call_id, m.tool_name, m.tool_summary, Jsonb(m.attachments), _jsonb(m.scope), m.status)
              for i, m in enumerate(messages)],
         )
 
@@ -158,31 +188,39 @@ def finish_answer(db: Database, session_id: str, answer_id: str, rounds: Sequenc
 
     Returns False when the turn no longer exists (rewound or deleted while it was being answered).
     """
-    with db.transaction() as conn:
+    with turn_transaction(db) as conn:
         row = conn.execute(
-            "UPDATE chat_messages SET seq = %s, content = %s, citations = %s, thinking = %s, status = %s,"
-            " error = %s WHERE id = %s AND session_id = %s RETURNING turn",
+            "WITH answer AS (UPDATE chat_messages SET seq = %s, content = %s, citations = %s, thinking = %s,"
+            " status = %s, error = %s, memory = %s WHERE id = %s AND session_id = %s RETURNING turn),"
+            " touched AS (UPDATE chat_sessions SET updated_at = now() WHERE id = %s"
+            " AND EXISTS (SELECT 1 FROM answer))"
+            " SELECT turn FROM answer",
             (len(rounds) + 1, update.content, Jsonb(update.citations), update.thinking, update.status,
-             Jsonb(update.error) if update.error is not None else None, answer_id, session_id),
+             _jsonb(update.error), _jsonb(update.memory), answer_id, session_id, session_id),
         ).fetchone()
         if row is None:
             return False
         insert_messages(conn, session_id, int(row["turn"]), 1, rounds)
-        conn.execute("UPDATE chat_sessions SET updated_at = now() WHERE id = %s", (session_id,))
     return True
+
+
+def _jsonb(value: Any) -> Jsonb | None:
+    return Jsonb(value) if value is not None else None
 
 
 # -- reading -----------------------------------------------------------------------------------------
 
-def session_messages(db: Database, session_id: str, before_turn: int | None = None) -> list[dict[str, Any]]:
-    """The session's messages in conversation order, optionally only those of turns before `before_turn`."""
-    query = f"SELECT {_MESSAGE_COLUMNS} FROM chat_messages WHERE session_id = %s"  # noqa: S608 - fixed fragment
-    params: list[Any] = [session_id]
-    if before_turn is not None:
-        query += " AND turn < %s"
-        params.append(before_turn)
+def session_messages(db: Database, session_id: str) -> list[dict[str, Any]]:
+    """The session's messages in conversation order, every column the transcript shows."""
     with db.connection() as conn:
-        return conn.execute(query + " ORDER BY turn, seq", params).fetchall()
+        return conn.execute(f"SELECT {_MESSAGE_COLUMNS} FROM chat_messages WHERE session_id = %s"  # noqa: S608
+                            " ORDER BY turn, seq", (session_id,)).fetchall()
+
+
+def history_messages(conn: psycopg.Connection, session_id: str, before_turn: int) -> list[dict[str, Any]]:
+    """The messages of the turns before `before_turn`, in order, with what replaying them needs."""
+    return conn.execute(f"SELECT {_HISTORY_COLUMNS} FROM chat_messages"  # noqa: S608 - fixed fragment
+                        " WHERE session_id = %s AND turn < %s ORDER BY turn, seq", (session_id, before_turn)).fetchall()
 
 
 def images_of(db: Database, message_ids: Sequence[str]) -> dict[str, list[bytes]]:

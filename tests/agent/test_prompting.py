@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from backend.agent.prompting import fence, passages_block, question_content, with_scope
+import pytest
+
+from backend.agent.prompting import attached_files, fence, passages_block, question_content, with_scope
 
 
 def test_fence_neutralises_its_own_tags() -> None:
@@ -35,3 +37,16 @@ def test_question_framing() -> None:
     assert with_scope(content, "The user limited this conversation to the documents a.md.").startswith(
         "[Scope: The user limited this conversation to the documents a.md.]\n\n<attached_file>")
     assert with_scope("q", "") == "q"
+
+
+def test_attached_files_are_recovered_from_the_stored_question() -> None:
+    files = ['<attached_file name="a.txt">\nA\n\nmore\n</attached_file>',
+             '<attached_file name="b.md">\nB\n</attached_file>']
+    stored = question_content("What is it?", files)
+    # One block holding every file, so the question rebuilt around it (even a new one) is what the model saw.
+    assert question_content("What is it?", attached_files(stored, "What is it?")) == stored
+    assert question_content("And now?", attached_files(stored, "What is it?")) == question_content("And now?", files)
+    assert attached_files(None, "q") == []
+    assert attached_files("q", "q") == []
+    with pytest.raises(ValueError, match="does not end with"):
+        attached_files("<attached_file>x</attached_file>\n\nother", "q")

@@ -1,5 +1,6 @@
 """`POST /api/chat` and `/api/chat/sessions` over HTTP: validation as JSON errors before the stream,
-sessions, the model-down fallback, model errors mid-answer, disconnects, attachments, activity."""
+sessions, memory figures kept with the answers, the model-down fallback, model errors mid-answer,
+disconnects, attachments (also reused when an answer is regenerated), activity."""
 
 from __future__ import annotations
 
@@ -62,6 +63,7 @@ def test_bad_input_is_a_json_error_before_any_stream(api: httpx.Client, fake_oll
     assert error_of(post(message="q", scope={"document_ids": [unknown]}), 404)["code"] == "unknown_documents"
     assert error_of(post(message="q", scope={"document_ids": ["nope"]}), 422)["code"] == "invalid_document_id"
     assert error_of(post(message="q", rewind_to_message_id=unknown), 422)["code"] == "rewind_without_session"
+    assert error_of(post(message="q", reuse_attachments=True), 422)["code"] == "reuse_without_rewind"
     session = chat(api, "hello").session_id
     assert error_of(post(message="q", session_id=session, rewind_to_message_id=unknown), 404)["code"] == "not_found"
     assert error_of(post(message="q", attachments=[attachment("a.exe", b"MZ")]), 415)["code"] == \
@@ -109,6 +111,15 @@ def test_sessions_list_get_rename_delete(api: httpx.Client, fake_ollama: FakeOll
     assert sid not in {s["id"] for s in api.get("/api/chat/sessions").json()}
 
 
+def test_memory_figures_are_kept_with_each_answer(api: httpx.Client, fake_ollama: FakeOllama) -> None:
+    first = chat(api, "What is osmosis?")
+    second = chat(api, "And diffusion?", session_id=first.session_id)
+    messages = api.get(f"/api/chat/sessions/{first.session_id}").json()["messages"]
+    assert [m["memory"] for m in messages] == [None, first.one("memory"), None, second.one("memory")]
+    assert second.one("memory")["turns_kept"] == 1
+    assert second.one("memory")["used_chars"] > first.one("memory")["used_chars"]
+
+
 @contextmanager
 def ollama_down(fake: FakeOllama) -> Iterator[None]:
     """Stop the fake and bring it back on the same port (the shared server keeps talking to that port)."""
@@ -140,6 +151,7 @@ def test_model_down_still_answers_with_passages(api: httpx.Client, fake_ollama: 
     assert answer["status"] == "error"
     assert answer["citations"] == citations
     assert answer["content"] == stream.text
+    assert answer["memory"] is None  # nothing was sent to a model, and the stream had no memory line
 
 
 def test_model_not_pulled_says_what_to_pull(api: httpx.Client, fake_ollama: FakeOllama, lib: Library) -> None:
@@ -213,6 +225,50 @@ def test_attachments_reach_the_model(api: httpx.Client, fake_ollama: FakeOllama)
     first_question = fake_ollama.chat_requests[-1]["messages"][1]
     assert first_question["images"] == [base64.b64encode(image).decode()]
     assert "The exam is on Friday." in user_messages(fake_ollama.chat_requests[-1])[0]
+
+
+def test_regenerating_an_answer_sends_the_same_attachments_again(api: httpx.Client, fake_ollama: FakeOllama) -> None:
+    image = png()
+    stream = chat(api, "What is in the picture, and what do my notes say?", attachments=[
+        attachment("square.png", image, "image/png"),
+        attachment("notes.txt", b"The exam is on Friday.", "text/plain"),
+    ])
+    asked = fake_ollama.chat_requests[-1]["messages"][-1]
+
+    fake_ollama.chat_requests.clear()
+    regenerated = chat(api, "What is in the picture, and what do my notes say?", session_id=stream.session_id,
+                       rewind_to_message_id=stream.message_id, reuse_attachments=True)
+    thinking, answering = fake_ollama.chat_requests
+    for request in (thinking, answering):
+        user = request["messages"][-1]
+        assert user["images"] == [base64.b64encode(image).decode()]
+        assert user["content"] == asked["content"]
+        assert "The exam is on Friday." in user["content"]
+    messages = api.get(f"/api/chat/sessions/{stream.session_id}").json()["messages"]
+    assert [m["role"] for m in messages] == ["user", "assistant"]
+    assert messages[0]["id"] == regenerated.user_message_id
+    assert [a["name"] for a in messages[0]["attachments"]] == ["square.png", "notes.txt"]
+
+    # The carried-over image is stored with the new question: a later turn still replays it.
+    chat(api, "Which colour was it?", session_id=stream.session_id)
+    assert fake_ollama.chat_requests[-1]["messages"][1]["images"] == [base64.b64encode(image).decode()]
+
+    # Editing with the attachments kept, plus a new file: the reused ones come first.
+    chat(api, "Compare both files", session_id=stream.session_id, rewind_to_message_id=regenerated.user_message_id,
+         reuse_attachments=True, attachments=[attachment("plan.md", b"# Plan\n\nRevise on Thursday.")])
+    user = fake_ollama.chat_requests[-1]["messages"][-1]
+    assert user["images"] == [base64.b64encode(image).decode()]
+    assert user["content"].index("The exam is on Friday.") < user["content"].index("Revise on Thursday.")
+    assert user["content"].endswith("Compare both files")
+    question = api.get(f"/api/chat/sessions/{stream.session_id}").json()["messages"][0]
+    assert [a["name"] for a in question["attachments"]] == ["square.png", "notes.txt", "plan.md"]
+
+    # Without reuse_attachments an edit asks without them, as before.
+    chat(api, "Just the question", session_id=stream.session_id, rewind_to_message_id=question["id"])
+    user = fake_ollama.chat_requests[-1]["messages"][-1]
+    assert "images" not in user
+    assert user["content"] == "Just the question"
+    assert api.get(f"/api/chat/sessions/{stream.session_id}").json()["messages"][0]["attachments"] == []
 
 
 def test_each_question_counts_as_study_activity(quire: QuireServer, api: httpx.Client,

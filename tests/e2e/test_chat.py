@@ -1,5 +1,6 @@
 """Chat in a real browser: a streamed answer whose citation opens the original PDF at the cited page,
-the same answer after a reload, and the clear notice (with passages still shown) when there is no model."""
+the same answer (and memory meter) after a reload, edit and regenerate keeping the attachments, and the
+clear notice (with passages still shown) when there is no model."""
 
 from __future__ import annotations
 
@@ -64,7 +65,9 @@ def test_answer_streams_with_a_citation_that_opens_the_pdf_at_its_page(
     expect(citation).to_be_visible()
     expect(turn.get_by_test_id("source-card").first).to_contain_text(PDF_NAME)
     expect(turn).to_have_attribute("data-status", "complete")
-    expect(page.get_by_test_id("memory-meter")).to_be_visible()
+    meter = page.get_by_test_id("memory-meter").get_by_role("meter")
+    expect(meter).to_be_visible()
+    streamed_used = meter.get_attribute("aria-valuenow")
 
     citation.click()
     viewer = page.get_by_test_id("source-viewer")
@@ -86,6 +89,8 @@ def test_answer_streams_with_a_citation_that_opens_the_pdf_at_its_page(
     expect(stored.get_by_role("button", name=f"Source 1: {PDF_NAME}, page 2")).to_be_visible()
     expect(stored.get_by_test_id("tool-chip")).to_contain_text("Searched")
     expect(stored).to_contain_text("Chlorophyll absorbs red and blue light")
+    # The memory meter comes back from the stored answer, with the figures the stream had.
+    expect(page.get_by_test_id("memory-meter").get_by_role("meter")).to_have_attribute("aria-valuenow", streamed_used)
 
 
 def test_without_the_chat_model_a_notice_explains_it_and_passages_are_still_shown(
@@ -105,33 +110,52 @@ def test_without_the_chat_model_a_notice_explains_it_and_passages_are_still_show
     expect(turn.get_by_role("button", name=re.compile(rf"^Source \d: {re.escape(PDF_NAME)}"))).not_to_have_count(0)
 
 
+def _last_question_sent(fake: FakeOllama) -> str:
+    return [m for m in fake.chat_requests[-1]["messages"] if m["role"] == "user"][-1]["content"]
+
+
 def test_a_question_can_be_edited_and_an_answer_regenerated(
     page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama, notes: dict[str, Any]
 ) -> None:
     answers = iter(range(1, 100))
     fake_ollama.respond_with(lambda request: Reply(content=f"Answer number {next(answers)}"))
     page.goto(e2e_server.url + "/chat")
+    page.get_by_label("Files to attach").set_input_files(
+        files=[{"name": "stroma.txt", "mimeType": "text/plain", "buffer": b"The Calvin cycle runs in the stroma."}])
     _ask(page, "hello there")
-    expect(page.get_by_test_id("turn")).to_have_attribute("data-status", "complete")
+    turn = page.get_by_test_id("turn")
+    expect(turn).to_have_attribute("data-status", "complete")
+    assert "runs in the stroma" in _last_question_sent(fake_ollama)
 
-    page.get_by_test_id("turn").get_by_role("button", name="Edit question").click()
+    # Edit: the attached file is kept (the box is ticked), so the edited question still comes with it.
+    turn.get_by_role("button", name="Edit question").click()
     editor = page.get_by_role("textbox", name="Edit your question")
     editor.fill("What is the Calvin cycle?")
+    expect(page.get_by_role("checkbox", name=re.compile("Keep the attached files"))).to_be_checked()
     editor.press("Enter")
-    expect(page.get_by_test_id("turn")).to_have_count(1)
-    expect(page.get_by_test_id("turn")).to_contain_text("What is the Calvin cycle?")
-    expect(page.get_by_test_id("turn")).to_have_attribute("data-status", "complete")
+    expect(turn).to_have_count(1)
+    expect(turn).to_contain_text("What is the Calvin cycle?")
+    expect(turn).to_have_attribute("data-status", "complete")
+    expect(turn).to_contain_text("stroma.txt")
     session_id = page.url.rsplit("/", 1)[-1]
     with e2e_server.client() as api:
         messages = api.get(f"/api/chat/sessions/{session_id}").json()["messages"]
     assert [m["content"] for m in messages if m["role"] == "user"] == ["What is the Calvin cycle?"]
+    assert _last_question_sent(fake_ollama).endswith(
+        "runs in the stroma.\n</attached_file>\n\nWhat is the Calvin cycle?")
 
+    # Regenerate, after a reload (the browser no longer has the file): the model gets it again.
+    page.reload()
     before = page.get_by_test_id("answer").inner_text()
+    sent = len(fake_ollama.chat_requests)
     page.get_by_test_id("turn").get_by_role("button", name="Regenerate answer").click()
     expect(page.get_by_test_id("turn")).to_have_count(1)
     expect(page.get_by_test_id("answer")).not_to_have_text(before)
     expect(page.get_by_test_id("turn")).to_have_attribute("data-status", "complete")
     expect(page.get_by_test_id("turn")).to_contain_text("What is the Calvin cycle?")
+    expect(page.get_by_test_id("turn")).to_contain_text("stroma.txt")
+    assert len(fake_ollama.chat_requests) > sent
+    assert "runs in the stroma" in _last_question_sent(fake_ollama)
 
 
 def test_scope_and_attachments_go_with_the_question_and_stop_ends_the_answer(

@@ -246,7 +246,7 @@ export interface paths {
         };
         /**
          * Run Events
-         * @description NDJSON: a `progress` line (the snapshot) whenever it changes, then an `end` line.
+         * @description NDJSON: a `progress` line (a RunSnapshot) whenever it changes, then an `end` line with the status.
          */
         get: operations["run_events_api_ingest__workflow_id__events_get"];
         put?: never;
@@ -517,6 +517,26 @@ export interface paths {
          * @description CSV for Anki's File → Import (columns front, back, tags; Anki header lines start with #).
          */
         get: operations["export_deck_api_study_decks__deck_id__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Jobs
+         * @description Recent jobs, newest first; `status` (repeatable) filters, default queued and running.
+         */
+        get: operations["list_jobs_api_study_jobs_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1152,12 +1172,82 @@ export interface components {
             /** Name */
             name: string;
         };
+        /**
+         * ChatMemoryOut
+         * @description How full the conversation's memory was for this answer (the stream's `memory` line).
+         */
+        ChatMemoryOut: {
+            /** Budget Chars */
+            budget_chars: number;
+            /** Turns Dropped */
+            turns_dropped: number;
+            /** Turns Kept */
+            turns_kept: number;
+            /** Used Chars */
+            used_chars: number;
+        };
+        /** ChatMessageOut */
+        ChatMessageOut: {
+            /** Attachments */
+            attachments: {
+                [key: string]: unknown;
+            }[];
+            /** Citations */
+            citations: {
+                [key: string]: unknown;
+            }[];
+            /** Content */
+            content: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Error */
+            error: {
+                [key: string]: unknown;
+            } | null;
+            /** Id */
+            id: string;
+            /** @description Final answers only; null when the model was not used */
+            memory: components["schemas"]["ChatMemoryOut"] | null;
+            /** Role */
+            role: string;
+            /** Scope */
+            scope: {
+                [key: string]: unknown;
+            } | null;
+            /** Seq */
+            seq: number;
+            /** Status */
+            status: string;
+            /** Thinking */
+            thinking: string | null;
+            /** Tool Call Id */
+            tool_call_id: string | null;
+            /** Tool Calls */
+            tool_calls: {
+                [key: string]: unknown;
+            }[] | null;
+            /** Tool Name */
+            tool_name: string | null;
+            /** Tool Summary */
+            tool_summary: string | null;
+            /** Turn */
+            turn: number;
+        };
         /** ChatRequest */
         ChatRequest: {
             /** Attachments */
             attachments?: components["schemas"]["ChatAttachment"][];
             /** Message */
             message: string;
+            /**
+             * Reuse Attachments
+             * @description With rewind_to_message_id: the rewound question's attachments (images and extracted documents) go with the new message too, in front of any new ones (the UI's regenerate action).
+             * @default false
+             */
+            reuse_attachments: boolean;
             /** Rewind To Message Id */
             rewind_to_message_id?: string | null;
             scope?: components["schemas"]["ChatScope"] | null;
@@ -1170,6 +1260,63 @@ export interface components {
             categories?: string[] | null;
             /** Document Ids */
             document_ids?: string[] | null;
+        };
+        /** ChatSessionDetail */
+        ChatSessionDetail: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: string;
+            /** Messages */
+            messages: components["schemas"]["ChatMessageOut"][];
+            /** Scope */
+            scope: {
+                [key: string]: unknown;
+            };
+            /** Title */
+            title: string;
+            /** Title Is Custom */
+            title_is_custom: boolean;
+            /** Turns */
+            turns: number;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** ChatSessionOut */
+        ChatSessionOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: string;
+            /** Scope */
+            scope: {
+                [key: string]: unknown;
+            };
+            /** Title */
+            title: string;
+            /** Title Is Custom */
+            title_is_custom: boolean;
+            /** Turns */
+            turns: number;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** ChatSessionRename */
+        ChatSessionRename: {
+            /** Title */
+            title: string;
         };
         /** CompleteIn */
         CompleteIn: {
@@ -1219,7 +1366,7 @@ export interface components {
             /** Seconds */
             seconds: number;
             /** Sessions */
-            sessions: components["schemas"]["backend__api__progress__SessionOut"][];
+            sessions: components["schemas"]["SessionOut"][];
             /** Timezone */
             timezone: string;
         };
@@ -1242,6 +1389,17 @@ export interface components {
             seconds: number;
             /** Sessions */
             sessions: number;
+        };
+        /** DbosHealth */
+        DbosHealth: {
+            /** Application Version */
+            application_version: string;
+            /** Error */
+            error?: string | null;
+            /** Executor Id */
+            executor_id: string;
+            /** Ok */
+            ok: boolean;
         };
         /** DeckOut */
         DeckOut: {
@@ -1371,6 +1529,13 @@ export interface components {
              */
             now: string;
         };
+        /** EmbedderHealth */
+        EmbedderHealth: {
+            /** Kind */
+            kind: string;
+            /** Model */
+            model: string;
+        };
         /** EmbeddingModelOut */
         EmbeddingModelOut: {
             /** Embedder */
@@ -1446,6 +1611,23 @@ export interface components {
         HTTPValidationError: {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
+        };
+        /** Health */
+        Health: {
+            dbos: components["schemas"]["DbosHealth"];
+            embedder: components["schemas"]["EmbedderHealth"];
+            /** Hints */
+            hints: string[];
+            /** Index */
+            index: {
+                [key: string]: unknown;
+            };
+            ollama: components["schemas"]["OllamaHealth"];
+            postgres: components["schemas"]["PostgresHealth"];
+            /** Status */
+            status: string;
+            /** Version */
+            version: string;
         };
         /** IndexOut */
         IndexOut: {
@@ -1572,54 +1754,6 @@ export interface components {
             /** Path */
             path: string | null;
         };
-        /** MessageOut */
-        MessageOut: {
-            /** Attachments */
-            attachments: {
-                [key: string]: unknown;
-            }[];
-            /** Citations */
-            citations: {
-                [key: string]: unknown;
-            }[];
-            /** Content */
-            content: string;
-            /**
-             * Created At
-             * Format: date-time
-             */
-            created_at: string;
-            /** Error */
-            error: {
-                [key: string]: unknown;
-            } | null;
-            /** Id */
-            id: string;
-            /** Role */
-            role: string;
-            /** Scope */
-            scope: {
-                [key: string]: unknown;
-            } | null;
-            /** Seq */
-            seq: number;
-            /** Status */
-            status: string;
-            /** Thinking */
-            thinking: string | null;
-            /** Tool Call Id */
-            tool_call_id: string | null;
-            /** Tool Calls */
-            tool_calls: {
-                [key: string]: unknown;
-            }[] | null;
-            /** Tool Name */
-            tool_name: string | null;
-            /** Tool Summary */
-            tool_summary: string | null;
-            /** Turn */
-            turn: number;
-        };
         /** MindNode */
         MindNode: {
             /** Children */
@@ -1713,11 +1847,31 @@ export interface components {
             /** Present */
             present: boolean;
         };
+        /** ModelPresence */
+        ModelPresence: {
+            /** Name */
+            name: string;
+            /** Present */
+            present: boolean;
+        };
         /** ModelsOut */
         ModelsOut: {
             chat: components["schemas"]["ModelOut"];
             embedding: components["schemas"]["EmbeddingModelOut"];
             ollama: components["schemas"]["OllamaOut"];
+        };
+        /** OllamaHealth */
+        OllamaHealth: {
+            chat_model: components["schemas"]["ModelPresence"];
+            embed_model: components["schemas"]["ModelPresence"];
+            /** Error */
+            error: string | null;
+            /** Host */
+            host: string;
+            /** Models */
+            models: string[];
+            /** Reachable */
+            reachable: boolean;
         };
         /** OllamaOut */
         OllamaOut: {
@@ -1727,6 +1881,13 @@ export interface components {
             host: string;
             /** Reachable */
             reachable: boolean;
+        };
+        /** OpenAttempt */
+        OpenAttempt: {
+            /** Answered */
+            answered: number;
+            /** Total */
+            total: number;
         };
         /** OutboundOut */
         OutboundOut: {
@@ -1761,6 +1922,22 @@ export interface components {
             x: number;
             /** Y */
             y: number;
+        };
+        /** PostgresHealth */
+        PostgresHealth: {
+            /** Embedded */
+            embedded: boolean;
+            /** Ok */
+            ok: boolean;
+        };
+        /** Progress */
+        Progress: {
+            /** Detail */
+            detail: string;
+            /** Done */
+            done: number;
+            /** Total */
+            total: number;
         };
         /** ProgressOut */
         ProgressOut: {
@@ -1818,6 +1995,7 @@ export interface components {
             id: string;
             /** Last Attempt At */
             last_attempt_at: string | null;
+            open_attempt: components["schemas"]["OpenAttempt"] | null;
             /** Question Count */
             question_count: number;
             /** Questions */
@@ -1872,6 +2050,7 @@ export interface components {
             id: string;
             /** Last Attempt At */
             last_attempt_at: string | null;
+            open_attempt: components["schemas"]["OpenAttempt"] | null;
             /** Question Count */
             question_count: number;
             /** Requested Count */
@@ -1924,6 +2103,93 @@ export interface components {
              */
             reviewed_at: string;
         };
+        /** RunDocument */
+        RunDocument: {
+            /** Blocks */
+            blocks: number | null;
+            /** Decision */
+            decision: string | null;
+            /** Embedded */
+            embedded: number | null;
+            /** Error */
+            error: string | null;
+            /** Filename */
+            filename: string;
+            /** Id */
+            id: string;
+            /** Pages */
+            pages: number | null;
+            progress: components["schemas"]["Progress"];
+            /** Status */
+            status: string;
+            /** Warnings */
+            warnings: string[];
+        };
+        /** RunProgress */
+        RunProgress: {
+            /** Detail */
+            detail: string;
+            /** Done */
+            done: number;
+            /** Phase */
+            phase: string;
+            /** Total */
+            total: number;
+        };
+        /** RunSnapshot */
+        RunSnapshot: {
+            /** Created At */
+            created_at: string;
+            /** Documents */
+            documents: components["schemas"]["RunDocument"][];
+            /** Executions */
+            executions: {
+                [key: string]: number;
+            };
+            progress: components["schemas"]["RunProgress"];
+            /** Source */
+            source: string;
+            /** Status */
+            status: string;
+            /** Steps */
+            steps: components["schemas"]["RunStep"][];
+            /** Workflow Id */
+            workflow_id: string;
+        };
+        /** RunStep */
+        RunStep: {
+            /** Finished At */
+            finished_at: string | null;
+            /** Name */
+            name: string;
+            /** Started At */
+            started_at: string | null;
+            /** Status */
+            status: string;
+        };
+        /** RunSummary */
+        RunSummary: {
+            /** Created At */
+            created_at: string;
+            /** Detail */
+            detail: string;
+            /** Documents */
+            documents: number;
+            /** Done */
+            done: number;
+            /** Phase */
+            phase: string;
+            /** Source */
+            source: string;
+            /** Status */
+            status: string;
+            /** Total */
+            total: number;
+            /** Updated At */
+            updated_at: string;
+            /** Workflow Id */
+            workflow_id: string;
+        };
         /**
          * ScopeIn
          * @description What to study: documents and/or categories (their union); both empty = the whole vault.
@@ -1963,6 +2229,8 @@ export interface components {
             snippet: string;
             /** Sparse Rank */
             sparse_rank: number | null;
+            /** Text */
+            text: string;
         };
         /** SearchResponse */
         SearchResponse: {
@@ -1978,37 +2246,35 @@ export interface components {
             /** Query */
             query: string;
         };
-        /** SessionDetail */
-        SessionDetail: {
+        /** SessionOut */
+        SessionOut: {
             /**
-             * Created At
+             * Day
+             * Format: date
+             */
+            day: string;
+            /**
+             * End
              * Format: date-time
              */
-            created_at: string;
-            /** Id */
-            id: string;
-            /** Messages */
-            messages: components["schemas"]["MessageOut"][];
-            /** Scope */
-            scope: {
-                [key: string]: unknown;
+            end: string;
+            /** Events */
+            events: number;
+            /** Kinds */
+            kinds: {
+                [key: string]: number;
             };
-            /** Title */
-            title: string;
-            /** Title Is Custom */
-            title_is_custom: boolean;
-            /** Turns */
-            turns: number;
+            /** Local Start */
+            local_start: string;
+            /** Minutes */
+            minutes: number;
+            /** Seconds */
+            seconds: number;
             /**
-             * Updated At
+             * Start
              * Format: date-time
              */
-            updated_at: string;
-        };
-        /** SessionRename */
-        SessionRename: {
-            /** Title */
-            title: string;
+            start: string;
         };
         /**
          * SourceOut
@@ -2192,61 +2458,6 @@ export interface components {
             /** Total Minutes */
             total_minutes: number;
         };
-        /** SessionOut */
-        backend__api__chat__SessionOut: {
-            /**
-             * Created At
-             * Format: date-time
-             */
-            created_at: string;
-            /** Id */
-            id: string;
-            /** Scope */
-            scope: {
-                [key: string]: unknown;
-            };
-            /** Title */
-            title: string;
-            /** Title Is Custom */
-            title_is_custom: boolean;
-            /** Turns */
-            turns: number;
-            /**
-             * Updated At
-             * Format: date-time
-             */
-            updated_at: string;
-        };
-        /** SessionOut */
-        backend__api__progress__SessionOut: {
-            /**
-             * Day
-             * Format: date
-             */
-            day: string;
-            /**
-             * End
-             * Format: date-time
-             */
-            end: string;
-            /** Events */
-            events: number;
-            /** Kinds */
-            kinds: {
-                [key: string]: number;
-            };
-            /** Local Start */
-            local_start: string;
-            /** Minutes */
-            minutes: number;
-            /** Seconds */
-            seconds: number;
-            /**
-             * Start
-             * Format: date-time
-             */
-            start: string;
-        };
     };
     responses: never;
     parameters: never;
@@ -2327,7 +2538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["backend__api__chat__SessionOut"][];
+                    "application/json": components["schemas"]["ChatSessionOut"][];
                 };
             };
             /** @description Validation Error */
@@ -2358,7 +2569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionDetail"];
+                    "application/json": components["schemas"]["ChatSessionDetail"];
                 };
             };
             /** @description Validation Error */
@@ -2412,7 +2623,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SessionRename"];
+                "application/json": components["schemas"]["ChatSessionRename"];
             };
         };
         responses: {
@@ -2422,7 +2633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["backend__api__chat__SessionOut"];
+                    "application/json": components["schemas"]["ChatSessionOut"];
                 };
             };
             /** @description Validation Error */
@@ -2667,9 +2878,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Health"];
                 };
             };
         };
@@ -2691,9 +2900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    }[];
+                    "application/json": components["schemas"]["RunSummary"][];
                 };
             };
             /** @description Validation Error */
@@ -2725,9 +2932,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["RunSnapshot"];
                 };
             };
             /** @description Validation Error */
@@ -2759,9 +2964,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["RunSnapshot"];
                 };
             };
             /** @description Validation Error */
@@ -2937,7 +3140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["backend__api__progress__SessionOut"][];
+                    "application/json": components["schemas"]["SessionOut"][];
                 };
             };
             /** @description Validation Error */
@@ -3311,6 +3514,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_jobs_api_study_jobs_get: {
+        parameters: {
+            query?: {
+                status?: ("queued" | "running" | "succeeded" | "failed")[] | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobOut"][];
+                };
             };
             /** @description Validation Error */
             422: {

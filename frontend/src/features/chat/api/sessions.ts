@@ -1,7 +1,7 @@
 /** Chat sessions: list, transcript, rename, delete. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiJson, apiSend } from "@/lib/api";
-import type { ChatSession, SessionDetail } from "./types";
+import type { ChatSession, ChatSessionDetail } from "./types";
 
 export const chatKeys = {
   sessions: ["chat", "sessions"] as const,
@@ -15,7 +15,7 @@ export function useSessions() {
 export function useSession(id: string | undefined) {
   return useQuery({
     queryKey: chatKeys.session(id ?? ""),
-    queryFn: () => apiJson<SessionDetail>(`/api/chat/sessions/${encodeURIComponent(id ?? "")}`),
+    queryFn: () => apiJson<ChatSessionDetail>(`/api/chat/sessions/${encodeURIComponent(id ?? "")}`),
     enabled: Boolean(id),
   });
 }
@@ -29,7 +29,7 @@ export function useRenameSession() {
       queryClient.setQueryData<ChatSession[]>(chatKeys.sessions, (all) =>
         all?.map((item) => (item.id === session.id ? { ...item, ...session } : item)),
       );
-      queryClient.setQueryData<SessionDetail>(chatKeys.session(session.id), (detail) =>
+      queryClient.setQueryData<ChatSessionDetail>(chatKeys.session(session.id), (detail) =>
         detail ? { ...detail, ...session } : detail,
       );
     },

@@ -4,9 +4,11 @@
  */
 import type { components } from "@/api/schema";
 
-export type TranscriptMessage = components["schemas"]["MessageOut"];
-export type SessionDetail = components["schemas"]["SessionDetail"];
-export type ChatSession = Omit<SessionDetail, "messages">;
+export type TranscriptMessage = components["schemas"]["ChatMessageOut"];
+export type ChatSessionDetail = components["schemas"]["ChatSessionDetail"];
+export type ChatSession = components["schemas"]["ChatSessionOut"];
+/** How full the conversation's memory is: the stream's `memory` line, also stored with each answer. */
+export type MemoryInfo = components["schemas"]["ChatMemoryOut"];
 
 export interface Citation {
   n: number;
@@ -27,13 +29,6 @@ export interface ToolCallEvent {
   args: Record<string, unknown>;
   status: "started" | "finished";
   summary?: string;
-}
-
-export interface MemoryInfo {
-  used_chars: number;
-  budget_chars: number;
-  turns_kept: number;
-  turns_dropped: number;
 }
 
 export interface ChatErrorInfo {
@@ -64,6 +59,8 @@ export interface ChatRequest {
   scope?: { document_ids?: string[]; categories?: string[] };
   attachments?: AttachmentPayload[];
   rewind_to_message_id?: string;
+  /** With `rewind_to_message_id`: the rewound question's attachments go with the new message too. */
+  reuse_attachments?: boolean;
 }
 
 /** What the UI knows about an attachment (sent ones come back from the transcript with this shape). */

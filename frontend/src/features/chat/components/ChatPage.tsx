@@ -97,9 +97,9 @@ export function ChatPage() {
   useHotkey("escape", stop, { whileTyping: true, enabled: streaming });
   const closeSource = useCallback(() => setSource(null), []);
 
-  const ask = async (text: string, files: File[], rewind?: ChatTurn) => {
+  const ask = async (text: string, files: File[], rewind?: ChatTurn, reuseAttachments = false) => {
     setSource(null);
-    const result = await send(text, { files, scope: toRequestScope(scope), rewind });
+    const result = await send(text, { files, scope: toRequestScope(scope), rewind, reuseAttachments });
     if (!result.ok) {
       if (!rewind) composer.current?.restore(text, files);
       toast({ tone: "error", title: "The question wasn't sent", body: result.error });
@@ -148,8 +148,8 @@ export function ChatPage() {
                 turn={turn}
                 busy={streaming}
                 onCite={setSource}
-                onEdit={(target, text) => void ask(text, [], target)}
-                onRegenerate={(target) => void ask(target.question, [], target)}
+                onEdit={(target, text, keepAttachments) => void ask(text, [], target, keepAttachments)}
+                onRegenerate={(target) => void ask(target.question, [], target, true)}
               />
             ))}
             <div ref={bottom} />

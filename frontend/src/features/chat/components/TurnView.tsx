@@ -19,14 +19,37 @@ const PHASE_TEXT = {
   done: "",
 };
 
-function Question({ turn, canEdit, onEdit }: { turn: ChatTurn; canEdit: boolean; onEdit: (text: string) => void }) {
+function AttachmentNames({ turn }: { turn: ChatTurn }) {
+  return (
+    <ul className="mt-2 flex flex-wrap gap-1.5">
+      {turn.attachments.map((file) => (
+        <li key={file.name} className="inline-flex items-center gap-1 rounded-md bg-surface/70 px-2 py-0.5 text-xs text-ink-muted">
+          <Paperclip size={11} /> {file.name}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * Editing a question that had attachments offers to keep them, ticked: an edit usually rewords the
+ * question about the same files, and they are no longer in the browser to attach again. Unticked, the
+ * edited question goes without them, as a plain rewind.
+ */
+function Question({ turn, canEdit, onEdit }: {
+  turn: ChatTurn;
+  canEdit: boolean;
+  onEdit: (text: string, keepAttachments: boolean) => void;
+}) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(turn.question);
+  const [keep, setKeep] = useState(true);
+  const hasAttachments = turn.attachments.length > 0;
   if (editing) {
     const submit = () => {
       if (!draft.trim()) return;
       setEditing(false);
-      onEdit(draft.trim());
+      onEdit(draft.trim(), hasAttachments && keep);
     };
     return (
       <div className="ml-auto w-full max-w-[85%] space-y-2">
@@ -48,6 +71,12 @@ function Question({ turn, canEdit, onEdit }: { turn: ChatTurn; canEdit: boolean;
           }}
           className="w-full"
         />
+        {hasAttachments && (
+          <label className="flex items-center gap-2 text-xs text-ink-muted">
+            <input type="checkbox" checked={keep} onChange={(event) => setKeep(event.target.checked)} className="accent-accent" />
+            Keep the attached files ({turn.attachments.map((file) => file.name).join(", ")})
+          </label>
+        )}
         <div className="flex justify-end gap-2">
           <Button size="sm" onClick={() => setEditing(false)}>Cancel</Button>
           <Button size="sm" variant="primary" onClick={submit} disabled={!draft.trim()}>Send edited question</Button>
@@ -63,6 +92,7 @@ function Question({ turn, canEdit, onEdit }: { turn: ChatTurn; canEdit: boolean;
           size="sm"
           onClick={() => {
             setDraft(turn.question);
+            setKeep(true);
             setEditing(true);
           }}
           className="mt-1 opacity-0 group-hover:opacity-100 focus-visible:opacity-100"
@@ -72,15 +102,7 @@ function Question({ turn, canEdit, onEdit }: { turn: ChatTurn; canEdit: boolean;
       )}
       <div className="max-w-[85%] rounded-2xl rounded-tr-md bg-accent-soft px-4 py-2.5 text-accent-soft-ink">
         <p className="text-[14px] whitespace-pre-wrap">{turn.question}</p>
-        {turn.attachments.length > 0 && (
-          <ul className="mt-2 flex flex-wrap gap-1.5">
-            {turn.attachments.map((file) => (
-              <li key={file.name} className="inline-flex items-center gap-1 rounded-md bg-surface/70 px-2 py-0.5 text-xs text-ink-muted">
-                <Paperclip size={11} /> {file.name}
-              </li>
-            ))}
-          </ul>
-        )}
+        {hasAttachments && <AttachmentNames turn={turn} />}
       </div>
     </div>
   );
@@ -118,7 +140,8 @@ export function TurnView({ turn, busy, onCite, onEdit, onRegenerate }: {
   turn: ChatTurn;
   busy: boolean;
   onCite: (citation: Citation) => void;
-  onEdit: (turn: ChatTurn, text: string) => void;
+  onEdit: (turn: ChatTurn, text: string, keepAttachments: boolean) => void;
+  /** Ask the same question again, with the same attachments. */
   onRegenerate: (turn: ChatTurn) => void;
 }) {
   const phase = turnPhase(turn);
@@ -130,7 +153,7 @@ export function TurnView({ turn, busy, onCite, onEdit, onRegenerate }: {
 
   return (
     <article className="space-y-3" data-testid="turn" data-status={turn.status} aria-label={`Question: ${turn.question.slice(0, 80)}`}>
-      <Question turn={turn} canEdit={stored && !busy} onEdit={(text) => onEdit(turn, text)} />
+      <Question turn={turn} canEdit={stored && !busy} onEdit={(text, keep) => onEdit(turn, text, keep)} />
       <div className="space-y-3" data-testid="answer">
         {(turn.thinking || phase === "thinking") && <ReasoningPanel text={turn.thinking} active={phase === "thinking"} />}
         <ToolChips tools={turn.tools} />

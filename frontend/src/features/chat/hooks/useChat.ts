@@ -1,8 +1,9 @@
 /**
  * One conversation: the stored transcript plus the turn being streamed right now. Sending streams a
- * new turn (optionally rewinding to an earlier one — the edit and regenerate actions); stopping aborts
- * the request, and the server keeps the partial answer. After each answer the transcript is refetched
- * and replaces the live turn, so what you see is what was stored.
+ * new turn (optionally rewinding to an earlier one — the edit and regenerate actions — and reusing its
+ * attachments); stopping aborts the request, and the server keeps the partial answer. After each answer
+ * the transcript is refetched and replaces the live turn, so what you see is what was stored. The memory
+ * meter follows the latest answer, streamed or stored, so it survives a reload.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
@@ -10,9 +11,9 @@ import { errorMessage } from "@/lib/api";
 import { fileToBase64 } from "@/lib/files";
 import { chatKeys, useSession } from "../api/sessions";
 import { streamChat } from "../api/stream";
-import type { AttachmentMeta, ChatRequest, MemoryInfo } from "../api/types";
+import type { AttachmentMeta, ChatRequest } from "../api/types";
 import { attachmentKind } from "../lib/attachments";
-import { applyEvent, newTurn, turnsFromTranscript, type ChatTurn } from "../lib/turns";
+import { applyEvent, latestMemory, newTurn, turnsFromTranscript, type ChatTurn } from "../lib/turns";
 
 interface LiveTurn {
   turn: ChatTurn;
@@ -26,6 +27,8 @@ export interface SendOptions {
   scope?: ChatRequest["scope"];
   /** Re-ask from this turn: it and every later turn are replaced. */
   rewind?: ChatTurn;
+  /** With `rewind`: send that turn's attachments again (the server still has them). */
+  reuseAttachments?: boolean;
 }
 
 export type SendResult = { ok: true } | { ok: false; error: string };
@@ -44,17 +47,14 @@ export function useChat(sessionId: string | undefined, onSessionStarted: (id: st
   const queryClient = useQueryClient();
   const session = useSession(sessionId);
   const [live, setLive] = useState<LiveTurn | null>(null);
-  const [memory, setMemory] = useState<MemoryInfo | undefined>();
   const controller = useRef<AbortController | null>(null);
   const streaming = live?.turn.status === "streaming";
 
   const stored = useMemo(() => turnsFromTranscript(session.data?.messages ?? []), [session.data]);
 
-  // A different conversation was opened: forget the live turn and the meter of the previous one.
+  // A different conversation was opened: forget the live turn of the previous one.
   useEffect(() => {
     setLive((current) => (current && current.sessionId !== sessionId && current.turn.status !== "streaming" ? null : current));
-    if (!streaming) setMemory(undefined);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the session changes
   }, [sessionId]);
 
   // The stored transcript caught up with the finished live turn: show the stored version. (While the
@@ -74,12 +74,16 @@ export function useChat(sessionId: string | undefined, onSessionStarted: (id: st
     return [...base, live.turn];
   }, [stored, live]);
 
+  const memory = useMemo(() => latestMemory(turns), [turns]);
+
   const send = useCallback(async (message: string, options: SendOptions = {}): Promise<SendResult> => {
     if (controller.current) return { ok: false, error: "Wait for the current answer, or stop it first." };
     const files = options.files ?? [];
+    const reuse = Boolean(options.rewind && options.reuseAttachments);
     const abort = new AbortController();
     controller.current = abort;
-    setLive({ turn: newTurn(`local-${++localCounter}`, message, metaOf(files)), sessionId, cutFrom: options.rewind?.key });
+    const attachments = [...(reuse ? (options.rewind?.attachments ?? []) : []), ...metaOf(files)];
+    setLive({ turn: newTurn(`local-${++localCounter}`, message, attachments), sessionId, cutFrom: options.rewind?.key });
     let started = false;
     let ended = false;
     try {
@@ -89,6 +93,7 @@ export function useChat(sessionId: string | undefined, onSessionStarted: (id: st
         scope: options.scope,
         attachments: files.length ? await attachmentPayloads(files) : undefined,
         rewind_to_message_id: options.rewind?.userMessageId,
+        reuse_attachments: reuse || undefined,
       };
       for await (const event of streamChat(body, abort.signal)) {
         if (event.type === "start") {
@@ -97,7 +102,6 @@ export function useChat(sessionId: string | undefined, onSessionStarted: (id: st
           void queryClient.invalidateQueries({ queryKey: chatKeys.sessions });
           if (event.data.session_id !== sessionId) onSessionStarted(event.data.session_id);
         }
-        if (event.type === "memory") setMemory(event.data);
         if (event.type === "done") ended = true;
         setLive((current) => current && { ...current, turn: applyEvent(current.turn, event) });
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatEvent, Citation, TranscriptMessage } from "../api/types";
-import { applyEvent, newTurn, turnPhase, turnsFromTranscript } from "./turns";
+import { applyEvent, latestMemory, newTurn, turnPhase, turnsFromTranscript } from "./turns";
 
 const citation = (n: number): Citation => ({
   n, block_id: `b${n}`, document_id: "d1", filename: "bio.pdf", page: n, section: null, snippet: "s", score: 0.5,
@@ -63,7 +63,7 @@ function message(change: Partial<TranscriptMessage>): TranscriptMessage {
   return {
     id: "m", turn: 1, seq: 0, role: "user", content: "", tool_calls: null, tool_call_id: null, tool_name: null,
     tool_summary: null, citations: [], thinking: null, attachments: [], scope: null, status: "complete", error: null,
-    created_at: "2026-11-30T10:00:00Z", ...change,
+    memory: null, created_at: "2026-11-30T10:00:00Z", ...change,
   };
 }
 
@@ -85,5 +85,36 @@ describe("a stored transcript", () => {
     expect(turns[0]?.tools).toEqual([{ id: "c1", name: "search_knowledge_base", args: { query: "q" }, status: "finished", summary: "3 passages" }]);
     expect(turns[0]?.attachments[0]?.name).toBe("a.png");
     expect(turns[1]).toMatchObject({ status: "error", error: { code: "model_error" } });
+  });
+});
+
+describe("the memory meter", () => {
+  const memory = (used: number) => ({ used_chars: used, budget_chars: 48_000, turns_kept: 1, turns_dropped: 0 });
+
+  it("comes back from the stored answers after a reload", () => {
+    const turns = turnsFromTranscript([
+      message({ id: "u1", turn: 1, role: "user", content: "How?" }),
+      message({ id: "a1", turn: 1, seq: 1, role: "assistant", content: "Like this.", memory: memory(1200) }),
+      message({ id: "u2", turn: 2, role: "user", content: "And?" }),
+      message({ id: "a2", turn: 2, seq: 1, role: "assistant", content: "Also.", memory: memory(2500) }),
+      // answered without the model: no memory figures, the meter keeps the previous ones
+      message({ id: "u3", turn: 3, role: "user", content: "Still?" }),
+      message({ id: "a3", turn: 3, seq: 1, role: "assistant", content: "Passages.", status: "error",
+        error: { code: "model_unavailable", message: "x", retryable: true } }),
+    ]);
+    expect(turns.map((turn) => turn.memory?.used_chars)).toEqual([1200, 2500, undefined]);
+    expect(latestMemory(turns)).toEqual(memory(2500));
+    expect(latestMemory([])).toBeUndefined();
+  });
+
+  it("follows a streamed answer once its memory line arrives", () => {
+    const [stored] = turnsFromTranscript([
+      message({ id: "u1", turn: 1, role: "user", content: "How?" }),
+      message({ id: "a1", turn: 1, seq: 1, role: "assistant", content: "Like this.", memory: memory(1200) }),
+    ]);
+    const streaming = play([{ type: "text", data: "Hm" }]);
+    expect(latestMemory([stored!, streaming])?.used_chars).toBe(1200);
+    const answered = applyEvent(streaming, { type: "memory", data: memory(3000) });
+    expect(latestMemory([stored!, answered])?.used_chars).toBe(3000);
   });
 });

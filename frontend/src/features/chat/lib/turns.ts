@@ -135,7 +135,13 @@ export function turnsFromTranscript(messages: TranscriptMessage[]): ChatTurn[] {
       answer,
       status: final ? statusOf(final.status) : "error",
       error,
+      memory: final?.memory ?? undefined,
     });
   }
   return turns;
+}
+
+/** The conversation's memory as of its latest answer that used the model (answers without it have none). */
+export function latestMemory(turns: ChatTurn[]): MemoryInfo | undefined {
+  return turns.findLast((turn) => turn.memory)?.memory;
 }
