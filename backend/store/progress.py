@@ -21,6 +21,38 @@ def events(db: Database, since: datetime | None = None, until: datetime | None =
         ).fetchall()
 
 
+_SESSION_SPANS = """
+    WITH ordered AS (
+        SELECT id, occurred_at,
+               CASE WHEN occurred_at - lag(occurred_at) OVER w <= make_interval(secs => %(gap)s) THEN 0 ELSE 1 END
+                   AS starts
+        FROM activity_events WINDOW w AS (ORDER BY occurred_at, id)
+    ), numbered AS (
+        SELECT id, occurred_at, sum(starts) OVER (ORDER BY occurred_at, id) AS session FROM ordered
+    ), credited AS (
+        SELECT session, occurred_at,
+               coalesce(floor(extract(epoch FROM lead(occurred_at) OVER (PARTITION BY session ORDER BY occurred_at, id)
+                                                 - occurred_at)), %(last)s) AS credit
+        FROM numbered
+    )
+    SELECT min(occurred_at) AS start, max(occurred_at) AS "end", count(*) AS events, sum(credit)::bigint AS seconds
+    FROM credited GROUP BY session ORDER BY start
+"""
+
+
+def session_spans(db: Database, idle_gap_s: int, last_event_s: int) -> list[dict[str, Any]]:
+    """Every study session's start, end, event count and active seconds, computed by Postgres — the
+    same rules as `progress.sessions.derive_sessions`, without shipping every event to Python."""
+    with db.connection() as conn:
+        return conn.execute(_SESSION_SPANS, {"gap": idle_gap_s, "last": last_event_s}).fetchall()
+
+
+def kind_counts(db: Database) -> dict[str, int]:
+    with db.connection() as conn:
+        rows = conn.execute("SELECT kind, count(*) AS n FROM activity_events GROUP BY kind").fetchall()
+    return {row["kind"]: int(row["n"]) for row in rows}
+
+
 def study_facts(db: Database) -> dict[str, int]:
     """The study facts badges count besides events, in one query: lessons read (distinct), finished quiz
     attempts with every question right, and workshops with every lesson completed."""

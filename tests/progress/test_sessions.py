@@ -3,9 +3,13 @@ event, time credited to each activity."""
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime, timedelta
 
-from backend.progress.sessions import Event, Rules, derive_sessions
+from backend.progress.events import record_event
+from backend.progress.sessions import Event, Rules, as_events, derive_sessions
+from backend.store import progress as store
+from backend.store.db import Database
 
 T0 = datetime(2026, 5, 4, 8, 0, tzinfo=UTC)
 
@@ -45,3 +49,19 @@ def test_active_time_spans_the_session_plus_the_last_events_minimum_split_by_act
 
 def test_no_events_no_sessions() -> None:
     assert derive_sessions([], Rules()) == []
+
+
+def test_postgres_session_spans_match_the_python_derivation(db: Database) -> None:
+    """Badges read sessions from SQL aggregates; they must equal what the dashboard derives in Python."""
+    rng = random.Random(5)
+    at = datetime(2026, 3, 1, 6, 0, tzinfo=UTC)
+    kinds = ["chat_message", "quiz_answer", "card_review", "lesson_read"]
+    for _ in range(300):
+        at += timedelta(seconds=rng.choice([5, 40, 300, 899, 900, 901, 3600, 86_400]) + rng.random())
+        record_event(db, rng.choice(kinds), occurred_at=at)  # type: ignore[arg-type]
+    rules = Rules(idle_gap_s=900)
+    python = derive_sessions(as_events(store.events(db)), rules)
+    sql = store.session_spans(db, rules.idle_gap_s, rules.min_event_s)
+    assert [(s.start, s.end, len(s.events), s.seconds) for s in python] == [
+        (s["start"], s["end"], s["events"], s["seconds"]) for s in sql]
+    assert len(sql) > 50
