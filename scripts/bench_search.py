@@ -1,21 +1,34 @@
-"""Speed and memory of the in-memory HybridIndex at scale.
+"""Speed and memory of search through the product path, against the straightforward design.
 
-Builds an index from in-memory `IndexedBlock`s — synthetic text of realistic length (Zipf-distributed
-words, English function words mixed in so language detection and stop words do real work) and random
-unit vectors — then measures: build time, hybrid/sparse/dense query latency (p50/p95, k = 7 as in chat),
-scoped queries, the time to replace one document, and the process's resident memory.
+A synthetic vault — documents of 20 blocks, block texts of ~300 to ~1,100 characters (Zipf-distributed
+pseudo-words, English and, in a fifth of the documents, German function words, some identifiers), and
+vectors clustered by topic — is written with COPY into a throwaway embedded Postgres (real migrations,
+terms cached as ingestion caches them). Then, in this one process:
 
-    python scripts/bench_search.py [--blocks 100000] [--dim 768] [--blocks-per-doc 20] [--queries 200]
+- product: `SearchService.build()` from Postgres (startup), hybrid query latency at k = 7 excluding the
+  query's embedding (the vector is passed in), the time until a deleted document stops appearing
+  (`documents.mark_deleted` + `SearchService.notify`, then searching until it is gone), resident memory;
+- reference: FAISS flat + `rank_bm25.BM25Okapi` over ``lower().split()``, fused by the same RRF, built
+  from the same Postgres rows; a delete means a rebuild of both.
 
-(The source of blocks is synthetic for now; loading the live blocks from Postgres belongs here too.)
+Every timing is repeated (`--repeat`) and reported with its spread and the load average at the time.
+
+    python scripts/bench_search.py [--blocks 100000] [--dim 768] [--queries 200] [--repeat 3]
+                                   [--reference-queries 30] [--reference-deletes 2] [--no-reference]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import hashlib
+import os
+import struct
 import sys
 import time
+import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -23,127 +36,291 @@ import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from backend.retrieval.hybrid import HybridIndex
-from backend.retrieval.types import IndexedBlock, Scope, SearchMode
+from backend.retrieval.service import SearchService
+from backend.retrieval.tokenizer import Analyzer
+from backend.retrieval.types import Scope
+from backend.store.db import Database
+from backend.store.documents import mark_deleted
+from scripts.bench_reference import ReferenceIndex
+from tests.support.postgres import ThrowawayPostgres
 
-FUNCTION_WORDS = ("the", "of", "and", "to", "in", "is", "that", "for", "it", "as", "with", "was", "on", "be",
-                  "by", "this", "are", "from", "at", "or", "an", "which")
+MODEL = "bench:synthetic"
+PER_DOC = 20
+CHUNK_DOCS = 250
+EN_FUNCTION = ("the", "of", "and", "to", "in", "is", "that", "for", "it", "as", "with", "was", "on", "be", "by",
+               "this", "are", "from", "at", "or", "an", "which", "not", "we", "these", "can")
+DE_FUNCTION = ("der", "die", "und", "in", "den", "von", "zu", "das", "mit", "sich", "des", "auf", "für", "ist",
+               "im", "dem", "nicht", "ein", "eine", "als", "auch", "es", "an", "werden", "aus", "er", "hat")
+IDENTIFIERS = ("§3", "§ 12a", "404B", "Q3", "ISO-8601", "e-mail", "v2.1", "C++", "3.5", "2024-01-15")
 SYLLABLES = ("ka", "lo", "mi", "ne", "ru", "sa", "te", "vi", "do", "pa", "re", "gu", "fo", "li", "ba", "ze",
-             "to", "mu", "ni", "ha")
+             "to", "mu", "ni", "ha", "ver", "ge", "schaf", "lung", "tra", "ber", "ö", "ü", "ä", "ei")
+EN_ENDINGS = ("", "", "", "s", "ing", "ed", "tion", "ly")
+DE_ENDINGS = ("", "", "en", "ung", "ungen", "keit", "heit", "ungsordnung", "er", "lich")
 
 
-def vocabulary(size: int, rng: np.random.Generator) -> list[str]:
-    """Pseudo-words of 2-4 syllables, some with inflection-like endings so the stemmer has work."""
+@dataclass
+class Query:
+    text: str
+    vector: np.ndarray
+    document_id: str
+
+
+@dataclass
+class Vault:
+    documents: list[str] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+    queries: list[Query] = field(default_factory=list)
+
+
+def vocabulary(size: int, rng: np.random.Generator, endings: Sequence[str]) -> np.ndarray:
     words = {"".join(rng.choice(SYLLABLES, size=rng.integers(2, 5))) for _ in range(size * 2)}
-    endings = ["", "", "", "s", "ing", "ed", "tion"]
-    return [w + endings[i % len(endings)] for i, w in enumerate(sorted(words)[:size])]
+    return np.array([w + endings[i % len(endings)] for i, w in enumerate(sorted(words)[:size])])
 
 
-def synthetic_texts(n: int, rng: np.random.Generator, vocab: list[str]) -> list[str]:
-    """~1,000-character blocks: 60% Zipf-distributed content words, 40% function words."""
-    texts = []
-    lengths = rng.integers(110, 210, size=n)
-    for length in lengths:
-        content = np.minimum(rng.zipf(1.15, size=length), len(vocab)) - 1
-        func = rng.integers(0, len(FUNCTION_WORDS), size=length)
-        is_func = rng.random(length) < 0.4
-        texts.append(" ".join(FUNCTION_WORDS[f] if s else vocab[c]
-                              for c, f, s in zip(content, func, is_func, strict=True)))
-    return texts
+class Generator:
+    """Deterministic synthetic blocks, produced a chunk of documents at a time."""
+
+    def __init__(self, dim: int, seed: int = 0) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.dim = dim
+        self.en = vocabulary(40_000, self.rng, EN_ENDINGS)
+        self.de = vocabulary(20_000, self.rng, DE_ENDINGS)
+        self.topics = self.rng.standard_normal((256, dim), dtype=np.float32)
+        self.header = struct.pack(">HH", dim, 0)
+
+    def text(self, german: bool) -> str:
+        rng = self.rng
+        n = int(rng.integers(45, 170))
+        vocab, function = (self.de, DE_FUNCTION) if german else (self.en, EN_FUNCTION)
+        words = vocab[np.minimum(rng.zipf(1.2, size=n), len(vocab)) - 1]
+        is_function = rng.random(n) < 0.4
+        picks = rng.integers(0, len(function), size=n)
+        out = [function[p] if f else w for w, f, p in zip(words.tolist(), is_function, picks, strict=True)]
+        if rng.random() < 0.15:
+            out.insert(int(rng.integers(0, n)), IDENTIFIERS[int(rng.integers(len(IDENTIFIERS)))])
+        return " ".join(out)
+
+    def vectors(self, topic: int, n: int) -> np.ndarray:
+        noise = self.rng.standard_normal((n, self.dim), dtype=np.float32)
+        v = 0.6 * self.topics[topic] + noise
+        return v / np.linalg.norm(v, axis=1, keepdims=True)
 
 
-def make_blocks(n: int, dim: int, per_doc: int, seed: int = 0) -> dict[str, list[IndexedBlock]]:
-    rng = np.random.default_rng(seed)
-    vocab = vocabulary(60_000, rng)
-    texts = synthetic_texts(n, rng, vocab)
-    vectors = rng.standard_normal((n, dim), dtype=np.float32)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    docs: dict[str, list[IndexedBlock]] = {}
-    for i, text in enumerate(texts):
-        doc = f"doc{i // per_doc}"
-        docs.setdefault(doc, []).append(IndexedBlock(
-            id=f"{doc}#{i % per_doc}", document_id=doc, filename=f"{doc}.pdf", category=f"cat{i % 7}",
-            ordinal=i % per_doc, page=1 + (i % per_doc) // 3, section=None, kind="text", text=text,
-            embedding=vectors[i]))
-    return docs
+def load_vault(db: Database, n_blocks: int, dim: int, n_queries: int) -> Vault:
+    """Write the synthetic vault with COPY; blocks' terms are cached by the product's analyser."""
+    gen, analyzer, vault = Generator(dim), Analyzer(), Vault()
+    n_docs = n_blocks // PER_DOC
+    query_docs = set(np.random.default_rng(1).choice(n_docs, size=min(n_queries, n_docs), replace=False).tolist())
+    for first in range(0, n_docs, CHUNK_DOCS):
+        docs, blocks = [], []
+        for d in range(first, min(first + CHUNK_DOCS, n_docs)):
+            doc_id, german = str(uuid.UUID(int=d + 1)), d % 5 == 4
+            category = f"cat{d % 7}"
+            docs.append((doc_id, f"doc{d}.pdf", category, "ready", f"sha{d}"))
+            vectors = gen.vectors(int(gen.rng.integers(256)), PER_DOC)
+            texts = [gen.text(german) for _ in range(PER_DOC)]
+            for o, (text, vec) in enumerate(zip(texts, vectors, strict=True)):
+                raw = gen.header + vec.astype(">f4").tobytes()
+                blocks.append((uuid.UUID(bytes=hashlib.md5(f"{doc_id}:{o}".encode()).digest()), uuid.UUID(doc_id),
+                               f"sha{d}", o, text, 1 + o // 3, None, "text", raw, MODEL, True,
+                               *analyzer.term_counts(text), analyzer.fingerprint))
+            vault.documents.append(doc_id)
+            vault.categories.append(category)
+            if d in query_docs:
+                words = texts[0].split()
+                start = int(gen.rng.integers(0, max(1, len(words) - 6)))
+                noise = 0.3 / np.sqrt(dim) * gen.rng.standard_normal(dim).astype(np.float32)  # cosine ~0.96
+                vault.queries.append(Query(" ".join(words[start:start + int(gen.rng.integers(2, 7))]),
+                                           vectors[0] + noise, doc_id))
+        _copy(db, docs, blocks)
+    return vault
 
 
-def percentiles(samples: Sequence[float]) -> str:
-    ms = np.asarray(samples) * 1000
-    return f"p50 {np.percentile(ms, 50):7.2f} ms   p95 {np.percentile(ms, 95):7.2f} ms"
+def _copy(db: Database, docs: list[tuple], blocks: list[tuple]) -> None:
+    with db.transaction() as conn, conn.cursor() as cur:
+        with cur.copy("COPY documents (id, filename, category, status, sha256) FROM STDIN") as copy:
+            for row in docs:
+                copy.write_row(row)
+        with cur.copy("COPY blocks (id, document_id, doc_sha256, ordinal, text, page, section, kind, embedding,"
+                      " embed_model, is_live, terms, term_counts, terms_analyzer) FROM STDIN (FORMAT BINARY)") as copy:
+            # "bytea" sends the bytes as they are: the vectors are already pgvector's binary format.
+            copy.set_types(["uuid", "uuid", "text", "int4", "text", "int4", "text", "text", "bytea", "text",
+                            "bool", "text", "bytea", "text"])
+            for row in blocks:
+                copy.write_row(row)
 
 
-def timed(fn: Callable[[], object], reps: int) -> list[float]:
-    out = []
-    for _ in range(reps):
-        started = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - started)
-    return out
+class BenchEmbedder:
+    """The service's embedder slot: the benchmark passes precomputed query vectors, so it never embeds."""
+
+    model = MODEL
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        raise AssertionError("the benchmark passes query vectors; nothing should be embedded")
 
 
-def measure_queries(index: HybridIndex, docs: dict[str, list[IndexedBlock]], n: int, dim: int) -> None:
-    rng = np.random.default_rng(1)
-    sample = [b.text.split() for b in docs[f"doc{rng.integers(len(docs))}"]]
-    queries = [" ".join(rng.choice(sample[i % len(sample)], size=rng.integers(2, 7))) for i in range(n)]
-    qvecs = rng.standard_normal((n, dim)).astype(np.float32)
-    for q, v in zip(queries[:5], qvecs[:5], strict=True):  # warm-up
-        index.search(q, 7, query_vector=v)
-    counter = iter(range(10**9))
-
-    def run(mode: SearchMode, scope: Scope | None = None) -> Callable[[], object]:
-        def once() -> object:
-            i = next(counter) % n
-            return index.search(queries[i], 7, scope=scope, mode=mode, query_vector=qvecs[i])
-        return once
-
-    print(f"hybrid k=7            {percentiles(timed(run('hybrid'), n))}")
-    print(f"sparse k=7            {percentiles(timed(run('sparse'), n))}")
-    print(f"dense  k=7            {percentiles(timed(run('dense'), n))}")
-    one_doc = Scope(document_ids=frozenset({"doc17"}))
-    print(f"hybrid scoped 1 doc   {percentiles(timed(run('hybrid', one_doc), n))}")
-    one_cat = Scope(categories=frozenset({"cat3"}))
-    print(f"hybrid scoped 1/7 cat {percentiles(timed(run('hybrid', one_cat), n))}")
+def load() -> str:
+    return "load {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
 
 
-def measure_replace(index: HybridIndex, docs: dict[str, list[IndexedBlock]], reps: int = 50) -> None:
-    rng = np.random.default_rng(2)
-    doc_ids = list(docs)
+def rss_mib() -> float:
+    return psutil.Process().memory_info().rss / 2**20
 
-    def replace_one() -> None:
-        doc = doc_ids[int(rng.integers(len(doc_ids)))]
-        index.replace_documents({doc: docs[doc]})
 
-    print(f"replace one document  {percentiles(timed(replace_one, reps))} "
-          f"({len(docs[doc_ids[0]])} blocks with vectors)")
+def timed(fn: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    fn()
+    return time.perf_counter() - started
+
+
+def spread(samples: Sequence[float], unit: float = 1000.0) -> str:
+    a = np.asarray(samples) * unit
+    return f"min {a.min():.1f} / median {np.median(a):.1f} / max {a.max():.1f}"
+
+
+def latency_rounds(search: Callable[[Query], object], queries: list[Query], rounds: int) -> tuple[list, list]:
+    """p50 and p95 (ms) of each round over all queries, after a warm-up."""
+    for q in queries[:5]:
+        search(q)
+    p50, p95 = [], []
+    for _ in range(rounds):
+        ms = np.array([timed(lambda q=q: search(q)) for q in queries]) * 1000
+        p50.append(float(np.percentile(ms, 50)))
+        p95.append(float(np.percentile(ms, 95)))
+    return p50, p95
+
+
+@dataclass
+class Figures:
+    build_s: list[float] = field(default_factory=list)
+    p50_ms: list[float] = field(default_factory=list)
+    p95_ms: list[float] = field(default_factory=list)
+    delete_s: list[float] = field(default_factory=list)
+    rss_mib: float = 0.0
+    rss_added_mib: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+def until_gone(search: Callable[[Query], list[str]], query: Query, delete: Callable[[], None]) -> float:
+    """Seconds from the start of `delete` until a search no longer returns the query's document."""
+    if query.document_id not in search(query):
+        raise AssertionError("the document to delete is not found before its deletion")
+    started = time.perf_counter()
+    delete()
+    while query.document_id in search(query):
+        time.sleep(0.001)
+    return time.perf_counter() - started
+
+
+def bench_product(db: Database, vault: Vault, args: argparse.Namespace) -> Figures:
+    fig = Figures()
+    gc.collect()
+    before = rss_mib()
+    service = SearchService(db, BenchEmbedder(), poll_s=3600)
+    fig.build_s.append(timed(service.build))
+    fig.rss_mib, fig.rss_added_mib = rss_mib(), rss_mib() - before
+    fig.notes.append(f"build 1 ({load()}); stats {service.stats()}")
+    measure_service(service, db, vault, args, fig)
+    del service
+    for _ in range(args.repeat - 1):
+        gc.collect()
+        fig.build_s.append(timed(SearchService(db, BenchEmbedder(), poll_s=3600).build))
+    fig.notes.append(f"builds 2..{args.repeat} done ({load()})")
+    return fig
+
+
+def measure_service(service: SearchService, db: Database, vault: Vault, args: argparse.Namespace,
+                    fig: Figures) -> None:
+    """Query latencies (hybrid; also single channels and scopes, as notes) and delete visibility."""
+
+    def hybrid(q: Query) -> list[str]:
+        return [h.document_id for h in service.search(q.text, 7, query_vector=q.vector).hits]
+
+    fig.p50_ms, fig.p95_ms = latency_rounds(hybrid, vault.queries, args.repeat)
+    fig.notes.append(f"hybrid rounds done ({load()})")
+    for mode in ("sparse", "dense"):
+        p50, p95 = latency_rounds(lambda q, m=mode: service.search(q.text, 7, mode=m, query_vector=q.vector),
+                                  vault.queries, 1)
+        fig.notes.append(f"{mode:6} k=7: p50 {p50[0]:.1f} ms, p95 {p95[0]:.1f} ms")
+    for name, scope in (("1 document", Scope(document_ids=frozenset({vault.documents[17]}))),
+                        ("1 of 7 categories", Scope(categories=frozenset({"cat3"})))):
+        p50, p95 = latency_rounds(lambda q, s=scope: service.search(q.text, 7, s, query_vector=q.vector),
+                                  vault.queries, 1)
+        fig.notes.append(f"hybrid scoped to {name}: p50 {p50[0]:.1f} ms, p95 {p95[0]:.1f} ms")
+    for query in vault.queries[-args.deletes:]:
+        fig.delete_s.append(until_gone(hybrid, query, lambda q=query: (
+            mark_deleted(db, uuid.UUID(q.document_id)), service.notify([q.document_id]))))
+    fig.notes.append(f"deletes done ({load()}); stats {service.stats()}")
+
+
+def bench_reference(db: Database, vault: Vault, args: argparse.Namespace) -> Figures:
+    fig = Figures()
+    gc.collect()
+    before = rss_mib()
+    ref = ReferenceIndex(db, MODEL)
+    fig.build_s.append(timed(ref.build))
+    fig.rss_mib, fig.rss_added_mib = rss_mib(), rss_mib() - before
+    fig.notes.append(f"reference build ({load()})")
+
+    def hybrid(q: Query) -> list[str]:
+        return ref.search(q.text, q.vector, 7)
+
+    live = list(vault.queries[:-args.deletes])
+    fig.p50_ms, fig.p95_ms = latency_rounds(hybrid, live[:args.reference_queries], args.repeat)
+    for query in live[-args.reference_deletes:]:
+        fig.delete_s.append(until_gone(hybrid, query, lambda q=query: (
+            mark_deleted(db, uuid.UUID(q.document_id)), ref.build())))
+        fig.build_s.append(fig.delete_s[-1])  # a delete is a full rebuild from Postgres
+    fig.notes.append(f"reference queries and deletes done ({load()})")
+    return fig
+
+
+def report(n: int, product: Figures, reference: Figures | None) -> None:
+    rows = [
+        ("build from Postgres (s)", lambda f: np.median(f.build_s), lambda f: spread(f.build_s, 1)),
+        ("hybrid k=7 p50 (ms)", lambda f: np.median(f.p50_ms), lambda f: spread(f.p50_ms, 1)),
+        ("hybrid k=7 p95 (ms)", lambda f: np.median(f.p95_ms), lambda f: spread(f.p95_ms, 1)),
+        ("delete visible (ms)", lambda f: 1000 * np.median(f.delete_s), lambda f: spread(f.delete_s)),
+        ("RSS after build (MiB)", lambda f: f.rss_mib, lambda f: ""),
+        ("RSS added by build (MiB)", lambda f: f.rss_added_mib, lambda f: ""),
+    ]
+    print(f"\n== {n:,} blocks ==")
+    print(f"{'':26}{'product':>10}{'reference':>11}{'ref/prod':>10}   spread product | reference")
+    for name, value, spread_of in rows:
+        p = value(product)
+        r = value(reference) if reference else float("nan")
+        print(f"{name:26}{p:>10.1f}{r:>11.1f}{r / p if p else float('nan'):>9.1f}×   {spread_of(product)}"
+              + (f" | {spread_of(reference)}" if reference else ""))
+    for label, fig in (("product", product), ("reference", reference)):
+        for note in (fig.notes if fig else []):
+            print(f"  {label}: {note}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description="HybridIndex speed and memory")
+    p = argparse.ArgumentParser(description="search speed and memory through the product path")
     p.add_argument("--blocks", type=int, default=100_000)
     p.add_argument("--dim", type=int, default=768)
-    p.add_argument("--blocks-per-doc", type=int, default=20)
     p.add_argument("--queries", type=int, default=200)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--deletes", type=int, default=10)
+    p.add_argument("--reference-queries", type=int, default=30)
+    p.add_argument("--reference-deletes", type=int, default=2)
+    p.add_argument("--no-reference", action="store_true")
     args = p.parse_args(argv)
-    proc = psutil.Process()
-    rss0 = proc.memory_info().rss
-
-    started = time.perf_counter()
-    docs = make_blocks(args.blocks, args.dim, args.blocks_per_doc)
-    print(f"generated {args.blocks} blocks ({len(docs)} documents) in {time.perf_counter() - started:.1f}s")
-    rss_data = proc.memory_info().rss
-
-    index = HybridIndex()
-    started = time.perf_counter()
-    index.replace_documents(docs)
-    print(f"build (text + vectors, one replace_documents): {time.perf_counter() - started:.1f}s")
-    rss_built = proc.memory_info().rss
-    print(f"stats: {index.stats()}")
-    print(f"RSS: start {rss0 / 2**20:.0f} MiB, with blocks in memory {rss_data / 2**20:.0f} MiB, "
-          f"with index {rss_built / 2**20:.0f} MiB (index adds ~{(rss_built - rss_data) / 2**20:.0f} MiB)")
-    measure_queries(index, docs, args.queries, args.dim)
-    measure_replace(index, docs)
-    print(f"after replacements: {index.stats()}; RSS {proc.memory_info().rss / 2**20:.0f} MiB")
+    pg = ThrowawayPostgres()
+    db = Database(pg.fresh_database("quire_bench"), min_size=1, max_size=4)
+    try:
+        db.open()
+        started = time.perf_counter()
+        vault = load_vault(db, args.blocks, args.dim, args.queries + args.deletes)
+        print(f"vault: {args.blocks:,} blocks in {len(vault.documents):,} documents written in "
+              f"{time.perf_counter() - started:.0f}s; {load()}; RSS {rss_mib():.0f} MiB", flush=True)
+        product = bench_product(db, vault, args)
+        reference = None if args.no_reference else bench_reference(db, vault, args)
+        report(args.blocks, product, reference)
+    finally:
+        db.close()
+        pg.close()
 
 
 if __name__ == "__main__":

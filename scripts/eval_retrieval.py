@@ -9,9 +9,10 @@ Metrics, computed here: nDCG@10 with linear graded gains and a log2(rank + 1) di
 taken from all judged documents of the query; Recall@10 and Recall@100 (share of the query's relevant
 documents retrieved); MRR@10. A top-10 metric comes from a search with k = 10 (so each channel
 contributes max(4k, 20) = 40 candidates, as in the product) and Recall@100 from one with k = 100.
-"hybrid (product)" is the shipped configuration (RRF with dense pseudo-relevance feedback, see
-`DenseFeedback`), "hybrid, plain RRF" the same index without feedback. The baseline row is plain
-`rank_bm25.BM25Okapi` over ``lower().split()`` in the same process.
+"hybrid (product)" is the shipped configuration (RRF with dense pseudo-relevance feedback over a pool of
+candidates, see `DenseFeedback`), "hybrid, plain RRF" the same index without feedback, and "hybrid,
+feedback: all" the feedback re-scanning every vector (`pool=None`, a second full dense scan per query).
+The baseline row is plain `rank_bm25.BM25Okapi` over ``lower().split()`` in the same process.
 
     python scripts/eval_retrieval.py [--embedder local|hash|none] [--collection PATH]
                                      [--exclude-source-docs] [--queries all|odd|even]
@@ -228,6 +229,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         rows["dense"] = index_ranker(index, "dense", qvecs)
         plain = build_index(coll, analyzer, BM25Params(args.k1, args.b), doc_vecs, feedback=None)
         rows["hybrid, plain RRF"] = index_ranker(plain, "hybrid", qvecs)
+        full = build_index(coll, analyzer, BM25Params(args.k1, args.b), doc_vecs, feedback=DenseFeedback(pool=None))
+        rows["hybrid, feedback: all"] = index_ranker(full, "hybrid", qvecs)
     rows["hybrid (product)"] = index_ranker(index, "hybrid", qvecs)
     if not args.skip_baseline:
         rows["baseline rank_bm25"] = baseline_ranker(coll)

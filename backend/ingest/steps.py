@@ -127,7 +127,7 @@ def store_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     target = files.live_path(ctx.settings.docs_dir, item["document_filename"])
     stored = store.store_version(
         ctx.db, item, str(target), ctx.embedder.model,
-        place_file=lambda: files.place_live(Path(item["pending_path"]), target),
+        place_file=lambda: files.place_live(Path(item["pending_path"]), target), analyzer=ctx.search.analyzer,
     )
     if stored.skipped:
         return {"blocks": 0, "to_embed": 0, "sha256": item["sha256"]}

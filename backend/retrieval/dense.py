@@ -3,19 +3,31 @@
 Only blocks that have a vector of the current model are here; the rest are found by BM25 alone. All
 vectors share one dimension; a different dimension needs a new, empty `DenseIndex`.
 
-How a segment is scanned, chosen by measurement on 2 cores at 100,000 × 768 (single query, k = 40):
-- no scope and no tombstones: one BLAS matrix-vector product over the FAISS-owned storage (17 ms) — FAISS's
-  own single-query flat scan runs on one core (26–34 ms);
+Ranking is exact: the scores returned are fp32 inner products with the stored vectors, and the top k
+are the true top k. How a segment is scanned, chosen by measurement on 2 cores at 100,000 × 768:
+- a segment of 20,000 rows or more also keeps an int8 *sketch* of its vectors (see `Sketch`): one scan of
+  the sketch (8-bit integer dot products, both cores, ~6–7 ms where the fp32 matrix-vector product takes
+  ~14 ms) yields every row that can be among the k best by a proven error bound, and only those are
+  re-scored exactly;
+- smaller segments, or when the sketch cannot prove its pool large enough: one BLAS matrix-vector
+  product over the FAISS-owned storage (FAISS's own single-query flat scan runs on one core);
 - scope admits at most ~1% of the segment: gather those rows and multiply (0.02 ms at 10 rows, 0.7 ms at
-  1,000), since FAISS still visits every id to test the selector (0.35 ms floor);
-- larger scopes and segments with tombstones: FAISS with an `IDSelectorBitmap` (3 ms at 5% admitted, 15 ms
-  at 30%), which skips the excluded rows' arithmetic where the gather would first copy them.
+  1,000), since a scan still visits every id to test the selector;
+- otherwise the scope and tombstones are applied inside the scan by an `IDSelectorBitmap`.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+# FAISS's OpenMP threads spin for a while after each parallel region by default. On 2 cores shared with
+# other work, the spinning thread takes the core the Python thread needs: measured with hybrid queries at
+# 100,000 blocks, load 3–4.5, interleaved runs: default p50 21–44 ms / p95 50–59; PASSIVE (idle threads
+# sleep) 15–22 / 22–40; ACTIVE (spin on) 14–18 / 20–143 and a core burnt while idle. An explicit setting
+# by the operator wins. It must be set before libgomp loads, i.e. before `import faiss`.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import faiss
 import numpy as np
@@ -26,30 +38,132 @@ from backend.retrieval.types import Scope, ScoredBlock
 
 _GATHER_FRACTION = 0.01
 _GATHER_MIN_ROWS = 64
+_BUILD_CHUNK = 8192  # rows normalised / quantised at a time, so a build never holds a second full copy
+SKETCH_MIN_ROWS = 20_000
+# The sketch's rows are split into lists that FAISS's threads take in turn (parallel_mode 1): with 16
+# lists on 2 cores, a thread that loses its core to another process delays only its current list.
+_SKETCH_LISTS = 16
+# First-stage candidates fetched from the sketch: 4k + 256 covers the bound's margin (measured at
+# 100,000 × 768: ~170 candidates for k = 28, ~390 for k = 300; more within a scope); if it does not, the
+# pool grows 8-fold (another scan).
+_SKETCH_MARGIN = 256
+_INT8_MAX = 127
+
+
+@dataclass(frozen=True, eq=False)
+class Sketch:
+    """An int8 copy of a segment's vectors that finds a proven superset of the exact top k.
+
+    Row x is stored as integer codes c = round(x / g) with a per-dimension step g = max|x_t| / 127, and
+    e = max over rows of ‖x − g·c‖ is recorded. A query q is likewise turned into integers
+    p = round(g·q / h) (h = max|g·q| / 127), so FAISS's 8-bit kernel computes c·p exactly (integer sums
+    stay below 2^24) and ŝ = h·(c·p) = (g·c)·q̂ with q̂ = h·p / g. Hence for every row
+
+        |x·q − ŝ| ≤ |(x − g·c)·q| + |(g·c)·(q − q̂)| ≤ e·‖q‖ + (1 + e)·‖q − q̂‖ =: ε  (+ fp32 rounding slack).
+
+    If s_k is the k-th largest ŝ, at least k rows score ≥ s_k − ε exactly, so every row of the exact
+    top k (ties included) has ŝ ≥ s_k − 2ε. Those rows — taken from the sketch's best `pool` by ŝ,
+    provided the pool's last ŝ is below that threshold, so no qualifying row was left out — are the
+    candidates; re-scored in fp32 they give exactly the ranking of a full scan.
+    """
+
+    index: faiss.IndexIVFScalarQuantizer
+    step: np.ndarray  # (d,) float32 g; 0 for a dimension that is 0 in every row
+    error: float  # e
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.index.ntotal * (self.index.code_size + 8) + self.step.nbytes)
+
+    def candidates(self, q: np.ndarray, k: int, allowed: np.ndarray | None, admitted: int) -> np.ndarray | None:
+        """Rows (ascending ŝ order not promised) that may be among the k best; None if not provable."""
+        scaled = q * self.step
+        h = float(np.abs(scaled).max()) / _INT8_MAX
+        if h == 0.0 or k <= 0:
+            return None
+        p = np.rint(scaled / h).astype(np.float32)
+        q_hat = np.divide(h * p, self.step, out=q.astype(np.float32, copy=True), where=self.step > 0)
+        q_norm = float(np.linalg.norm(q))
+        slack = 4 * len(q) * 2.0**-24 * (1 + self.error) * max(q_norm, 1.0)
+        eps = self.error * q_norm + (1 + self.error) * float(np.linalg.norm(q - q_hat)) + slack
+        bits = None if allowed is None else np.packbits(allowed, bitorder="little")
+        sel = None if bits is None else faiss.IDSelectorBitmap(len(allowed), faiss.swig_ptr(bits))
+        params = faiss.SearchParametersIVF(nprobe=_SKETCH_LISTS, sel=sel)
+        pool = min(admitted, 4 * k + _SKETCH_MARGIN)
+        while True:
+            scores, ids = self.index.search(p[None, :], pool, params=params)
+            found = ids[0] >= 0
+            approx, rows = scores[0][found] * h, ids[0][found]
+            if len(rows) <= k:
+                return rows
+            threshold = approx[k - 1] - 2 * eps
+            if approx[-1] < threshold or len(rows) >= admitted:
+                return rows[approx >= threshold]
+            if pool >= admitted:
+                return None
+            pool = min(admitted, pool * 8)
+
+
+def _sketch(matrix: np.ndarray) -> Sketch:
+    n, d = matrix.shape
+    peak = np.zeros(d, dtype=np.float32)
+    for start in range(0, n, _BUILD_CHUNK):
+        np.maximum(peak, np.abs(matrix[start:start + _BUILD_CHUNK]).max(axis=0), out=peak)
+    step = peak / _INT8_MAX
+    divisor = np.where(step > 0, step, 1.0).astype(np.float32)
+    quantizer = faiss.IndexFlatIP(d)
+    quantizer.add(np.zeros((_SKETCH_LISTS, d), dtype=np.float32))  # lists are assigned by row number
+    index = faiss.IndexIVFScalarQuantizer(quantizer, d, _SKETCH_LISTS, faiss.ScalarQuantizer.QT_8bit_direct_signed,
+                                          faiss.METRIC_INNER_PRODUCT, False)
+    index.train(np.zeros((1, d), dtype=np.float32))  # nothing to learn for direct codes
+    index.parallel_mode = 1
+    error = 0.0
+    for start in range(0, n, _BUILD_CHUNK):
+        chunk = matrix[start:start + _BUILD_CHUNK]
+        codes = np.rint(chunk / divisor).astype(np.float32)
+        error = max(error, float(np.linalg.norm(chunk - codes * step, axis=1).max()))
+        rows = np.arange(start, start + len(chunk), dtype=np.int64)
+        lists = rows * _SKETCH_LISTS // n
+        index.add_core(len(chunk), faiss.swig_ptr(codes), faiss.swig_ptr(rows), faiss.swig_ptr(lists))
+    return Sketch(index, step, error)  # faiss's wrapper keeps `quantizer` alive with `index`
 
 
 @dataclass(frozen=True, eq=False)
 class Vectors:
-    """One segment's payload: a flat IP index and a zero-copy view of its storage."""
+    """One segment's payload: a flat IP index, a zero-copy view of its storage, and (if large) a sketch."""
 
     index: faiss.IndexFlatIP
     matrix: np.ndarray  # (rows, d) float32, owned by `index`; valid because the index is never modified
+    sketch: Sketch | None
 
     @property
     def nbytes(self) -> int:
-        return int(self.matrix.nbytes)
+        return int(self.matrix.nbytes + (self.sketch.nbytes if self.sketch is not None else 0))
 
 
-def _vectors(matrix: np.ndarray) -> Vectors:
-    n, d = matrix.shape
-    index = faiss.IndexFlatIP(d)
-    index.add(np.ascontiguousarray(matrix, dtype=np.float32))
-    view = faiss.rev_swig_ptr(index.get_xb(), n * d).reshape(n, d) if n else np.zeros((0, d), np.float32)
-    return Vectors(index, view)
+def _vectors(vectors: Sequence[np.ndarray] | np.ndarray, dimension: int) -> Vectors:
+    """Normalised copies of `vectors` (rows, or one (n, d) array), added chunk by chunk."""
+    n = len(vectors)
+    index = faiss.IndexFlatIP(dimension)
+    for start in range(0, n, _BUILD_CHUNK):
+        index.add(_normalised_copy(vectors[start:start + _BUILD_CHUNK]))
+    if not n:
+        return Vectors(index, np.zeros((0, dimension), np.float32), None)
+    view = faiss.rev_swig_ptr(index.get_xb(), n * dimension).reshape(n, dimension)
+    return Vectors(index, view, _sketch(view) if n >= SKETCH_MIN_ROWS else None)
+
+
+def _normalised_copy(rows: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+    """`l2_normalise` without its temporaries (the squares, a second copy): one copy, scaled in place."""
+    out = np.array(rows, dtype=np.float32)  # always a copy: the caller's rows are never modified
+    norms = np.sqrt(np.einsum("ij,ij->i", out, out))
+    norms[norms == 0] = 1.0
+    out /= norms[:, None]
+    return out
 
 
 def _merge(parts: Sequence[tuple[Vectors, np.ndarray]]) -> Vectors:
-    return _vectors(np.concatenate([p.matrix[rows] for p, rows in parts]))
+    return _vectors(np.concatenate([p.matrix[rows] for p, rows in parts]), parts[0][0].matrix.shape[1])
 
 
 class DenseIndex:
@@ -84,24 +198,45 @@ class DenseIndex:
 
     def vectors(self, block_ids: Iterable[str]) -> np.ndarray:
         """The stored (normalised) vectors of those of `block_ids` that have one, in order."""
-        by_uid = {seg.uid: seg for seg in self._store.segments}
-        rows = [by_uid[loc[0]].payload.matrix[loc[1]] for loc in map(self._store.loc.get, block_ids)
-                if loc is not None]
-        return np.stack(rows) if rows else np.zeros((0, self._dimension or 0), dtype=np.float32)
+        return self._rows(block_ids)[1]
+
+    def rank(self, query: np.ndarray, block_ids: Iterable[str], k: int) -> list[ScoredBlock]:
+        """The k best of `block_ids` (those with a vector; repeats count once) by exact cosine with `query`."""
+        ids, matrix = self._rows(dict.fromkeys(block_ids))
+        if k <= 0 or not ids:
+            return []
+        return [ScoredBlock(b, s) for b, s in top_k(matrix @ l2_normalise(query)[0], k, ids.__getitem__)]
+
+    def _rows(self, block_ids: Iterable[str]) -> tuple[list[str], np.ndarray]:
+        """(ids that have a vector, their vectors), gathered with one fancy index per segment."""
+        get = self._store.loc.get
+        found = [(b, loc) for b in block_ids if (loc := get(b)) is not None]
+        out = np.zeros((len(found), self._dimension or 0), dtype=np.float32)
+        if found:
+            uids = np.fromiter((loc[0] for _, loc in found), dtype=np.int64, count=len(found))
+            rows = np.fromiter((loc[1] for _, loc in found), dtype=np.int64, count=len(found))
+            for seg in self._store.segments:
+                mine = uids == seg.uid
+                if mine.any():
+                    out[mine] = seg.payload.matrix[rows[mine]]
+        return [b for b, _ in found], out
 
     def apply(self, remove: Iterable[str], add: Sequence[RowKey],
-              vectors: np.ndarray | None = None) -> DenseIndex:
-        """Next version: `remove` gone, `add[i]` carrying `vectors[i]` (replacing any earlier vector)."""
+              vectors: np.ndarray | Sequence[np.ndarray] | None = None) -> DenseIndex:
+        """Next version: `remove` gone, `add[i]` carrying `vectors[i]` (replacing any earlier vector).
+
+        `vectors` is an (n, d) array or a sequence of n rows (rows are copied chunk by chunk, so a large
+        build never holds a stacked copy next to the index's own).
+        """
         add_ids = [key.block_id for key in add]
         store, _ = self._store.without([*remove, *add_ids])
         dimension = self._dimension
         if add:
-            if vectors is None or vectors.ndim != 2 or len(vectors) != len(add):
-                raise ValueError("apply needs one vector per added block")
-            if dimension is not None and vectors.shape[1] != dimension:
-                raise ValueError(f"vectors have dimension {vectors.shape[1]}, this index {dimension}")
-            dimension = int(vectors.shape[1])
-            store = store.with_segment(add, _vectors(l2_normalise(vectors)))
+            width = _width(vectors, len(add))
+            if dimension is not None and width != dimension:
+                raise ValueError(f"vectors have dimension {width}, this index {dimension}")
+            dimension = width
+            store = store.with_segment(add, _vectors(vectors, width))  # type: ignore[arg-type]
         return self._evolve(store.compact(_merge), dimension)
 
     def search(self, query: np.ndarray, k: int, scope: Scope | None = None) -> list[ScoredBlock]:
@@ -120,16 +255,37 @@ class DenseIndex:
     @staticmethod
     def _search_segment(seg: Segment[Vectors], q: np.ndarray, k: int,
                         allowed: np.ndarray | None) -> list[tuple[str, float]]:
-        matrix = seg.payload.matrix
+        matrix, sketch = seg.payload.matrix, seg.payload.sketch
+        admitted = seg.n_rows
+        if allowed is not None:
+            rows = np.flatnonzero(allowed)
+            admitted = len(rows)
+            if not admitted:
+                return []
+            if admitted <= _GATHER_FRACTION * seg.n_rows + _GATHER_MIN_ROWS:
+                return top_k(matrix[rows] @ q, k, lambda i: seg.block_ids[rows[i]])
+        if sketch is not None:
+            found = sketch.candidates(q, k, allowed, admitted)
+            if found is not None:
+                return top_k(matrix[found] @ q, k, lambda i: seg.block_ids[found[i]])
         if allowed is None:
             return top_k(matrix @ q, k, lambda i: seg.block_ids[i])
-        rows = np.flatnonzero(allowed)
-        if not len(rows):
-            return []
-        if len(rows) <= _GATHER_FRACTION * seg.n_rows + _GATHER_MIN_ROWS:
-            return top_k(matrix[rows] @ q, k, lambda i: seg.block_ids[rows[i]])
         bits = np.packbits(allowed, bitorder="little")
         params = faiss.SearchParameters(sel=faiss.IDSelectorBitmap(seg.n_rows, faiss.swig_ptr(bits)))
-        scores, ids = seg.payload.index.search(q[None, :], min(k, len(rows)), params=params)
-        found = [(seg.block_ids[i], float(s)) for s, i in zip(scores[0], ids[0], strict=True) if i >= 0]
-        return sorted(found, key=lambda p: (-p[1], p[0]))
+        scores, ids = seg.payload.index.search(q[None, :], min(k, admitted), params=params)
+        found_pairs = [(seg.block_ids[i], float(s)) for s, i in zip(scores[0], ids[0], strict=True) if i >= 0]
+        return sorted(found_pairs, key=lambda p: (-p[1], p[0]))
+
+
+def _width(vectors: np.ndarray | Sequence[np.ndarray] | None, n: int) -> int:
+    """The dimension of `vectors` after checking there is one row of one width per added block."""
+    if vectors is None or len(vectors) != n:
+        raise ValueError("apply needs one vector per added block")
+    if isinstance(vectors, np.ndarray):
+        if vectors.ndim != 2:
+            raise ValueError("apply needs one vector per added block")
+        return int(vectors.shape[1])
+    widths = {np.shape(v) for v in vectors}
+    if len(widths) != 1 or len(next(iter(widths))) != 1:
+        raise ValueError("apply needs vectors of one dimension")
+    return int(next(iter(widths))[0])

@@ -29,19 +29,20 @@ def reciprocal_rank_fusion(
         raise ValueError("one weight per ranking")
     scores: dict[str, float] = {}
     ranks: dict[str, list[int | None]] = {}
-    first_seen: dict[str, tuple[int, int]] = {}
+    order: dict[str, tuple[int, int, int]] = {}  # best rank, then where the block was first seen
     for li, ranking in enumerate(rankings):
         weight = 1.0 if weights is None else weights[li]
         for position, block_id in enumerate(ranking, start=1):
-            block_ranks = ranks.setdefault(block_id, [None] * len(rankings))
-            if block_ranks[li] is not None:
+            block_ranks = ranks.get(block_id)
+            if block_ranks is None:
+                block_ranks = ranks[block_id] = [None] * len(rankings)
+                order[block_id] = (position, li, position)
+                scores[block_id] = 0.0
+            elif block_ranks[li] is not None:
                 continue
+            elif position < order[block_id][0]:
+                order[block_id] = (position, *order[block_id][1:])
             block_ranks[li] = position
-            scores[block_id] = scores.get(block_id, 0.0) + weight / (k + position)
-            first_seen.setdefault(block_id, (li, position))
-
-    def order(block_id: str) -> tuple[float, int, tuple[int, int]]:
-        best = min(r for r in ranks[block_id] if r is not None)
-        return (-scores[block_id], best, first_seen[block_id])
-
-    return [Fused(b, scores[b], tuple(ranks[b])) for b in sorted(scores, key=order)]
+            scores[block_id] += weight / (k + position)
+    ranked = sorted(scores, key=lambda b: (-scores[b], order[b]))
+    return [Fused(b, scores[b], tuple(ranks[b])) for b in ranked]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Generic, NamedTuple, TypeVar
@@ -26,6 +27,7 @@ V = TypeVar("V")
 P = TypeVar("P")
 
 _SHARDS = 1024
+_ABSENT = object()
 _DEAD_FRACTION_TO_REWRITE = 1 / 3
 
 
@@ -57,23 +59,19 @@ class CowMap(Generic[K, V]):
 
     def evolve(self, put: Iterable[tuple[K, V]] = (), delete: Iterable[K] = ()) -> CowMap[K, V]:
         shards = list(self._shards)
-        copied: set[int] = set()
+        copied = [False] * _SHARDS
         size = self._size
-
-        def writable(key: K) -> dict[K, V]:
-            i = hash(key) % _SHARDS
-            if i not in copied:
-                shards[i] = dict(shards[i])
-                copied.add(i)
-            return shards[i]
-
         for key in delete:
-            shard = writable(key)
-            if key in shard:
-                del shard[key]
+            i = hash(key) % _SHARDS
+            if not copied[i]:
+                shards[i], copied[i] = dict(shards[i]), True
+            if shards[i].pop(key, _ABSENT) is not _ABSENT:
                 size -= 1
         for key, value in put:
-            shard = writable(key)
+            i = hash(key) % _SHARDS
+            if not copied[i]:
+                shards[i], copied[i] = dict(shards[i]), True
+            shard = shards[i]
             size += key not in shard
             shard[key] = value
         return CowMap(tuple(shards), size)
@@ -83,15 +81,14 @@ class Interner:
     """Append-only string → small int codes, shared by all versions of a store (old codes stay valid)."""
 
     def __init__(self) -> None:
-        self._codes: dict[str, int] = {}
+        # A missing key gets the next code from the counter, so `codes` interns at C speed.
+        self._codes: defaultdict[str, int] = defaultdict(itertools.count().__next__)
         self._lock = threading.Lock()
 
-    def code(self, value: str) -> int:
-        found = self._codes.get(value)
-        if found is None:
-            with self._lock:
-                found = self._codes.setdefault(value, len(self._codes))
-        return found
+    def codes(self, values: Iterable[str], count: int) -> np.ndarray:
+        """Codes of `count` values (new ones interned), as int32."""
+        with self._lock:
+            return np.fromiter(map(self._codes.__getitem__, values), dtype=np.int32, count=count)
 
     def get(self, value: str) -> int | None:
         return self._codes.get(value)
@@ -204,10 +201,11 @@ class SegmentStore(Generic[P]):
 
     def _segment(self, block_ids: Sequence[str], docs: Sequence[str], cats: Sequence[str | None],
                  payload: P) -> Segment[P]:
-        doc_codes = np.fromiter((self.docs.code(d) for d in docs), dtype=np.int32, count=len(docs))
-        cat_codes = np.fromiter((-1 if c is None else self.cats.code(c) for c in cats),
-                                dtype=np.int32, count=len(cats))
         n = len(block_ids)
+        doc_codes = self.docs.codes(docs, n)
+        has_cat = np.fromiter((c is not None for c in cats), dtype=bool, count=n)
+        cat_codes = np.full(n, -1, dtype=np.int32)
+        cat_codes[has_cat] = self.cats.codes((c for c in cats if c is not None), int(has_cat.sum()))
         return Segment(next(self.uids), tuple(block_ids), doc_codes, cat_codes,
                        np.ones(n, dtype=bool), n, payload)
 

@@ -9,23 +9,27 @@ model are loaded, so vector spaces never mix while a re-embed is under way.
 
 from __future__ import annotations
 
+import ctypes
 import logging
+import queue
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from backend.llm.embedders import Embedder
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.retrieval.hybrid import HybridIndex
+from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Hit, IndexedBlock, Scope, SearchMode
 from backend.store import blocks as store
 from backend.store.db import Database
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -35,13 +39,75 @@ class SearchResult:
     notice: str | None = None
 
 
-def _indexed(row: dict[str, Any]) -> IndexedBlock:
-    vector = row["embedding"]
-    return IndexedBlock(
-        id=row["id"], document_id=row["document_id"], filename=row["filename"], category=row["category"],
-        ordinal=row["ordinal"], page=row["page"], section=row["section"], kind=row["kind"], text=row["text"],
-        embedding=np.asarray(vector.to_numpy(), dtype=np.float32) if vector is not None else None,
-    )
+def _indexed(rows: Sequence[dict[str, Any]], analyzer: Analyzer) -> list[IndexedBlock]:
+    """Index records for a batch of rows; the batch's vectors are decoded at once into one matrix (each
+    block's `embedding` is a view of it) and texts without cached terms are analysed here."""
+    raw = [row["vector"] for row in rows if row["vector"] is not None]
+    matrix = iter(store.decode_vectors(raw))
+    return [
+        IndexedBlock(
+            id=row["id"], document_id=row["document_id"], filename=row["filename"], category=row["category"],
+            ordinal=row["ordinal"], page=row["page"], section=row["section"], kind=row["kind"], text=row["text"],
+            embedding=next(matrix) if row["vector"] is not None else None,
+            terms=(row["terms"], row["term_counts"]) if row["terms"] is not None
+            else analyzer.term_counts(row["text"]),
+        )
+        for row in rows
+    ]
+
+
+def _release_free_memory() -> None:
+    """Hand the build's freed buffers back to the OS. glibc keeps freed heap (and the fetch thread's arena)
+    mapped; after a 100,000-block build that was ~500 MiB of resident memory holding nothing
+    (measured: 1,339 → 837 MiB). Elsewhere than glibc this does nothing."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        return
+
+
+def _prefetched(batches: Iterator[T], ahead: int = 2) -> Iterator[T]:
+    """`batches`, produced on a background thread up to `ahead` batches in advance, so that Postgres and
+    the network work while this thread processes the previous batch. Errors are re-raised here; if this
+    side stops early, the producer stops too and closes `batches` (returning its connection)."""
+    slots: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=ahead)
+    stop = threading.Event()
+
+    def offer(item: tuple[bool, Any]) -> bool:
+        while not stop.is_set():
+            try:
+                slots.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for batch in batches:
+                if not offer((True, batch)):
+                    return
+            offer((False, None))
+        except BaseException as exc:  # noqa: BLE001 - handed to the consumer, which re-raises it
+            offer((False, exc))
+        finally:
+            close = getattr(batches, "close", None)
+            if close is not None:
+                close()
+
+    producer = threading.Thread(target=produce, name="index-build-fetch", daemon=True)
+    producer.start()
+    try:
+        while True:
+            more, item = slots.get()
+            if not more:
+                if item is not None:
+                    raise item
+                return
+            yield item
+    finally:
+        stop.set()
+        producer.join()
 
 
 class SearchService:
@@ -58,18 +124,35 @@ class SearchService:
         self._stop = threading.Event()
         self._poller: threading.Thread | None = None
 
+    @property
+    def analyzer(self) -> Analyzer:
+        """The BM25 analyser; ingestion caches each block's terms with it (`store_version`)."""
+        return self.index.analyzer
+
     def build(self) -> None:
+        """Load every live block into the index. Blocks whose cached terms are missing or came from another
+        analyser version are analysed here and their cache rewritten, so the next start is fast again."""
         started = time.perf_counter()
         self.state = "building"
         self._seq = store.latest_change(self.db)
+        fingerprint = self.analyzer.fingerprint
         by_document: dict[str, list[IndexedBlock]] = {}
-        for rows in store.iter_live_blocks(self.db, self.embedder.model):
-            for row in rows:
-                by_document.setdefault(row["document_id"], []).append(_indexed(row))
+        stale: list[tuple[str, str, bytes]] = []
+        for rows in _prefetched(store.iter_live_blocks(self.db, self.embedder.model, fingerprint)):
+            for row, block in zip(rows, _indexed(rows, self.analyzer), strict=True):
+                by_document.setdefault(block.document_id, []).append(block)
+                if row["terms"] is None and block.terms is not None:  # analysed just now: cache it
+                    stale.append((block.id, *block.terms))
         self.index.replace_documents(by_document)
+        documents = len(by_document)
+        del by_document  # the batches' vectors and term strings: free them before trimming the heap
+        _release_free_memory()
         self.built_in_s = round(time.perf_counter() - started, 3)
         self.state = "ready"
-        log.info("index built: %d documents in %.2fs", len(by_document), self.built_in_s)
+        log.info("index built: %d documents in %.2fs", documents, self.built_in_s)
+        if stale:
+            store.save_terms(self.db, fingerprint, stale)
+            log.info("cached the terms of %d blocks", len(stale))
 
     def refresh(self, document_ids: Iterable[str]) -> None:
         """Reload these documents' live blocks and swap them in (an empty list removes a document)."""
@@ -77,10 +160,10 @@ class SearchService:
         if not ids:
             return
         with self._refresh_lock:
-            rows = store.live_blocks_of(self.db, ids, self.embedder.model)
+            rows = store.live_blocks_of(self.db, ids, self.embedder.model, self.analyzer.fingerprint)
             changes: dict[str, list[IndexedBlock]] = {doc: [] for doc in ids}
-            for row in rows:
-                changes[row["document_id"]].append(_indexed(row))
+            for block in _indexed(rows, self.analyzer):
+                changes[block.document_id].append(block)
             self.index.replace_documents(changes)
 
     def notify(self, document_ids: Iterable[str]) -> None:
@@ -131,9 +214,11 @@ class SearchService:
             except Exception:
                 log.exception("index poll failed; retrying")  # a transient database error must not stop it
 
-    def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid") -> SearchResult:
-        vector, notice = None, None
-        if mode != "sparse":
+    def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid",
+               query_vector: np.ndarray | None = None) -> SearchResult:
+        """Search the index; the query is embedded here unless the caller already has its vector."""
+        vector, notice = query_vector, None
+        if mode != "sparse" and vector is None:
             try:
                 vector = self.embedder.embed([query])[0]
             except (ModelUnavailable, ModelError) as exc:

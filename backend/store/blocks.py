@@ -1,38 +1,76 @@
-"""SQL that feeds the in-memory index: live blocks with their document's metadata, and the change feed."""
+"""SQL that feeds the in-memory index: live blocks with their document's metadata, cached BM25 terms, and
+the change feed.
+
+Vectors come as pgvector's binary send format (`vector_send`: 2-byte dimension, 2 unused bytes, then
+big-endian float4s) so a whole batch decodes with one numpy call (see `decode_vectors`) instead of one
+Python object per row; `terms` and `term_counts` are returned only where `terms_analyzer` matches the
+caller's analyser.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import numpy as np
+
 from backend.store.db import Database
 
 _LIVE_BLOCKS = """
     SELECT b.id::text AS id, b.document_id::text AS document_id, d.filename, d.category, b.ordinal, b.page,
            b.section, b.kind, b.text,
-           CASE WHEN b.embed_model = %(model)s THEN b.embedding END AS embedding
+           CASE WHEN b.embed_model = %(model)s THEN vector_send(b.embedding) END AS vector,
+           CASE WHEN b.terms_analyzer = %(analyzer)s THEN b.terms END AS terms,
+           CASE WHEN b.terms_analyzer = %(analyzer)s THEN b.term_counts END AS term_counts
     FROM blocks b JOIN documents d ON d.id = b.document_id
     WHERE b.is_live AND d.status <> 'deleted'
 """
 
 
-def iter_live_blocks(db: Database, embed_model: str, batch_rows: int = 5000) -> Iterator[list[dict[str, Any]]]:
-    """All live blocks in batches; binary transfer keeps 100k vectors fast to load."""
+def iter_live_blocks(db: Database, embed_model: str, analyzer: str | None = None,
+                     batch_rows: int = 5000) -> Iterator[list[dict[str, Any]]]:
+    """All live blocks in batches (binary transfer); `terms` only where cached by analyser `analyzer`."""
     with db.connection() as conn, conn.transaction():
         cursor = conn.cursor(name="live_blocks", binary=True)
-        cursor.execute(_LIVE_BLOCKS + " ORDER BY b.document_id, b.ordinal", {"model": embed_model})
+        cursor.execute(_LIVE_BLOCKS + " ORDER BY b.document_id, b.ordinal",
+                       {"model": embed_model, "analyzer": analyzer})
         while rows := cursor.fetchmany(batch_rows):
             yield rows
 
 
-def live_blocks_of(db: Database, document_ids: Sequence[str], embed_model: str) -> list[dict[str, Any]]:
+def live_blocks_of(db: Database, document_ids: Sequence[str], embed_model: str,
+                   analyzer: str | None = None) -> list[dict[str, Any]]:
     with db.connection() as conn:
         cursor = conn.cursor(binary=True)
         cursor.execute(
             _LIVE_BLOCKS + " AND b.document_id = ANY(%(ids)s::uuid[]) ORDER BY b.document_id, b.ordinal",
-            {"model": embed_model, "ids": list(document_ids)},
+            {"model": embed_model, "analyzer": analyzer, "ids": list(document_ids)},
         )
         return cursor.fetchall()
+
+
+def decode_vectors(raw: Sequence[bytes]) -> np.ndarray:
+    """(n, d) float32 from `vector` values of one dimension (as `iter_live_blocks` returns them)."""
+    if not raw:
+        return np.zeros((0, 0), dtype=np.float32)
+    size = len(raw[0])
+    if any(len(r) != size for r in raw):
+        raise ValueError("vectors of different dimensions in one batch")
+    # The 4-byte header is exactly one float4 slot: drop that column.
+    return np.frombuffer(b"".join(raw), dtype=">f4").reshape(len(raw), size // 4)[:, 1:].astype(np.float32)
+
+
+def save_terms(db: Database, analyzer: str, terms: Sequence[tuple[str, str, bytes]]) -> None:
+    """Cache (block id, terms, term counts) made by analyser `analyzer` (a block id's text never changes)."""
+    if not terms:
+        return
+    with db.transaction() as conn:
+        conn.execute("CREATE TEMP TABLE block_terms (id uuid, terms text, term_counts bytea) ON COMMIT DROP")
+        with conn.cursor().copy("COPY block_terms (id, terms, term_counts) FROM STDIN") as copy:
+            for row in terms:
+                copy.write_row(row)
+        conn.execute("UPDATE blocks b SET terms = t.terms, term_counts = t.term_counts, terms_analyzer = %s"
+                     " FROM block_terms t WHERE b.id = t.id", (analyzer,))
 
 
 def latest_change(db: Database) -> int:

@@ -12,7 +12,7 @@ import json
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import psycopg
@@ -262,10 +262,23 @@ class StoredVersion:
     skipped: bool = False
 
 
+class TermAnalyzer(Protocol):
+    """The search index's BM25 analyser (`backend.retrieval.tokenizer.Analyzer`), as the store sees it."""
+
+    fingerprint: str
+
+    def term_counts(self, text: str) -> tuple[str, bytes]: ...
+
+
 def store_version(
-    db: Database, item: dict[str, Any], stored_path: str, embed_model: str, place_file: Callable[[], None]
+    db: Database, item: dict[str, Any], stored_path: str, embed_model: str, place_file: Callable[[], None],
+    analyzer: TermAnalyzer | None = None,
 ) -> StoredVersion:
-    """Upsert the staged chunks as blocks and make them the live version, all in one transaction."""
+    """Upsert the staged chunks as blocks and make them the live version, all in one transaction.
+
+    With `analyzer`, each new block's BM25 terms are cached with it (blocks.terms), so the index's startup
+    build reads them instead of re-analysing every text.
+    """
     wf, doc, sha = item["workflow_id"], item["document_id"], item["sha256"]
     with db.transaction() as conn:
         current = conn.execute(
@@ -276,12 +289,16 @@ def store_version(
         if (current is None or current["cancelled"] or current["status"] == "deleted"
                 or current["generation"] != item["generation"]):
             return StoredVersion(0, 0, skipped=True)
+        ordinals, terms, counts = _staged_terms(conn, wf, doc, analyzer)
         conn.execute(
-            "INSERT INTO blocks (id, document_id, doc_sha256, ordinal, text, page, section, kind)"
+            "INSERT INTO blocks (id, document_id, doc_sha256, ordinal, text, page, section, kind, terms,"
+            " term_counts, terms_analyzer)"
             " SELECT md5(document_id::text || ':' || %s || ':' || ordinal)::uuid, document_id, %s, ordinal,"
-            " text, page, section, kind FROM ingest_chunks WHERE workflow_id = %s AND document_id = %s"
+            " text, page, section, kind, t.terms, t.counts, CASE WHEN t.terms IS NOT NULL THEN %s END"
+            " FROM ingest_chunks LEFT JOIN unnest(%s::int[], %s::text[], %s::bytea[]) AS t (ordinal, terms, counts)"
+            " USING (ordinal) WHERE workflow_id = %s AND document_id = %s"
             " ON CONFLICT (id) DO NOTHING",
-            (sha, sha, wf, doc),
+            (sha, sha, analyzer.fingerprint if analyzer else None, ordinals, terms, counts, wf, doc),
         )
         _reuse_embeddings(conn, doc, sha, embed_model)
         conn.execute("UPDATE blocks SET is_live = (doc_sha256 = %s) WHERE document_id = %s", (sha, doc))
@@ -300,6 +317,17 @@ def store_version(
         record_index_change(conn, db, doc, "stored")
         place_file()  # inside the transaction: if moving the file fails, the swap is rolled back
     return StoredVersion(counts["blocks"], counts["to_embed"])
+
+
+def _staged_terms(conn: psycopg.Connection, workflow_id: str, document_id: str,
+                  analyzer: TermAnalyzer | None) -> tuple[list[int], list[str], list[bytes]]:
+    """(ordinals, terms, term counts) of the staged chunks, read in the store transaction so they match."""
+    if analyzer is None:
+        return [], [], []
+    rows = conn.execute("SELECT ordinal, text FROM ingest_chunks WHERE workflow_id = %s AND document_id = %s",
+                        (workflow_id, document_id)).fetchall()
+    analysed = [analyzer.term_counts(row["text"]) for row in rows]
+    return [row["ordinal"] for row in rows], [t for t, _ in analysed], [c for _, c in analysed]
 
 
 def _reuse_embeddings(conn: psycopg.Connection, document_id: str, sha: str, embed_model: str) -> None:

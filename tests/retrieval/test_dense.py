@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from backend.retrieval.dense import DenseIndex
+from backend.retrieval.dense import SKETCH_MIN_ROWS, DenseIndex
 from backend.retrieval.segments import RowKey
 from backend.retrieval.types import Scope
 
@@ -103,3 +103,45 @@ def test_dimension_rules() -> None:
     with pytest.raises(ValueError, match="one vector per added block"):
         idx.apply([], keys([2, 3]), np.ones((1, 4)))
     assert DenseIndex().search(np.ones(4), 3) == []
+
+
+def _clustered(n: int, dim: int, seed: int) -> np.ndarray:
+    """Vectors around a few topics, so many rows score close to the k-th best (the bound's hard case)."""
+    rng = np.random.default_rng(seed)
+    topics = rng.standard_normal((20, dim)).astype(np.float32)
+    return unit(topics[rng.integers(0, 20, n)] + rng.standard_normal((n, dim)).astype(np.float32))
+
+
+def _exact_top(vecs: np.ndarray, admitted: np.ndarray, query: np.ndarray, k: int) -> list[tuple[str, float]]:
+    scores = vecs @ (query / np.linalg.norm(query)).astype(np.float32)
+    order = sorted((-float(scores[i]), f"b{i}") for i in np.flatnonzero(admitted))
+    return [(bid, -s) for s, bid in order[:k]]
+
+
+@pytest.mark.parametrize("k", [1, 7, 28, 300])
+def test_sketch_scan_returns_the_exact_top_k(k: int) -> None:
+    """A segment large enough for the int8 sketch ranks exactly like a brute-force fp32 scan, with
+    duplicated vectors (exact ties) among the rows."""
+    n = SKETCH_MIN_ROWS + 1000
+    vecs = _clustered(n, 48, seed=4)
+    vecs[n - 50:] = vecs[:50]  # ties at every rank: broken by block id, as on every other path
+    idx = DenseIndex().apply([], keys(range(n)), vecs)
+    rng = np.random.default_rng(5)
+    for query in (vecs[7] + 0.05 * rng.standard_normal(48), rng.standard_normal(48), vecs[n - 1]):
+        got = [(h.block_id, h.score) for h in idx.search(query, k)]
+        want = _exact_top(vecs, np.ones(n, dtype=bool), query, k)
+        assert [b for b, _ in got] == [b for b, _ in want]
+        assert [s for _, s in got] == pytest.approx([s for _, s in want], abs=1e-6)
+
+
+def test_sketch_scan_with_scope_and_tombstones_returns_the_exact_top_k() -> None:
+    n = SKETCH_MIN_ROWS + 1000
+    vecs = _clustered(n, 48, seed=6)
+    idx = DenseIndex().apply([], keys(range(n), cat_of=lambda i: f"c{i % 3}"), vecs)
+    dead = set(range(0, n, 5))
+    idx = idx.apply([f"b{i}" for i in dead], [])  # a fifth dead: tombstones, the segment is kept
+    admitted = np.array([i not in dead and i % 3 == 1 for i in range(n)])
+    query = vecs[10] + 0.1 * np.random.default_rng(7).standard_normal(48)
+    got = [(h.block_id, h.score) for h in idx.search(query, 40, Scope(categories=frozenset({"c1"})))]
+    want = _exact_top(vecs, admitted, query, 40)
+    assert [b for b, _ in got] == [b for b, _ in want]

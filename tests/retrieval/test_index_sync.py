@@ -11,6 +11,7 @@ import httpx
 import psycopg
 import pytest
 
+from backend.retrieval.tokenizer import Analyzer
 from tests.support.fake_ollama import FakeOllama
 from tests.support.server import QuireServer
 from tests.support.vault import ingest
@@ -90,3 +91,25 @@ def test_changing_the_embedding_model_reembeds_without_mixing_spaces(
         _eventually(lambda: all(d["embedded_fraction"] == 1.0 for d in api.get("/api/documents").json()))
         hits = api.get("/api/search", params={"q": "glaciers fjords moraine 5", "mode": "dense"}).json()["hits"]
         assert len(hits) == 8
+
+
+def test_ingestion_caches_terms_and_a_stale_cache_is_not_trusted(server_factory: Callable[..., QuireServer]) -> None:
+    """The store step caches each block's BM25 terms under the analyser's fingerprint; after a restart the
+    index is built from them (a stale fingerprint is re-analysed and rewritten, never trusted)."""
+    server = server_factory()
+    text = "# Norm\n\nDie Prüfungsordnung regelt in § 3 Absatz 2 den Fehler 404B und nicht mehr."
+    with server.client() as api:
+        doc_id = ingest(api, {"norm.md": text.encode()})["norm.md"]["id"]
+    with psycopg.connect(server.database_url) as conn:
+        rows = conn.execute("SELECT terms, terms_analyzer FROM blocks WHERE is_live").fetchall()
+        assert rows
+        assert all(terms and analyzer == Analyzer().fingerprint for terms, analyzer in rows)
+        conn.execute("UPDATE blocks SET terms = 'unrelated', terms_analyzer = 'an older analyser'")
+    server.restart()
+    with server.client() as api:
+        assert _sparse_ids(api, "§3 404B") == [doc_id]
+        assert _sparse_ids(api, "Prüfung") == [doc_id]
+        assert _sparse_ids(api, "unrelated") == []
+    with psycopg.connect(server.database_url) as conn:
+        analyzers = {row[0] for row in conn.execute("SELECT terms_analyzer FROM blocks WHERE is_live")}
+    assert analyzers == {Analyzer().fingerprint}  # rewritten by the build

@@ -57,6 +57,21 @@ def test_scores_equal_textbook_bm25() -> None:
             assert got[bid] == pytest.approx(score, rel=1e-5)
 
 
+def test_top_k_equals_full_scoring_when_common_terms_are_skipped() -> None:
+    """Small k over a query mixing rare and very common terms: the pruned search (MaxScore) must return
+    exactly the k best of a full scoring, scores included."""
+    rnd = random.Random(3)
+    texts = {f"b{i}": " ".join(["wing"] * rnd.randint(1, 4) + [rnd.choice(WORDS) for _ in range(rnd.randint(5, 40))])
+             for i in range(300)}  # "wing" occurs in every block: a term whose list is looked up, not scanned
+    idx = SparseIndex().apply([], [(row(i), texts[f"b{i}"]) for i in range(300)])
+    for query in ("wing shock", "wing turbine blade stress", "wing wing lift", "wing"):
+        expected = sorted(reference_bm25(texts, query, BM25Params()).items(), key=lambda p: (-p[1], p[0]))
+        for k in (1, 3, 10):
+            got = idx.search(query, k)
+            assert [h.block_id for h in got] == [b for b, _ in expected[:k]]
+            assert [h.score for h in got] == pytest.approx([s for _, s in expected[:k]], rel=1e-6)
+
+
 def test_exact_identifier_is_found() -> None:
     texts = ["the server returned error 404 for the page", "error 404B occurred in module B",
              "error codes 403 and 405 are listed", "the 404B printer manual"]

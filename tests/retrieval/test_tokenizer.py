@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from backend.retrieval.tokenizer import Analyzer, AnalyzerOptions, fold_accents, raw_tokens
@@ -117,9 +118,23 @@ def test_options_switch_features_off() -> None:
     assert plain.terms("The boundary-layers") == ["the", "boundary-layers"]
 
 
-def test_term_counts_agree_with_terms(analyzer: Analyzer) -> None:
-    for text in (EN, DE, EN + " " + DE, "ISO-8601 e-mail e-mail Prüfungsordnung §3"):
-        assert analyzer.term_counts(text) == Counter(analyzer.terms(text))
+@pytest.mark.parametrize("text", [EN, DE, EN + " " + DE, "ISO-8601 e-mail e-mail Prüfungsordnung",
+                                  "see § 3 and §§12a", "C++ (C#), a,b 1,5 km/h. don't ＦＩＬＥ ﬁle"])
+def test_word_by_word_cutting_equals_cutting_the_whole_text(analyzer: Analyzer, text: str) -> None:
+    assert analyzer.tokens(text) == raw_tokens(text)
+
+
+def test_term_counts_are_the_cacheable_form_of_terms(analyzer: Analyzer) -> None:
+    text = "Die Prüfungsordnung §3 gilt; the ISO-8601 e-mail was sent twice, twice."
+    terms, counts = analyzer.term_counts(text)
+    decoded = dict(zip(terms.split(" "), np.frombuffer(counts, dtype="<u4").tolist(), strict=True))
+    assert decoded == Counter(analyzer.terms(text))
+    assert decoded["twice"] == 2
+
+
+def test_fingerprint_tells_analysers_apart(analyzer: Analyzer) -> None:
+    assert Analyzer().fingerprint == analyzer.fingerprint
+    assert Analyzer(AnalyzerOptions(stem=False)).fingerprint != analyzer.fingerprint
 
 
 def test_memo_gives_identical_results_across_calls(analyzer: Analyzer) -> None:

@@ -1,0 +1,86 @@
+"""SearchService over a real Postgres: the startup build reads cached terms and binary vectors, re-analyses
+(and re-caches) stale terms, and a delete through the store is gone from the next search."""
+
+from __future__ import annotations
+
+import struct
+import uuid
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+import pytest
+
+from backend.retrieval.service import SearchService
+from backend.retrieval.tokenizer import Analyzer
+from backend.retrieval.types import SearchMode
+from backend.store.db import Database
+from backend.store.documents import mark_deleted
+from tests.support.postgres import ThrowawayPostgres
+
+MODEL = "test:4d"
+
+
+class NoEmbedder:
+    model = MODEL
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        raise AssertionError("these tests pass query vectors")
+
+
+@pytest.fixture
+def db(postgres: ThrowawayPostgres) -> Iterator[Database]:
+    database = Database(postgres.fresh_database("quire_search"), min_size=1, max_size=4)
+    database.open()
+    yield database
+    database.close()
+
+
+def _add(db: Database, text: str, vector: list[float] | None, terms: tuple[str, bytes] | None,
+         analyzer: str | None) -> str:
+    doc, block = uuid.uuid4(), uuid.uuid4()
+    with db.transaction() as conn:
+        conn.execute("INSERT INTO documents (id, filename, status) VALUES (%s, %s, 'ready')", (doc, f"{doc}.md"))
+        conn.execute(
+            "INSERT INTO blocks (id, document_id, doc_sha256, ordinal, text, kind, embedding, embed_model, is_live,"
+            " terms, term_counts, terms_analyzer) VALUES (%s, %s, 'sha', 0, %s, 'text', %s, %s, true, %s, %s, %s)",
+            (block, doc, text, None if vector is None else str(vector), None if vector is None else MODEL,
+             *(terms or (None, None)), analyzer),
+        )
+    return str(doc)
+
+
+def test_build_reads_cached_terms_and_vectors_and_recaches_stale_terms(db: Database) -> None:
+    analyzer = Analyzer()
+    text = "Die Prüfungsordnung regelt § 3 Absatz 2 und nicht mehr."
+    cached = _add(db, text, [1, 0, 0, 0], analyzer.term_counts(text), analyzer.fingerprint)
+    stale = _add(db, "error 404B in the upload module", [0, 1, 0, 0], ("unrelated", struct.pack("<I", 1)),
+                 "an older analyser")
+    no_vector = _add(db, "boundary-layer transition on a flat plate", None, None, None)
+    service = SearchService(db, NoEmbedder(), poll_s=3600)
+    service.build()
+
+    def ids(query: str, mode: SearchMode = "sparse", vector: list[float] | None = None) -> list[str]:
+        q = None if vector is None else np.array(vector, dtype=np.float32)
+        return [h.document_id for h in service.search(query, 5, mode=mode, query_vector=q).hits]
+
+    assert ids("§3 Prüfung") == [cached]
+    assert ids("404B") == [stale]
+    assert ids("unrelated") == []  # a cache from another analyser is never trusted
+    assert ids("boundary layer") == [no_vector]
+    assert ids("anything", "dense", [0.1, 2, 0, 0])[:1] == [stale]
+    assert service.stats()["embedded_blocks"] == 2
+    with db.connection() as conn:
+        rows = conn.execute("SELECT terms_analyzer FROM blocks").fetchall()
+    assert {row["terms_analyzer"] for row in rows} == {analyzer.fingerprint}  # re-cached by the build
+
+
+def test_a_deleted_document_is_gone_from_the_next_search(db: Database) -> None:
+    keep = _add(db, "turbine blade stress", [1, 0, 0, 0], None, None)
+    gone = _add(db, "turbine blade fatigue", [0.9, 0.1, 0, 0], None, None)
+    service = SearchService(db, NoEmbedder(), poll_s=3600)
+    service.build()
+    vector = np.array([1, 0.05, 0, 0], dtype=np.float32)
+    assert {h.document_id for h in service.search("turbine blade", 5, query_vector=vector).hits} == {keep, gone}
+    mark_deleted(db, uuid.UUID(gone))
+    service.notify([gone])
+    assert [h.document_id for h in service.search("turbine blade", 5, query_vector=vector).hits] == [keep]
