@@ -216,7 +216,8 @@ def update_item(db: Database, workflow_id: str, document_id: str, **fields: Any)
     with db.bookkeeping() as conn:
         conn.execute(
             f"UPDATE ingest_items SET {assignments}, updated_at = now()"  # noqa: S608 - names checked above
-            " WHERE workflow_id = %(wf)s AND document_id = %(doc)s",
+            # A failed item is final: a step still running when its run was cancelled must not revive it.
+            " WHERE workflow_id = %(wf)s AND document_id = %(doc)s AND state <> 'failed'",
             {**fields, "wf": workflow_id, "doc": document_id},
         )
 

@@ -39,6 +39,9 @@ def test_cancel_during_extraction(api: httpx.Client, unique: Callable[[str], str
         assert documents[name]["status"] == "failed"
         assert documents[name]["error"] == CANCELLED_MESSAGE
         assert documents[name]["blocks"] == 0
+    # The run's own record agrees: the step that was in flight did not move its file back to "extracting".
+    items = api.get(f"/api/ingest/{workflow_id}").json()["documents"]
+    assert [(item["status"], item["error"]) for item in items] == [("failed", CANCELLED_MESSAGE)] * 2
 
 
 def test_cancel_keeps_a_previous_version(api: httpx.Client, unique: Callable[[str], str], tmp_path: Path) -> None:
