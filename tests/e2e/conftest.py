@@ -39,13 +39,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
     setattr(item, f"report_{report.when}", report)
 
 
-@pytest.fixture(scope="session")
+# Package scope: the sync API keeps an asyncio loop running in this thread, which must stop before
+# later test packages call asyncio.run().
+@pytest.fixture(scope="package")
 def playwright_instance() -> Iterator[Playwright]:
     with sync_playwright() as playwright:
         yield playwright
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(playwright_instance: Playwright) -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.fail("Chromium is missing at /usr/bin/chromium: run ./scripts/setup.sh --dev (it installs chromium).")
