@@ -118,3 +118,52 @@ def test_progress_is_picked_up_again_after_a_page_reload(
     expect(item).to_be_visible()  # re-attached to the run that is still going
     expect(item).to_have_attribute("data-status", "ready", timeout=60_000)
     expect(_row(page, "reload-notes.md")).to_have_attribute("data-status", "ready")
+
+
+def test_an_ingestion_is_cancelled_from_the_page_keeping_the_files_already_stored(
+    page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    # Two scanned pages: OCR takes seconds a page, so the PDF is still being extracted when the cancel
+    # arrives; DBOS stops the run at the next step, so the PDF is never stored. The file before it is.
+    pdf = make_pdf(tmp_path / "scanned.pdf", [
+        "Enzymes are proteins that speed up reactions.",
+        "Substrates bind to the active site of an enzyme.",
+        "Competitive inhibitors block the active site.",
+        "Temperature and pH change how fast enzymes work.",
+    ], scanned=(2, 3))
+    files = [
+        {"name": "enzymes-intro.md", "mimeType": "text/markdown", "buffer": b"# Enzymes\n\nCatalysts made of protein."},
+        {"name": "enzymes-scanned.pdf", "mimeType": "application/pdf", "buffer": pdf.read_bytes()},
+        {"name": "enzymes-glossary.md", "mimeType": "text/markdown", "buffer": b"# Glossary\n\nSubstrate: what binds."},
+    ]
+    page.goto(e2e_server.url + "/library")
+    page.get_by_label("Choose files to upload").set_input_files(files=files)
+
+    def item(name: str):  # type: ignore[no-untyped-def]
+        return page.locator(f'[data-testid="ingest-item"][data-filename="{name}"]')
+
+    expect(item("enzymes-scanned.pdf")).to_have_attribute("data-status", "extracting", timeout=30_000)
+    entry = page.get_by_test_id("ingest-entry").filter(has=item("enzymes-scanned.pdf"))
+    entry.get_by_role("button", name="Cancel the 3 files still in progress").click()
+    dialog = page.get_by_role("dialog", name="Cancel the 3 files still in progress?")
+    expect(dialog).to_contain_text("enzymes-scanned.pdf and enzymes-glossary.md aren't stored yet and won't be added")
+    expect(dialog).to_contain_text("enzymes-intro.md is already stored and stays in your library")
+    dialog.get_by_role("button", name="Cancel processing").click()
+
+    expect(entry.get_by_test_id("cancel-outcome")).to_have_text(
+        "Cancelled — 1 file already stored stays in your library; 2 weren't added (upload them again to add them).")
+    expect(entry).to_have_attribute("data-run-status", "CANCELLED")
+    expect(item("enzymes-intro.md")).to_have_attribute("data-status", "kept")
+    expect(item("enzymes-scanned.pdf")).to_have_attribute("data-status", "cancelled")
+    expect(item("enzymes-glossary.md")).to_have_attribute("data-status", "cancelled")
+    expect(entry.get_by_role("button", name="Dismiss")).to_be_visible()
+
+    # The table agrees: the stored file is searchable, the others failed with the reason in words.
+    expect(_row(page, "enzymes-intro.md")).to_have_attribute("data-status", "ready")
+    for name in ("enzymes-scanned.pdf", "enzymes-glossary.md"):
+        expect(_row(page, name)).to_have_attribute("data-status", "failed")
+        expect(_row(page, name)).to_contain_text("Ingestion was cancelled")
+    with e2e_server.client() as api:
+        documents = {d["filename"]: d for d in api.get("/api/documents").json()}
+    assert documents["enzymes-scanned.pdf"]["blocks"] == 0  # stopped before its store step
+    assert documents["enzymes-intro.md"]["blocks"] > 0

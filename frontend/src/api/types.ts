@@ -12,6 +12,8 @@ export type UploadAccepted = Schemas["UploadAccepted"];
 export type RejectedUpload = Schemas["RejectedUpload"];
 export type SearchResponse = Schemas["SearchResponse"];
 export type SearchHit = Schemas["SearchHit"];
+export type ChatSession = Schemas["ChatSessionOut"];
+export type DeckSummary = Schemas["DeckSummary"];
 
 /** `GET /api/health` (backend/api/health.py). */
 export interface HealthStatus {

@@ -69,11 +69,14 @@ export function Dialog({ open, onClose, title, description, children, footer, cl
   );
 }
 
-export function ConfirmDialog({ open, title, description, confirmLabel, onConfirm, onCancel, busy, destructive = true }: {
+export function ConfirmDialog({ open, title, description, confirmLabel, cancelLabel = "Cancel", onConfirm, onCancel, busy,
+  destructive = true }: {
   open: boolean;
   title: string;
   description: ReactNode;
   confirmLabel: string;
+  /** The safe way out (default "Cancel"; say "Keep …" when the action itself is a cancel). */
+  cancelLabel?: string;
   onConfirm: () => void;
   onCancel: () => void;
   busy?: boolean;
@@ -88,7 +91,7 @@ export function ConfirmDialog({ open, title, description, confirmLabel, onConfir
       initialFocus="[data-autofocus]"
       footer={
         <>
-          <Button onClick={onCancel} data-autofocus>Cancel</Button>
+          <Button onClick={onCancel} data-autofocus>{cancelLabel}</Button>
           <Button variant={destructive ? "danger" : "primary"} onClick={onConfirm} loading={busy}>
             {confirmLabel}
           </Button>

@@ -1,5 +1,6 @@
-/** Text inputs and selects with one look. */
+/** Text inputs, selects and text areas with one look. */
 import { forwardRef, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import { ChevronDown } from "lucide-react";
 import { cn } from "@/lib/cn";
 
 const FIELD =
@@ -14,14 +15,18 @@ export const TextInput = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLIn
   return <input ref={ref} className={cn(FIELD, "min-w-0", className)} {...rest} />;
 });
 
+/** A native select with our chevron (the browser's own arrow hugs the edge and ignores the theme). */
 export const Select = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement>>(function Select(
   { className, children, ...rest },
   ref,
 ) {
   return (
-    <select ref={ref} className={cn(FIELD, "cursor-pointer pr-8", className)} {...rest}>
-      {children}
-    </select>
+    <div className={cn("relative", className)}>
+      <select ref={ref} className={cn(FIELD, "w-full cursor-pointer appearance-none pr-9")} {...rest}>
+        {children}
+      </select>
+      <ChevronDown size={15} aria-hidden="true" className="pointer-events-none absolute top-1/2 right-3 -translate-y-1/2 text-ink-faint" />
+    </div>
   );
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { backoffDelay } from "./backoff";
-import { fileTypeLabel, formatBytes, formatPercent, formatRelative, plural } from "./format";
+import { fileTypeLabel, formatBytes, formatPercent, formatRelative, listNames, plural } from "./format";
 
 describe("formatting", () => {
   it("never rounds an unfinished share up to 100% or a started one down to 0%", () => {
@@ -22,6 +22,14 @@ describe("formatting", () => {
     expect(plural(1, "page")).toBe("1 page");
     expect(plural(1200, "passage")).toBe("1,200 passages");
     expect(plural(2, "category", "categories")).toBe("2 categories");
+  });
+
+  it("lists a few names, then says how many more", () => {
+    expect(listNames(["a.pdf"])).toBe("a.pdf");
+    expect(listNames(["a.pdf", "b.md"])).toBe("a.pdf and b.md");
+    expect(listNames(["a.pdf", "b.md", "c.txt"])).toBe("a.pdf, b.md and c.txt");
+    expect(listNames(["a.pdf", "b.md", "c.txt", "d.csv"])).toBe("a.pdf, b.md and 2 more");
+    expect(listNames([])).toBe("");
   });
 
   it("says recent times relatively", () => {

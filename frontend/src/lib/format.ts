@@ -17,6 +17,15 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString("en")} ${count === 1 ? one : many}`;
 }
 
+/** ["a.pdf", "b.md", "c.txt", "d.csv"] → "a.pdf, b.md and 2 more"; two → "a.pdf and b.md". */
+export function listNames(names: readonly string[], max = 3): string {
+  if (names.length <= max) {
+    return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : (names[0] ?? "");
+  }
+  const shown = max - 1;
+  return `${names.slice(0, shown).join(", ")} and ${names.length - shown} more`;
+}
+
 /** 0.5 → "50%"; a share that isn't quite complete never rounds up to 100%. */
 export function formatPercent(fraction: number): string {
   const clamped = Math.max(0, Math.min(1, fraction));

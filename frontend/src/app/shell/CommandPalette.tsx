@@ -1,79 +1,65 @@
-/** Ctrl/Cmd+K: jump to any screen or run a common action by typing a few letters. */
-import { useMemo, useState, type KeyboardEvent } from "react";
-import { CornerDownLeft, MessageSquarePlus, Moon, Search, Upload, type LucideIcon } from "lucide-react";
-import { useNavigate } from "react-router";
+/**
+ * Ctrl/Cmd+K: jump to a screen, run an action, start something to study, or open a conversation or a
+ * document by typing a few letters of its name — all from the keyboard (arrows, Enter, Esc).
+ */
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { CornerDownLeft, Search } from "lucide-react";
 import { Dialog } from "@/components/Dialog";
+import { Kbd } from "@/components/Kbd";
+import { Spinner } from "@/components/Spinner";
 import { cn } from "@/lib/cn";
-import { NAV_ITEMS } from "../nav";
-import { useTheme } from "../theme";
-
-interface Command {
-  id: string;
-  label: string;
-  group: string;
-  icon: LucideIcon;
-  keywords?: string;
-  run: () => void;
-}
-
-export function filterCommands<T extends { label: string; keywords?: string }>(commands: T[], query: string): T[] {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  return commands.filter((command) => {
-    const haystack = `${command.label} ${command.keywords ?? ""}`.toLowerCase();
-    return words.every((word) => haystack.includes(word));
-  });
-}
+import { searchPalette } from "./paletteSearch";
+import { PALETTE_GROUPS, usePaletteItems, type PaletteItem } from "./usePaletteItems";
 
 export function CommandPalette({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const navigate = useNavigate();
-  const theme = useTheme();
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
+  const { items, loading } = usePaletteItems(open);
+  const groups = useMemo(() => searchPalette(items, query, PALETTE_GROUPS), [items, query]);
+  const results = useMemo(() => groups.flatMap((group) => group.items), [groups]);
+  const list = useRef<HTMLDivElement>(null);
+  const baseId = useId();
+  const optionId = (index: number) => `${baseId}-option-${index}`;
+  const current = Math.min(active, Math.max(0, results.length - 1));
 
-  const commands = useMemo<Command[]>(() => [
-    ...NAV_ITEMS.map((item) => ({
-      id: `nav:${item.to}`, label: `Go to ${item.label}`, group: "Navigate", icon: item.icon,
-      keywords: item.keywords, run: () => navigate(item.to),
-    })),
-    { id: "chat:new", label: "New chat", group: "Actions", icon: MessageSquarePlus, keywords: "ask question",
-      run: () => navigate("/chat") },
-    { id: "library:upload", label: "Add documents", group: "Actions", icon: Upload, keywords: "upload import url files",
-      run: () => navigate("/library?add=1") },
-    { id: "theme:toggle", label: theme.resolved === "dark" ? "Switch to light theme" : "Switch to dark theme",
-      group: "Actions", icon: Moon, keywords: "theme dark light appearance", run: theme.toggle },
-  ], [navigate, theme]);
+  useEffect(() => {
+    list.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: "nearest" });
+  }, [current, results]);
 
-  const results = filterCommands(commands, query);
   const close = () => {
     setQuery("");
     setActive(0);
     onClose();
   };
-  const run = (command: Command | undefined) => {
-    if (!command) return;
+  const run = (item: PaletteItem | undefined) => {
+    if (!item) return;
     close();
-    command.run();
+    item.run();
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === "ArrowDown") setActive((i) => Math.min(results.length - 1, i + 1));
-    else if (event.key === "ArrowUp") setActive((i) => Math.max(0, i - 1));
-    else if (event.key === "Enter") run(results[active]);
+    const count = results.length;
+    if (event.key === "ArrowDown" && count) setActive((current + 1) % count);
+    else if (event.key === "ArrowUp" && count) setActive((current - 1 + count) % count);
+    else if (event.key === "Enter") run(results[current]);
     else return;
     event.preventDefault();
   };
 
+  // Each result's place in the flat list the arrow keys move through.
+  const starts = groups.map((_, g) => groups.slice(0, g).reduce((sum, group) => sum + group.items.length, 0));
   return (
-    <Dialog open={open} onClose={close} title="Jump to" initialFocus='[role="combobox"]' className="mt-[12vh] max-w-lg self-start">
+    <Dialog open={open} onClose={close} title="Jump to" initialFocus='[role="combobox"]' className="mt-[12vh] max-w-xl self-start">
       <div className="-mx-5 -mt-2 border-b border-line px-5 pb-3">
         <div className="flex items-center gap-2">
-          <Search size={16} className="text-ink-faint" />
+          <Search size={16} className="shrink-0 text-ink-faint" />
           <input
             role="combobox"
             aria-expanded="true"
-            aria-controls="palette-results"
-            aria-activedescendant={results[active] ? `palette-${results[active].id}` : undefined}
+            aria-controls={`${baseId}-results`}
+            aria-activedescendant={results.length ? optionId(current) : undefined}
+            aria-autocomplete="list"
             aria-label="Type a command"
-            placeholder="Type a command or screen…"
+            placeholder="Search commands, conversations and documents…"
             value={query}
             onChange={(event) => {
               setQuery(event.target.value);
@@ -84,28 +70,49 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
           />
         </div>
       </div>
-      <ul id="palette-results" role="listbox" aria-label="Commands" className="-mx-3 max-h-80 overflow-y-auto pt-2">
-        {results.length === 0 && <li className="px-3 py-6 text-center text-sm text-ink-muted">No matching command.</li>}
-        {results.map((command, index) => (
-          <li
-            key={command.id}
-            id={`palette-${command.id}`}
-            role="option"
-            aria-selected={index === active}
-            onMouseMove={() => setActive(index)}
-            onClick={() => run(command)}
-            className={cn(
-              "flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2 text-sm",
-              index === active ? "bg-accent-soft text-accent-soft-ink" : "text-ink",
-            )}
-          >
-            <command.icon size={16} className="shrink-0 opacity-80" />
-            <span className="flex-1">{command.label}</span>
-            <span className="text-xs text-ink-faint">{command.group}</span>
-            {index === active && <CornerDownLeft size={14} className="opacity-60" />}
-          </li>
+      <div ref={list} id={`${baseId}-results`} role="listbox" aria-label="Results" className="-mx-3 max-h-[min(24rem,55vh)] overflow-y-auto pt-1">
+        {groups.map((group, g) => (
+          <div key={group.name} role="group" aria-labelledby={`${baseId}-group-${g}`}>
+            <p id={`${baseId}-group-${g}`} role="presentation" className="px-3 pt-2.5 pb-1 text-xs font-medium text-ink-faint">{group.name}</p>
+            {group.items.map((item, i) => {
+              const position = (starts[g] ?? 0) + i;
+              const selected = position === current;
+              return (
+                <div
+                  key={item.id}
+                  id={optionId(position)}
+                  role="option"
+                  aria-selected={selected}
+                  onMouseMove={() => setActive(position)}
+                  onClick={() => run(item)}
+                  className={cn(
+                    "flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2 text-sm",
+                    selected ? "bg-accent-soft text-accent-soft-ink" : "text-ink",
+                  )}
+                >
+                  <item.icon size={16} className="shrink-0 opacity-75" />
+                  <span className="min-w-0 flex-1 truncate">{item.label}</span>
+                  {item.hint && <span className={cn("shrink-0 text-xs", selected ? "opacity-75" : "text-ink-faint")}>{item.hint}</span>}
+                  <CornerDownLeft size={14} className={cn("shrink-0", selected ? "opacity-60" : "invisible")} />
+                </div>
+              );
+            })}
+          </div>
         ))}
-      </ul>
+        {results.length === 0 && !(loading && query.trim()) && (
+          <p className="px-3 py-6 text-center text-sm text-ink-muted">Nothing matches “{query.trim()}”.</p>
+        )}
+        {loading && query.trim() && (
+          <p role="status" className="flex items-center gap-2 px-3 py-2.5 text-[13px] text-ink-muted">
+            <Spinner size={13} /> Looking through your conversations and documents…
+          </p>
+        )}
+      </div>
+      <div className="-mx-5 -mb-5 mt-2 hidden items-center gap-4 border-t border-line px-5 py-2.5 text-xs text-ink-faint sm:flex">
+        <span className="inline-flex items-center gap-1"><Kbd>↑</Kbd><Kbd>↓</Kbd> to move</span>
+        <span className="inline-flex items-center gap-1"><Kbd>Enter</Kbd> to open</span>
+        <span className="inline-flex items-center gap-1"><Kbd>Esc</Kbd> to close</span>
+      </div>
     </Dialog>
   );
 }

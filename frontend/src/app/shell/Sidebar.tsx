@@ -3,7 +3,7 @@ import { Monitor, Moon, Search, Sun } from "lucide-react";
 import { NavLink } from "react-router";
 import { Kbd } from "@/components/Kbd";
 import { cn } from "@/lib/cn";
-import { isMac } from "@/lib/keys";
+import { isMac, onRadioGroupKeyDown } from "@/lib/keys";
 import type { ThemeChoice } from "@/lib/theme";
 import { NAV_ITEMS } from "../nav";
 import { useTheme } from "../theme";
@@ -19,13 +19,15 @@ const THEMES: Array<{ value: ThemeChoice; label: string; icon: typeof Sun }> = [
 function ThemeSwitch() {
   const { choice, setChoice } = useTheme();
   return (
-    <div role="radiogroup" aria-label="Theme" className="flex rounded-lg border border-line bg-canvas p-0.5">
+    <div role="radiogroup" aria-label="Theme" className="flex rounded-lg border border-line bg-canvas p-0.5"
+      onKeyDown={(event) => onRadioGroupKeyDown(event, (index) => setChoice(THEMES[index]?.value ?? choice))}>
       {THEMES.map(({ value, label, icon: Icon }) => (
         <button
           key={value}
           type="button"
           role="radio"
           aria-checked={choice === value}
+          tabIndex={choice === value ? 0 : -1}
           aria-label={label}
           title={label}
           onClick={() => setChoice(value)}

@@ -1,15 +1,16 @@
 /** Chat sessions: list, transcript, rename, delete. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { fetchSessions, listKeys } from "@/api/lists";
 import { apiJson, apiSend } from "@/lib/api";
 import type { ChatSession, ChatSessionDetail } from "./types";
 
 export const chatKeys = {
-  sessions: ["chat", "sessions"] as const,
+  sessions: listKeys.sessions,
   session: (id: string) => ["chat", "session", id] as const,
 };
 
 export function useSessions() {
-  return useQuery({ queryKey: chatKeys.sessions, queryFn: () => apiJson<ChatSession[]>("/api/chat/sessions") });
+  return useQuery({ queryKey: chatKeys.sessions, queryFn: fetchSessions });
 }
 
 export function useSession(id: string | undefined) {

@@ -6,7 +6,7 @@ import type { components } from "@/api/schema";
 
 export type TranscriptMessage = components["schemas"]["ChatMessageOut"];
 export type ChatSessionDetail = components["schemas"]["ChatSessionDetail"];
-export type ChatSession = components["schemas"]["ChatSessionOut"];
+export type { ChatSession } from "@/api/types";
 /** How full the conversation's memory is: the stream's `memory` line, also stored with each answer. */
 export type MemoryInfo = components["schemas"]["ChatMemoryOut"];
 

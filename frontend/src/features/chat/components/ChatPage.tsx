@@ -1,10 +1,12 @@
 /** The Chat screen: conversations on the left, the conversation, the composer, and the source pane. */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { BookOpen, MessagesSquare, PanelLeft, Sparkles } from "lucide-react";
-import { Link, useNavigate, useParams } from "react-router";
-import { chatModelReady, useDocuments, useHealth } from "@/api/vault";
+import { useNavigate, useParams } from "react-router";
+import { useDocuments } from "@/api/vault";
 import { IconButton } from "@/components/Button";
+import { ButtonLink } from "@/components/ButtonLink";
 import { EmptyState } from "@/components/EmptyState";
+import { ModelNotice } from "@/components/ModelNotice";
 import { EMPTY_SCOPE, scopeIsEmpty, type Scope } from "@/components/ScopePicker";
 import { SkeletonRows } from "@/components/Skeleton";
 import { useToast } from "@/components/Toast";
@@ -14,7 +16,6 @@ import type { Citation } from "../api/types";
 import { useChat } from "../hooks/useChat";
 import type { ChatTurn } from "../lib/turns";
 import { Composer, type ComposerHandle } from "./Composer";
-import { ModelNotice } from "./ModelNotice";
 import { SessionList } from "./SessionList";
 import { SourceViewer } from "./SourceViewer";
 import { TurnView } from "./TurnView";
@@ -33,7 +34,7 @@ function Welcome({ hasDocuments, onPick }: { hasDocuments: boolean; onPick: (tex
   if (!hasDocuments) {
     return (
       <EmptyState icon={<BookOpen size={20} />} title="Add documents to chat with them" className="py-16"
-        actions={<Link to="/library" className="inline-flex h-9 items-center rounded-lg bg-accent px-3.5 text-sm font-medium text-accent-ink hover:bg-accent-hover">Open the library</Link>}>
+        actions={<ButtonLink to="/library" variant="primary">Open the library</ButtonLink>}>
         Answers here come from your own files, with a numbered source for every claim. Your library is empty so far.
       </EmptyState>
     );
@@ -64,7 +65,6 @@ export function ChatPage() {
   const { sessionId } = useParams();
   const navigate = useNavigate();
   const toast = useToast();
-  const health = useHealth();
   const documents = useDocuments();
   const [scope, setScope] = useState<Scope>(EMPTY_SCOPE);
   const [source, setSource] = useState<Citation | null>(null);
@@ -106,7 +106,6 @@ export function ChatPage() {
     }
   };
 
-  const ready = chatModelReady(health.data);
   const title = sessionId ? (session.data?.title ?? "") : "New chat";
 
   return (
@@ -134,7 +133,8 @@ export function ChatPage() {
 
         <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto">
           <div className="mx-auto w-full max-w-3xl space-y-8 px-4 py-6 sm:px-6">
-            {ready === false && health.data && <ModelNotice health={health.data} />}
+            <ModelNotice consequence="answers can't be written"
+              stillWorks="You can still ask: Quire will show the passages from your documents that match." />
             {sessionId && session.isPending && <SkeletonRows rows={5} label="Loading the conversation" />}
             {sessionId && session.isError && (
               <p role="alert" className="text-sm text-danger">This conversation couldn't be opened: {errorMessage(session.error)}</p>

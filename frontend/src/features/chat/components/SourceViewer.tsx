@@ -5,7 +5,9 @@
 import { useEffect, useRef, useState } from "react";
 import { Download, ExternalLink, FileText, X } from "lucide-react";
 import { documentFileUrl } from "@/api/vault";
-import { Button, IconButton } from "@/components/Button";
+import { Button, buttonClassName, IconButton } from "@/components/Button";
+import { Markdown } from "@/components/Markdown";
+import { cn } from "@/lib/cn";
 import { extensionOf } from "@/lib/files";
 import type { Citation } from "../api/types";
 
@@ -28,7 +30,9 @@ export function SourceViewer({ citation, onClose }: { citation: Citation | null;
   }, [citation, onClose]);
 
   if (!citation) return null;
-  const isPdf = extensionOf(citation.filename) === "pdf";
+  const extension = extensionOf(citation.filename);
+  const isPdf = extension === "pdf";
+  const isMarkdown = extension === "md" || extension === "markdown";
   const fileUrl = documentFileUrl(citation.document_id, isPdf ? citation.page : null);
   const passage = citation.text?.trim() || citation.snippet;
 
@@ -60,8 +64,10 @@ export function SourceViewer({ citation, onClose }: { citation: Citation | null;
               {[citation.page ? `Page ${citation.page}` : null, citation.section].filter(Boolean).join(" · ") || "No page information"}
             </p>
           </div>
-          <blockquote className="rounded-xl border border-line bg-canvas p-3.5 text-[13px] leading-relaxed whitespace-pre-wrap text-ink" data-testid="source-passage">
-            {passage}
+          {/* A Markdown document's passage is Markdown source: show it as the document reads. */}
+          <blockquote className={cn("rounded-xl border border-line bg-canvas p-3.5 text-[13px] leading-relaxed text-ink", !isMarkdown && "whitespace-pre-wrap")}
+            data-testid="source-passage">
+            {isMarkdown ? <Markdown>{passage}</Markdown> : passage}
           </blockquote>
           <div className="flex flex-wrap gap-2">
             <a
@@ -69,7 +75,7 @@ export function SourceViewer({ citation, onClose }: { citation: Citation | null;
               target="_blank"
               rel="noopener"
               data-testid="open-original"
-              className="inline-flex h-9 items-center gap-2 rounded-lg bg-accent px-3.5 text-sm font-medium text-accent-ink hover:bg-accent-hover"
+              className={buttonClassName("primary")}
             >
               {isPdf ? <ExternalLink size={15} /> : <Download size={15} />}
               {isPdf ? `Open PDF${citation.page ? ` at page ${citation.page}` : ""}` : "Download original"}

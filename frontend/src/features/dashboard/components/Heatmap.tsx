@@ -35,7 +35,8 @@ export function Heatmap({ days, selected, onSelect }: { days: HeatDay[]; selecte
   };
 
   return (
-    <div className="overflow-x-auto pb-1">
+    // Padding inside the scroller, so the selected day's ring isn't clipped at the grid's edges.
+    <div className="-m-1 overflow-x-auto p-1">
       <div className="inline-flex gap-2">
         <div className="grid grid-rows-[auto_repeat(7,1fr)] gap-[3px] pt-px text-[10px] leading-none text-ink-faint" aria-hidden="true">
           <span className="h-4" />

@@ -1,9 +1,10 @@
 /**
  * Following an ingestion run live: reads `/api/ingest/{id}/events` and, when the connection drops
  * (server restarted, network blip), reconnects with backoff until the run reports its end. DBOS
- * resumes the run after a restart, so reconnecting is all the client has to do.
+ * resumes the run after a restart, so reconnecting is all the client has to do. A run can also be
+ * cancelled: it stops at its next step, keeping the files already stored.
  */
-import { ApiError, apiJson, apiStream } from "@/lib/api";
+import { ApiError, apiJson, apiSend, apiStream } from "@/lib/api";
 import { backoffDelay, sleep } from "@/lib/backoff";
 import type { IngestEvent, IngestRunSummary, IngestSnapshot, RunStatus } from "./types";
 
@@ -13,6 +14,11 @@ export function fetchRecentRuns(limit = 20): Promise<IngestRunSummary[]> {
 
 export function fetchRun(workflowId: string): Promise<IngestSnapshot> {
   return apiJson<IngestSnapshot>(`/api/ingest/${encodeURIComponent(workflowId)}`);
+}
+
+/** Stops a run at its next step boundary; answers with the run as it stands after the cancel. */
+export function cancelRun(workflowId: string): Promise<IngestSnapshot> {
+  return apiSend<IngestSnapshot>("POST", `/api/ingest/${encodeURIComponent(workflowId)}/cancel`);
 }
 
 export interface FollowHandlers {

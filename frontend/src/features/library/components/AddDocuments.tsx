@@ -31,7 +31,11 @@ export function AddDocuments({ prominent }: { prominent: boolean }) {
     if (params.get("add") !== "1") return;
     chooseButton.current?.focus();
     chooseButton.current?.scrollIntoView({ block: "center" });
-    setParams({}, { replace: true });
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      next.delete("add");
+      return next;
+    }, { replace: true });
   }, [params, setParams]);
 
   const chosenCategory = category.trim() || null;

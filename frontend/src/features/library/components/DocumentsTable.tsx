@@ -23,13 +23,10 @@ const STATUS_WORD: Record<string, string> = { queued: "Queued", ingesting: "Proc
 
 function StatusCell({ doc, live }: { doc: DocumentOut; live?: IngestItem }) {
   if (live && isActive(live.status)) {
-    const detail = progressLabel(live).split(" · ").slice(1).join(" · ");
+    // The stage and a bar; the details ("batch 4 of 12") are in the tooltip and the activity above.
     return (
-      <div className="w-36 space-y-1" title={progressLabel(live)}>
-        <div className="flex items-center gap-1.5">
-          <Badge tone="accent" dot pulse>{stageName(live.status)}</Badge>
-          {detail && <span className="truncate text-[11px] text-ink-faint">{detail}</span>}
-        </div>
+      <div className="w-28 space-y-1.5" title={progressLabel(live)}>
+        <Badge tone="accent" dot pulse>{stageName(live.status)}</Badge>
         <Progress label={`${doc.filename} progress`} value={live.status === "queued" ? undefined : overallFraction(live)} />
       </div>
     );

@@ -1,6 +1,7 @@
 /** Live progress for each upload: every file's stage, a bar, and the error in words if it failed. */
-import type { ReactNode } from "react";
+import { useCallback, useMemo, type ReactNode } from "react";
 import { AlertTriangle, CheckCircle2, CircleSlash, FileText, RefreshCw, X } from "lucide-react";
+import type { DocumentOut } from "@/api/types";
 import { Badge } from "@/components/Badge";
 import { Button, IconButton } from "@/components/Button";
 import { Progress } from "@/components/Progress";
@@ -8,35 +9,47 @@ import { Spinner } from "@/components/Spinner";
 import { formatPercent, plural } from "@/lib/format";
 import type { IngestItem } from "../api/types";
 import { ingestStore, type IngestEntry } from "../hooks/ingestStore";
-import { isActive, overallFraction, progressLabel, runSummary, stageName, statusTone } from "../lib/progress";
+import {
+  afterCancel, cancelOutcome, isActive, overallFraction, progressLabel, runSummary, stageName, statusTone, type DocumentStatusOf,
+} from "../lib/progress";
+import { CancelRun } from "./CancelRun";
 
-function ItemIcon({ item }: { item: IngestItem }) {
-  if (item.status === "ready") return <CheckCircle2 size={16} className="text-ok" />;
-  if (item.status === "failed") return <AlertTriangle size={16} className="text-danger" />;
-  if (item.status === "skipped") return <CircleSlash size={16} className="text-ink-faint" />;
-  return <FileText size={16} className="text-ink-faint" />;
+type Outcome = ReturnType<typeof afterCancel>;
+
+function ItemIcon({ item, outcome }: { item: IngestItem; outcome: Outcome }) {
+  if (item.status === "ready" || outcome === "kept") return <CheckCircle2 size={16} className="shrink-0 text-ok" />;
+  if (outcome === "cancelled" || item.status === "skipped") return <CircleSlash size={16} className="shrink-0 text-ink-faint" />;
+  if (item.status === "failed") return <AlertTriangle size={16} className="shrink-0 text-danger" />;
+  return <FileText size={16} className="shrink-0 text-ink-faint" />;
 }
 
-function ItemRow({ item }: { item: IngestItem }) {
+function ItemDetail({ item, outcome }: { item: IngestItem; outcome: Outcome }) {
+  // A cancelled file needs no line of its own: the entry says what the cancel did.
+  if (outcome === "cancelled") return null;
+  if (outcome === "kept") return <p className="text-[13px] text-ink-muted">Stored before the cancel — it stays in your library.</p>;
+  return <p className={item.status === "failed" ? "text-[13px] text-danger" : "text-[13px] text-ink-muted"}>{progressLabel(item)}</p>;
+}
+
+function ItemRow({ item, outcome }: { item: IngestItem; outcome: Outcome }) {
   const active = isActive(item.status);
   return (
-    <li className="py-2.5" data-testid="ingest-item" data-status={item.status} data-filename={item.filename}>
+    <li className="py-2.5" data-testid="ingest-item" data-status={outcome ?? item.status} data-filename={item.filename}>
       <div className="flex items-center gap-2.5">
-        <ItemIcon item={item} />
+        <ItemIcon item={item} outcome={outcome} />
         <span className="min-w-0 flex-1 truncate text-sm font-medium" title={item.filename}>{item.filename}</span>
-        <Badge tone={statusTone(item.status)} dot={active} pulse={active}>{stageName(item.status)}</Badge>
+        <Badge tone={outcome === "cancelled" ? "neutral" : outcome === "kept" ? "ok" : statusTone(item.status)} dot={active} pulse={active}>
+          {outcome === "cancelled" ? "Cancelled" : outcome === "kept" ? "Ready" : stageName(item.status)}
+        </Badge>
       </div>
-      <div className="mt-1.5 pl-[26px]">
+      <div className="pl-[26px]">
         {active && (
           <Progress
             label={`${item.filename}: ${progressLabel(item)}`}
             value={item.status === "queued" ? undefined : overallFraction(item)}
-            className="mb-1.5"
+            className="mt-1.5 mb-1.5"
           />
         )}
-        <p className={item.status === "failed" ? "text-[13px] text-danger" : "text-[13px] text-ink-muted"}>
-          {progressLabel(item)}
-        </p>
+        <ItemDetail item={item} outcome={outcome} />
         {item.warnings.map((warning) => (
           <p key={warning} className="mt-0.5 text-[13px] text-warn">{warning}</p>
         ))}
@@ -45,7 +58,7 @@ function ItemRow({ item }: { item: IngestItem }) {
   );
 }
 
-function EntryHeader({ entry }: { entry: IngestEntry }) {
+function EntryHeader({ entry, statusOf }: { entry: IngestEntry; statusOf: DocumentStatusOf }) {
   const items = entry.snapshot?.documents ?? [];
   let title = entry.label;
   let status: ReactNode = null;
@@ -54,7 +67,7 @@ function EntryHeader({ entry }: { entry: IngestEntry }) {
     status = <span className="text-[13px] text-ink-muted">{formatPercent(entry.uploading)}</span>;
   } else if (items.length) {
     title = items.length === 1 ? (items[0]?.filename ?? entry.label) : plural(items.length, "file");
-    status = <span className="text-[13px] text-ink-muted">{runSummary(items)}</span>;
+    status = <span className="text-[13px] text-ink-muted">{runSummary(items, entry.snapshot?.status, statusOf)}</span>;
   }
   const reconnecting = entry.runId && !entry.connected && !entry.ended;
   return (
@@ -66,6 +79,7 @@ function EntryHeader({ entry }: { entry: IngestEntry }) {
         </span>
       )}
       {status}
+      <CancelRun entry={entry} />
       {entry.ended ? (
         <IconButton label="Dismiss" size="sm" onClick={() => ingestStore.dismiss(entry.key)}>
           <X size={15} />
@@ -77,13 +91,22 @@ function EntryHeader({ entry }: { entry: IngestEntry }) {
   );
 }
 
-function Entry({ entry }: { entry: IngestEntry }) {
+function Entry({ entry, statusOf }: { entry: IngestEntry; statusOf: DocumentStatusOf }) {
   const items = entry.snapshot?.documents ?? [];
+  const run = entry.snapshot?.status;
   return (
-    <li className="rounded-xl border border-line bg-surface px-4 py-3" data-testid="ingest-entry">
-      <EntryHeader entry={entry} />
+    <li className="rounded-xl border border-line bg-surface px-4 py-3" data-testid="ingest-entry" data-run-status={run}>
+      <EntryHeader entry={entry} statusOf={statusOf} />
       {entry.uploading !== undefined && <Progress label={`Uploading ${entry.label}`} value={entry.uploading} className="mt-2.5" />}
-      {items.length > 0 && <ul className="mt-1 divide-y divide-line">{items.map((item) => <ItemRow key={item.id} item={item} />)}</ul>}
+      {run === "CANCELLED" && (
+        <p role="status" data-testid="cancel-outcome" className="mt-2 flex items-start gap-2 rounded-lg bg-surface-2 px-3 py-2 text-[13px] text-ink">
+          <CircleSlash size={15} className="mt-0.5 shrink-0 text-ink-muted" />
+          {cancelOutcome(items, statusOf)}
+        </p>
+      )}
+      {items.length > 0 && <ul className="mt-1 divide-y divide-line">{items.map((item) => (
+        <ItemRow key={item.id} item={item} outcome={afterCancel(item, run, statusOf)} />
+      ))}</ul>}
       {entry.rejected.length > 0 && (
         <ul className="mt-2 space-y-1.5 rounded-lg bg-danger-soft p-2.5">
           {entry.rejected.map((rejected) => (
@@ -98,13 +121,16 @@ function Entry({ entry }: { entry: IngestEntry }) {
   );
 }
 
-export function IngestActivity({ entries }: { entries: IngestEntry[] }) {
+/** `documents` is the library list: after a cancel it tells the files kept from the files dropped. */
+export function IngestActivity({ entries, documents }: { entries: IngestEntry[]; documents: DocumentOut[] }) {
+  const statuses = useMemo(() => new Map(documents.map((doc) => [doc.id, doc.status])), [documents]);
+  const statusOf = useCallback((id: string) => statuses.get(id), [statuses]);
   if (!entries.length) return null;
   const finished = entries.filter((entry) => entry.ended).length;
   const announce = entries
-    .flatMap((entry) => entry.snapshot?.documents ?? [])
-    .filter((item) => !isActive(item.status))
-    .map((item) => `${item.filename}: ${stageName(item.status)}`)
+    .flatMap((entry) => (entry.snapshot?.documents ?? [])
+      .filter((item) => !isActive(item.status))
+      .map((item) => `${item.filename}: ${afterCancel(item, entry.snapshot?.status, statusOf) === "cancelled" ? "Cancelled" : stageName(item.status)}`))
     .join(". ");
   return (
     <section aria-labelledby="activity-title" className="space-y-2">
@@ -113,7 +139,7 @@ export function IngestActivity({ entries }: { entries: IngestEntry[] }) {
         {finished > 1 && <Button size="sm" variant="ghost" onClick={() => ingestStore.dismissFinished()}>Clear finished</Button>}
       </div>
       <p aria-live="polite" className="sr-only">{announce}</p>
-      <ul className="space-y-2">{entries.map((entry) => <Entry key={entry.key} entry={entry} />)}</ul>
+      <ul className="space-y-2">{entries.map((entry) => <Entry key={entry.key} entry={entry} statusOf={statusOf} />)}</ul>
     </section>
   );
 }

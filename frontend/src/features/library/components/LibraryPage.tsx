@@ -1,6 +1,7 @@
 /** The Knowledge Base screen: add documents, watch them being processed, and manage the library. */
 import { useId, useMemo, useState } from "react";
 import { BookOpen, Search } from "lucide-react";
+import { useLocation } from "react-router";
 import { useCategories, useDocuments } from "@/api/vault";
 import { Button } from "@/components/Button";
 import { EmptyState } from "@/components/EmptyState";
@@ -22,7 +23,15 @@ export function LibraryPage() {
   const categories = useCategories();
   const entries = useIngest(documents.data);
   const live = useMemo(() => liveItems(entries), [entries]);
-  const [query, setQuery] = useState("");
+  // `/library?q=…` opens the library filtered (the command palette's quick-open). The box itself is
+  // local state: a controlled input fed from the URL drops keystrokes, as navigations run in transitions.
+  const location = useLocation();
+  const [query, setQuery] = useState(() => new URLSearchParams(location.search).get("q") ?? "");
+  const [seenNavigation, setSeenNavigation] = useState(location.key);
+  if (seenNavigation !== location.key) {
+    setSeenNavigation(location.key);
+    setQuery(new URLSearchParams(location.search).get("q") ?? "");
+  }
   const [category, setCategory] = useState("");
   const categoryListId = useId();
 
@@ -50,7 +59,7 @@ export function LibraryPage() {
       </header>
 
       <AddDocuments prominent={empty} />
-      <IngestActivity entries={entries} />
+      <IngestActivity entries={entries} documents={all} />
 
       {empty && entries.length === 0 && (
         <EmptyState icon={<BookOpen size={20} />} title="Your library is empty">

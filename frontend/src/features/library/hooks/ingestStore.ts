@@ -6,7 +6,7 @@
  */
 import type { RejectedUpload, UploadAccepted } from "@/api/types";
 import { ApiError, errorMessage } from "@/lib/api";
-import { followRun, type FollowResult } from "../api/ingest";
+import { cancelRun, followRun, type FollowResult } from "../api/ingest";
 import { TERMINAL_RUN_STATUSES, type IngestItem, type IngestSnapshot } from "../api/types";
 
 export interface IngestEntry {
@@ -17,6 +17,8 @@ export interface IngestEntry {
   runId?: string;
   snapshot?: IngestSnapshot;
   connected: boolean;
+  /** A cancel has been asked for and the server hasn't answered yet. */
+  cancelling?: boolean;
   ended?: FollowResult;
   rejected: RejectedUpload[];
   error?: string;
@@ -24,15 +26,19 @@ export interface IngestEntry {
 
 type Listener = () => void;
 
+/** What to show between the server accepting the files and the run's first progress line. */
 function seedSnapshot(accepted: UploadAccepted): IngestSnapshot {
   return {
     workflow_id: accepted.workflow_id ?? "",
     status: "ENQUEUED",
+    source: "upload",
+    created_at: new Date().toISOString(),
     steps: [],
-    progress: { phase: "queued", done: 0, total: 0, detail: null },
+    executions: {},
+    progress: { phase: "queued", done: 0, total: 0, detail: "" },
     documents: accepted.documents.map((doc) => ({
       id: doc.id, filename: doc.filename, status: "queued", decision: null, error: null, warnings: [],
-      progress: { done: 0, total: 0, detail: null }, pages: null, blocks: null, embedded: null,
+      progress: { done: 0, total: 0, detail: "" }, pages: null, blocks: null, embedded: null,
     })),
   };
 }
@@ -96,6 +102,20 @@ export class IngestStore {
     const key = `run-${runId}`;
     this.add({ key, label, runId, connected: false, rejected: [] });
     this.follow(key, runId);
+  }
+
+  /** Stops an entry's run; rejects with the server's error (the run then simply goes on). */
+  async cancel(key: string): Promise<void> {
+    const runId = this.entries.find((entry) => entry.key === key)?.runId;
+    if (!runId) return;
+    this.update(key, { cancelling: true });
+    try {
+      const snapshot = await cancelRun(runId);
+      this.update(key, { snapshot });
+      this.onDocumentsChanged();
+    } finally {
+      this.update(key, { cancelling: false });
+    }
   }
 
   dismiss(key: string): void {

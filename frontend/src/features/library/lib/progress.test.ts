@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { IngestItem } from "../api/types";
-import { isActive, overallFraction, progressLabel, runSummary, stageFraction } from "./progress";
+import { afterCancel, cancelOutcome, cancelWarning, inFlight, isActive, overallFraction, progressLabel, runSummary, stageFraction } from "./progress";
 
 function item(change: Partial<IngestItem>): IngestItem {
   return {
     id: "d1", filename: "notes.pdf", status: "queued", decision: null, error: null, warnings: [],
-    progress: { done: 0, total: 0, detail: null }, pages: null, blocks: null, embedded: null, ...change,
+    progress: { done: 0, total: 0, detail: "" }, pages: null, blocks: null, embedded: null, ...change,
   };
 }
 
@@ -51,5 +51,38 @@ describe("progress labels", () => {
     expect(isActive("failed")).toBe(false);
     const items = [item({ status: "ready" }), item({ status: "skipped" }), item({ status: "failed" }), item({ status: "extracting" })];
     expect(runSummary(items)).toBe("2 of 4 ready · 1 failed");
+  });
+
+  it("tells files a cancel stopped from files it kept and files that failed on their own", () => {
+    const message = "Ingestion was cancelled; upload the file again to add it.";
+    const stopped = item({ id: "stopped", status: "failed", error: message });
+    const stored = item({ id: "stored", status: "failed", error: message }); // its passages were stored first
+    const broken = item({ id: "broken", status: "failed", error: "The PDF is encrypted." });
+    const ready = item({ id: "ready", status: "ready" });
+    const library: Record<string, string> = { stopped: "failed", stored: "ready", broken: "failed", ready: "ready" };
+    const statusOf = (id: string) => library[id];
+    expect(afterCancel(stopped, "CANCELLED", statusOf)).toBe("cancelled");
+    expect(afterCancel(stored, "CANCELLED", statusOf)).toBe("kept");
+    expect(afterCancel(broken, "CANCELLED", statusOf)).toBeNull();
+    expect(afterCancel(stopped, "SUCCESS", statusOf)).toBeNull();
+    expect(runSummary([ready, stored, stopped, broken], "CANCELLED", statusOf)).toBe("2 of 4 ready · 1 failed · 1 cancelled");
+    expect(cancelOutcome([ready, stored, stopped, stopped], statusOf)).toBe(
+      "Cancelled — 2 files already stored stay in your library; 2 weren't added (upload them again to add them).");
+    expect(cancelOutcome([stopped], statusOf)).toBe("Cancelled — nothing was added; upload it again to add it.");
+    expect(cancelOutcome([ready, stored], statusOf)).toBe("Cancelled, but every file was already in your library — nothing was lost.");
+  });
+
+  it("counts the files a cancel would stop and says which of them stay", () => {
+    const items = [item({ status: "ready" }), item({ status: "embedding" }), item({ status: "queued" }), item({ status: "failed" })];
+    expect(inFlight(items).map((i) => i.status)).toEqual(["embedding", "queued"]);
+    expect(cancelWarning([
+      item({ filename: "intro.md", status: "embedding" }),
+      item({ filename: "scan.pdf", status: "extracting" }),
+      item({ filename: "glossary.md", status: "queued" }),
+      item({ filename: "done.md", status: "ready" }),
+    ])).toBe("scan.pdf and glossary.md aren't stored yet and won't be added — you can upload them again later. "
+      + "intro.md is already stored and stays in your library.");
+    expect(cancelWarning([item({ filename: "scan.pdf", status: "extracting" })]))
+      .toBe("scan.pdf isn't stored yet and won't be added — you can upload it again later.");
   });
 });

@@ -3,8 +3,8 @@
  * "Embedding · batch 4 of 12", "Ready · 21 pages, 340 passages", or the error in words. Pure.
  */
 import type { Tone } from "@/components/Badge";
-import { plural } from "@/lib/format";
-import type { IngestItem, ItemStatus } from "../api/types";
+import { listNames, plural } from "@/lib/format";
+import type { IngestItem, ItemStatus, RunStatus } from "../api/types";
 
 const STAGE: Record<ItemStatus, string> = {
   queued: "Queued",
@@ -15,9 +15,6 @@ const STAGE: Record<ItemStatus, string> = {
   skipped: "Unchanged",
   failed: "Failed",
 };
-
-/** Stage order for a simple stepper: queued → extracting → storing → embedding → ready. */
-export const STAGES: ItemStatus[] = ["queued", "extracting", "storing", "embedding", "ready"];
 
 export function stageName(status: ItemStatus): string {
   return STAGE[status] ?? status;
@@ -88,12 +85,72 @@ export function isActive(status: ItemStatus | string): boolean {
   return !["ready", "failed", "skipped"].includes(status);
 }
 
-/** One line for the whole run: "2 of 3 ready · 1 failed". */
-export function runSummary(items: IngestItem[]): string {
-  const count = (status: ItemStatus) => items.filter((item) => item.status === status).length;
-  const finished = count("ready") + count("skipped");
-  const failed = count("failed");
-  const parts = [`${finished} of ${items.length} ready`];
+/** A document's status in the library list, by id (undefined while unknown). */
+export type DocumentStatusOf = (documentId: string) => string | undefined;
+
+/**
+ * What a cancel did to a file: the server marks every file still in progress as failed, saying it was
+ * cancelled — but a file whose passages were already stored stays in the library (its document is
+ * ready; its embeddings finish in the background), so it is "kept". Null for files the cancel didn't
+ * touch (finished before it, or failed on their own with their own error).
+ */
+export function afterCancel(item: IngestItem, run: RunStatus | undefined, statusOf: DocumentStatusOf): "kept" | "cancelled" | null {
+  if (run !== "CANCELLED" || item.status !== "failed" || !/cancel/i.test(item.error ?? "")) return null;
+  return statusOf(item.id) === "ready" ? "kept" : "cancelled";
+}
+
+/** Files still being worked on, which cancelling would stop. */
+export function inFlight(items: IngestItem[]): IngestItem[] {
+  return items.filter((item) => isActive(item.status));
+}
+
+/**
+ * What cancelling now would do to the files in flight, in words: those not stored yet won't be added;
+ * those already stored (waiting for or getting their embeddings) stay in the library.
+ */
+export function cancelWarning(items: IngestItem[]): string {
+  const pending = inFlight(items);
+  const dropped = pending.filter((item) => item.status !== "embedding").map((item) => item.filename);
+  const stored = pending.filter((item) => item.status === "embedding").map((item) => item.filename);
+  const parts: string[] = [];
+  if (dropped.length) {
+    const one = dropped.length === 1;
+    parts.push(`${listNames(dropped)} ${one ? "isn't" : "aren't"} stored yet and won't be added — you can upload `
+      + `${one ? "it" : "them"} again later.`);
+  }
+  if (stored.length) {
+    parts.push(`${listNames(stored)} ${stored.length === 1 ? "is" : "are"} already stored and `
+      + `${stored.length === 1 ? "stays" : "stay"} in your library.`);
+  }
+  return parts.join(" ");
+}
+
+function tally(items: IngestItem[], run: RunStatus | undefined, statusOf: DocumentStatusOf) {
+  let ready = 0, failed = 0, cancelled = 0;
+  for (const item of items) {
+    const outcome = afterCancel(item, run, statusOf);
+    if (outcome === "cancelled") cancelled += 1;
+    else if (outcome === "kept" || item.status === "ready" || item.status === "skipped") ready += 1;
+    else if (item.status === "failed") failed += 1;
+  }
+  return { ready, failed, cancelled };
+}
+
+/** One line for the whole run: "2 of 3 ready · 1 failed" (and "· 1 cancelled" after a cancel). */
+export function runSummary(items: IngestItem[], run?: RunStatus, statusOf: DocumentStatusOf = () => undefined): string {
+  const { ready, failed, cancelled } = tally(items, run, statusOf);
+  const parts = [`${ready} of ${items.length} ready`];
   if (failed) parts.push(`${failed} failed`);
+  if (cancelled) parts.push(`${cancelled} cancelled`);
   return parts.join(" · ");
+}
+
+/** What a cancel left behind, in a sentence: what stays in the library and what to upload again. */
+export function cancelOutcome(items: IngestItem[], statusOf: DocumentStatusOf): string {
+  const { ready, cancelled } = tally(items, "CANCELLED", statusOf);
+  if (!cancelled) return "Cancelled, but every file was already in your library — nothing was lost.";
+  const again = cancelled === 1 ? "upload it again to add it" : "upload them again to add them";
+  if (!ready) return `Cancelled — nothing was added; ${again}.`;
+  return `Cancelled — ${plural(ready, "file")} already stored ${ready === 1 ? "stays" : "stay"} in your library; `
+    + `${cancelled} ${cancelled === 1 ? "wasn't" : "weren't"} added (${again}).`;
 }

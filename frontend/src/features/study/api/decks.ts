@@ -1,5 +1,6 @@
 /** Flashcard decks: list with due counts, cards, the due queue, FSRS reviews, card edits, export. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { fetchDecks } from "@/api/lists";
 import { apiJson, apiSend } from "@/lib/api";
 import { studyKeys } from "./keys";
 import type { Card, CardInput, Deck, DeckSummary, Due, Rating, Review } from "./types";
@@ -7,7 +8,7 @@ import type { Card, CardInput, Deck, DeckSummary, Due, Rating, Review } from "./
 const base = (id: string) => `/api/study/decks/${encodeURIComponent(id)}`;
 
 export function useDecks() {
-  return useQuery({ queryKey: studyKeys.decks, queryFn: () => apiJson<DeckSummary[]>("/api/study/decks") });
+  return useQuery({ queryKey: studyKeys.decks, queryFn: fetchDecks });
 }
 
 export function useDeck(id: string) {

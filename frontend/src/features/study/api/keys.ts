@@ -1,11 +1,14 @@
 /** Query keys for the study hub's server state, so a change on one screen refreshes the others. */
+import { listKeys } from "@/api/lists";
+
 export const studyKeys = {
   all: ["study"] as const,
   job: (id: string) => ["study", "job", id] as const,
+  activeJobs: ["study", "jobs", "active"] as const,
   quizzes: ["study", "quizzes"] as const,
   quiz: (id: string) => ["study", "quiz", id] as const,
   attempts: (id: string) => ["study", "quiz", id, "attempts"] as const,
-  decks: ["study", "decks"] as const,
+  decks: listKeys.decks,
   deck: (id: string) => ["study", "deck", id] as const,
   due: (id: string) => ["study", "deck", id, "due"] as const,
   workshops: ["study", "workshops"] as const,

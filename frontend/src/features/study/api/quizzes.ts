@@ -22,7 +22,10 @@ export function useStartAttempt(quizId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (restart: boolean) => apiSend<Attempt>("POST", `${base(quizId)}/attempts`, { restart }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: studyKeys.attempts(quizId) }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: studyKeys.attempts(quizId) });
+      void queryClient.invalidateQueries({ queryKey: studyKeys.quizzes }); // its open attempt changed
+    },
   });
 }
 
@@ -35,10 +38,9 @@ export function useAnswer(quizId: string) {
     onSuccess: (graded) => {
       queryClient.setQueryData<Attempt[]>(studyKeys.attempts(quizId), (all) =>
         all?.map((attempt) => (attempt.id === graded.attempt.id ? graded.attempt : attempt)));
-      if (graded.attempt.finished_at) {
-        void queryClient.invalidateQueries({ queryKey: studyKeys.quizzes });
-        void queryClient.invalidateQueries({ queryKey: studyKeys.quiz(quizId) });
-      }
+      // The hub's card shows the open attempt's progress (and the best score once it is finished).
+      void queryClient.invalidateQueries({ queryKey: studyKeys.quizzes });
+      if (graded.attempt.finished_at) void queryClient.invalidateQueries({ queryKey: studyKeys.quiz(quizId) });
     },
   });
 }

@@ -18,7 +18,7 @@ export type Attempt = Schemas["AttemptOut"];
 export type Answer = Schemas["AnswerOut"];
 export type GradedAnswer = Schemas["GradedAnswer"];
 
-export type DeckSummary = Schemas["DeckSummary"];
+export type { DeckSummary } from "@/api/types";
 export type Deck = Schemas["DeckOut"];
 export type Card = Schemas["CardOut"];
 export type Due = Schemas["DueOut"];

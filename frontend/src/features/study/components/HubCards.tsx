@@ -10,7 +10,7 @@ import { Progress } from "@/components/Progress";
 import { formatMinutesEstimate } from "@/lib/duration";
 import { formatDateTime, formatRelative, plural } from "@/lib/format";
 import type { DeckSummary, MindmapSummary, QuizSummary, WorkshopSummary } from "../api/types";
-import { formatScore, scoreTone } from "../lib/quiz";
+import { formatScore, inProgressLabel, scoreTone } from "../lib/quiz";
 import { withoutKindPrefix } from "../lib/titles";
 import { KINDS } from "./kinds";
 
@@ -27,18 +27,21 @@ function ItemCard({ to, title, icon, meta, badge, footer, children, testId }: {
   testId: string;
 }) {
   return (
-    <li className="group relative flex flex-col rounded-2xl border border-line bg-surface p-4 transition-colors focus-within:border-accent/60 hover:border-line-strong" data-testid={testId}>
+    <li className="group relative flex flex-col rounded-2xl border border-line bg-surface p-4 transition-colors hover:border-line-strong has-[h3_a:focus-visible]:ring-2 has-[h3_a:focus-visible]:ring-focus" data-testid={testId}>
       <div className="flex items-start gap-3">
         <span className="mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-lg bg-surface-2 text-ink-muted">{icon}</span>
         <div className="min-w-0 flex-1">
-          <h3 className="text-sm leading-snug font-semibold">
-            <Link to={to} className="line-clamp-2 break-words text-ink after:absolute after:inset-0 after:rounded-2xl focus:outline-none group-hover:text-accent">
-              {title}
-            </Link>
-          </h3>
+          {/* The badge shares the title's line only; the facts below use the card's full width. */}
+          <div className="flex items-start justify-between gap-2">
+            <h3 className="min-w-0 text-sm leading-snug font-semibold">
+              <Link to={to} className="line-clamp-2 break-words text-ink after:absolute after:inset-0 after:rounded-2xl focus:outline-none group-hover:text-accent">
+                {title}
+              </Link>
+            </h3>
+            {badge && <div className="shrink-0">{badge}</div>}
+          </div>
           <p className="mt-0.5 text-[13px] text-ink-muted">{meta}</p>
         </div>
-        {badge && <div className="shrink-0">{badge}</div>}
       </div>
       {children && <div className="mt-3">{children}</div>}
       {footer && <div className="relative z-10 mt-3 flex items-center justify-between gap-2 text-xs text-ink-faint">{footer}</div>}
@@ -52,13 +55,20 @@ function Created({ iso, verb = "Made" }: { iso: string; verb?: string }) {
 
 export function QuizCard({ quiz }: { quiz: QuizSummary }) {
   const Icon = KINDS.quiz.icon;
-  const badge = quiz.best_score !== null && quiz.best_score !== undefined
-    ? <Badge tone={scoreTone(quiz.best_score)}>Best {formatScore(quiz.best_score)}</Badge>
-    : quiz.attempts > 0 ? <Badge tone="accent" dot>In progress</Badge> : <Badge>Not taken</Badge>;
+  const best = quiz.best_score ?? null;
+  // The unfinished attempt is what to do next, so it takes the badge; the best score moves to the footer.
+  const badge = quiz.open_attempt
+    ? <Badge tone="accent" dot>{inProgressLabel(quiz.open_attempt)}</Badge>
+    : best !== null ? <Badge tone={scoreTone(best)}>Best {formatScore(best)}</Badge> : <Badge>Not taken</Badge>;
   return (
     <ItemCard to={`/study/quizzes/${quiz.id}`} title={withoutKindPrefix(quiz.title, "Quiz")} icon={<Icon size={16} />} testId="quiz-card" badge={badge}
       meta={`${plural(quiz.question_count, "question")} · ${DIFFICULTY[quiz.difficulty] ?? quiz.difficulty}${quiz.workshop_id ? " · Workshop recap" : ""}`}
-      footer={<Created iso={quiz.last_attempt_at ?? quiz.created_at} verb={quiz.last_attempt_at ? "Taken" : "Made"} />}
+      footer={
+        <>
+          <Created iso={quiz.last_attempt_at ?? quiz.created_at} verb={quiz.last_attempt_at ? "Taken" : "Made"} />
+          {quiz.open_attempt && best !== null && <span>Best {formatScore(best)}</span>}
+        </>
+      }
     />
   );
 }

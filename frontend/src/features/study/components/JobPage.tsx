@@ -19,7 +19,7 @@ import type { Job } from "../api/types";
 import { pendingJobs } from "../hooks/pendingJobs";
 import { useElapsed } from "../hooks/useElapsed";
 import { jobActivity, KIND_NOUN, newClientToken, resultPath } from "../lib/jobs";
-import { JOB_ICONS } from "./kinds";
+import { isGeneratorKind, JOB_ICONS, KINDS } from "./kinds";
 import { PageShell, StudyHeader } from "./StudyLayout";
 
 function Working({ job, label }: { job: Job; label?: string }) {
@@ -55,6 +55,8 @@ function Failed({ job }: { job: Job }) {
   const [retrying, setRetrying] = useState(false);
   const [retryError, setRetryError] = useState<unknown>(null);
   const noun = KIND_NOUN[job.kind];
+  const canRetry = Boolean(pending?.generator && pending.params);
+  const generator = pending?.generator ?? (isGeneratorKind(job.kind) ? job.kind : undefined);
 
   const retry = async () => {
     if (!pending?.generator || !pending.params) return;
@@ -80,10 +82,15 @@ function Failed({ job }: { job: Job }) {
       <h2 className="text-lg font-semibold">{noModel ? "No model to write it with" : `The ${noun} couldn't be made`}</h2>
       <p className="mx-auto mt-2 max-w-md text-sm text-ink-muted"><CodeText text={message} /></p>
       <div className="mt-6 flex flex-wrap justify-center gap-2">
-        {pending?.generator && pending.params && (
+        {canRetry && (
           <Button variant="primary" icon={<RefreshCw size={15} />} loading={retrying} onClick={() => void retry()}>Try again</Button>
         )}
-        {pending?.generator && <ButtonLink to={`/study/new/${pending.generator}`}>Change the settings</ButtonLink>}
+        {/* Without what was asked for (it was asked in another browser), a fresh form is the way forward. */}
+        {generator && (
+          <ButtonLink to={`/study/new/${generator}`} variant={canRetry ? "secondary" : "primary"}>
+            {canRetry ? "Change the settings" : `New ${KINDS[generator].noun}`}
+          </ButtonLink>
+        )}
         <ButtonLink to="/study" variant="ghost" onClick={() => pendingJobs.remove(job.job_id)}>Back to Study</ButtonLink>
       </div>
     </div>

@@ -19,9 +19,8 @@ import { pendingJobs } from "../hooks/pendingJobs";
 import { newClientToken } from "../lib/jobs";
 import { QUESTION_TYPE_LABEL } from "../lib/quiz";
 import { isGeneratorKind, KINDS } from "./kinds";
-import { StudyModelNotice } from "./ModelNotice";
 import { ChoiceChips, Segmented } from "./Segmented";
-import { PageShell, StudyHeader } from "./StudyLayout";
+import { PageShell, StudyHeader, StudyModelNotice } from "./StudyLayout";
 
 const DIFFICULTIES: Array<{ value: Difficulty; label: string; hint: string }> = [
   { value: "beginner", label: "Beginner", hint: "Recall of the key facts and terms" },

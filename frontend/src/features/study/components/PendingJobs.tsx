@@ -1,5 +1,5 @@
 /**
- * What this browser asked for that is still being made: one row per job, polled, linking to its
+ * What is being made — asked for here or in another browser: one row per job, polled, linking to its
  * progress page. A finished job leaves the list (its result appears in its section); a failed one stays
  * with the reason until dismissed.
  */
@@ -9,6 +9,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { IconButton } from "@/components/Button";
 import { Spinner } from "@/components/Spinner";
+import { formatRelative } from "@/lib/format";
 import { useJob } from "../api/jobs";
 import { studyKeys } from "../api/keys";
 import { pendingJobs } from "../hooks/pendingJobs";
@@ -27,13 +28,17 @@ function JobRow({ pending }: { pending: PendingJob }) {
     }
   }, [status, gone, pending.job_id, queryClient]);
 
+  if (status === "succeeded") return null; // leaving the list; its result is in its section
   const failed = status === "failed";
+  const detail = failed
+    ? job.data?.error?.message
+    : pending.label ? `from ${pending.label}` : `started ${formatRelative(new Date(pending.started_at).toISOString())}`;
   return (
     <li className="flex items-center gap-3 px-4 py-2.5" data-testid="pending-job" data-status={status ?? "queued"}>
       {failed ? <AlertTriangle size={16} className="shrink-0 text-danger" /> : <Spinner size={15} className="shrink-0 text-accent" />}
       <Link to={`/study/jobs/${encodeURIComponent(pending.job_id)}`} className="min-w-0 flex-1 text-sm hover:underline">
         <span className="font-medium">{failed ? `The ${KIND_NOUN[pending.kind]} couldn't be made` : `Making a ${KIND_NOUN[pending.kind]}`}</span>
-        <span className="text-ink-muted"> · {failed ? job.data?.error?.message : `from ${pending.label}`}</span>
+        {detail && <span className="text-ink-muted"> · {detail}</span>}
       </Link>
       {failed && (
         <IconButton label="Dismiss" size="sm" onClick={() => pendingJobs.remove(pending.job_id)}>

@@ -2,9 +2,10 @@
  * A row of mutually exclusive choices (a radio group): click, or arrow keys to move the choice.
  * `ChoiceChips` is the multi-select sibling (checkboxes).
  */
-import { useId, type KeyboardEvent, type ReactNode } from "react";
+import { useId, type ReactNode } from "react";
 import { Check } from "lucide-react";
 import { cn } from "@/lib/cn";
+import { onRadioGroupKeyDown } from "@/lib/keys";
 
 export interface Choice<T> {
   value: T;
@@ -20,19 +21,12 @@ export function Segmented<T extends string | number>({ label, value, options, on
   className?: string;
   size?: "sm" | "md";
 }) {
-  const move = (event: KeyboardEvent<HTMLDivElement>) => {
-    const step = event.key === "ArrowRight" || event.key === "ArrowDown" ? 1 : event.key === "ArrowLeft" || event.key === "ArrowUp" ? -1 : 0;
-    if (!step) return;
-    event.preventDefault();
-    const index = options.findIndex((option) => option.value === value);
-    const next = options[(index + step + options.length) % options.length];
-    if (!next) return;
-    onChange(next.value);
-    const buttons = event.currentTarget.querySelectorAll<HTMLButtonElement>("[role=radio]");
-    buttons[options.indexOf(next)]?.focus();
-  };
   return (
-    <div role="radiogroup" aria-label={label} onKeyDown={move}
+    <div role="radiogroup" aria-label={label}
+      onKeyDown={(event) => onRadioGroupKeyDown(event, (index) => {
+        const next = options[index];
+        if (next) onChange(next.value);
+      })}
       className={cn("inline-flex max-w-full flex-wrap gap-0.5 rounded-lg border border-line bg-canvas p-0.5", className)}>
       {options.map((option) => {
         const checked = option.value === value;

@@ -13,14 +13,13 @@ import { useDecks } from "../api/decks";
 import { useMindmaps } from "../api/mindmaps";
 import { useQuizzes } from "../api/quizzes";
 import { useWorkshops } from "../api/workshops";
-import { usePendingJobs } from "../hooks/pendingJobs";
+import { useHubJobs } from "../hooks/pendingJobs";
 import { withoutKindPrefix } from "../lib/titles";
 import { DeckCard, MindmapCard, QuizCard, WorkshopCard } from "./HubCards";
 import { GENERATOR_KINDS, KINDS } from "./kinds";
-import { StudyModelNotice } from "./ModelNotice";
 import { PendingJobs } from "./PendingJobs";
 import { HubSection } from "./HubSection";
-import { PageShell } from "./StudyLayout";
+import { PageShell, StudyModelNotice } from "./StudyLayout";
 
 function CreateTiles() {
   return (
@@ -78,7 +77,7 @@ export function StudyHub() {
   const decks = useDecks();
   const workshops = useWorkshops();
   const mindmaps = useMindmaps();
-  const pending = usePendingJobs();
+  const pending = useHubJobs();
   const noDocuments = documents.isSuccess && documents.data.length === 0;
   const nothingYet = [quizzes, decks, workshops, mindmaps].every((q) => q.isSuccess && q.data.length === 0);
 

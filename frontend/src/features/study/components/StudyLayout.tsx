@@ -2,6 +2,7 @@
 import type { ReactNode } from "react";
 import { ChevronLeft } from "lucide-react";
 import { Link } from "react-router";
+import { ModelNotice } from "@/components/ModelNotice";
 import { cn } from "@/lib/cn";
 
 export function PageShell({ children, narrow, className }: { children: ReactNode; narrow?: boolean; className?: string }) {
@@ -67,4 +68,10 @@ export function Panel({ title, children, className, actions, id }: {
       {children}
     </section>
   );
+}
+
+/** Why nothing new can be generated right now, on the screens that generate. */
+export function StudyModelNotice() {
+  return <ModelNotice consequence="nothing new can be generated"
+    stillWorks="Quizzes, decks, workshops and mind maps you already have keep working." />;
 }

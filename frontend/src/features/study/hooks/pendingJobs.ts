@@ -1,12 +1,16 @@
 /**
- * The generation jobs this browser started and hasn't seen finish, as a small external store over
- * localStorage (other tabs' changes arrive through the `storage` event).
+ * The generation jobs this browser knows about and hasn't seen finish, as a small external store over
+ * localStorage (other tabs' changes arrive through the `storage` event), and the hub's list: those
+ * merged with the jobs the server is making, the unknown ones adopted so they stay until they end.
  */
-import { useSyncExternalStore } from "react";
-import { addPending, readPending, removePending, type PendingJob } from "../lib/jobs";
+import { useEffect, useMemo, useSyncExternalStore } from "react";
+import { useActiveJobs } from "../api/jobs";
+import { addPending, mergeJobs, readPending, removePending, type PendingJob } from "../lib/jobs";
 
 const listeners = new Set<() => void>();
 let snapshot: PendingJob[] | null = null;
+/** Jobs removed in this session (finished, dismissed, gone): not to be adopted again from a stale list. */
+const finished = new Set<string>();
 
 function storage(): Storage | null {
   try {
@@ -48,6 +52,7 @@ export const pendingJobs = {
     if (store) emit(addPending(store, job));
   },
   remove(jobId: string): void {
+    finished.add(jobId);
     const store = storage();
     if (store && getSnapshot().some((job) => job.job_id === jobId)) emit(removePending(store, jobId));
   },
@@ -56,6 +61,18 @@ export const pendingJobs = {
   },
 };
 
-export function usePendingJobs(): PendingJob[] {
+function usePendingJobs(): PendingJob[] {
   return useSyncExternalStore(subscribe, getSnapshot, () => []);
+}
+
+/** What the hub lists as being made: this browser's jobs and the server's, newest first. */
+export function useHubJobs(): PendingJob[] {
+  const known = usePendingJobs();
+  const active = useActiveJobs();
+  const jobs = useMemo(() => mergeJobs(known, active.data, finished), [known, active.data]);
+  useEffect(() => {
+    const ids = new Set(known.map((job) => job.job_id));
+    jobs.filter((job) => !ids.has(job.job_id)).forEach((job) => pendingJobs.add(job));
+  }, [jobs, known]);
+  return jobs;
 }

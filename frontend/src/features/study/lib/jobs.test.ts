@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Job } from "../api/types";
-import { addPending, isTerminal, jobActivity, pollDelay, readPending, removePending, resultPath, type PendingJob } from "./jobs";
+import { addPending, isTerminal, jobActivity, mergeJobs, pollDelay, readPending, removePending, resultPath, type PendingJob } from "./jobs";
 
 function memoryStorage(initial: Record<string, string> = {}) {
   const data = new Map(Object.entries(initial));
@@ -60,5 +60,30 @@ describe("jobs this browser started", () => {
     const storage = memoryStorage({ "quire-study-jobs": JSON.stringify([pending("old", 0), pending("new", day), { nope: 1 }]) });
     expect(readPending(storage, day + 10).map((job) => job.job_id)).toEqual(["new"]);
     expect(readPending(memoryStorage({ "quire-study-jobs": "{not json" }))).toEqual([]);
+  });
+});
+
+describe("the hub's list of jobs being made", () => {
+  const server = (job_id: string, created_at: string, kind: Job["kind"] = "deck"): Job => ({
+    job_id, kind, status: "running", result_id: null, result_url: null, error: null, created_at, started_at: created_at,
+    finished_at: null,
+  });
+
+  it("adds the server's active jobs this browser didn't know, newest first, keeping what it knew", () => {
+    const mine = pending("mine", Date.parse("2026-03-01T10:00:00Z"));
+    const merged = mergeJobs([mine], [
+      server("elsewhere", "2026-03-01T10:05:00Z", "mindmap"),
+      server("mine", "2026-03-01T10:00:00Z", "quiz"),
+      server("older", "2026-03-01T09:00:00Z"),
+    ], new Set());
+    expect(merged.map((job) => job.job_id)).toEqual(["elsewhere", "mine", "older"]);
+    expect(merged[0]).toEqual({ job_id: "elsewhere", kind: "mindmap", started_at: Date.parse("2026-03-01T10:05:00Z") });
+    expect(merged[1]).toBe(mine); // its label and parameters (for "try again") are kept
+  });
+
+  it("lists what it knows before the server answers, and doesn't bring back a job it saw finish", () => {
+    const mine = pending("mine", 1_000);
+    expect(mergeJobs([mine], undefined, new Set())).toEqual([mine]);
+    expect(mergeJobs([], [server("done", "2026-03-01T10:00:00Z")], new Set(["done"]))).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Generation jobs, client side: when a job is over, how often to ask about it, what to say while it
- * runs, where its result lives in the app, and the jobs this browser started (kept in localStorage so
- * a reload or another tab still finds them). Pure apart from the storage passed in.
+ * runs, where its result lives in the app, and the jobs this browser knows about (kept in localStorage,
+ * so a reload lists them at once, with what was asked for) merged with those the server says are still
+ * being made. Pure apart from the storage passed in.
  */
 import type { GeneratorKind, GeneratorParams, Job, JobKind, JobStatus } from "../api/types";
 
@@ -71,16 +72,32 @@ export function newClientToken(): string {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
-// -- jobs this browser started -------------------------------------------------------------------------
+// -- jobs this browser knows about ---------------------------------------------------------------------
 export interface PendingJob {
   job_id: string;
   kind: JobKind;
-  /** What the user asked for, so "try again" can ask again (absent for lessons and recaps). */
+  /** What the user asked for, so "try again" can ask again (absent for lessons, recaps, and jobs
+   * started in another browser). */
   generator?: GeneratorKind;
   params?: GeneratorParams;
-  /** Words for the scope ("Biology", "3 documents"), shown while it runs. */
-  label: string;
+  /** Words for the scope ("Biology", "3 documents"), shown while it runs (unknown for jobs started elsewhere). */
+  label?: string;
   started_at: number;
+}
+
+/**
+ * The hub's "being made" list: the jobs this browser knows (with what was asked for), plus the active
+ * ones the server reports that it didn't know — started in another browser, or before this one's
+ * storage was cleared — except those it has just seen finish (the server's list may be a moment older).
+ * One entry per job, newest first.
+ */
+export function mergeJobs(known: readonly PendingJob[], active: readonly Job[] | undefined,
+  finished: ReadonlySet<string>): PendingJob[] {
+  const ids = new Set(known.map((job) => job.job_id));
+  const discovered = (active ?? [])
+    .filter((job) => !ids.has(job.job_id) && !finished.has(job.job_id))
+    .map((job): PendingJob => ({ job_id: job.job_id, kind: job.kind, started_at: Date.parse(job.created_at) }));
+  return [...known, ...discovered].sort((a, b) => b.started_at - a.started_at);
 }
 
 const KEY = "quire-study-jobs";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Attempt, Question } from "../api/types";
-import { attemptsOverview, choiceForKey, formatScore, nextQuestionIndex, scoreTone } from "./quiz";
+import { attemptsOverview, choiceForKey, formatScore, inProgressLabel, nextQuestionIndex, scoreTone } from "./quiz";
 
 const question = (id: string, position: number): Question =>
   ({ id, position, type: "mcq", question: `Q${id}?`, options: ["a", "b", "c", "d"], sources: [] });
@@ -29,6 +29,10 @@ describe("quiz progress", () => {
     expect(choiceForKey("c", 2)).toBeNull();
     expect(choiceForKey("Enter", 4)).toBeNull();
     expect(choiceForKey("5", 4)).toBeNull();
+  });
+
+  it("says how far an unfinished attempt got", () => {
+    expect(inProgressLabel({ answered: 3, total: 10 })).toBe("In progress 3/10");
   });
 
   it("formats scores as whole percentages and picks a tone", () => {

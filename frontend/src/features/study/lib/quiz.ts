@@ -34,6 +34,11 @@ export function scoreMessage(score: number): string {
   return "This material needs another pass — read the explanations and their sources, then retake it.";
 }
 
+/** "In progress 3/10": how far the unfinished attempt got. */
+export function inProgressLabel(open: { answered: number; total: number }): string {
+  return `In progress ${open.answered}/${open.total}`;
+}
+
 export interface AttemptsOverview {
   open: Attempt | undefined;
   finished: Attempt[];

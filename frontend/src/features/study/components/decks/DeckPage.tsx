@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Download, Pencil, Play, Plus, Trash2 } from "lucide-react";
 import { useNavigate, useParams } from "react-router";
 import { Badge, type Tone } from "@/components/Badge";
-import { Button, IconButton } from "@/components/Button";
+import { Button, buttonClassName, IconButton } from "@/components/Button";
 import { ButtonLink } from "@/components/ButtonLink";
 import { ConfirmDialog } from "@/components/Dialog";
 import { SkeletonRows } from "@/components/Skeleton";
@@ -93,7 +93,7 @@ export function DeckPage() {
               ? <ButtonLink to={`/study/decks/${deckId}/review`} variant="primary" icon={<Play size={15} />}>Review {data.due_count} due</ButtonLink>
               : <Button variant="primary" icon={<Play size={15} />} disabled title="No card is due right now">Review</Button>}
             <Button icon={<Plus size={15} />} onClick={() => setEditing({ card: null })}>Add card</Button>
-            <a href={deckExportUrl(deckId)} download className="inline-flex h-9 items-center gap-2 rounded-lg border border-line-strong bg-surface px-3.5 text-sm font-medium hover:bg-surface-2"
+            <a href={deckExportUrl(deckId)} download className={buttonClassName()}
               title="A CSV file for Anki's File → Import">
               <Download size={15} /> Export for Anki
             </a>

@@ -1,7 +1,7 @@
 /** Download a quiz as Markdown: the questions alone, with the answers, or with answers and explanations. */
 import { ChevronDown, Download } from "lucide-react";
 import { Popover } from "@/components/Popover";
-import { cn } from "@/lib/cn";
+import { Button } from "@/components/Button";
 import { quizExportUrl, type QuizExportMode } from "@/features/study/api/quizzes";
 
 const MODES: Array<{ mode: QuizExportMode; label: string; hint: string }> = [
@@ -17,10 +17,9 @@ export function QuizExportMenu({ quizId }: { quizId: string }) {
       align="end"
       className="w-72"
       trigger={({ open, toggle, id }) => (
-        <button type="button" aria-expanded={open} aria-controls={id} onClick={toggle}
-          className={cn("inline-flex h-9 items-center gap-2 rounded-lg border border-line-strong bg-surface px-3.5 text-sm font-medium text-ink hover:bg-surface-2")}>
-          <Download size={15} /> Export <ChevronDown size={14} className="text-ink-faint" />
-        </button>
+        <Button aria-expanded={open} aria-controls={id} onClick={toggle} icon={<Download size={15} />}>
+          Export <ChevronDown size={14} className="text-ink-faint" />
+        </Button>
       )}
     >
       {(close) => (

@@ -11,7 +11,7 @@ import { useToast } from "@/components/Toast";
 import { useHotkey } from "@/hooks/useHotkey";
 import { errorMessage } from "@/lib/api";
 import { cn } from "@/lib/cn";
-import { isTypingTarget } from "@/lib/keys";
+import { isTypingTarget, onRadioGroupKeyDown } from "@/lib/keys";
 import { useAnswer } from "@/features/study/api/quizzes";
 import type { Attempt, GradedAnswer, Question } from "@/features/study/api/types";
 import { choiceForKey, LETTERS, QUESTION_TYPE_LABEL } from "@/features/study/lib/quiz";
@@ -83,15 +83,20 @@ export function QuestionPlayer({ quizId, question, number, total, attempt, onAns
       <Progress value={answeredSoFar / total} label={`${answeredSoFar} of ${total} answered`} />
       <h2 id={`q-${question.id}`} className="mt-5 text-lg leading-snug font-medium text-ink">{question.question}</h2>
 
-      <div role="radiogroup" aria-label="Answers" className="mt-4 grid gap-2">
+      <div role="radiogroup" aria-labelledby={`q-${question.id}`} className="mt-4 grid gap-2"
+        onKeyDown={(event) => !graded && onRadioGroupKeyDown(event, setChosen)}>
         {question.options.map((option, index) => {
           const state = optionState(index, chosen, graded);
+          // Roving tabindex: the group is one Tab stop (the chosen option, else the first); arrows move.
+          const tabStop = index === (chosen ?? 0);
           return (
             <button
               key={index}
               type="button"
               role="radio"
               aria-checked={chosen === index}
+              tabIndex={tabStop ? 0 : -1}
+              autoFocus={tabStop && !graded}
               disabled={graded !== null || answer.isPending}
               onClick={() => setChosen(index)}
               data-state={state}

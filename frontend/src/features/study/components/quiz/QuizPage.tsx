@@ -14,7 +14,7 @@ import { errorMessage } from "@/lib/api";
 import { formatDateTime, formatRelative, plural } from "@/lib/format";
 import { useAttempts, useDeleteQuiz, useQuiz, useStartAttempt } from "@/features/study/api/quizzes";
 import type { Attempt, Question, Quiz } from "@/features/study/api/types";
-import { attemptsOverview, formatScore, nextQuestionIndex, QUESTION_TYPE_LABEL, scoreTone } from "@/features/study/lib/quiz";
+import { attemptsOverview, formatScore, inProgressLabel, nextQuestionIndex, QUESTION_TYPE_LABEL, scoreTone } from "@/features/study/lib/quiz";
 import { SourceLinks } from "../SourceLinks";
 import { PageShell, Panel, StudyHeader } from "../StudyLayout";
 import { QuizExportMenu } from "./ExportMenu";
@@ -92,23 +92,30 @@ function Overview({ quiz, attempts, onStart, starting, onReview }: {
       </Panel>
 
       <Panel title="History" id="history-title">
-        {finished.length === 0 ? (
-          <p className="text-sm text-ink-muted">{open ? "Your first attempt is under way." : "No attempts yet. Your scores will appear here."}</p>
+        {best !== undefined && <p className="mb-3 text-[13px] text-ink-muted">Best score <span className="font-semibold text-ink">{formatScore(best)}</span></p>}
+        {open || finished.length ? (
+          <ul className="-mx-2 divide-y divide-line" data-testid="attempt-history">
+            {open && (
+              <li className="flex items-center gap-3 px-2 py-2" data-testid="open-attempt">
+                <Badge tone="accent" dot>{inProgressLabel(open)}</Badge>
+                <span className="min-w-0 flex-1 truncate text-[13px] text-ink-muted" title={`Started ${formatDateTime(open.started_at)}`}>
+                  {formatRelative(open.started_at)}
+                </span>
+                <Button size="sm" variant="ghost" onClick={() => onStart(false)} disabled={starting}>Resume</Button>
+              </li>
+            )}
+            {finished.map((attempt) => (
+              <li key={attempt.id} className="flex items-center gap-3 px-2 py-2">
+                <Badge tone={scoreTone(attempt.score)}>{formatScore(attempt.score)}</Badge>
+                <span className="min-w-0 flex-1 truncate text-[13px] text-ink-muted" title={formatDateTime(attempt.finished_at ?? attempt.started_at)}>
+                  {attempt.correct}/{attempt.total} · {formatRelative(attempt.finished_at ?? attempt.started_at)}
+                </span>
+                <Button size="sm" variant="ghost" onClick={() => onReview(attempt)}>Review</Button>
+              </li>
+            ))}
+          </ul>
         ) : (
-          <>
-            {best !== undefined && <p className="mb-3 text-[13px] text-ink-muted">Best score <span className="font-semibold text-ink">{formatScore(best)}</span></p>}
-            <ul className="-mx-2 divide-y divide-line" data-testid="attempt-history">
-              {finished.map((attempt) => (
-                <li key={attempt.id} className="flex items-center gap-3 px-2 py-2">
-                  <Badge tone={scoreTone(attempt.score)}>{formatScore(attempt.score)}</Badge>
-                  <span className="min-w-0 flex-1 truncate text-[13px] text-ink-muted" title={formatDateTime(attempt.finished_at ?? attempt.started_at)}>
-                    {attempt.correct}/{attempt.total} · {formatRelative(attempt.finished_at ?? attempt.started_at)}
-                  </span>
-                  <Button size="sm" variant="ghost" onClick={() => onReview(attempt)}>Review</Button>
-                </li>
-              ))}
-            </ul>
-          </>
+          <p className="text-sm text-ink-muted">No attempts yet. Your scores will appear here.</p>
         )}
       </Panel>
     </div>
