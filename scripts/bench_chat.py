@@ -59,21 +59,31 @@ class TimedFake(FakeOllama):
         fake = self
 
         class Handler(_Handler):
+            """Times each whole request, reading and decoding its body included (a model server's work),
+            and charges it to the turn tag found in the body."""
+
+            def do_POST(self) -> None:
+                started, self.tag, self.tagging_s = time.perf_counter(), None, 0.0
+                try:
+                    super().do_POST()
+                finally:
+                    if self.tag is not None:  # the bench's own tag lookup is not the model's time
+                        with fake._lock:
+                            fake.by_turn[self.tag] += time.perf_counter() - started - self.tagging_s
+
             def _chat(self, body: dict[str, Any]) -> None:
-                self._timed(super()._chat, body)
+                self._tagged(body)
+                super()._chat(body)
 
             def _embed(self, body: dict[str, Any]) -> None:
-                self._timed(super()._embed, body)
+                self._tagged(body)
+                super()._embed(body)
 
-            def _timed(self, serve: Any, body: dict[str, Any]) -> None:
+            def _tagged(self, body: dict[str, Any]) -> None:
                 started = time.perf_counter()
-                try:
-                    serve(body)
-                finally:
-                    tags = TAG.findall(json.dumps(body))
-                    if tags:
-                        with fake._lock:
-                            fake.by_turn[int(tags[-1])] += time.perf_counter() - started
+                tags = TAG.findall(json.dumps(body))
+                self.tag = int(tags[-1]) if tags else None
+                self.tagging_s = time.perf_counter() - started
 
         Handler.fake = self
         self._server = ThreadingHTTPServer(("127.0.0.1", port or self._port), Handler)
