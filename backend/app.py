@@ -82,8 +82,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await run_in_threadpool(stop_services, context)
 
+    # FastAPI's built-in OpenTelemetry hooks are off: Quire exports no telemetry, and checking for
+    # providers on every request cost more than some endpoints themselves.
     app = FastAPI(title="Quire", version="1.0", lifespan=lifespan, docs_url="/api/docs",
-                  redoc_url=None, openapi_url="/api/openapi.json")
+                  redoc_url=None, openapi_url="/api/openapi.json",
+                  telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False})
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)

@@ -15,8 +15,10 @@ def main() -> None:
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(settings)
     print(f"Quire is starting on http://{settings.host}:{settings.port}  (API docs: /api/docs)", flush=True)
+    # No proxy headers: Quire serves the local machine directly, and nothing should be able to claim
+    # another client address through X-Forwarded-For.
     uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level.lower(),
-                timeout_graceful_shutdown=5)
+                timeout_graceful_shutdown=5, proxy_headers=False)
 
 
 if __name__ == "__main__":

@@ -112,13 +112,10 @@ async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
     """Produce the whole stream into `channel`; cancelling this task cancels the model calls."""
     start = chat.start
     channel.start(start.session_id, start.message_id, start.user_message_id)
-    # Study activity is recorded alongside the answer, off the path to the first thinking line.
-    activity = asyncio.create_task(anyio.to_thread.run_sync(_record_activity, chat))
     record, answered = TurnRecord(), False
     try:
         await _produce(chat, channel, record)
         answered = True
-        await activity
     except asyncio.CancelledError:
         # The client went away. Stored synchronously on purpose: awaiting in a cancelled task could be
         # interrupted by a second cancellation before the answer is written.
@@ -128,6 +125,7 @@ async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
             _store(chat, record)
         except psycopg.Error:
             log.exception("could not store the partial answer (session %s)", start.session_id)
+        _record_activity_soon(chat)  # the question was asked, answered or not: it counts as studying
         raise
     try:
         await anyio.to_thread.run_sync(_store, chat, record)
@@ -135,6 +133,7 @@ async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
         log.exception("could not store the chat answer (session %s)", start.session_id)
         record.fail("storage_error", "The answer could not be saved to the database.", True, record.status)
     _closing_lines(chat, channel, record)
+    _record_activity_soon(chat)
 
 
 async def _produce(chat: PreparedChat, channel: EventChannel, record: TurnRecord) -> None:
@@ -171,6 +170,13 @@ async def _answer(chat: PreparedChat, channel: EventChannel, record: TurnRecord)
         record.fail("model_unavailable", message, True, "error")
     except ModelError as exc:
         record.fail("model_error", exc.message, exc.retryable, "partial" if loop.text_emitted else "error")
+
+
+def _record_activity_soon(chat: PreparedChat) -> None:
+    """Record the question as study activity (and award any badge it earns) in a worker thread, after the
+    answer: it never delays a line of the stream, and it is not tied to this request's task, which is
+    cancelled as soon as the response ends."""
+    asyncio.get_running_loop().run_in_executor(None, _record_activity, chat)
 
 
 def _record_activity(chat: PreparedChat) -> None:

@@ -275,7 +275,15 @@ def test_each_question_counts_as_study_activity(quire: QuireServer, api: httpx.C
                                                 fake_ollama: FakeOllama) -> None:
     stream = chat(api, "hello")
     chat(api, "thanks", session_id=stream.session_id)
-    with psycopg.connect(quire.database_url) as conn:
-        (count,) = conn.execute("SELECT count(*) FROM activity_events WHERE kind = 'chat_message' AND ref = %s",
-                                (stream.session_id,)).fetchone()
-    assert count == 2
+
+    def recorded() -> int:
+        with psycopg.connect(quire.database_url) as conn:
+            (count,) = conn.execute("SELECT count(*) FROM activity_events WHERE kind = 'chat_message'"
+                                    " AND ref = %s", (stream.session_id,)).fetchone()
+        return count
+
+    # Recorded right after `done` (off the answer's path), so it may land a moment after the stream ends.
+    deadline = time.monotonic() + 5
+    while recorded() < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert recorded() == 2
