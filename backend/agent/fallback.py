@@ -3,6 +3,8 @@ without the model and present the best passages as citations, so the user still 
 
 from __future__ import annotations
 
+import re
+
 import anyio.to_thread
 
 from backend.agent.citations import Citation
@@ -12,6 +14,8 @@ from backend.agent.tools import search_sources
 
 FALLBACK_PASSAGES = 5
 SNIPPET_CHARS = 200
+# Markdown heading markers of the passage's source text ("# Exam notes"): inside a quotation, noise.
+_HEADING_MARKERS = re.compile(r"(?:^|(?<=\s))#{1,6}\s+")
 
 
 async def answer_without_model(state: RequestState, channel: EventChannel, question: str, trivial: bool) -> str:
@@ -41,5 +45,5 @@ def present(citations: list[Citation], notice: str | None) -> str:
 
 
 def _short(snippet: str) -> str:
-    flat = " ".join(snippet.split())
+    flat = _HEADING_MARKERS.sub("", " ".join(snippet.split()))
     return flat if len(flat) <= SNIPPET_CHARS else flat[:SNIPPET_CHARS].rsplit(" ", 1)[0] + "…"

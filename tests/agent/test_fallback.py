@@ -24,3 +24,8 @@ def test_no_passages_and_degraded_search_are_said_plainly() -> None:
     text = present([], "Keyword search only: the embedding model is unavailable.")
     assert text == ("The model isn't available, and no passage in your documents matches your question.\n\n"
                     "_Keyword search only: the embedding model is unavailable._")
+
+
+def test_markdown_heading_markers_are_left_out_of_the_quotes() -> None:
+    text = present([citation(1, "# Exam notes The exam has three stations. ## Grading Pass with C# at #1.")], None)
+    assert "“Exam notes The exam has three stations. Grading Pass with C# at #1.”" in text
