@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import anyio.to_thread
-import psycopg
 
 from backend.agent import sessions
 from backend.agent.attachments import AttachmentIn, process
@@ -123,13 +122,13 @@ async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
             record.status = "partial"
         try:
             _store(chat, record)
-        except psycopg.Error:
+        except Exception:
             log.exception("could not store the partial answer (session %s)", start.session_id)
         _record_activity_soon(chat)  # the question was asked, answered or not: it counts as studying
         raise
     try:
         await anyio.to_thread.run_sync(_store, chat, record)
-    except psycopg.Error:
+    except Exception:  # whatever failed, the stream still ends with an error line and `done`
         log.exception("could not store the chat answer (session %s)", start.session_id)
         record.fail("storage_error", "The answer could not be saved to the database.", True, record.status)
     _closing_lines(chat, channel, record)

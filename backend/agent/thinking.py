@@ -15,7 +15,7 @@ from contextlib import aclosing
 from backend.agent.memory import Message
 from backend.agent.stream import EventChannel
 from backend.llm.client import LLMClient
-from backend.llm.errors import ModelError
+from backend.llm.errors import ModelError, ModelUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ def is_trivial(message: str) -> bool:
 
 async def think(llm: LLMClient, messages: Sequence[Message], channel: EventChannel) -> str:
     """Stream the model's reasoning as `thinking` lines; returns it. ModelUnavailable propagates (the
-    caller answers without the model); other model errors are logged and cost only the thinking."""
+    caller answers without the model); any other failure is logged and costs only the thinking."""
     parts: list[str] = []
     try:
         stream = llm.achat_stream(messages, think=True, options={"num_predict": THINKING_MAX_TOKENS})
@@ -56,6 +56,10 @@ async def think(llm: LLMClient, messages: Sequence[Message], channel: EventChann
                     channel.thinking(delta.thinking)
                 elif delta.content.strip():
                     break  # reasoning is over; the answer itself is phase 2's job
+    except ModelUnavailable:
+        raise
     except ModelError as exc:
         log.info("thinking phase skipped: %s", exc.message)
+    except Exception:  # a malformed reply the client could not parse, say: it costs only the reasoning
+        log.warning("thinking phase failed; answering without it", exc_info=True)
     return "".join(parts)

@@ -15,10 +15,12 @@ ActivityKind = Literal["chat_message", "quiz_answer", "card_review", "lesson_rea
 
 
 def record_event(db: Database, kind: ActivityKind, *, ref: str | None = None,
-                 occurred_at: datetime | None = None) -> int:
+                 occurred_at: datetime | None = None, unless_within_s: int = 0) -> int | None:
     """Store one activity event (now, unless `occurred_at` is given), then award any badge it earns;
-    returns the event's id."""
+    returns the event's id. With `unless_within_s`, an event of the same kind and ref that recent makes
+    this one a repeat, and nothing is stored (None)."""
     at = occurred_at or datetime.now(UTC)
-    event_id = store.insert_event(db, kind, ref, at)
-    evaluate(db, current_rules(), at)
+    event_id = store.insert_event(db, kind, ref, at, unless_within_s)
+    if event_id is not None:
+        evaluate(db, current_rules(), at)
     return event_id

@@ -47,7 +47,7 @@ def summary(db: Database, rules: Rules, now: datetime | None = None) -> dict[str
     return {
         "total_seconds": total, "total_minutes": round(total / 60, 1), "sessions": len(sessions),
         "messages": counts["chat_message"], "quiz_answers": counts["quiz_answer"],
-        "card_reviews": counts["card_review"], "lessons_read": counts["lesson_read"],
+        "card_reviews": counts["card_review"], "lessons_read": len({e.ref for e in events if e.kind == "lesson_read"}),
         "mindmap_exports": counts["mindmap_export"], "current_streak": current, "longest_streak": longest,
         "active_days": len({rules.day(e.occurred_at) for e in events}),
         "today_seconds": today_s, "today_minutes": round(today_s / 60, 1),

@@ -55,8 +55,18 @@ def existing_ids(db: Database, ids: list[UUID]) -> set[str]:
     return {row["id"] for row in rows}
 
 
+# Held from a transaction's first index change until it commits. Sequence numbers are drawn at insert
+# but become visible at commit; without the lock a later number could commit first, a polling process
+# would move its mark past the earlier one and never apply it. With it, numbers commit in order.
+_INDEX_CHANGE_LOCK = 727_002
+
+
 def record_index_change(conn: psycopg.Connection, db: Database, document_id: UUID | str, reason: str) -> None:
-    """Append to the change feed; `db.origin` tells other processes who already applied it."""
+    """Append to the change feed; `db.origin` tells other processes who already applied it.
+
+    Call it last in a transaction (after its other writes): the feed lock it takes is held to the commit,
+    and taking row locks after it could deadlock with a writer waiting for the feed lock."""
+    conn.execute("SELECT pg_advisory_xact_lock(%s)", (_INDEX_CHANGE_LOCK,))
     conn.execute("INSERT INTO index_changes (document_id, reason, origin) VALUES (%s, %s, %s)",
                  (document_id, reason, db.origin))
 

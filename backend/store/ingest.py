@@ -86,7 +86,7 @@ def register_ingest(
         conn.execute("INSERT INTO ingest_runs (workflow_id, source) VALUES (%s, %s)", (workflow_id, source))
         recategorised = []
         for position, (item, doc) in enumerate(zip(items, found, strict=True)):
-            document_id = _upsert_document(conn, db, item, doc, category, workflow_id, source_url)
+            document_id = _upsert_document(conn, item, doc, category, workflow_id, source_url)
             if doc and category is not None and category != doc["category"] and doc["status"] != "deleted":
                 recategorised.append(str(document_id))
             conn.execute(
@@ -97,13 +97,14 @@ def register_ingest(
                 (workflow_id, document_id, position, item.pending_path, item.sha256, item.size_bytes, item.kind,
                  doc["status"] if doc else None, doc["sha256"] if doc else None, document_id),
             )
+        for document_id in recategorised:  # last: the feed lock is held to the commit
+            record_index_change(conn, db, document_id, "category")
         return RegisteredRun(workflow_id, _run_documents(conn, workflow_id), created=True,
                              recategorised=recategorised)
 
 
 def _upsert_document(
     conn: psycopg.Connection,
-    db: Database,
     item: NewIngestItem,
     doc: dict[str, Any] | None,
     category: str | None,
@@ -125,8 +126,6 @@ def _upsert_document(
         " source_url = coalesce(%s, source_url), updated_at = now() WHERE id = %s",
         (new_category, workflow_id, source_url, document_id),
     )
-    if new_category != doc["category"] and doc["status"] != "deleted":
-        record_index_change(conn, db, document_id, "category")
     return document_id
 
 

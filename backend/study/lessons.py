@@ -27,7 +27,7 @@ from backend.study.generation import generate_markdown
 from backend.study.passages import block_passages, query_passages, render, scope_passages
 from backend.study.schemas import JobOut, SourceOut
 from backend.study.scopes import as_scope
-from backend.study.workshops import progress, workshop_row
+from backend.study.workshops import REREAD_AFTER_S, progress, workshop_row
 
 LESSON_PASSAGES = 6
 RECAP_PASSAGES = 12
@@ -63,7 +63,7 @@ def open_lesson(ctx: AppContext, workshop_id: str, n: int) -> LessonOut | JobOut
     row = _lesson_row(ctx, workshop_id, n)
     if row["content"] is None:
         return jobs.submit(ctx, "lesson", _params(row))
-    record_event(ctx.db, "lesson_read", ref=f"lesson:{workshop_id}:{n}")
+    record_event(ctx.db, "lesson_read", ref=f"lesson:{workshop_id}:{n}", unless_within_s=REREAD_AFTER_S)
     pending = jobs.latest_job(ctx, "lesson", _params(row))
     regenerating = pending if pending and pending.status in jobs.ACTIVE else None
     return LessonOut.model_validate({**row, "regenerating": regenerating})

@@ -25,6 +25,9 @@ from backend.study.schemas import Difficulty, GenerateRequest, JobOut, ScopeOut,
 from backend.study.scopes import as_scope, scope_params
 
 OUTLINE_PASSAGES = 14
+# Opening or completing a lesson again within this many seconds is the same reading (a refetch, a
+# reopened tab), not another `lesson_read` event that would stretch the study session.
+REREAD_AFTER_S = 300
 
 
 class LessonPlan(BaseModel):
@@ -184,5 +187,5 @@ def complete(ctx: AppContext, workshop_id: str, n: int, completed: bool) -> Prog
     if not store.set_completed(ctx.db, workshop_id, n, completed):
         raise NotFound("Lesson", str(n))
     if completed:
-        record_event(ctx.db, "lesson_read", ref=f"lesson:{workshop_id}:{n}")
+        record_event(ctx.db, "lesson_read", ref=f"lesson:{workshop_id}:{n}", unless_within_s=REREAD_AFTER_S)
     return progress(ctx, workshop_id)

@@ -273,6 +273,13 @@ def test_thinking_failure_does_not_cost_the_answer(api: httpx.Client, fake_ollam
     assert "error" not in stream.types
     assert stream.text == "Answered after a broken thought."
 
+    # A reply the client cannot even parse costs only the reasoning, too.
+    fake_ollama.script(Reply(thinking="A garbled thought", malformed_after_chunks=1),
+                       Reply(content="Answered after a garbled thought."))
+    stream = chat(api, "Explain osmosis again.")
+    assert "error" not in stream.types
+    assert stream.text == "Answered after a garbled thought."
+
 
 def test_greetings_skip_the_thinking_phase(api: httpx.Client, fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply(content="Hello! Ask me about your documents."))

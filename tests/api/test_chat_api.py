@@ -287,3 +287,19 @@ def test_each_question_counts_as_study_activity(quire: QuireServer, api: httpx.C
     while recorded() < 2 and time.monotonic() < deadline:
         time.sleep(0.02)
     assert recorded() == 2
+
+
+def test_an_answer_the_database_refuses_still_ends_the_stream(quire: QuireServer, api: httpx.Client,
+                                                              fake_ollama: FakeOllama) -> None:
+    # A real database failure at the final write: a constraint the finished answer violates.
+    with psycopg.connect(quire.database_url, autocommit=True) as conn:
+        conn.execute("ALTER TABLE chat_messages ADD CONSTRAINT test_short CHECK (length(content) < 40) NOT VALID")
+    try:
+        fake_ollama.script(Reply(thinking="Hm."), Reply(content="An answer far too long for the constraint above."))
+        stream = chat(api, "Explain it")
+    finally:
+        with psycopg.connect(quire.database_url, autocommit=True) as conn:
+            conn.execute("ALTER TABLE chat_messages DROP CONSTRAINT test_short")
+    assert stream.text == "An answer far too long for the constraint above."
+    error = stream.one("error")
+    assert (error["code"], error["retryable"]) == ("storage_error", True)

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 
 from tests.support.fake_ollama import FakeOllama, Reply
@@ -58,7 +59,7 @@ def test_outline_is_retried_once_then_fails_clearly(api: httpx.Client, fake_olla
 
 
 def test_lessons_are_written_on_first_open_and_the_recap_follows_completion(
-        api: httpx.Client, fake_ollama: FakeOllama, vault: dict[str, Any]) -> None:
+        quire: QuireServer, api: httpx.Client, fake_ollama: FakeOllama, vault: dict[str, Any]) -> None:
     workshop = new_workshop(api, fake_ollama, vault, 3, outline_reply(3))
     base = f"/api/study/workshops/{workshop['id']}"
     fake_ollama.script(Reply(content=LESSON.format(n=1), delay_s=0.5))
@@ -94,6 +95,11 @@ def test_lessons_are_written_on_first_open_and_the_recap_follows_completion(
         state = api.post(f"{base}/lessons/{n}/complete").json()
     assert state["all_complete"]
     assert state["progress"] == 1.0
+    # Lesson 1 was opened three times and completed within minutes: one reading, one study event.
+    with psycopg.connect(quire.database_url) as conn:
+        reads = dict(conn.execute("SELECT ref, count(*) FROM activity_events WHERE kind = 'lesson_read'"
+                                  " AND ref LIKE %s GROUP BY ref", (f"lesson:{workshop['id']}:%",)).fetchall())
+    assert reads == {f"lesson:{workshop['id']}:{n}": 1 for n in (1, 2, 3)}
     assert api.get(f"{base}/lessons/11").status_code == 422
     recap = generate(api, fake_ollama, f"{base}/recap", {},
                      json.dumps({"questions": [mcq(1), true_false(2), mcq(3), mcq(4), mcq(5), mcq(6)]}))

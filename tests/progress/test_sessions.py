@@ -65,3 +65,18 @@ def test_postgres_session_spans_match_the_python_derivation(db: Database) -> Non
     assert [(s.start, s.end, len(s.events), s.seconds) for s in python] == [
         (s["start"], s["end"], s["events"], s["seconds"]) for s in sql]
     assert len(sql) > 50
+
+
+def test_a_repeat_within_the_window_is_not_a_new_event(db: Database) -> None:
+    start = datetime(2026, 5, 4, 10, 0, tzinfo=UTC)
+    ref = "lesson:w:1"
+    assert record_event(db, "lesson_read", ref=ref, occurred_at=start, unless_within_s=300) is not None
+    assert record_event(db, "lesson_read", ref=ref, occurred_at=start + timedelta(seconds=120),
+                        unless_within_s=300) is None
+    assert record_event(db, "lesson_read", ref="lesson:w:2", occurred_at=start + timedelta(seconds=130),
+                        unless_within_s=300) is not None  # another lesson
+    assert record_event(db, "lesson_read", ref=ref, occurred_at=start + timedelta(seconds=400),
+                        unless_within_s=300) is not None  # read again later
+    with db.connection() as conn:
+        (count,) = conn.execute("SELECT count(*) FROM activity_events WHERE ref = %s", (ref,)).fetchone().values()
+    assert count == 2

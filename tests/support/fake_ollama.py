@@ -38,6 +38,7 @@ class Reply:
     status: int = 200
     error: str | None = None
     error_after_chunks: int | None = None
+    malformed_after_chunks: int | None = None  # then a line that is not JSON, and the stream stops
 
 
 Responder = Callable[[dict[str, Any]], Reply]
@@ -181,7 +182,10 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
 
     def _line(self, payload: dict[str, Any]) -> None:
-        data = (json.dumps(payload) + "\n").encode()
+        self._raw_line(json.dumps(payload).encode())
+
+    def _raw_line(self, line: bytes) -> None:
+        data = line + b"\n"
         self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
         self.wfile.flush()
 
@@ -267,6 +271,10 @@ class _Handler(BaseHTTPRequestHandler):
         for text in _split(reply.thinking if think else "", reply.chunks):
             self._emit(model, {"role": "assistant", "content": "", "thinking": text}, reply)
             pieces += 1
+            if reply.malformed_after_chunks is not None and pieces >= reply.malformed_after_chunks:
+                self._raw_line(b"{not json")
+                self._end_stream()
+                return
         for text in _split(reply.content, reply.chunks):
             if reply.error_after_chunks is not None and pieces >= reply.error_after_chunks:
                 break
