@@ -86,7 +86,7 @@ def test_documents_can_be_searched_filtered_recategorised_and_deleted(
     page.get_by_label("Filter by category").select_option(label="All categories")
 
     _row(page, "poetry-notes.md").get_by_role("button", name=re.compile("^Change category of poetry-notes.md")).click()
-    editor = page.get_by_label("Category of poetry-notes.md")
+    editor = page.get_by_label("Category of poetry-notes.md", exact=True)
     editor.fill("English")
     editor.press("Enter")
     expect(_row(page, "poetry-notes.md")).to_contain_text("English")
@@ -167,3 +167,40 @@ def test_an_ingestion_is_cancelled_from_the_page_keeping_the_files_already_store
         documents = {d["filename"]: d for d in api.get("/api/documents").json()}
     assert documents["enzymes-scanned.pdf"]["blocks"] == 0  # stopped before its store step
     assert documents["enzymes-intro.md"]["blocks"] > 0
+
+
+def test_files_that_cannot_be_read_are_refused_with_the_reason_while_the_others_arrive(
+    page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama
+) -> None:
+    files = [
+        {"name": "holiday-photo.pdf", "mimeType": "application/pdf", "buffer": b"just some text, no PDF inside"},
+        {"name": "truncated-slides.pdf", "mimeType": "application/pdf", "buffer": b"%PDF-1.7\n1 0 obj\n<< /Ty"},
+        {"name": "good-notes.md", "mimeType": "text/markdown", "buffer": b"# Notes\n\nRibosomes make proteins."},
+    ]
+    page.goto(e2e_server.url + "/library")
+    page.get_by_label("Choose files to upload").set_input_files(files=files)
+
+    entry = page.get_by_test_id("ingest-entry").filter(has_text="good-notes.md")
+    expect(entry).to_contain_text("holiday-photo.pdf — This file's content is not a .pdf file")
+    expect(entry).to_contain_text("truncated-slides.pdf — This PDF is damaged and could not be opened")
+    expect(_row(page, "good-notes.md")).to_have_attribute("data-status", "ready", timeout=30_000)
+    for refused in ("holiday-photo.pdf", "truncated-slides.pdf"):
+        expect(_row(page, refused)).to_have_count(0)  # nothing stored for a refused file
+
+
+def test_on_a_phone_the_category_is_changed_under_the_name(
+    page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama
+) -> None:
+    with e2e_server.client() as api:
+        ingest(api, {"phone-notes.md": b"# Phone\n\nRead on the train."})
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(e2e_server.url + "/library")
+    row = _row(page, "phone-notes.md")
+    row.get_by_role("button", name="Change category of phone-notes.md").click()
+    editor = page.get_by_label("Category of phone-notes.md", exact=True)
+    editor.fill("Commute")
+    editor.press("Enter")
+    expect(row.get_by_role("button", name="Change category of phone-notes.md (now Commute)")).to_be_visible()
+    with e2e_server.client() as api:
+        doc = next(d for d in api.get("/api/documents").json() if d["filename"] == "phone-notes.md")
+    assert doc["category"] == "Commute"

@@ -6,11 +6,13 @@ import { errorMessage } from "@/lib/api";
 import { cn } from "@/lib/cn";
 import { useSetCategory } from "../api/documents";
 
-export function CategoryCell({ documentId, filename, category, listId }: {
+/** `empty` is what an uncategorised document shows ("Add…" in the table's column, where the header says what). */
+export function CategoryCell({ documentId, filename, category, listId, empty = "Add…" }: {
   documentId: string;
   filename: string;
   category: string | null;
   listId: string;
+  empty?: string;
 }) {
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(category ?? "");
@@ -63,7 +65,7 @@ export function CategoryCell({ documentId, filename, category, listId }: {
         shown ? "text-ink" : "text-ink-faint",
       )}
     >
-      <span className="truncate">{shown ?? "Add…"}</span>
+      <span className="truncate">{shown ?? empty}</span>
       <Pencil size={12} className="shrink-0 opacity-0 transition-opacity group-hover:opacity-60 group-focus-visible:opacity-60" />
     </button>
   );

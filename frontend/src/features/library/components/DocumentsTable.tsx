@@ -130,8 +130,12 @@ export function DocumentsTable({ documents, live, categoryListId }: {
                   </a>
                   {doc.source_url && <span className="block max-w-[22rem] truncate text-xs text-ink-faint">{doc.source_url}</span>}
                   <span className="mt-0.5 block text-xs text-ink-faint sm:hidden">
-                    {[fileTypeLabel(doc.filename, doc.kind), doc.category, doc.blocks ? plural(doc.blocks, "passage") : null].filter(Boolean).join(" · ")}
+                    {[fileTypeLabel(doc.filename, doc.kind), doc.blocks ? plural(doc.blocks, "passage") : null].filter(Boolean).join(" · ")}
                   </span>
+                  {/* On a phone the category column is hidden; the category is edited here instead. */}
+                  <div className="-ml-1.5 max-w-48 sm:hidden">
+                    <CategoryCell documentId={doc.id} filename={doc.filename} category={doc.category} listId={categoryListId} empty="Add a category…" />
+                  </div>
                 </td>
                 <td className="hidden px-3 py-2.5 lg:table-cell">
                   <span className="rounded bg-surface-2 px-1.5 py-0.5 font-mono text-[11px] text-ink-muted">{fileTypeLabel(doc.filename, doc.kind)}</span>
