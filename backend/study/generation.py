@@ -173,12 +173,41 @@ def generate_object(ctx: AppContext, prompt: str, model: type[ItemT], what: str,
     raise GenerationFailed(f"The model did not produce a usable {what} after a retry ({problem}); try again.")
 
 
-def generate_markdown(ctx: AppContext, prompt: str) -> str:
-    """A Markdown answer (a lesson), cleaned of the model's chatty preamble and sign-off."""
-    text = clean_markdown(ask(ctx, _user(prompt), None))
-    if len(text) < MIN_MARKDOWN_CHARS:
+def generate_markdown(ctx: AppContext, prompt: str, sections: Sequence[str] = ()) -> str:
+    """A Markdown answer (a lesson), cleaned of the model's chatty preamble and sign-off.
+
+    `sections` are headings the answer must have; an answer missing some is retried once with a reminder
+    naming them, and then the answer with more of them is kept (a lesson short of a heading still
+    teaches; an empty one fails)."""
+    messages = _user(prompt)
+    best, best_missing = "", list(sections)
+    for attempt in range(2):
+        answer = ask(ctx, messages, None)
+        text = clean_markdown(answer)
+        missing = missing_sections(text, sections)
+        if len(text) >= MIN_MARKDOWN_CHARS and (not best or len(missing) < len(best_missing)):
+            best, best_missing = text, missing
+        if (best and not best_missing) or attempt == 1:
+            break
+        headings = ", ".join(f'"## {name}"' for name in (missing or sections))
+        messages = [*messages, {"role": "assistant", "content": answer}, {"role": "user", "content": (
+            f"That answer is missing these sections: {headings}. Write the whole text again with every"
+            " required section under exactly those headings, in the order given above, and nothing before"
+            " the first heading or after the last section."
+        )}]
+    if not best:
         raise GenerationFailed("The model returned an empty text; try again.")
-    return text
+    return best
+
+
+def missing_sections(text: str, sections: Sequence[str]) -> list[str]:
+    """The `sections` without a heading (any level, case and punctuation aside) in the Markdown `text`."""
+    present = {_heading_key(m.group(1)) for m in re.finditer(r"^#{1,6}\s+(.+?)\s*#*\s*$", text, re.MULTILINE)}
+    return [name for name in sections if _heading_key(name) not in present]
+
+
+def _heading_key(heading: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", heading.lower())
 
 
 def clean_markdown(text: str) -> str:

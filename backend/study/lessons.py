@@ -30,6 +30,7 @@ from backend.study.scopes import as_scope
 from backend.study.workshops import REREAD_AFTER_S, progress, workshop_row
 
 LESSON_PASSAGES = 6
+LESSON_SECTIONS = ("Introduction", "Core content", "Key takeaways", "Self-check")  # as prompts/lesson.md asks
 RECAP_PASSAGES = 12
 RECAP_QUESTIONS = 5
 
@@ -94,7 +95,7 @@ def write(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
         estimated_minutes=lesson["estimated_minutes"], objectives="\n".join(f"- {o}" for o in workshop["objectives"]),
         outline="\n".join(f"{row['n']}. {row['title']}" for row in lessons),
     )
-    content = generate_markdown(ctx, prompt)
+    content = generate_markdown(ctx, prompt, LESSON_SECTIONS)
     sources = [p.source() for p in passages]
 
     def save(conn: psycopg.Connection) -> str:

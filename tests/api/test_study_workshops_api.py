@@ -79,14 +79,21 @@ def test_lessons_are_written_on_first_open_and_the_recap_follows_completion(
     assert "Lesson 1: mitochondria and energy" in prompt
     assert fake_ollama.chat_requests[-1].get("format") is None  # a lesson is Markdown, not JSON
 
-    fake_ollama.script(Reply(content="## Introduction\nA rewritten lesson, second version.", delay_s=0.5))
+    # The rewrite first comes back without three of its sections: asked once more, naming them.
+    second = LESSON.format(n=1).replace("Why energy matters.", "Why energy matters, second version.")
+    fake_ollama.script(Reply(content="## Introduction\nA rewritten lesson, second version.", delay_s=0.5),
+                       Reply(content=second))
     rewrite = api.post(f"{base}/lessons/1/regenerate")
     assert rewrite.status_code == 202
     during = api.get(f"{base}/lessons/1").json()
     assert during["content"] == content
     assert during["regenerating"]["job_id"] == rewrite.json()["job_id"]
     wait_job(api, rewrite.json()["job_id"])
-    assert api.get(f"{base}/lessons/1").json()["content"] == "## Introduction\nA rewritten lesson, second version."
+    rewritten = api.get(f"{base}/lessons/1").json()["content"]
+    assert "Why energy matters, second version." in rewritten
+    assert rewritten.endswith("**Answer:** Mitochondria.")
+    reminder = fake_ollama.chat_requests[-1]["messages"][-1]["content"]
+    assert '"## Core content", "## Key takeaways", "## Self-check"' in reminder
 
     recap_too_early = api.post(f"{base}/recap")
     assert recap_too_early.status_code == 409

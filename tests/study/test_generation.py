@@ -14,6 +14,7 @@ from backend.study.generation import (
     GenerationFailed,
     clean_markdown,
     generate_items,
+    generate_markdown,
     generate_object,
     item_list,
     json_schema,
@@ -176,3 +177,31 @@ def test_markdown_is_cleaned_of_chatter() -> None:
     assert cleaned.startswith("## Introduction")
     assert cleaned.endswith("**Answer:** Because.")
     assert clean_markdown("```markdown\n## Introduction\nBody text\n```") == "## Introduction\nBody text"
+
+
+SECTIONS = ("Introduction", "Core content", "Key takeaways", "Self-check")
+
+
+def test_a_lesson_missing_sections_is_asked_for_once_more_then_the_fuller_answer_kept(
+        ctx: AppContext, fake_ollama: FakeOllama) -> None:
+    partial = "## Introduction\nWhy it matters.\n\n## Core content\nThe substance of the lesson."
+    fuller = partial + "\n\n## Key takeaways\n- One point."
+    fake_ollama.script(Reply(content=partial), Reply(content=fuller))
+    assert generate_markdown(ctx, "Write the lesson.", SECTIONS) == fuller  # still short of a self-check
+    reminder = fake_ollama.chat_requests[1]["messages"][-1]["content"]
+    assert '"## Key takeaways", "## Self-check"' in reminder
+
+    # A worse second answer does not replace a better first one; a complete first answer is not retried.
+    fake_ollama.script(Reply(content=fuller), Reply(content="## Introduction\nOnly the beginning, again."))
+    assert generate_markdown(ctx, "Write the lesson.", SECTIONS) == fuller
+    complete = fuller + "\n\n### Self check\n1. Why?\n**Answer:** Because."
+    before = len(fake_ollama.chat_requests)
+    fake_ollama.script(Reply(content=complete))
+    assert generate_markdown(ctx, "Write the lesson.", SECTIONS) == complete
+    assert len(fake_ollama.chat_requests) == before + 1
+
+
+def test_an_empty_lesson_fails_after_the_retry(ctx: AppContext, fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply(content="Sure!"), Reply(content="   "))
+    with pytest.raises(GenerationFailed):
+        generate_markdown(ctx, "Write the lesson.", SECTIONS)
