@@ -15,7 +15,7 @@ from psycopg.types.json import Jsonb
 from backend.store.db import Database
 
 _COLUMNS = "id, kind, request_key, attempt, params, state, result_id::text AS result_id, error_code," \
-           " error_message, created_at, started_at, finished_at"
+           " error_message, created_at, started_at, finished_at, draft"
 
 
 def latest_for_key(db: Database, request_key: str) -> dict[str, Any] | None:
@@ -63,7 +63,8 @@ def mark_running(db: Database, job_id: str) -> None:
 def fail(db: Database, job_id: str, code: str, message: str) -> None:
     with db.connection() as conn:
         conn.execute(
-            "UPDATE study_jobs SET state = 'failed', error_code = %s, error_message = %s, finished_at = now()"
+            "UPDATE study_jobs SET state = 'failed', error_code = %s, error_message = %s, finished_at = now(),"
+            " draft = NULL"
             " WHERE id = %s AND state IN ('queued', 'running')",
             (code, message, job_id),
         )
@@ -72,6 +73,12 @@ def fail(db: Database, job_id: str, code: str, message: str) -> None:
 def finish(conn: psycopg.Connection, job_id: str, result_id: str) -> None:
     """Mark success; call inside the transaction that stored the artifact."""
     conn.execute(
-        "UPDATE study_jobs SET state = 'succeeded', result_id = %s, finished_at = now() WHERE id = %s",
+        "UPDATE study_jobs SET state = 'succeeded', result_id = %s, finished_at = now(), draft = NULL WHERE id = %s",
         (result_id, job_id),
     )
+
+
+def set_draft(db: Database, job_id: str, text: str) -> None:
+    """The text written so far by a running job (progress: committed without waiting for the disk)."""
+    with db.bookkeeping() as conn:
+        conn.execute("UPDATE study_jobs SET draft = %s WHERE id = %s AND state = 'running'", (text, job_id))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -32,6 +33,8 @@ from backend.study.passages import Passage
 TEMPERATURE = 0.2
 # Ollama's default context (2–4k tokens) would silently cut the passages off the front of the prompt.
 NUM_CTX = 12288
+_PREAMBLE_CHARS = 400  # chatter before a first heading further in than this is kept: it may be content
+DRAFT_INTERVAL_S = 0.3  # how often a streamed answer's text so far is handed on (a lesson's draft)
 _analyzer = Analyzer()
 _FENCE = re.compile(r"```[a-zA-Z]*\s*\n(.*?)```", re.DOTALL)
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
@@ -74,6 +77,18 @@ def ask(ctx: AppContext, messages: Sequence[dict[str, str]], schema: dict[str, A
     """One non-streamed model call at low temperature; ModelUnavailable/ModelError propagate."""
     reply = ctx.llm.chat(list(messages), format=schema, options={"temperature": TEMPERATURE, "num_ctx": NUM_CTX})
     return reply.content
+
+
+def ask_streamed(ctx: AppContext, messages: Sequence[dict[str, str]], on_text: Callable[[str], None]) -> str:
+    """Like `ask` (no schema), streamed: `on_text` gets the text so far every DRAFT_INTERVAL_S."""
+    parts: list[str] = []
+    shown = time.monotonic()
+    for delta in ctx.llm.chat_stream_sync(list(messages), options={"temperature": TEMPERATURE, "num_ctx": NUM_CTX}):
+        parts.append(delta.content)
+        if time.monotonic() - shown >= DRAFT_INTERVAL_S:
+            on_text("".join(parts))
+            shown = time.monotonic()
+    return "".join(parts)
 
 
 def _user(prompt: str) -> list[dict[str, str]]:
@@ -173,16 +188,21 @@ def generate_object(ctx: AppContext, prompt: str, model: type[ItemT], what: str,
     raise GenerationFailed(f"The model did not produce a usable {what} after a retry ({problem}); try again.")
 
 
-def generate_markdown(ctx: AppContext, prompt: str, sections: Sequence[str] = ()) -> str:
+def generate_markdown(ctx: AppContext, prompt: str, sections: Sequence[str] = (),
+                      on_text: Callable[[str], None] | None = None) -> str:
     """A Markdown answer (a lesson), cleaned of the model's chatty preamble and sign-off.
 
     `sections` are headings the answer must have; an answer missing some is retried once with a reminder
     naming them, and then the answer with more of them is kept (a lesson short of a heading still
-    teaches; an empty one fails)."""
+    teaches; an empty one fails). With `on_text`, the answer is streamed and `on_text` gets the cleaned
+    text so far as it grows (a retry starts it again)."""
     messages = _user(prompt)
     best, best_missing = "", list(sections)
     for attempt in range(2):
-        answer = ask(ctx, messages, None)
+        if on_text is None:
+            answer = ask(ctx, messages, None)
+        else:
+            answer = ask_streamed(ctx, messages, lambda text: on_text(_draft(text)))
         text = clean_markdown(answer)
         missing = missing_sections(text, sections)
         if len(text) >= MIN_MARKDOWN_CHARS and (not best or len(missing) < len(best_missing)):
@@ -200,10 +220,19 @@ def generate_markdown(ctx: AppContext, prompt: str, sections: Sequence[str] = ()
     return best
 
 
+def _draft(partial: str) -> str:
+    """A streamed answer so far, cleaned like the final one; nothing yet while it may still be the
+    model's preamble (no heading in the first 400 characters so far)."""
+    if len(partial) <= _PREAMBLE_CHARS and not re.search(r"^#{1,6} ", partial, re.MULTILINE):
+        return ""
+    return clean_markdown(partial)
+
+
 def missing_sections(text: str, sections: Sequence[str]) -> list[str]:
-    """The `sections` without a heading (any level, case and punctuation aside) in the Markdown `text`."""
-    present = {_heading_key(m.group(1)) for m in re.finditer(r"^#{1,6}\s+(.+?)\s*#*\s*$", text, re.MULTILINE)}
-    return [name for name in sections if _heading_key(name) not in present]
+    """The `sections` without a heading in the Markdown `text` (any level; case and punctuation aside, a
+    heading that starts with the name counts: "## Introduction: why it matters")."""
+    present = [_heading_key(m.group(1)) for m in re.finditer(r"^#{1,6}\s+(.+?)\s*#*\s*$", text, re.MULTILINE)]
+    return [name for name in sections if not any(key.startswith(_heading_key(name)) for key in present)]
 
 
 def _heading_key(heading: str) -> str:
@@ -215,7 +244,7 @@ def clean_markdown(text: str) -> str:
     fenced = re.fullmatch(r"\s*```(?:markdown|md)?\s*\n(.*?)\n?```\s*", text, re.DOTALL | re.IGNORECASE)
     text = fenced.group(1) if fenced else text
     heading = re.search(r"^#{1,6} ", text, re.MULTILINE)
-    if heading and heading.start() <= 400:
+    if heading and heading.start() <= _PREAMBLE_CHARS:
         text = text[heading.start():]
     paragraphs = re.split(r"\n\s*\n", text.strip())
     while len(paragraphs) > 1 and (_CHATTER.match(paragraphs[-1]) or paragraphs[-1].strip() in ("---", "***")):

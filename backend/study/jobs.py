@@ -132,7 +132,7 @@ def job_out(row: dict[str, Any]) -> JobOut:
     error = JobError(code=row["error_code"], message=row["error_message"] or "") if row["error_code"] else None
     return JobOut(job_id=row["id"], kind=row["kind"], status=row["state"], result_id=result_id, result_url=url,
                   error=error, created_at=row["created_at"], started_at=row["started_at"],
-                  finished_at=row["finished_at"])
+                  finished_at=row["finished_at"], draft=row["draft"] if row["state"] == "running" else None)
 
 
 # -- the durable part --------------------------------------------------------------------------------

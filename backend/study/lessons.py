@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from backend.context import AppContext
 from backend.errors import NotFound, QuireError
 from backend.progress.events import record_event
+from backend.store import study_jobs
 from backend.store import workshops as store
 from backend.study import jobs, quizzes
 from backend.study.generation import generate_markdown
@@ -95,7 +96,9 @@ def write(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
         estimated_minutes=lesson["estimated_minutes"], objectives="\n".join(f"- {o}" for o in workshop["objectives"]),
         outline="\n".join(f"{row['n']}. {row['title']}" for row in lessons),
     )
-    content = generate_markdown(ctx, prompt, LESSON_SECTIONS)
+    # Streamed: the text so far is the job's draft, which the lesson page shows while it is written.
+    content = generate_markdown(ctx, prompt, LESSON_SECTIONS,
+                                on_text=lambda text: study_jobs.set_draft(ctx.db, job_id, text))
     sources = [p.source() for p in passages]
 
     def save(conn: psycopg.Connection) -> str:

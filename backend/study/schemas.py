@@ -57,3 +57,4 @@ class JobOut(BaseModel):
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    draft: str | None = None  # a lesson being written: its text so far (Markdown, may end mid-sentence)

@@ -3,7 +3,9 @@ open (202 + job, then the cleaned lesson), regeneration, completion and the reca
 
 from __future__ import annotations
 
+import itertools
 import json
+import time
 from typing import Any
 
 import httpx
@@ -119,3 +121,24 @@ def test_lessons_are_written_on_first_open_and_the_recap_follows_completion(
         [quiz["id"]]
     assert api.delete(base).status_code == 204
     assert api.get(f"/api/study/quizzes/{quiz['id']}").status_code == 404
+
+
+def test_a_lesson_can_be_read_while_it_is_written(api: httpx.Client, fake_ollama: FakeOllama,
+                                                  vault: dict[str, Any]) -> None:
+    workshop = new_workshop(api, fake_ollama, vault, 3, outline_reply(3))
+    base = f"/api/study/workshops/{workshop['id']}"
+    fake_ollama.script(Reply(content=LESSON.format(n=2), chunks=8, delay_s=0.4))
+    job_id = api.get(f"{base}/lessons/2").json()["job_id"]
+    drafts: list[str] = []
+    deadline = time.monotonic() + 30
+    while (job := api.get(f"/api/study/jobs/{job_id}").json())["status"] in ("queued", "running"):
+        assert time.monotonic() < deadline
+        if job["draft"] and (not drafts or job["draft"] != drafts[-1]):
+            drafts.append(job["draft"])
+        time.sleep(0.05)
+    assert job["status"] == "succeeded"
+    assert job["draft"] is None
+    final = api.get(f"{base}/lessons/2").json()["content"]
+    assert len(drafts) >= 2  # it grew while being written
+    assert all(final.startswith(draft.rstrip()) for draft in drafts), drafts  # never the model's preamble
+    assert all(len(a) < len(b) for a, b in itertools.pairwise(drafts))

@@ -197,7 +197,9 @@ def test_a_flashcard_review_session_then_cards_added_and_edited(
 
 # -- workshop ---------------------------------------------------------------------------------------------
 LESSON = ("## Introduction\n\nMitochondria are where cells make **ATP**.\n\n"
-          "## Key takeaways\n\n- Respiration releases energy\n")
+          "## Core content\n\nGlucose is broken down in steps; each step releases a little energy.\n\n"
+          "## Key takeaways\n\n- Respiration releases energy\n\n"
+          "## Self-check\n\n1. Where is ATP made?\n**Answer:** In the mitochondria.\n")
 
 
 def test_a_workshop_lesson_is_written_while_the_reader_waits_and_the_recap_unlocks(
@@ -205,8 +207,9 @@ def test_a_workshop_lesson_is_written_while_the_reader_waits_and_the_recap_unloc
 ) -> None:
     workshop_id = _job_result(e2e_server, fake_ollama, "/api/study/workshops",
                               {"scope": vault["scope"], "lessons": 3}, outline_reply(3))
-    fake_ollama.script(*(Reply(content=LESSON.replace("Introduction", f"Introduction {n}"), delay_s=0.4)
-                         for n in (1, 2, 3)))
+    # Lesson 1 streams slowly enough to be read while it is written.
+    fake_ollama.script(*(Reply(content=LESSON.replace("Introduction", f"Introduction {n}"),
+                               chunks=8 if n == 1 else 3, delay_s=0.5 if n == 1 else 0.3) for n in (1, 2, 3)))
 
     page.goto(e2e_server.url + f"/study/workshops/{workshop_id}")
     expect(page.get_by_role("heading", level=1, name="Energy and life")).to_be_visible()
@@ -218,7 +221,11 @@ def test_a_workshop_lesson_is_written_while_the_reader_waits_and_the_recap_unloc
     page.get_by_role("link", name="Start the first lesson").click()
     lesson = page.get_by_test_id("lesson")
     expect(lesson.get_by_test_id("lesson-writing")).to_be_visible()  # 202 while it is being written
-    expect(lesson.get_by_role("heading", name="Introduction 1")).to_be_visible(timeout=30_000)
+    draft = lesson.get_by_test_id("lesson-draft")  # the text so far, before the lesson is stored
+    expect(draft.get_by_role("heading", name="Introduction 1")).to_be_visible(timeout=30_000)
+    expect(lesson.get_by_test_id("lesson-writing")).to_be_visible()
+    expect(lesson.get_by_role("heading", name="Self-check")).to_be_visible(timeout=30_000)
+    expect(lesson.get_by_test_id("lesson-writing")).to_have_count(0)
     expect(lesson.locator("strong", has_text="ATP")).to_be_visible()  # Markdown rendered
     expect(lesson.get_by_test_id("item-sources")).to_be_visible()
     for n in (1, 2, 3):

@@ -194,7 +194,8 @@ def test_a_lesson_missing_sections_is_asked_for_once_more_then_the_fuller_answer
     # A worse second answer does not replace a better first one; a complete first answer is not retried.
     fake_ollama.script(Reply(content=fuller), Reply(content="## Introduction\nOnly the beginning, again."))
     assert generate_markdown(ctx, "Write the lesson.", SECTIONS) == fuller
-    complete = fuller + "\n\n### Self check\n1. Why?\n**Answer:** Because."
+    complete = (fuller.replace("## Introduction", "## Introduction: why")
+                + "\n\n### Self check\n1. Why?\n**Answer:** Because.")
     before = len(fake_ollama.chat_requests)
     fake_ollama.script(Reply(content=complete))
     assert generate_markdown(ctx, "Write the lesson.", SECTIONS) == complete

@@ -1676,6 +1676,8 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /** Draft */
+            draft?: string | null;
             error: components["schemas"]["JobError"] | null;
             /** Finished At */
             finished_at: string | null;

@@ -25,6 +25,8 @@ export function fetchJob(jobId: string): Promise<Job> {
 }
 
 /** A job, polled until it is over. */
+const DRAFT_POLL_MS = 600;
+
 export function useJob(jobId: string | undefined) {
   return useQuery({
     queryKey: studyKeys.job(jobId ?? ""),
@@ -34,7 +36,9 @@ export function useJob(jobId: string | undefined) {
     refetchInterval: (query) => {
       const job = query.state.data;
       if (!job) return query.state.status === "error" ? false : pollDelay(0);
-      return isTerminal(job.status) ? false : pollDelay(Date.now() - Date.parse(job.created_at));
+      if (isTerminal(job.status)) return false;
+      // A lesson being written is read as it grows: its draft is worth fetching often.
+      return job.kind === "lesson" && job.status === "running" ? DRAFT_POLL_MS : pollDelay(Date.now() - Date.parse(job.created_at));
     },
   });
 }

@@ -1,6 +1,7 @@
 /**
  * One lesson. Lessons are written the first time they are opened: while the server answers 202 with
- * the job writing it, a calm placeholder polls that job and shows the lesson as soon as it is stored.
+ * the job writing it, this polls that job and shows the text written so far (its draft), then the
+ * lesson as soon as it is stored.
  * Written lessons render as sanitised Markdown with their sources, "mark complete" and a rewrite.
  */
 import { useEffect } from "react";
@@ -57,15 +58,27 @@ function Writing({ job, onRetry }: { job: Job; onRetry: () => void }) {
         </div>
         <Progress className="mt-2" label="Writing the lesson" />
       </div>
-      <div className="space-y-2.5" aria-hidden="true">
-        <Skeleton className="h-5 w-1/3" />
-        <Skeleton className="h-4 w-full" />
-        <Skeleton className="h-4 w-11/12" />
-        <Skeleton className="h-4 w-4/5" />
-        <Skeleton className="mt-6 h-5 w-1/4" />
-        <Skeleton className="h-4 w-full" />
-        <Skeleton className="h-4 w-2/3" />
-      </div>
+      {job.draft ? (
+        // The text so far (sanitised Markdown like the finished lesson); it grows with each poll.
+        <div data-testid="lesson-draft">
+          <Markdown className="text-[15px]">{job.draft}</Markdown>
+          <p aria-hidden="true" className="mt-2 flex gap-1">
+            {[0, 1, 2].map((dot) => (
+              <span key={dot} className="size-1.5 animate-pulse rounded-full bg-accent" style={{ animationDelay: `${dot * 150}ms` }} />
+            ))}
+          </p>
+        </div>
+      ) : (
+        <div className="space-y-2.5" aria-hidden="true">
+          <Skeleton className="h-5 w-1/3" />
+          <Skeleton className="h-4 w-full" />
+          <Skeleton className="h-4 w-11/12" />
+          <Skeleton className="h-4 w-4/5" />
+          <Skeleton className="mt-6 h-5 w-1/4" />
+          <Skeleton className="h-4 w-full" />
+          <Skeleton className="h-4 w-2/3" />
+        </div>
+      )}
     </div>
   );
 }
