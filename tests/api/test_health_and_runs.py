@@ -1,0 +1,56 @@
+"""`GET /api/health` reports each part's real state, and ingestion runs can be listed and followed as
+an NDJSON stream that ends when the workflow does."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import httpx
+
+from tests.support.fake_ollama import FakeOllama
+from tests.support.vault import upload
+
+
+def test_health_reports_postgres_dbos_models_and_index(api: httpx.Client, fake_ollama: FakeOllama) -> None:
+    health = api.get("/api/health").json()
+    assert health["status"] == "ok"
+    assert health["postgres"] == {"ok": True, "embedded": False}  # the tests' server gets a DATABASE_URL
+    assert health["dbos"]["ok"]
+    assert health["dbos"]["application_version"]
+    chat_model = health["ollama"]["chat_model"]["name"]
+    assert health["ollama"]["reachable"]
+    assert health["ollama"]["chat_model"]["present"]
+    assert health["ollama"]["embed_model"]["present"]
+    assert health["index"]["state"] == "ready"
+    assert health["hints"] == []
+
+    saved = list(fake_ollama.models)
+    fake_ollama.models[:] = [m for m in saved if m.split(":")[0] != chat_model.split(":")[0]]
+    try:
+        degraded = api.get("/api/health").json()
+    finally:
+        fake_ollama.models[:] = saved
+    assert degraded["status"] == "degraded"
+    assert degraded["ollama"]["chat_model"] == {"name": chat_model, "present": False}
+    assert any(f"ollama pull {chat_model}" in hint for hint in degraded["hints"])
+
+
+def test_a_run_is_listed_and_its_event_stream_ends_with_the_workflow(
+        api: httpx.Client, unique: Callable[[str], str]) -> None:
+    name = unique("stream-notes.md")
+    workflow_id = upload(api, {name: b"# Streams\n\nNDJSON sends one JSON document per line."}).json()["workflow_id"]
+    with api.stream("GET", f"/api/ingest/{workflow_id}/events", timeout=60) as response:
+        assert response.headers["content-type"].startswith("application/x-ndjson")
+        events = [json.loads(line) for line in response.iter_lines() if line.strip()]
+    assert events[-1] == {"type": "end", "data": {"status": "SUCCESS"}}
+    progress = [e["data"] for e in events if e["type"] == "progress"]
+    assert progress
+    assert progress[-1]["documents"][0]["filename"] == name
+    assert progress[-1]["documents"][0]["status"] == "ready"
+    assert [step["name"] for step in progress[-1]["steps"]]  # the DBOS steps, as they ran
+
+    runs = api.get("/api/ingest", params={"limit": 5}).json()
+    assert workflow_id in [run["workflow_id"] for run in runs]
+    assert next(run for run in runs if run["workflow_id"] == workflow_id)["status"] == "SUCCESS"
+    assert api.get("/api/ingest", params={"limit": 0}).status_code == 422
