@@ -4,14 +4,17 @@ clear notice (with passages still shown) when there is no model."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from PIL import Image
 from playwright.sync_api import Page, expect
 
+from tests.e2e.browser import drop_files
 from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import QuireServer
@@ -219,3 +222,28 @@ def test_conversations_can_be_renamed_and_deleted(
     expect(sessions.get_by_role("link", name=re.compile("^Second conversation about light"))).to_be_visible()
     with e2e_server.client() as api:
         assert api.get(f"/api/chat/sessions/{ids[0]}").status_code == 404
+
+
+def test_files_dropped_on_the_message_box_go_with_the_question_and_the_stop_button_ends_it(
+    page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama
+) -> None:
+    fake_ollama.respond_with(lambda request: Reply(content="A long answer. " * 40, chunks=40, delay_s=0.2))
+    image = io.BytesIO()
+    Image.new("RGB", (8, 8), (200, 30, 30)).save(image, format="PNG")
+    page.goto(e2e_server.url + "/chat")
+    box = page.get_by_role("textbox", name="Message")
+    drop_files(page, box, {"red-square.png": (image.getvalue(), "image/png"),
+                           "lab-notes.txt": (b"Lab notes: the sample turned blue at pH 9.", "text/plain")})
+    attachments = page.get_by_role("list", name="Attachments")
+    expect(attachments).to_contain_text("red-square.png")
+    expect(attachments).to_contain_text("lab-notes.txt")
+
+    _ask(page, "What colour is the square, and what happened at pH 9?")
+    turn = page.get_by_test_id("turn")
+    expect(turn.get_by_test_id("answer")).to_contain_text("A long answer.")
+    question = [m for m in fake_ollama.chat_requests[-1]["messages"] if m["role"] == "user"][-1]
+    assert len(question["images"]) == 1  # the image went to the model as an image
+    assert "the sample turned blue at pH 9" in question["content"]  # the text file, extracted
+    page.get_by_role("button", name="Stop answering (Esc)").click()
+    expect(turn).to_have_attribute("data-status", "stopped")
+    expect(page.get_by_role("list", name="Attachments")).to_have_count(0)  # sent with the question

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -286,6 +287,39 @@ def test_a_mind_map_is_rendered_rearranged_and_exported(
     with e2e_server.client() as api:
         saved = api.get(f"/api/study/mindmaps/{map_id}").json()
     assert (saved["layout"], saved["positions"]) == ("TB", {})
+
+    # Zoom with the controls and pan by dragging the empty canvas: the view moves, nothing is saved.
+    viewport = canvas.locator(".react-flow__viewport")
+    shown = viewport.get_attribute("style")
+    canvas.get_by_role("button", name=re.compile("zoom in", re.I)).click()
+    expect(viewport).not_to_have_attribute("style", shown or "")
+    shown = viewport.get_attribute("style")
+    frame = canvas.bounding_box()
+    assert frame is not None
+    page.mouse.move(frame["x"] + 12, frame["y"] + 12)
+    page.mouse.down()
+    page.mouse.move(frame["x"] + 92, frame["y"] + 52, steps=6)
+    page.mouse.up()
+    expect(viewport).not_to_have_attribute("style", shown or "")
+
+    # Drag again, then reset: back to the generated left-to-right layout, no saved positions.
+    box = nodes.filter(has_text=re.compile(r"^Branch 3$")).bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 50, box["y"] + box["height"] / 2 + 40, steps=8)
+    page.mouse.up()
+    with e2e_server.client() as api:  # saved a moment after the drop (the state already read "saved")
+        deadline = time.monotonic() + 10
+        while list(api.get(f"/api/study/mindmaps/{map_id}").json()["positions"]) != ["n3"]:
+            assert time.monotonic() < deadline, "the dragged position was not saved"
+            time.sleep(0.1)
+    page.get_by_role("button", name="Reset layout").click()
+    expect(canvas).to_have_attribute("data-layout", "LR")
+    expect(page.get_by_test_id("layout-save-state")).to_have_attribute("data-state", "saved")
+    with e2e_server.client() as api:
+        saved = api.get(f"/api/study/mindmaps/{map_id}").json()
+    assert (saved["layout"], saved["positions"]) == ("LR", {})
 
     exported: dict[str, bytes] = {}
     for label, ext in (("PNG image", "png"), ("PDF", "pdf"), ("Markdown outline", "md")):
