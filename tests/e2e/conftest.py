@@ -70,10 +70,12 @@ def e2e_server(
     postgres: ThrowawayPostgres, fake_ollama_server: FakeOllama, tmp_path_factory: pytest.TempPathFactory,
     request: pytest.FixtureRequest,
 ) -> Iterator[QuireServer]:
-    """A Quire server of this test module's own (its own database and data folder). When a test of the
-    module failed, its log is kept in `test-artifacts/` next to the screenshots."""
+    """A Quire server of this test module's own (its own database and data folder), with the settings in
+    the module's `SERVER_ENV` if it has one. When a test of the module failed, its log is kept in
+    `test-artifacts/` next to the screenshots."""
     require_built_app()
-    server = QuireServer(postgres.fresh_database(), tmp_path_factory.mktemp("quire-e2e"), fake_ollama_server.url)
+    server = QuireServer(postgres.fresh_database(), tmp_path_factory.mktemp("quire-e2e"), fake_ollama_server.url,
+                         **getattr(request.module, "SERVER_ENV", {}))
     failures_before = request.session.testsfailed
     server.start()
     yield server
