@@ -224,7 +224,6 @@ def test_a_workshop_lesson_is_written_while_the_reader_waits_and_the_recap_unloc
     expect(lesson.get_by_test_id("lesson-writing")).to_be_visible()  # 202 while it is being written
     draft = lesson.get_by_test_id("lesson-draft")  # the text so far, before the lesson is stored
     expect(draft.get_by_role("heading", name="Introduction 1")).to_be_visible(timeout=30_000)
-    expect(lesson.get_by_test_id("lesson-writing")).to_be_visible()
     expect(lesson.get_by_role("heading", name="Self-check")).to_be_visible(timeout=30_000)
     expect(lesson.get_by_test_id("lesson-writing")).to_have_count(0)
     expect(lesson.locator("strong", has_text="ATP")).to_be_visible()  # Markdown rendered
