@@ -64,6 +64,8 @@ def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     store.update_item(ctx.db, workflow_id, document_id, state="extracting", detail="opening file")
     try:
         result = _extract(item, ctx.settings.ocr_languages, _progress_writer(workflow_id, item))
+    except ExtractionStopped:
+        return {"ok": False, "reason": "cancelled"}
     except ExtractionError as exc:
         _fail(item, exc.message)
         return {"ok": False, "reason": exc.code}
@@ -88,6 +90,10 @@ def _extract(item: dict[str, Any], languages: str, on_progress: Any) -> ExtractR
     return extract_document(source, item["kind"], ocr_languages=languages, on_progress=on_progress)
 
 
+class ExtractionStopped(Exception):
+    """The document's item failed meanwhile (its run was cancelled): the rest of the file is not read."""
+
+
 def _progress_writer(workflow_id: str, item: dict[str, Any]) -> Any:
     ctx = get_context()
     last = 0.0
@@ -98,8 +104,9 @@ def _progress_writer(workflow_id: str, item: dict[str, Any]) -> Any:
         if now - last < _PROGRESS_INTERVAL_S and progress.done < progress.total:
             return
         last = now
-        store.update_item(ctx.db, workflow_id, item["document_id"], state="extracting",
-                          done=progress.done, total=progress.total, detail=progress.detail)
+        if not store.update_item(ctx.db, workflow_id, item["document_id"], state="extracting",
+                                 done=progress.done, total=progress.total, detail=progress.detail):
+            raise ExtractionStopped  # the run was cancelled: stop reading (OCR can take minutes)
         store.update_run(ctx.db, workflow_id, "extracting", progress.done, progress.total,
                          f"{item['filename']}: {progress.detail}")
 

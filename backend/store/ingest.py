@@ -204,7 +204,8 @@ def mark_ingesting(db: Database, workflow_id: str, document_id: str) -> bool:
     return cur.rowcount == 1
 
 
-def update_item(db: Database, workflow_id: str, document_id: str, **fields: Any) -> None:
+def update_item(db: Database, workflow_id: str, document_id: str, **fields: Any) -> bool:
+    """Update a run's item; False if it had already failed (e.g. its run was cancelled): nothing changes."""
     allowed = {"decision", "state", "done", "total", "detail", "error", "warnings", "pages", "blocks", "embedded"}
     unknown = set(fields) - allowed
     if unknown:
@@ -213,12 +214,13 @@ def update_item(db: Database, workflow_id: str, document_id: str, **fields: Any)
         fields["warnings"] = Jsonb(list(fields["warnings"]))
     assignments = ", ".join(f"{name} = %({name})s" for name in fields)
     with db.bookkeeping() as conn:
-        conn.execute(
+        cur = conn.execute(
             f"UPDATE ingest_items SET {assignments}, updated_at = now()"  # noqa: S608 - names checked above
             # A failed item is final: a step still running when its run was cancelled must not revive it.
             " WHERE workflow_id = %(wf)s AND document_id = %(doc)s AND state <> 'failed'",
             {**fields, "wf": workflow_id, "doc": document_id},
         )
+    return cur.rowcount == 1
 
 
 def update_run(db: Database, workflow_id: str, phase: str, done: int = 0, total: int = 0, detail: str = "") -> None:

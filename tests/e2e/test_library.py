@@ -123,14 +123,14 @@ def test_progress_is_picked_up_again_after_a_page_reload(
 def test_an_ingestion_is_cancelled_from_the_page_keeping_the_files_already_stored(
     page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama, tmp_path: Path
 ) -> None:
-    # Two scanned pages: OCR takes seconds a page, so the PDF is still being extracted when the cancel
-    # arrives; DBOS stops the run at the next step, so the PDF is never stored. The file before it is.
+    # Eight scanned pages: OCR takes about a second a page, so the PDF is still being extracted when the
+    # cancel arrives (two pages were sometimes read before the click landed); DBOS stops the run at the
+    # next step, so the PDF is never stored. The file before it is.
     pdf = make_pdf(tmp_path / "scanned.pdf", [
         "Enzymes are proteins that speed up reactions.",
         "Substrates bind to the active site of an enzyme.",
-        "Competitive inhibitors block the active site.",
-        "Temperature and pH change how fast enzymes work.",
-    ], scanned=(2, 3))
+        *(f"Competitive inhibitors block the active site, case {n}." for n in range(8)),
+    ], scanned=tuple(range(2, 10)))
     files = [
         {"name": "enzymes-intro.md", "mimeType": "text/markdown", "buffer": b"# Enzymes\n\nCatalysts made of protein."},
         {"name": "enzymes-scanned.pdf", "mimeType": "application/pdf", "buffer": pdf.read_bytes()},

@@ -63,3 +63,19 @@ def test_cancel_unknown_run_is_404(api: httpx.Client) -> None:
     response = api.post("/api/ingest/ingest-000000000000/cancel")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"
+
+
+def test_cancel_stops_reading_a_scanned_file(api: httpx.Client, unique: Callable[[str], str], tmp_path: Path) -> None:
+    # OCR takes about a second a page: the extraction must stop at the next page, not read all eight.
+    name = unique("scanned-stack.pdf")
+    pages = [f"Scanned page {n} about glacier flow and basal sliding." for n in range(8)]
+    response = upload(api, {name: make_pdf(tmp_path / "s.pdf", pages, scanned=range(1, 9)).read_bytes()})
+    assert response.status_code == 202, response.text
+    workflow_id = response.json()["workflow_id"]
+    started = _until(api, f"/api/ingest/{workflow_id}", lambda s: s["documents"][0]["progress"]["done"] >= 1)
+    assert api.post(f"/api/ingest/{workflow_id}/cancel").status_code == 200
+    time.sleep(4)  # without the stop, OCR would read several more pages meanwhile and report them
+    run = api.get(f"/api/ingest/{workflow_id}").json()
+    read = run["progress"]["done"]
+    assert read <= started["progress"]["done"] + 1, f"{read} of {len(pages)} pages read after the cancel"
+    assert read < len(pages)

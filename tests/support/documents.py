@@ -57,7 +57,7 @@ def make_pdf(
                 raise ValueError(f"text of page {number} does not fit on one page")
     if toc:
         doc.set_toc([list(entry) for entry in toc])
-    doc.save(path)
+    doc.save(path, deflate=True)  # compressed like real files: scanned pages stay small
     doc.close()
     return path
 
