@@ -66,6 +66,12 @@ class Settings(BaseSettings):
             return [part.strip().lower() for part in value.split(",") if part.strip()]
         return value
 
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _unset_when_empty(cls, value: object) -> object:
+        # `DATABASE_URL=` (as a compose file or .env may leave it) means: use the embedded Postgres.
+        return None if isinstance(value, str) and not value.strip() else value
+
     @field_validator("data_dir", "prompts_dir", "frontend_dist")
     @classmethod
     def _absolute(cls, value: Path) -> Path:

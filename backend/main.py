@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import signal
+from types import FrameType
 
 import uvicorn
 
@@ -10,7 +12,15 @@ from backend.app import create_app
 from backend.config import Settings
 
 
+def _exit_normally(signum: int, _frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main() -> None:
+    # uvicorn shuts down gracefully on SIGTERM and then re-raises the signal under the handler that was
+    # there before it; with the default one the process dies without running its exit hooks, and the
+    # embedded Postgres (stopped by one of them) would be left running. Ctrl-C already exits normally.
+    signal.signal(signal.SIGTERM, _exit_normally)
     settings = Settings.load()
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(settings)

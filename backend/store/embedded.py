@@ -1,12 +1,13 @@
 """The embedded PostgreSQL 16 + pgvector server (the `pgserver` package), used when DATABASE_URL is unset.
 
 Its data lives under `<data dir>/postgres`; it listens only on a Unix socket inside that folder. The
-server is stopped when the process that started it exits normally; after a crash the next start finds
-the still-running server (or its stale pid file) and carries on.
+server is stopped when the last process using it exits normally (Ctrl-C or SIGTERM); after a crash the
+next start finds the still-running server (or its stale pid file), carries on, and stops it on exit.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import tempfile
@@ -28,10 +29,36 @@ def start_embedded_postgres(pgdata: Path) -> str:
     logging.getLogger("pgserver").setLevel(logging.WARNING)  # it logs every pg_ctl call at INFO
 
     pgdata.parent.mkdir(parents=True, exist_ok=True)
+    _forget_dead_handles(pgdata)
     server = pgserver.get_server(pgdata, cleanup_mode="stop")
     admin_url = server.get_uri("postgres")
     ensure_database(admin_url, APP_DATABASE)
     return server.get_uri(APP_DATABASE)
+
+
+def _forget_dead_handles(pgdata: Path) -> None:
+    """Drop crashed processes from pgserver's list of processes using the server.
+
+    pgserver stops the server when the last listed process exits; a process killed without running its
+    exit hooks stays listed, and the server would then never be stopped again."""
+    handles = pgdata / ".handle_pids.json"  # pgserver's own file: a JSON list of process ids
+    try:
+        pids = json.loads(handles.read_text())
+    except (OSError, ValueError):
+        return
+    alive = [pid for pid in pids if isinstance(pid, int) and _is_running(pid)]
+    if alive != pids:
+        handles.write_text(json.dumps(alive))
+
+
+def _is_running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by another user
+        return True
+    return True
 
 
 def _ensure_runtime_dir() -> None:
