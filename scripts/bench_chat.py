@@ -27,7 +27,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from http.server import ThreadingHTTPServer
@@ -113,6 +113,7 @@ class Turn:
     total_s: float
     citations: int
     ok: bool
+    problem: str = ""  # why a failed turn failed: its error line, or what was missing
 
 
 def run_turn(client: httpx.Client, tag: int, session_id: str | None) -> tuple[Turn, str]:
@@ -121,7 +122,7 @@ def run_turn(client: httpx.Client, tag: int, session_id: str | None) -> tuple[Tu
     if session_id:
         body["session_id"] = session_id
     sent = time.perf_counter()
-    start_s, citations, kinds = 0.0, 0, []
+    start_s, citations, kinds, error = 0.0, 0, [], ""
     with client.stream("POST", "/api/chat", json=body) as response:
         response.raise_for_status()
         for line in response.iter_lines():
@@ -131,10 +132,13 @@ def run_turn(client: httpx.Client, tag: int, session_id: str | None) -> tuple[Tu
                 start_s = time.perf_counter() - sent
                 session_id = event["data"]["session_id"]
             citations += event["type"] == "metadata"
+            if event["type"] == "error":
+                error = f"{event['data']['code']}: {event['data']['message']}"
     total = time.perf_counter() - sent
-    ok = kinds[0] == "start" and kinds[-1] == "done" and "error" not in kinds and citations > 0
+    ok = kinds[0] == "start" and kinds[-1] == "done" and not error and citations > 0
+    problem = error or ("no citation" if not citations else "" if ok else f"stream {kinds[0]}..{kinds[-1]}")
     assert session_id is not None
-    return Turn(tag, start_s, total, citations, ok), session_id
+    return Turn(tag, start_s, total, citations, ok, problem), session_id
 
 
 def run_session(server: QuireServer, first_tag: int, turns: int) -> list[Turn]:
@@ -216,6 +220,9 @@ def main() -> None:
     print(" | ".join(header))
     print(report("sequential", sequential, fake, sequential_wall, sequential_cpu))
     print(report(f"{args.sessions} concurrent", concurrent, fake, concurrent_wall, concurrent_cpu))
+    problems = Counter(t.problem for t in sequential + concurrent if not t.ok)
+    for problem, count in problems.most_common():
+        print(f"failed turns: {count} x {problem}")
     print(f"targets: start p50 <= 50 ms; overhead p50 <= 20 ms. CPU cores: {os.cpu_count()}, "
           f"load average at the end: {os.getloadavg()[0]:.1f} (other work on the machine inflates wall times)")
 
