@@ -12,6 +12,7 @@ from backend.ingest.extract.pdf import extract_pdf_pages
 from backend.ingest.types import ExtractionError, ExtractProgress
 from tests.support.documents import (
     make_encrypted_pdf,
+    make_outlined_pdf,
     make_pdf,
     make_scanned_pdf,
     make_truncated_pdf,
@@ -92,6 +93,14 @@ def test_scanned_page_is_ocred(tmp_path: Path) -> None:
     assert "photosynthesis converts light" in " ".join(unit.text.lower().split())
     assert result.ocr_pages == 1
     assert events == [ExtractProgress(1, 1, "page 1 of 1 (OCR)")]
+
+
+@needs_tesseract
+def test_text_drawn_as_outlines_is_ocred(tmp_path: Path) -> None:
+    path = make_outlined_pdf(tmp_path / "poster.pdf", SCANNED_TEXT)
+    result = extract_document(path, "pdf", ocr_languages="eng")
+    assert [(unit.kind, unit.page) for unit in result.units] == [("ocr", 1)]
+    assert "photosynthesis converts light" in " ".join(result.units[0].text.lower().split())
 
 
 @needs_tesseract

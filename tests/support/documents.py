@@ -67,6 +67,17 @@ def make_scanned_pdf(path: Path, text: str) -> Path:
     return make_pdf(path, [text], scanned={1})
 
 
+def make_outlined_pdf(path: Path, text: str) -> Path:
+    """A one-page PDF showing `text` as vector outlines: no text layer and no image (as some design and
+    slide tools export it), so only OCR of the rendered page can read it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_textbox(pymupdf.Rect(50, 50, 545, 792), text, fontsize=16)
+    outlined = pymupdf.open("svg", page.get_svg_image(text_as_path=True).encode())
+    path.write_bytes(outlined.convert_to_pdf())
+    return path
+
+
 def make_encrypted_pdf(path: Path, text: str = "Secret notes", *, user_password: str = "letmein") -> Path:
     """An AES-256 encrypted PDF. With ``user_password=""`` it opens without a password
     (only an owner password restricts permissions), which readers and Quire must accept."""

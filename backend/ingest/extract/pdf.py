@@ -30,6 +30,9 @@ from backend.ingest.types import (
 pymupdf.TOOLS.mupdf_display_errors(False)
 
 OCR_MIN_CHARS = 50
+# A near-empty page drawn with at least this many vector paths may be text exported as outlines (a
+# line of text is dozens of glyph paths; a rule or a frame is a handful).
+OUTLINE_MIN_PATHS = 20
 OCR_DPI = 144
 OCR_TIMEOUT_S = 120  # per page; a pathological image must not stall the whole ingestion queue
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_DEHYPHENATE
@@ -154,12 +157,13 @@ def _extract_pages(
 def _read_page(page: pymupdf.Page, ocr: _Ocr) -> tuple[str, BlockKind]:
     """The page's text and its kind: ``ocr`` when it had to be recognised from the rendered page.
 
-    Only pages that show an image are OCR'd: on a page without one, rendering can reveal nothing
-    the text layer lacks, and title or blank pages would each cost a second of tesseract.
+    Only pages that show something beyond their text layer are OCR'd: an image (a scan), or many vector
+    paths (text exported as outlines). Rendering a page without either reveals nothing the text layer
+    lacks, and title or blank pages would each cost a second of tesseract.
     """
     text = page_text(page)
     chars = _visible_chars(text)
-    if chars >= OCR_MIN_CHARS or not page.get_image_info():
+    if chars >= OCR_MIN_CHARS or not (page.get_image_info() or len(page.get_cdrawings()) >= OUTLINE_MIN_PATHS):
         return text, "text"
     recognised = ocr.read(page)
     if recognised is None or _visible_chars(recognised) <= chars:
