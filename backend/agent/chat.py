@@ -12,6 +12,7 @@ figures), complete or partial, even when the client disconnects halfway.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -151,8 +152,9 @@ async def _produce(chat: PreparedChat, channel: EventChannel, record: TurnRecord
 async def _answer(chat: PreparedChat, channel: EventChannel, record: TurnRecord) -> None:
     ctx = chat.state.app
     trivial = is_trivial(chat.question.text)
-    record.window = window = await _memory_window(chat)
-    record.loop = loop = AgentLoop(chat.state, channel, window, chat_tools(ctx.settings.ollama_timeout_s))
+    tools = chat_tools(ctx.settings.ollama_timeout_s)
+    record.window = window = await _memory_window(chat, len(json.dumps(tools.schemas(), ensure_ascii=False)))
+    record.loop = loop = AgentLoop(chat.state, channel, window, tools)
     try:
         if not trivial:
             record.thinking = await think(ctx.llm, window.messages(), channel)
@@ -185,15 +187,17 @@ def _record_activity(chat: PreparedChat) -> None:
         log.exception("could not record the chat message as study activity")
 
 
-async def _memory_window(chat: PreparedChat) -> MemoryWindow:
-    """Assemble what the model will be sent. The history was read with the question, and the prompt file
-    is cached (a changed file is re-read); only images of earlier turns need the database again."""
+async def _memory_window(chat: PreparedChat, tools_chars: int) -> MemoryWindow:
+    """Assemble what the model will be sent (with `tools_chars` of tool definitions). The history was read
+    with the question, and the prompt file is cached (a changed file is re-read); only images of earlier
+    turns need the database again."""
     ctx, question = chat.state.app, chat.question
     system = {"role": "system", "content": system_prompt(chat.state, chat.scope_text)}
     user: dict[str, Any] = {"role": "user", "content": with_scope(question.model_content, chat.scope_text)}
     if question.images:
         user["images"] = [data for _mime, data in question.images]
-    window = MemoryWindow(system, chat.start.history, [user], ctx.settings.chat_memory_chars, len(question.images))
+    window = MemoryWindow(system, chat.start.history, [user], ctx.settings.chat_memory_chars, len(question.images),
+                          tools_chars)
     window.fit()
     if any(turn.image_message_ids for turn in window.history):
         await anyio.to_thread.run_sync(sessions.attach_images, ctx.db, window.history)

@@ -75,17 +75,18 @@ class MemoryWindow:
     """The messages of one model call: system prompt, the newest history turns that fit, the current turn."""
 
     def __init__(self, system: Message, history: list[Turn], current: list[Message], budget: int,
-                 current_images: int = 0) -> None:
+                 current_images: int = 0, tools_chars: int = 0) -> None:
         self.system = system
         self.history = list(history)
         self.current = current
         self.budget = budget
         self.current_images = current_images
+        self.tools_chars = tools_chars  # the tool definitions sent with each call count too
         self.turns_dropped = 0
 
     @property
     def used_chars(self) -> int:
-        fixed = message_chars(self.system) + sum(message_chars(m) for m in self.current)
+        fixed = self.tools_chars + message_chars(self.system) + sum(message_chars(m) for m in self.current)
         return fixed + self.current_images * IMAGE_CHARS + sum(turn.chars for turn in self.history)
 
     @property

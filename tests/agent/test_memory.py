@@ -81,3 +81,16 @@ def test_empty_history() -> None:
     assert window.messages() == [{"role": "system", "content": "sys"}, {"role": "user", "content": "q"}]
     assert window.used_chars == 4 + IMAGE_CHARS
     assert Turn(1, []).chars == 0
+
+
+def test_tool_definitions_count_against_the_budget() -> None:
+    turns = turns_from_rows([r for t in range(1, 4) for r in tool_turn(t, 300)])
+    current = [{"role": "user", "content": "q"}]
+    without = MemoryWindow({"role": "system", "content": ""}, turns, current, budget=turns[0].chars * 3 + 1)
+    without.fit()
+    assert without.turns_kept == 3
+    with_tools = MemoryWindow({"role": "system", "content": ""}, turns, current, budget=turns[0].chars * 3 + 1,
+                              tools_chars=turns[0].chars)
+    with_tools.fit()
+    assert with_tools.turns_kept == 2  # the definitions take the room of one turn
+    assert with_tools.used_chars == turns[0].chars + len("q") + 2 * turns[0].chars  # tools + question + 2 turns

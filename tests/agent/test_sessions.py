@@ -96,8 +96,9 @@ def test_memory_drops_the_oldest_whole_turns(api: httpx.Client, fake_ollama: Fak
     assert questions == ["Question 2", "Question 3", "Question 4"]
     # The dropped turn went whole: its tool call, its result and its answer are gone with its question.
     assert roles(request) == ["system", "user", "assistant", "user", "assistant", "user"]
-    sent = sum(len(m["content"]) for m in request["messages"])
-    assert sent <= memory["used_chars"] <= sent + 100
+    # Everything sent counts: the messages and the tool definitions that come with them.
+    sent = sum(len(m["content"]) for m in request["messages"]) + len(json.dumps(request["tools"], ensure_ascii=False))
+    assert sent - 100 <= memory["used_chars"] <= sent + 100
     # Nothing is deleted: the transcript still holds all four turns.
     session = api.get(f"/api/chat/sessions/{sid}").json()
     assert session["turns"] == 4
