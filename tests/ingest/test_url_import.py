@@ -50,10 +50,8 @@ def test_hop_checks_scheme_credentials_and_every_address() -> None:
 
 @pytest.fixture(scope="module")
 def database(postgres: ThrowawayPostgres) -> Iterator[Database]:
-    db = Database(postgres.fresh_database(), min_size=1, max_size=2)
-    db.open()
-    yield db
-    db.close()
+    with postgres.open_database(min_size=1, max_size=2) as db:
+        yield db
 
 
 def test_redirect_to_a_private_address_is_refused_and_connections_are_pinned(database: Database) -> None:

@@ -12,7 +12,5 @@ from tests.support.postgres import ThrowawayPostgres
 
 @pytest.fixture
 def db(postgres: ThrowawayPostgres) -> Iterator[Database]:
-    database = Database(postgres.fresh_database("quire_progress"), min_size=1, max_size=2)
-    database.open()
-    yield database
-    database.close()
+    with postgres.open_database("quire_progress", min_size=1, max_size=2) as database:
+        yield database

@@ -29,10 +29,8 @@ class NoEmbedder:
 
 @pytest.fixture
 def db(postgres: ThrowawayPostgres) -> Iterator[Database]:
-    database = Database(postgres.fresh_database("quire_search"), min_size=1, max_size=4)
-    database.open()
-    yield database
-    database.close()
+    with postgres.open_database("quire_search", min_size=1, max_size=4) as database:
+        yield database
 
 
 def _add(db: Database, text: str, vector: list[float] | None, terms: tuple[str, bytes] | None,

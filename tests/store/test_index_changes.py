@@ -17,12 +17,8 @@ from tests.support.postgres import ThrowawayPostgres
 
 @pytest.fixture
 def db(postgres: ThrowawayPostgres) -> Iterator[Database]:
-    database = Database(postgres.fresh_database("quire_feed"), min_size=1, max_size=4, origin="test")
-    database.open()
-    try:
+    with postgres.open_database("quire_feed", min_size=1, max_size=4, origin="test") as database:
         yield database
-    finally:
-        database.close()
 
 
 def _visible_max(db: Database) -> int:

@@ -18,10 +18,8 @@ from tests.support.postgres import ThrowawayPostgres
 
 @pytest.fixture(scope="module")
 def db(postgres: ThrowawayPostgres) -> Iterator[Database]:
-    database = Database(postgres.fresh_database("quire_study"), min_size=1, max_size=4)
-    database.open()
-    yield database
-    database.close()
+    with postgres.open_database("quire_study", min_size=1, max_size=4) as database:
+        yield database
 
 
 @pytest.fixture

@@ -6,12 +6,15 @@ from __future__ import annotations
 import os
 import tempfile
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import psycopg
 from psycopg import sql
 
-from backend.store.db import normalise_url, url_for_database
+from backend.store.db import Database, normalise_url, url_for_database
 from backend.store.embedded import _ensure_runtime_dir
 
 
@@ -38,6 +41,16 @@ class ThrowawayPostgres:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         self.created.append(name)
         return url_for_database(self.admin_url, name)
+
+    @contextmanager
+    def open_database(self, prefix: str = "quire_test", **pool: Any) -> Iterator[Database]:
+        """Quire's connection pool on a fresh, migrated database; closed afterwards."""
+        database = Database(self.fresh_database(prefix), **pool)
+        database.open()
+        try:
+            yield database
+        finally:
+            database.close()
 
     def close(self) -> None:
         if self._server is not None:
