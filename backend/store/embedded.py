@@ -7,7 +7,6 @@ next start finds the still-running server (or its stale pid file), carries on, a
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import tempfile
@@ -41,24 +40,13 @@ def _forget_dead_handles(pgdata: Path) -> None:
 
     pgserver stops the server when the last listed process exits; a process killed without running its
     exit hooks stays listed, and the server would then never be stopped again."""
-    handles = pgdata / ".handle_pids.json"  # pgserver's own file: a JSON list of process ids
-    try:
-        pids = json.loads(handles.read_text())
-    except (OSError, ValueError):
-        return
-    alive = [pid for pid in pids if isinstance(pid, int) and _is_running(pid)]
+    from pgserver.utils import DiskList, process_is_running
+
+    handles = DiskList(pgdata / ".handle_pids.json")  # the list pgserver itself keeps there
+    pids = handles.get()
+    alive = [pid for pid in pids if process_is_running(pid)]
     if alive != pids:
-        handles.write_text(json.dumps(alive))
-
-
-def _is_running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # exists, owned by another user
-        return True
-    return True
+        handles.put(alive)
 
 
 def _ensure_runtime_dir() -> None:
