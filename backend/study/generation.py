@@ -35,6 +35,8 @@ TEMPERATURE = 0.2
 NUM_CTX = 12288
 _PREAMBLE_CHARS = 400  # chatter before a first heading further in than this is kept: it may be content
 DRAFT_INTERVAL_S = 0.3  # how often a streamed answer's text so far is handed on (a lesson's draft)
+_OPTIONS = {"temperature": TEMPERATURE, "num_ctx": NUM_CTX}
+_HEADING = re.compile(r"^#{1,6} ", re.MULTILINE)
 _analyzer = Analyzer()
 _FENCE = re.compile(r"```[a-zA-Z]*\s*\n(.*?)```", re.DOTALL)
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
@@ -75,7 +77,7 @@ def json_schema(model: type[BaseModel]) -> dict[str, Any]:
 
 def ask(ctx: AppContext, messages: Sequence[dict[str, str]], schema: dict[str, Any] | None) -> str:
     """One non-streamed model call at low temperature; ModelUnavailable/ModelError propagate."""
-    reply = ctx.llm.chat(list(messages), format=schema, options={"temperature": TEMPERATURE, "num_ctx": NUM_CTX})
+    reply = ctx.llm.chat(list(messages), format=schema, options=_OPTIONS)
     return reply.content
 
 
@@ -83,7 +85,7 @@ def ask_streamed(ctx: AppContext, messages: Sequence[dict[str, str]], on_text: C
     """Like `ask` (no schema), streamed: `on_text` gets the text so far every DRAFT_INTERVAL_S."""
     parts: list[str] = []
     shown = time.monotonic()
-    for delta in ctx.llm.chat_stream_sync(list(messages), options={"temperature": TEMPERATURE, "num_ctx": NUM_CTX}):
+    for delta in ctx.llm.chat_stream_sync(list(messages), options=_OPTIONS):
         parts.append(delta.content)
         if time.monotonic() - shown >= DRAFT_INTERVAL_S:
             on_text("".join(parts))
@@ -223,7 +225,7 @@ def generate_markdown(ctx: AppContext, prompt: str, sections: Sequence[str] = ()
 def _draft(partial: str) -> str:
     """A streamed answer so far, cleaned like the final one; nothing yet while it may still be the
     model's preamble (no heading in the first 400 characters so far)."""
-    if len(partial) <= _PREAMBLE_CHARS and not re.search(r"^#{1,6} ", partial, re.MULTILINE):
+    if len(partial) <= _PREAMBLE_CHARS and not _HEADING.search(partial):
         return ""
     return clean_markdown(partial)
 
@@ -243,7 +245,7 @@ def clean_markdown(text: str) -> str:
     """Unwrap a fenced answer, drop chatter before the first heading and sign-off paragraphs at the end."""
     fenced = re.fullmatch(r"\s*```(?:markdown|md)?\s*\n(.*?)\n?```\s*", text, re.DOTALL | re.IGNORECASE)
     text = fenced.group(1) if fenced else text
-    heading = re.search(r"^#{1,6} ", text, re.MULTILINE)
+    heading = _HEADING.search(text)
     if heading and heading.start() <= _PREAMBLE_CHARS:
         text = text[heading.start():]
     paragraphs = re.split(r"\n\s*\n", text.strip())
