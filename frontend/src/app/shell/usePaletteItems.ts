@@ -6,12 +6,14 @@
 import { useMemo } from "react";
 import { useQuery } from "@tanstack/react-query";
 import {
-  BookOpenText, FileText, Layers, ListChecks, MessageSquare, MessageSquarePlus, Moon, Network, RotateCcw, Sun, Upload,
+  FileText, MessageSquare, MessageSquarePlus, Moon, RotateCcw, Sun, Upload,
   type LucideIcon,
 } from "lucide-react";
 import { useNavigate } from "react-router";
 import { fetchDecks, fetchSessions, listKeys } from "@/api/lists";
 import { documentFileUrl, fetchDocuments, vaultKeys } from "@/api/vault";
+import type { GeneratorKind } from "@/features/study/api/types";
+import { KINDS } from "@/features/study/components/kinds";
 import { fileTypeLabel, formatRelative } from "@/lib/format";
 import { NAV_ITEMS } from "../nav";
 import { useTheme } from "../theme";
@@ -36,11 +38,12 @@ export const PALETTE_GROUPS: GroupSpec[] = [
   { name: "Documents", browse: false, limit: 6 },
 ];
 
-const STUDY_NEW: Array<{ kind: string; label: string; icon: LucideIcon; keywords: string }> = [
-  { kind: "quiz", label: "New quiz", icon: ListChecks, keywords: "questions test exam generate" },
-  { kind: "deck", label: "New flashcards", icon: Layers, keywords: "cards deck spaced repetition generate" },
-  { kind: "workshop", label: "New workshop", icon: BookOpenText, keywords: "course lessons learn generate" },
-  { kind: "mindmap", label: "New mind map", icon: Network, keywords: "mindmap topics diagram generate" },
+/** The study hub's four generators (icons from the hub's own KINDS), with what people type to find them. */
+const STUDY_NEW: Array<{ kind: GeneratorKind; label: string; keywords: string }> = [
+  { kind: "quiz", label: "New quiz", keywords: "questions test exam generate" },
+  { kind: "deck", label: "New flashcards", keywords: "cards deck spaced repetition generate" },
+  { kind: "workshop", label: "New workshop", keywords: "course lessons learn generate" },
+  { kind: "mindmap", label: "New mind map", keywords: "mindmap topics diagram generate" },
 ];
 
 /** The palette's items; `loading` while the lists it just asked for are on their way. */
@@ -56,8 +59,8 @@ export function usePaletteItems(open: boolean): { items: PaletteItem[]; loading:
       id: `nav:${item.to}`, label: `Go to ${item.label}`, group: "Go to", icon: item.icon,
       keywords: `open ${item.keywords ?? ""}`, run: () => navigate(item.to),
     })),
-    ...STUDY_NEW.map(({ kind, label, icon, keywords }) => ({
-      id: `study:new:${kind}`, label, group: "Study", icon, keywords: `study make create ${keywords}`,
+    ...STUDY_NEW.map(({ kind, label, keywords }) => ({
+      id: `study:new:${kind}`, label, group: "Study", icon: KINDS[kind].icon, keywords: `study make create ${keywords}`,
       run: () => navigate(`/study/new/${kind}`),
     })),
     { id: "chat:new", label: "New chat", group: "Actions", icon: MessageSquarePlus, keywords: "ask question conversation",
