@@ -59,11 +59,15 @@ class TimedFake(FakeOllama):
         fake = self
 
         class Handler(_Handler):
-            """Times each whole request, reading and decoding its body included (a model server's work),
-            and charges it to the turn tag found in the body."""
+            """Times each whole request from its request line on — parsing the headers, reading and decoding
+            the body included (a model server's work) — and charges it to the turn tag found in the body."""
+
+            def parse_request(self) -> bool:
+                self.started = time.perf_counter()  # the request line has just been read
+                return super().parse_request()
 
             def do_POST(self) -> None:
-                started, self.tag, self.tagging_s = time.perf_counter(), None, 0.0
+                started, self.tag, self.tagging_s = self.started, None, 0.0
                 try:
                     super().do_POST()
                 finally:
