@@ -34,7 +34,7 @@ from backend.context import AppContext
 from backend.errors import QuireError
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.llm.prompts import PromptError
-from backend.progress.events import record_event
+from backend.progress.events import check_badges_soon
 from backend.retrieval.scope import resolve_scope
 from backend.store.chat import AnswerUpdate
 
@@ -125,7 +125,7 @@ async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
             _store(chat, record)
         except Exception:
             log.exception("could not store the partial answer (session %s)", start.session_id)
-        _record_activity_soon(chat)  # the question was asked, answered or not: it counts as studying
+        check_badges_soon(chat.state.app.db, start.asked_at)
         raise
     try:
         await anyio.to_thread.run_sync(_store, chat, record)
@@ -133,7 +133,8 @@ async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
         log.exception("could not store the chat answer (session %s)", start.session_id)
         record.fail("storage_error", "The answer could not be saved to the database.", True, record.status)
     _closing_lines(chat, channel, record)
-    _record_activity_soon(chat)
+    # The question's study event was stored with it; the badges it may earn are judged after the answer.
+    check_badges_soon(chat.state.app.db, start.asked_at)
 
 
 async def _produce(chat: PreparedChat, channel: EventChannel, record: TurnRecord) -> None:
@@ -171,20 +172,6 @@ async def _answer(chat: PreparedChat, channel: EventChannel, record: TurnRecord)
         record.fail("model_unavailable", message, True, "error")
     except ModelError as exc:
         record.fail("model_error", exc.message, exc.retryable, "partial" if loop.text_emitted else "error")
-
-
-def _record_activity_soon(chat: PreparedChat) -> None:
-    """Record the question as study activity (and award any badge it earns) in a worker thread, after the
-    answer: it never delays a line of the stream, and it is not tied to this request's task, which is
-    cancelled as soon as the response ends."""
-    asyncio.get_running_loop().run_in_executor(None, _record_activity, chat)
-
-
-def _record_activity(chat: PreparedChat) -> None:
-    try:
-        record_event(chat.state.app.db, "chat_message", ref=chat.start.session_id)
-    except Exception:  # progress bookkeeping must never cost the user their answer
-        log.exception("could not record the chat message as study activity")
 
 
 async def _memory_window(chat: PreparedChat, tools_chars: int) -> MemoryWindow:

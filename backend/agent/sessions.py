@@ -7,6 +7,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
@@ -15,6 +16,7 @@ from backend.agent.attachments import MAX_ATTACHMENTS
 from backend.agent.memory import Turn, turns_from_rows
 from backend.agent.prompting import attached_files, question_content
 from backend.errors import NotFound, QuireError
+from backend.store import activity
 from backend.store import chat as store
 from backend.store.db import Database
 
@@ -45,6 +47,7 @@ class TurnStart:
     message_id: str  # the answer's row, a placeholder (status partial) until the turn finishes
     question: Question  # as stored, with any attachments carried over
     history: list[Turn]  # the turns before this one as model messages (images are attached separately)
+    asked_at: datetime  # when the question was stored, with its study activity event
 
 
 def title_from(question: str) -> str:
@@ -60,7 +63,8 @@ def title_from(question: str) -> str:
 def begin_turn(db: Database, session_id: str | None, rewind_to: str | None, question: Question,
                reuse_attachments: bool = False) -> TurnStart:
     """Store the question and a placeholder answer; a new session when `session_id` is None. The history
-    the model will see is read in the same transaction (one round trip fewer on the way to the answer).
+    the model will see is read in the same transaction (one round trip fewer on the way to the answer),
+    and the question is recorded as study activity in it too (asked, answered or not, it was studying).
 
     `rewind_to` (any message of the session) first removes the turn holding it and every later turn;
     with `reuse_attachments` the rewound question's attachments go with the new question.
@@ -70,7 +74,7 @@ def begin_turn(db: Database, session_id: str | None, rewind_to: str | None, ques
     if reuse_attachments and rewind_to is None:
         raise QuireError("reuse_without_rewind",
                          "reuse_attachments needs rewind_to_message_id: the turn whose attachments to reuse.", 422)
-    user_id, answer_id = str(uuid.uuid4()), str(uuid.uuid4())
+    user_id, answer_id, asked_at = str(uuid.uuid4()), str(uuid.uuid4()), datetime.now(UTC)
     history: list[Turn] = []
     with store.turn_transaction(db) as conn:
         if session_id is None:
@@ -87,7 +91,8 @@ def begin_turn(db: Database, session_id: str | None, rewind_to: str | None, ques
             store.NewMessage(id=answer_id, role="assistant", status="partial"),
         ])
         store.insert_images(conn, user_id, question.images)
-    return TurnStart(session_id, turn, user_id, answer_id, question, history)
+        activity.add_event(conn, "chat_message", session_id, asked_at)
+    return TurnStart(session_id, turn, user_id, answer_id, question, history, asked_at)
 
 
 def _next_turn(conn: psycopg.Connection, session_id: str, rewind_to: str | None, question: Question,

@@ -4,11 +4,12 @@ stamped with the earning event's time; time-of-day badges judge when the session
 from __future__ import annotations
 
 import json
+import time
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from backend.progress import badges
-from backend.progress.events import record_event
+from backend.progress.events import check_badges_soon, record_event
 from backend.progress.metrics import METRICS
 from backend.progress.sessions import Rules
 from backend.store import activity
@@ -94,3 +95,26 @@ def test_progress_toward_unearned_badges(db: Database) -> None:
     listing = {b.code: b for b in badges.badge_list(db, Rules())["badges"]}
     assert (listing["quiz_whiz"].value, listing["quiz_whiz"].progress, listing["quiz_whiz"].earned) == (25, 0.25, False)
     assert listing["first_answer"].progress == 1.0
+
+
+def wait_for_award(db: Database, code: str, timeout_s: float = 5.0) -> datetime:
+    deadline = time.monotonic() + timeout_s
+    while code not in (awards := store.awards(db)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert code in awards, f"{code} was not awarded within {timeout_s} s"
+    return awards[code]["earned_at"]
+
+
+def test_chat_questions_are_judged_soon_and_a_burst_is_judged_once(db: Database) -> None:
+    # A chat question's event is stored with the question; its badge check runs after the answer, at once.
+    store_only(db, "chat_message", DAY)
+    check_badges_soon(db, DAY)
+    assert wait_for_award(db, "curious") == DAY
+    # A burst within the check interval is judged by one check, stamped with the burst's newest question:
+    # the 100th question earns "inquisitive", but the check sees the 105th too.
+    burst = [DAY + timedelta(seconds=i) for i in range(1, 105)]
+    for at in burst:
+        store_only(db, "chat_message", at)
+    for at in burst:
+        check_badges_soon(db, at)
+    assert wait_for_award(db, "inquisitive") == DAY + timedelta(seconds=104)
