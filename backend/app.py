@@ -80,6 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await context.llm.aclose()
             await run_in_threadpool(stop_services, context)
 
     # FastAPI's built-in OpenTelemetry hooks are off: Quire exports no telemetry, and checking for

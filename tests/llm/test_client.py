@@ -53,7 +53,9 @@ def test_async_stream(client: LLMClient, fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply(content="abc def", chunks=2))
 
     async def collect() -> str:
-        return "".join([d.content async for d in client.achat_stream([{"role": "user", "content": "x"}])])
+        text = "".join([d.content async for d in client.achat_stream([{"role": "user", "content": "x"}])])
+        await client.aclose()
+        return text
 
     assert asyncio.run(collect()) == "abc def"
 
@@ -83,6 +85,23 @@ def test_server_down_is_model_unavailable(fake_ollama: FakeOllama) -> None:
         client.embed(["x"])
     assert "ollama serve" in info.value.hint
     assert client.status().reachable is False
+
+
+def test_server_down_is_model_unavailable_for_streamed_async_calls(fake_ollama: FakeOllama) -> None:
+    # The async client's transport (aiohttp) must report a refused connection as unreachable, not as slow.
+    client = LLMClient(fake_ollama.url, "gemma4:e4b", "embeddinggemma", timeout_s=5)
+    fake_ollama.stop()
+
+    async def ask() -> None:
+        try:
+            async for _delta in client.achat_stream([{"role": "user", "content": "x"}]):
+                pass
+        finally:
+            await client.aclose()
+
+    with pytest.raises(ModelUnavailable) as info:
+        asyncio.run(ask())
+    assert "ollama serve" in info.value.hint
 
 
 def test_error_line_mid_stream_is_model_error(client: LLMClient, fake_ollama: FakeOllama) -> None:
