@@ -81,8 +81,8 @@ def begin_turn(db: Database, session_id: str | None, rewind_to: str | None, ques
             session_id, turn = str(uuid.uuid4()), 1
             store.insert_session(conn, session_id, title_from(question.text), question.scope)
         else:
-            turn, question = _next_turn(conn, session_id, rewind_to, question, reuse_attachments)
-            history = turns_from_rows(store.history_messages(conn, session_id, turn))
+            turn, question, rows = _next_turn(conn, session_id, rewind_to, question, reuse_attachments)
+            history = turns_from_rows(rows)
             store.touch_session(conn, session_id, question.scope, title_from(question.text) if turn == 1 else None)
         store.insert_messages(conn, session_id, turn, 0, [
             store.NewMessage(id=user_id, role="user", content=question.text,
@@ -96,21 +96,24 @@ def begin_turn(db: Database, session_id: str | None, rewind_to: str | None, ques
 
 
 def _next_turn(conn: psycopg.Connection, session_id: str, rewind_to: str | None, question: Question,
-               reuse_attachments: bool) -> tuple[int, Question]:
+               reuse_attachments: bool) -> tuple[int, Question, list[dict[str, Any]]]:
     """Lock the session and number the new turn, after removing the rewound turns if asked to (and taking
-    the rewound question's attachments along first, if asked to)."""
+    the rewound question's attachments along first, if asked to); with the stored history before it."""
+    if rewind_to is None:
+        turn, rows = store.lock_session_with_history(conn, session_id)
+        if turn is None:
+            raise NotFound("Chat session", session_id)
+        return turn, question, rows
     turn = store.lock_session(conn, session_id)
     if turn is None:
         raise NotFound("Chat session", session_id)
-    if rewind_to is not None:
-        rewound = store.turn_of_message(conn, session_id, rewind_to)
-        if rewound is None:
-            raise NotFound("Message", rewind_to)
-        if reuse_attachments:
-            question = _with_attachments_of(conn, session_id, rewound, question)
-        store.delete_turns_from(conn, session_id, rewound)
-        turn = rewound
-    return turn, question
+    rewound = store.turn_of_message(conn, session_id, rewind_to)
+    if rewound is None:
+        raise NotFound("Message", rewind_to)
+    if reuse_attachments:
+        question = _with_attachments_of(conn, session_id, rewound, question)
+    store.delete_turns_from(conn, session_id, rewound)
+    return rewound, question, store.history_messages(conn, session_id, rewound)
 
 
 def _with_attachments_of(conn: psycopg.Connection, session_id: str, turn: int, question: Question) -> Question:
@@ -140,7 +143,7 @@ def attach_images(db: Database, turns: Sequence[Turn]) -> None:
 
 def finish_turn(db: Database, start: TurnStart, rounds: Sequence[store.NewMessage],
                 update: store.AnswerUpdate) -> bool:
-    return store.finish_answer(db, start.session_id, start.message_id, rounds, update)
+    return store.finish_answer(db, start.session_id, start.message_id, start.turn, rounds, update)
 
 
 # -- the sessions API --------------------------------------------------------------------------------

@@ -80,11 +80,28 @@ def insert_session(conn: psycopg.Connection, session_id: str, title: str, scope:
 def lock_session(conn: psycopg.Connection, session_id: str) -> int | None:
     """Lock the session row until the transaction ends (serialising turn numbering) and return the number
     its next turn gets; None when the session does not exist."""
-    row = conn.execute(
+    return _next_turn(_queue_lock(conn, session_id))
+
+
+def lock_session_with_history(conn: psycopg.Connection,
+                              session_id: str) -> tuple[int | None, list[dict[str, Any]]]:
+    """`lock_session` and every message of the session (all of it is history for the next turn), in one
+    round trip: both statements go out together and the read runs once the lock is held."""
+    lock = _queue_lock(conn, session_id)
+    history = _queue_history(conn, session_id, None)
+    return _next_turn(lock), history.fetchall()
+
+
+def _queue_lock(conn: psycopg.Connection, session_id: str) -> psycopg.Cursor[Any]:
+    return conn.execute(
         "SELECT (SELECT coalesce(max(m.turn), 0) + 1 FROM chat_messages m WHERE m.session_id = s.id) AS next_turn"
         " FROM chat_sessions s WHERE s.id = %s FOR UPDATE OF s",
         (session_id,),
-    ).fetchone()
+    )
+
+
+def _next_turn(lock: psycopg.Cursor[Any]) -> int | None:
+    row = lock.fetchone()
     return None if row is None else int(row["next_turn"])
 
 
@@ -158,16 +175,20 @@ def delete_turns_from(conn: psycopg.Connection, session_id: str, turn: int) -> i
 
 
 def insert_messages(conn: psycopg.Connection, session_id: str, turn: int, first_seq: int,
-                    messages: Sequence[NewMessage]) -> None:
+                    messages: Sequence[NewMessage], *, while_exists: str | None = None) -> None:
+    """Insert rows of one turn; with `while_exists` (a message id) only if that message still exists in
+    this transaction — the answer placeholder of a turn that may have been rewound or deleted meanwhile."""
     if not messages:
         return
+    guard = "" if while_exists is None else " WHERE EXISTS (SELECT 1 FROM chat_messages WHERE id = %s)"
     with conn.cursor() as cur:
         cur.executemany(
             "INSERT INTO chat_messages (id, session_id, turn, seq, role, content, model_content, tool_calls,"
             " tool_call_id, tool_name, tool_summary, attachments, scope, status)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            " SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s" + guard,
             [(m.id, session_id, turn, first_seq + i, m.role, m.content, m.model_content, _jsonb(m.tool_calls),
-              m.tool_call_id, m.tool_name, m.tool_summary, Jsonb(m.attachments), _jsonb(m.scope), m.status)
+              m.tool_call_id, m.tool_name, m.tool_summary, Jsonb(m.attachments), _jsonb(m.scope), m.status,
+              *(() if while_exists is None else (while_exists,)))
              for i, m in enumerate(messages)],
         )
 
@@ -182,14 +203,15 @@ def insert_images(conn: psycopg.Connection, message_id: str, images: Sequence[tu
         )
 
 
-def finish_answer(db: Database, session_id: str, answer_id: str, rounds: Sequence[NewMessage],
+def finish_answer(db: Database, session_id: str, answer_id: str, turn: int, rounds: Sequence[NewMessage],
                   update: AnswerUpdate) -> bool:
-    """Store the tool rounds before the answer and the answer's final state, in one transaction.
+    """Store the tool rounds before the answer and the answer's final state, in one transaction and one
+    round trip (nothing is read back before the commit; the rounds are inserted only beside their answer).
 
     Returns False when the turn no longer exists (rewound or deleted while it was being answered).
     """
     with turn_transaction(db) as conn:
-        row = conn.execute(
+        answer = conn.execute(
             "WITH answer AS (UPDATE chat_messages SET seq = %s, content = %s, citations = %s, thinking = %s,"
             " status = %s, error = %s, memory = %s WHERE id = %s AND session_id = %s RETURNING turn),"
             " touched AS (UPDATE chat_sessions SET updated_at = now() WHERE id = %s"
@@ -197,11 +219,9 @@ def finish_answer(db: Database, session_id: str, answer_id: str, rounds: Sequenc
             " SELECT turn FROM answer",
             (len(rounds) + 1, update.content, Jsonb(update.citations), update.thinking, update.status,
              _jsonb(update.error), _jsonb(update.memory), answer_id, session_id, session_id),
-        ).fetchone()
-        if row is None:
-            return False
-        insert_messages(conn, session_id, int(row["turn"]), 1, rounds)
-    return True
+        )
+        insert_messages(conn, session_id, turn, 1, rounds, while_exists=answer_id)
+    return answer.fetchone() is not None
 
 
 def _jsonb(value: Any) -> Jsonb | None:
@@ -219,8 +239,13 @@ def session_messages(db: Database, session_id: str) -> list[dict[str, Any]]:
 
 def history_messages(conn: psycopg.Connection, session_id: str, before_turn: int) -> list[dict[str, Any]]:
     """The messages of the turns before `before_turn`, in order, with what replaying them needs."""
+    return _queue_history(conn, session_id, before_turn).fetchall()
+
+
+def _queue_history(conn: psycopg.Connection, session_id: str, before_turn: int | None) -> psycopg.Cursor[Any]:
     return conn.execute(f"SELECT {_HISTORY_COLUMNS} FROM chat_messages"  # noqa: S608 - fixed fragment
-                        " WHERE session_id = %s AND turn < %s ORDER BY turn, seq", (session_id, before_turn)).fetchall()
+                        " WHERE session_id = %s AND (%s::int IS NULL OR turn < %s) ORDER BY turn, seq",
+                        (session_id, before_turn, before_turn))
 
 
 def images_of(db: Database, message_ids: Sequence[str]) -> dict[str, list[bytes]]:
