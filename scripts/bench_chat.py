@@ -84,8 +84,12 @@ class TimedFake(FakeOllama):
                 super()._embed(body)
 
             def _tagged(self, body: dict[str, Any]) -> None:
+                """The newest turn tag in the request: its current question, tool result or embedded query.
+                Scanned from the end message by message, not by re-serialising a 30 KB body: the bench's
+                own CPU shares the machine with the server it measures."""
                 started = time.perf_counter()
-                tags = TAG.findall(json.dumps(body))
+                texts = [m.get("content") or "" for m in body.get("messages", [])] or list(body.get("input") or [])
+                tags = next((found for text in reversed(texts) if (found := TAG.findall(text))), [])
                 self.tag = int(tags[-1]) if tags else None
                 self.tagging_s = time.perf_counter() - started
 
