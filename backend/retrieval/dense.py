@@ -18,6 +18,7 @@ are the true top k. How a segment is scanned, chosen by measurement on 2 cores a
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -33,8 +34,8 @@ import faiss
 import numpy as np
 
 from backend.llm.embedders import l2_normalise
-from backend.retrieval.segments import RowKey, Segment, SegmentStore, merge_ranked, top_k
-from backend.retrieval.types import Scope, ScoredBlock
+from backend.retrieval.segments import RowKey, Segment, SegmentStore, Shortlist, shortlist, top_k
+from backend.retrieval.types import Ranking, Scope, ScoredBlock
 
 _GATHER_FRACTION = 0.01
 _GATHER_MIN_ROWS = 64
@@ -200,26 +201,24 @@ class DenseIndex:
         """The stored (normalised) vectors of those of `block_ids` that have one, in order."""
         return self._rows(block_ids)[1]
 
-    def rank(self, query: np.ndarray, block_ids: Iterable[str], k: int) -> list[ScoredBlock]:
+    def rank(self, query: np.ndarray, block_ids: Iterable[str], k: int) -> Ranking:
         """The k best of `block_ids` (those with a vector; repeats count once) by exact cosine with `query`."""
         ids, matrix = self._rows(dict.fromkeys(block_ids))
         if k <= 0 or not ids:
-            return []
-        return [ScoredBlock(b, s) for b, s in top_k(matrix @ l2_normalise(query)[0], k, ids.__getitem__)]
+            return Ranking([], [])
+        return top_k([shortlist(matrix @ l2_normalise(query)[0], k, ids)], k)
 
     def _rows(self, block_ids: Iterable[str]) -> tuple[list[str], np.ndarray]:
-        """(ids that have a vector, their vectors), gathered with one fancy index per segment."""
-        get = self._store.loc.get
-        found = [(b, loc) for b in block_ids if (loc := get(b)) is not None]
-        out = np.zeros((len(found), self._dimension or 0), dtype=np.float32)
-        if found:
-            uids = np.fromiter((loc[0] for _, loc in found), dtype=np.int64, count=len(found))
-            rows = np.fromiter((loc[1] for _, loc in found), dtype=np.int64, count=len(found))
-            for seg in self._store.segments:
-                mine = uids == seg.uid
-                if mine.any():
-                    out[mine] = seg.payload.matrix[rows[mine]]
-        return [b for b, _ in found], out
+        """(ids that have a vector, their vectors). Callers ask for a few hundred rows at most: copying them
+        one by one costs less than masks and fancy indexes per segment once there are a few segments."""
+        ids = list(block_ids)
+        locs = self._store.loc.get_many(ids)  # (segment uid, row) tuples, which are truthy, or None
+        found = list(itertools.compress(ids, locs))
+        if not found:
+            return [], np.zeros((0, self._dimension or 0), dtype=np.float32)
+        matrices = {seg.uid: seg.payload.matrix for seg in self._store.segments}
+        rows = [matrices[uid][row] for uid, row in filter(None, locs)]
+        return found, np.concatenate(rows).reshape(len(found), -1)
 
     def apply(self, remove: Iterable[str], add: Sequence[RowKey],
               vectors: np.ndarray | Sequence[np.ndarray] | None = None) -> DenseIndex:
@@ -242,39 +241,41 @@ class DenseIndex:
     def search(self, query: np.ndarray, k: int, scope: Scope | None = None) -> list[ScoredBlock]:
         if k <= 0 or not len(self) or self._dimension is None:
             return []
-        q = l2_normalise(query)[0]
-        if q.shape[0] != self._dimension:
-            raise ValueError(f"query has dimension {q.shape[0]}, index {self._dimension}")
+        return self.search_ranking(l2_normalise(query)[0], k, scope).scored()
+
+    def search_ranking(self, unit_query: np.ndarray, k: int, scope: Scope | None = None) -> Ranking:
+        """`search` for a query already normalised by `l2_normalise`, as a `Ranking`."""
+        if k <= 0 or not len(self) or self._dimension is None:
+            return Ranking([], [])
+        if unit_query.shape[0] != self._dimension:
+            raise ValueError(f"query has dimension {unit_query.shape[0]}, index {self._dimension}")
         scoped = self._store.resolve(scope)
         if scoped is not None and scoped.admits_nothing:
-            return []
-        lists = [self._search_segment(seg, q, k, self._store.admitted(seg, scoped))
-                 for seg in self._store.segments]
-        return [ScoredBlock(b, s) for b, s in merge_ranked(lists, k)]
+            return Ranking([], [])
+        return top_k([self._search_segment(seg, unit_query, k, self._store.admitted(seg, scoped))
+                      for seg in self._store.segments], k)
 
     @staticmethod
     def _search_segment(seg: Segment[Vectors], q: np.ndarray, k: int,
-                        allowed: np.ndarray | None) -> list[tuple[str, float]]:
+                        allowed: np.ndarray | None) -> Shortlist:
         matrix, sketch = seg.payload.matrix, seg.payload.sketch
         admitted = seg.n_rows
         if allowed is not None:
             rows = np.flatnonzero(allowed)
             admitted = len(rows)
-            if not admitted:
-                return []
-            if admitted <= _GATHER_FRACTION * seg.n_rows + _GATHER_MIN_ROWS:
-                return top_k(matrix[rows] @ q, k, lambda i: seg.block_ids[rows[i]])
+            if admitted <= _GATHER_FRACTION * seg.n_rows + _GATHER_MIN_ROWS:  # also when none is
+                return shortlist(matrix[rows] @ q, k, seg.block_ids, rows)
         if sketch is not None:
             found = sketch.candidates(q, k, allowed, admitted)
             if found is not None:
-                return top_k(matrix[found] @ q, k, lambda i: seg.block_ids[found[i]])
+                return shortlist(matrix[found] @ q, k, seg.block_ids, found)
         if allowed is None:
-            return top_k(matrix @ q, k, lambda i: seg.block_ids[i])
+            return shortlist(matrix @ q, k, seg.block_ids)
         bits = np.packbits(allowed, bitorder="little")
         params = faiss.SearchParameters(sel=faiss.IDSelectorBitmap(seg.n_rows, faiss.swig_ptr(bits)))
         scores, ids = seg.payload.index.search(q[None, :], min(k, admitted), params=params)
-        found_pairs = [(seg.block_ids[i], float(s)) for s, i in zip(scores[0], ids[0], strict=True) if i >= 0]
-        return sorted(found_pairs, key=lambda p: (-p[1], p[0]))
+        found = ids[0] >= 0
+        return Shortlist(seg.block_ids, ids[0][found], scores[0][found])
 
 
 def _width(vectors: np.ndarray | Sequence[np.ndarray] | None, n: int) -> int:

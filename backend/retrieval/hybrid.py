@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-import operator
 import threading
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -30,7 +28,7 @@ from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
 from backend.retrieval.segments import CowMap, RowKey
 from backend.retrieval.sparse import BM25Params, SparseIndex
 from backend.retrieval.tokenizer import Analyzer
-from backend.retrieval.types import Hit, IndexedBlock, Scope, ScoredBlock, SearchMode
+from backend.retrieval.types import Hit, IndexedBlock, Ranking, Scope, SearchMode
 
 SNIPPET_CHARS = 240
 A = TypeVar("A")
@@ -103,15 +101,18 @@ class DenseFeedback:
         """How many dense results the first scan must return for the feedback's pool."""
         return depth if self.pool is None else max(depth, self.pool)
 
-    def search(self, dense: DenseIndex, query: np.ndarray, fused: list[Fused], depth: int,
-               scope: Scope | None, pool: Sequence[str]) -> list[ScoredBlock] | None:
-        """The dense channel's list for the fed-back vector; None if none of the top hits has a vector."""
+    def search(self, dense: DenseIndex, unit_query: np.ndarray, fused: list[Fused], depth: int,
+               scope: Scope | None, pool: Sequence[str]) -> Ranking | None:
+        """The dense channel's list for the fed-back vector; None if none of the top hits has a vector.
+
+        `unit_query` is the query vector as `l2_normalise` returns it (the first dense scan's query).
+        """
         top = dense.vectors(f.block_id for f in fused[: self.blocks])
         if not len(top):
             return None
-        vector = l2_normalise(query)[0] + self.weight * top.mean(axis=0)
+        vector = unit_query + self.weight * top.mean(axis=0)
         if self.pool is None:
-            return dense.search(vector, depth, scope)
+            return dense.search_ranking(l2_normalise(vector)[0], depth, scope)
         return dense.rank(vector, pool, depth)
 
 
@@ -204,30 +205,51 @@ class HybridIndex:
         if k <= 0:
             return []
         depth = candidate_depth(k)
-        sparse = snap.sparse.search(query, depth, scope) if mode != "dense" and query.strip() else []
-        dense: list[ScoredBlock] = []
-        vec = None if query_vector is None else np.asarray(query_vector, dtype=np.float32).reshape(-1)
-        pool: list[ScoredBlock] = []
-        if mode != "sparse" and vec is not None and vec.shape[0] == snap.dense.dimension:
-            feedback = self.feedback if mode == "hybrid" else None
-            pool = snap.dense.search(vec, depth if feedback is None else feedback.depth(depth), scope)
-            dense = pool[:depth]
+        # The query's term weights serve BM25 and then the snippets.
+        weights = snap.sparse.term_weights(query) if mode != "dense" and query.strip() else None
+        sparse = snap.sparse.search_ranking(weights, depth, scope) if weights is not None else Ranking([], [])
+        unit, pool = self._dense(snap, query_vector, depth, scope, mode)
         if mode == "hybrid":
-            fused = self._fuse(sparse, dense)
-            if self.feedback is not None and dense and vec is not None:
-                candidates = [d.block_id for d in pool] + [s.block_id for s in sparse]
-                dense = self.feedback.search(snap.dense, vec, fused, depth, scope, candidates) or dense
-                fused = self._fuse(sparse, dense)
-            fused = fused[:k]
+            fused = self._hybrid(snap, sparse, pool, unit, depth, scope, k)
         else:
-            ranked = sparse if mode == "sparse" else dense
-            fused = [Fused(s.block_id, s.score, (i, None) if mode == "sparse" else (None, i))
-                     for i, s in enumerate(ranked[:k], start=1)]
-        weights = snap.sparse.term_weights(query) if fused else {}
-        return [self._hit(snap.blocks.get(f.block_id), f, weights) for f in fused]
+            ids, scores = sparse if mode == "sparse" else pool
+            fused = [Fused(b, s, (i, None) if mode == "sparse" else (None, i))
+                     for i, (b, s) in enumerate(zip(ids[:k], scores[:k], strict=True), start=1)]
+        if not fused:
+            return []
+        if weights is None:
+            weights = snap.sparse.term_weights(query)
+        blocks = snap.blocks.get_many(f.block_id for f in fused)
+        return [self._hit(block, f, weights) for block, f in zip(blocks, fused, strict=True)]
 
-    def _fuse(self, sparse: list[ScoredBlock], dense: list[ScoredBlock]) -> list[Fused]:
-        return reciprocal_rank_fusion([[s.block_id for s in sparse], [d.block_id for d in dense]], k=self.rrf_k)
+    def _dense(self, snap: _Snapshot, query_vector: np.ndarray | None, depth: int, scope: Scope | None,
+               mode: SearchMode) -> tuple[np.ndarray | None, Ranking]:
+        """The query vector as `l2_normalise` returns it (None if it cannot be used) and the dense channel's
+        list, in hybrid mode as long as the feedback's pool. Normalised once for both dense scans."""
+        if mode == "sparse" or query_vector is None:
+            return None, Ranking([], [])
+        vec = np.asarray(query_vector, dtype=np.float32).reshape(-1)
+        if vec.shape[0] != snap.dense.dimension:
+            return None, Ranking([], [])
+        unit = l2_normalise(vec)[0]
+        feedback = self.feedback if mode == "hybrid" else None
+        return unit, snap.dense.search_ranking(unit, depth if feedback is None else feedback.depth(depth), scope)
+
+    def _hybrid(self, snap: _Snapshot, sparse: Ranking, pool: Ranking, unit: np.ndarray | None, depth: int,
+                scope: Scope | None, k: int) -> list[Fused]:
+        """The k best of RRF over both lists; with feedback, the dense list is first re-ranked by the vector
+        fed back from the top of a first fusion (of which only those top blocks are built)."""
+        dense = pool.block_ids[:depth]
+        if self.feedback is not None and dense and unit is not None:
+            first = self._fuse(sparse.block_ids, dense, self.feedback.blocks)
+            fed_back = self.feedback.search(snap.dense, unit, first, depth, scope,
+                                            pool.block_ids + sparse.block_ids)
+            if fed_back is not None:
+                dense = fed_back.block_ids or dense
+        return self._fuse(sparse.block_ids, dense, k)
+
+    def _fuse(self, sparse_ids: list[str], dense_ids: list[str], limit: int) -> list[Fused]:
+        return reciprocal_rank_fusion([sparse_ids, dense_ids], k=self.rrf_k, limit=limit)
 
     def _hit(self, block: _Block | None, fused: Fused, weights: dict[str, float]) -> Hit:
         assert block is not None  # the channels and the block map come from one snapshot
@@ -236,6 +258,10 @@ class HybridIndex:
                    page=block.page, section=block.section, kind=block.kind, text=block.text,
                    snippet=snippet(block.text, weights, self.analyzer), score=fused.score,
                    dense_rank=dense_rank, sparse_rank=sparse_rank)
+
+    def __len__(self) -> int:
+        """Live blocks."""
+        return len(self._snapshot.blocks)
 
     def document_ids(self) -> frozenset[str]:
         return frozenset(doc for doc, _ in self._snapshot.docs.items())
@@ -315,33 +341,44 @@ def snippet(text: str, weights: Mapping[str, float], analyzer: Analyzer, width: 
     matches. No match (a dense-only hit): the text's beginning. Whitespace is collapsed to single spaces.
     """
     words = text.split()
-    if not words:
-        return ""
+    if len(text) <= width or not words:  # a short text: the window widens to all of it, wherever centred
+        return " ".join(words)
     # starts[i] = offset of word i in the whitespace-collapsed text; starts[-1] - 1 = its length.
-    starts = list(itertools.accumulate(map((1).__add__, map(len, words)), initial=0))
+    starts = list(itertools.accumulate([len(w) + 1 for w in words], initial=0))
     if not weights:
         return _cut(words, *_centred(starts, 0, 0, width))
     word_terms = analyzer.word_terms(words, analyzer.language_of(text))
-    keys = weights.keys()
-    matched = list(itertools.compress(itertools.count(), map(operator.not_, map(keys.isdisjoint, word_terms))))
+    query_terms = set(weights)  # a set's isdisjoint is faster than a dict view's
+    matched = [i for i, terms in enumerate(word_terms) if not query_terms.isdisjoint(terms)]
     if not matched:
         return _cut(words, *_centred(starts, 0, 0, width))
-    terms = {i: [t for t in word_terms[i] if t in keys] for i in matched}
+    return _cut(words, *_centred(starts, *_best_span(starts, matched, word_terms, weights, width), width))
+
+
+def _best_span(starts: list[int], matched: list[int], word_terms: list[tuple[str, ...]],
+               weights: Mapping[str, float], width: int) -> tuple[int, int]:
+    """(first, last) matched word of the best-scoring window of at most `width` chars: two pointers over
+    the matched words only, adding a term's weight when its count rises to 1 and taking it off at 0."""
+    terms = [[t for t in word_terms[i] if t in weights] for i in matched]
+    ends = [starts[i + 1] - 1 for i in matched]  # where each matched word ends
     best, best_span = -1.0, (matched[0], matched[0])
-    counts: Counter[str] = Counter()
+    counts: dict[str, int] = {}
     score, b = 0.0, 0
-    for a, first in enumerate(matched):  # two pointers over the matched words only
-        while b < len(matched) and starts[matched[b] + 1] - 1 - starts[first] <= width:
-            for t in terms[matched[b]]:
-                counts[t] += 1
-                score += weights[t] if counts[t] == 1 else 0.0
+    for a, first in enumerate(matched):
+        limit = starts[first] + width
+        while b < len(matched) and ends[b] <= limit:
+            for t in terms[b]:
+                counts[t] = counts.get(t, 0) + 1
+                if counts[t] == 1:
+                    score += weights[t]
             b += 1
         if score > best + 1e-12:
             best, best_span = score, (first, matched[max(b - 1, a)])
-        for t in terms[first]:
-            counts[t] -= 1
-            score -= weights[t] if counts[t] == 0 else 0.0
-    return _cut(words, *_centred(starts, *best_span, width))
+        for t in terms[a]:
+            counts[t] = counts.get(t, 0) - 1  # a word longer than `width` is taken off before it was added
+            if counts[t] == 0:
+                score -= weights[t]
+    return best_span
 
 
 def _centred(starts: list[int], first: int, last: int, width: int) -> tuple[int, int]:

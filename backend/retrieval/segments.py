@@ -6,7 +6,8 @@ map from block id to its row. Every change returns a *new* store that shares all
 with the old one, so a reader holding the old store keeps a consistent view with no lock. Removing a
 block only clears its live bit (a tombstone); adding blocks appends a segment; `compact` merges small
 segments geometrically (like a binary counter, so a block is copied O(log n) times over its life) and
-rewrites a segment once a third of it is dead.
+rewrites a segment once a third of it is dead. `shortlist` and `top_k` pick the best candidates of the
+segments with the tie-break both channels share.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Generic, NamedTuple, TypeVar
 
 import numpy as np
 
-from backend.retrieval.types import Scope
+from backend.retrieval.types import Ranking, Scope
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -46,6 +47,11 @@ class CowMap(Generic[K, V]):
 
     def get(self, key: K, default: V | None = None) -> V | None:
         return self._shards[hash(key) % _SHARDS].get(key, default)
+
+    def get_many(self, keys: Iterable[K]) -> list[V | None]:
+        """`get` of each key (None where absent), without a method call per key."""
+        shards = self._shards
+        return [shards[hash(key) % _SHARDS].get(key) for key in keys]
 
     def __contains__(self, key: object) -> bool:
         return key in self._shards[hash(key) % _SHARDS]
@@ -239,21 +245,62 @@ class SegmentStore(Generic[P]):
         return replace(self, segments=segments, loc=loc)
 
 
-def top_k(scores: np.ndarray, k: int, block_id: Callable[[int], str]) -> list[tuple[str, float]]:
-    """The k best (block id, score) pairs of `scores`; equal scores ordered by block id (stable results)."""
-    if k <= 0 or not len(scores):
-        return []
-    if len(scores) > k:
-        # Keep every candidate tied with the k-th score so the tie-break below sees them all.
+class Shortlist(NamedTuple):
+    """One segment's candidates for a top k, still in numpy: candidate i is `block_ids[rows[i]]`."""
+
+    block_ids: Sequence[str]
+    rows: np.ndarray
+    scores: np.ndarray
+
+
+def shortlist(scores: np.ndarray, k: int, block_ids: Sequence[str], rows: np.ndarray | None = None) -> Shortlist:
+    """The candidates of `scores` that can be among the k best: those scoring at least the k-th best, so
+    every candidate tied with it stays for `top_k`'s tie-break. Candidate i is `block_ids[rows[i]]`
+    (`block_ids[i]` without `rows`)."""
+    if len(scores) > k > 0:
         cut = np.partition(scores, len(scores) - k)[len(scores) - k]
         keep = np.flatnonzero(scores >= cut)
-    else:
-        keep = np.arange(len(scores))
-    pairs = sorted(((block_id(int(i)), float(scores[i])) for i in keep), key=lambda p: (-p[1], p[0]))
-    return pairs[:k]
+        return Shortlist(block_ids, keep if rows is None else rows[keep], scores[keep])
+    return Shortlist(block_ids, np.arange(len(scores)) if rows is None else rows, scores)
 
 
-def merge_ranked(lists: Iterable[list[tuple[str, float]]], k: int) -> list[tuple[str, float]]:
-    """Merge per-segment top lists into one, with the same ordering rule as `top_k`."""
-    pairs = sorted(itertools.chain.from_iterable(lists), key=lambda p: (-p[1], p[0]))
-    return pairs[:k]
+def top_k(lists: Iterable[Shortlist], k: int) -> Ranking:
+    """The k best candidates of all the lists; equal scores ordered by block id (stable results).
+
+    Ordered by numpy; block ids are looked up only for the k returned and for runs of equal scores that
+    reach into them, so a candidate that is thrown away never becomes a Python object.
+    """
+    lists = [s for s in lists if len(s.rows)]
+    if k <= 0 or not lists:
+        return Ranking([], [])
+    scores = np.concatenate([s.scores for s in lists])
+    order = np.argsort(-scores, kind="stable")
+    ranked = scores[order]
+    source = np.repeat(np.arange(len(lists)), [len(s.rows) for s in lists])[order]
+    rows = np.concatenate([s.rows for s in lists])[order]
+    tables = [s.block_ids for s in lists]
+
+    def ids(start: int, end: int) -> list[str]:
+        return [tables[t][r] for t, r in zip(source[start:end].tolist(), rows[start:end].tolist(), strict=True)]
+
+    n = min(k, len(ranked))
+    best = Ranking(ids(0, n), ranked[:n].tolist())
+    for start, end in _tie_runs(ranked, n):
+        stop = min(end, n)
+        run_ids, run_scores = ids(start, end), ranked[start:end].tolist()
+        by_id = sorted(range(end - start), key=run_ids.__getitem__)[: stop - start]
+        best.block_ids[start:stop] = [run_ids[i] for i in by_id]
+        best.scores[start:stop] = [run_scores[i] for i in by_id]  # equal, yet 0.0 and -0.0 are two floats
+    return best
+
+
+def _tie_runs(ranked: np.ndarray, n: int) -> Iterator[tuple[int, int]]:
+    """[start, end) of each run of two or more equal scores in `ranked` (best first) that starts before n."""
+    breaks = np.flatnonzero(ranked[1:] != ranked[:-1]) + 1  # where a new score begins
+    start = 0
+    for end in [*breaks[: np.searchsorted(breaks, n) + 1].tolist(), len(ranked)]:  # through the run at n
+        if start >= n:
+            return
+        if end - start > 1:
+            yield start, end
+        start = end

@@ -70,6 +70,17 @@ class ScoredBlock(NamedTuple):
     score: float
 
 
+class Ranking(NamedTuple):
+    """A ranked list as two parallel lists, best first: what the channels hand the hybrid search, which
+    needs only the ids (and scores in a single-channel mode), cheaper than a `ScoredBlock` per entry."""
+
+    block_ids: list[str]
+    scores: list[float]
+
+    def scored(self) -> list[ScoredBlock]:
+        return list(map(ScoredBlock, self.block_ids, self.scores))
+
+
 Q_contra = TypeVar("Q_contra", contravariant=True)
 
 

@@ -57,3 +57,10 @@ def test_empty_inputs() -> None:
     assert reciprocal_rank_fusion([]) == []
     assert reciprocal_rank_fusion([[], []]) == []
     assert [f.block_id for f in reciprocal_rank_fusion([[], ["z"]])] == ["z"]
+
+
+def test_limit_returns_the_head_of_the_full_fusion() -> None:
+    lists = [[f"b{i}" for i in range(30)], [f"b{i}" for i in range(40, 10, -1)]]
+    full = reciprocal_rank_fusion(lists)
+    for limit in (0, 1, 3, 100):
+        assert reciprocal_rank_fusion(lists, limit=limit) == full[:limit]

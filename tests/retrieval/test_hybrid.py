@@ -9,7 +9,8 @@ import time
 import numpy as np
 import pytest
 
-from backend.retrieval.hybrid import SNIPPET_CHARS, HybridIndex
+from backend.retrieval.hybrid import SNIPPET_CHARS, HybridIndex, snippet
+from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import IndexedBlock, Scope
 
 DIM = 8
@@ -176,6 +177,14 @@ def test_snippet_is_the_relevant_window() -> None:
     assert hit.text == text
     assert hit.page == 1
     assert hit.filename == "d.pdf"
+
+
+def test_a_text_that_fits_is_its_own_snippet() -> None:
+    words = ["alpha", "beta", "flux", "gamma"] * 10
+    tight, loose = " ".join(words), "  \n ".join(words)  # the same words; only the loose text needs scoring
+    assert len(tight) <= SNIPPET_CHARS < len(loose)
+    for weights in ({"flux": 1.0}, {}):
+        assert snippet(tight, weights, Analyzer()) == snippet(loose, weights, Analyzer()) == tight
 
 
 def test_inconsistent_input_is_rejected() -> None:

@@ -8,10 +8,11 @@ from collections import Counter
 
 import pytest
 
+from backend.retrieval import sparse
 from backend.retrieval.segments import RowKey
 from backend.retrieval.sparse import BM25Params, SparseIndex
 from backend.retrieval.tokenizer import Analyzer
-from backend.retrieval.types import Scope
+from backend.retrieval.types import Scope, ScoredBlock
 
 WORDS = ("wing", "flow", "shock", "layer", "boundary", "pressure", "heat", "plate", "drag", "lift", "tunnel",
          "nozzle", "jet", "engine", "turbine", "blade", "stress", "panel", "buckling", "vibration")
@@ -57,6 +58,13 @@ def test_scores_equal_textbook_bm25() -> None:
             assert got[bid] == pytest.approx(score, rel=1e-5)
 
 
+@pytest.fixture(params=[0, 1 << 30], ids=["maxscore", "exhaustive"])
+def scoring(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every segment scored with MaxScore pruning, or every segment scored exhaustively."""
+    monkeypatch.setattr(sparse, "EXHAUSTIVE_ROWS", request.param)
+
+
+@pytest.mark.usefixtures("scoring")
 def test_top_k_equals_full_scoring_when_common_terms_are_skipped() -> None:
     """Small k over a query mixing rare and very common terms: the pruned search (MaxScore) must return
     exactly the k best of a full scoring, scores included."""
@@ -70,6 +78,29 @@ def test_top_k_equals_full_scoring_when_common_terms_are_skipped() -> None:
             got = idx.search(query, k)
             assert [h.block_id for h in got] == [b for b, _ in expected[:k]]
             assert [h.score for h in got] == pytest.approx([s for _, s in expected[:k]], rel=1e-6)
+
+
+def test_exhaustive_scoring_equals_maxscore_to_the_bit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small segments are scored without MaxScore, all in one pass: same blocks, same order, same scores,
+    with tombstones and scopes, and with both kinds of segment in one search."""
+    rnd = random.Random(11)
+    texts = corpus(500, seed=5)
+    idx = SparseIndex()
+    for start in range(0, 500, 25):
+        removed = [f"b{i}" for i in rnd.sample(range(start), min(start, 5))]
+        idx = idx.apply(removed, [(row(i, f"d{i % 17}", f"c{i % 3}"), texts[i]) for i in range(start, start + 25)])
+    sizes = sorted(seg.n_rows for seg in idx._store.segments)
+    assert len(sizes) > 2
+    scopes = [None, Scope(document_ids=frozenset({"d1", "d5"})), Scope(categories=frozenset({"c2"}))]
+    queries = ["shock layer", "wing", "nozzle jet engine turbine", "panel buckling vibration heat plate drag"]
+
+    def results(exhaustive_rows: int) -> list[list[ScoredBlock]]:
+        monkeypatch.setattr(sparse, "EXHAUSTIVE_ROWS", exhaustive_rows)
+        return [idx.search(q, k, scope) for q in queries for k in (1, 5, 28, 500) for scope in scopes]
+
+    maxscore = results(0)
+    assert results(1 << 30) == maxscore
+    assert results(sizes[len(sizes) // 2]) == maxscore  # some segments one way, some the other
 
 
 def test_exact_identifier_is_found() -> None:
