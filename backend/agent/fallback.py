@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import re
 
-import anyio.to_thread
-
 from backend.agent.citations import Citation
 from backend.agent.context import RequestState
 from backend.agent.stream import EventChannel
@@ -26,7 +24,7 @@ async def answer_without_model(state: RequestState, channel: EventChannel, quest
                 "ask a question about them and I'll show the passages that match.")
     else:
         if not state.citations.all():
-            sources, notice = await anyio.to_thread.run_sync(search_sources, state, question, FALLBACK_PASSAGES)
+            sources, notice = await search_sources(state, question, FALLBACK_PASSAGES)
             state.citations.register(sources)
         text = present(state.citations.all(), notice)
     for citation in state.citations.take_new():

@@ -28,13 +28,13 @@ QUICK_TIMEOUT_S = 10.0
 SEARCH_TIMEOUT_S = 30.0
 
 
-def search_sources(state: RequestState, query: str, k: int = SEARCH_K) -> tuple[list[Source], str | None]:
+async def search_sources(state: RequestState, query: str, k: int = SEARCH_K) -> tuple[list[Source], str | None]:
     """The best passages for `query` within the request's scope, and the search's notice (if degraded)."""
-    result = state.app.search.search(query, k, scope=state.scope)
+    result = await state.app.search.asearch(query, k, scope=state.scope)
     return [Source.from_hit(hit) for hit in result.hits], result.notice
 
 
-def search_knowledge_base(query: str) -> ToolOutput:
+async def search_knowledge_base(query: str) -> ToolOutput:
     """Search the user's documents for passages relevant to a question (hybrid keyword and semantic
     search, best 7 passages). Call it before answering anything about the documents' content; search
     again with other words if the first results miss.
@@ -45,7 +45,7 @@ def search_knowledge_base(query: str) -> ToolOutput:
     query = query.strip()
     if not query:
         raise ToolFailure("the query is empty")
-    sources, notice = search_sources(current(), query)
+    sources, notice = await search_sources(current(), query)
     if not sources:
         text = f'No passage in the documents matches "{query}".' + (f" ({notice})" if notice else "")
         return ToolOutput.plain(text, "no passages found")

@@ -168,10 +168,15 @@ class LLMClient:
             response = self._sync.embed(model=name, input=list(texts))
         except Exception as exc:
             raise self._translate(exc, name) from exc
-        vectors = np.asarray(response.embeddings, dtype=np.float32)
-        if vectors.shape[0] != len(texts):
-            raise ModelError(f"Embedding model {name} returned {vectors.shape[0]} vectors for {len(texts)} texts")
-        return l2_normalise(vectors)
+        return _vectors(response, len(texts), name)
+
+    async def aembed(self, texts: Sequence[str], model: str | None = None) -> np.ndarray:
+        name = model or self.embed_model
+        try:
+            response = await self._async.embed(model=name, input=list(texts))
+        except Exception as exc:
+            raise self._translate(exc, name) from exc
+        return _vectors(response, len(texts), name)
 
     # -- errors -------------------------------------------------------------------------------
     def _unreachable(self) -> ModelUnavailable:
@@ -208,6 +213,13 @@ class _AiohttpTransport(AiohttpTransport):
             if isinstance(exc.__cause__, aiohttp.ClientConnectorError):
                 raise httpx.ConnectError(str(exc), request=request) from exc.__cause__
             raise
+
+
+def _vectors(response: Any, count: int, model: str) -> np.ndarray:
+    vectors = np.asarray(response.embeddings, dtype=np.float32)
+    if vectors.shape[0] != count:
+        raise ModelError(f"Embedding model {model} returned {vectors.shape[0]} vectors for {count} texts")
+    return l2_normalise(vectors)
 
 
 def _not_pulled(model: str) -> ModelUnavailable:

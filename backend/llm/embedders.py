@@ -8,7 +8,7 @@ sentence-embedding model (optional extra, see requirements-local.txt).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -23,6 +23,13 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Return an (n, d) float32 array of L2-normalised vectors; raises ModelUnavailable/ModelError."""
         ...
+
+
+@runtime_checkable
+class AsyncEmbedder(Protocol):
+    """An embedder that also embeds on the event loop without blocking it (a network call, no thread)."""
+
+    async def aembed(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
 def l2_normalise(vectors: np.ndarray) -> np.ndarray:
@@ -47,6 +54,9 @@ class OllamaEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         return self._client.embed(texts, model=self._name)
+
+    async def aembed(self, texts: Sequence[str]) -> np.ndarray:
+        return await self._client.aembed(texts, model=self._name)
 
 
 def build_embedder(kind: str, client: LLMClient, ollama_model: str) -> Embedder:

@@ -10,6 +10,7 @@ model are loaded, so vector spaces never mix while a re-embed is under way.
 from __future__ import annotations
 
 import ctypes
+import functools
 import logging
 import queue
 import threading
@@ -18,9 +19,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import anyio.to_thread
 import numpy as np
 
-from backend.llm.embedders import Embedder
+from backend.llm.embedders import AsyncEmbedder, Embedder
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.retrieval.hybrid import HybridIndex
 from backend.retrieval.tokenizer import Analyzer
@@ -30,6 +32,10 @@ from backend.store.db import Database
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+# Up to this many blocks a hybrid search takes a few milliseconds at most (scripts/bench_search.py: ~5 ms
+# at 10,000 on a slow machine), less than a round trip through a worker thread costs on a busy loop.
+INLINE_SEARCH_BLOCKS = 10_000
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,10 @@ def _indexed(rows: Sequence[dict[str, Any]], analyzer: Analyzer) -> list[Indexed
         )
         for row in rows
     ]
+
+
+def _keyword_only(exc: ModelUnavailable | ModelError) -> str:
+    return f"Keyword search only: the embedding model is unavailable ({exc})."
 
 
 def _release_free_memory() -> None:
@@ -111,11 +121,13 @@ def _prefetched(batches: Iterator[T], ahead: int = 2) -> Iterator[T]:
 
 
 class SearchService:
-    def __init__(self, db: Database, embedder: Embedder, poll_s: float) -> None:
+    def __init__(self, db: Database, embedder: Embedder, poll_s: float,
+                 inline_search_blocks: int = INLINE_SEARCH_BLOCKS) -> None:
         self.db = db
         self.embedder = embedder
         self.index = HybridIndex()
         self.poll_s = poll_s
+        self.inline_search_blocks = inline_search_blocks
         self.state = "empty"
         self.built_in_s: float | None = None
         self._seq = 0
@@ -222,11 +234,28 @@ class SearchService:
             try:
                 vector = self.embedder.embed([query])[0]
             except (ModelUnavailable, ModelError) as exc:
-                notice = f"Keyword search only: the embedding model is unavailable ({exc})."
+                notice = _keyword_only(exc)
                 if mode == "dense":
                     return SearchResult([], mode, notice)
         hits = self.index.search(query, k, scope=scope, mode=mode, query_vector=vector)
         return SearchResult(hits, mode, notice)
+
+    async def asearch(self, query: str, k: int, scope: Scope | None = None) -> SearchResult:
+        """A hybrid `search` for the event loop. The query is embedded without blocking the loop; a small
+        index (up to `inline_search_blocks`) is searched right here — that takes less time than handing
+        the search to a worker thread — a larger one in a worker thread."""
+        try:
+            vector, notice = (await self._aembed(query))[0], None
+        except (ModelUnavailable, ModelError) as exc:
+            vector, notice = None, _keyword_only(exc)
+        search = functools.partial(self.index.search, query, k, scope=scope, query_vector=vector)
+        hits = search() if len(self.index) <= self.inline_search_blocks else await anyio.to_thread.run_sync(search)
+        return SearchResult(hits, "hybrid", notice)
+
+    async def _aembed(self, query: str) -> np.ndarray:
+        if isinstance(self.embedder, AsyncEmbedder):
+            return await self.embedder.aembed([query])
+        return await anyio.to_thread.run_sync(self.embedder.embed, [query])  # an in-process model: CPU-bound
 
     def known_documents(self, document_ids: Sequence[str]) -> set[str]:
         return set(document_ids) & set(self.index.document_ids())

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import struct
 import uuid
 from collections.abc import Iterator, Sequence
@@ -10,6 +11,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import pytest
 
+from backend.llm.errors import ModelUnavailable
 from backend.retrieval.service import SearchService
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import SearchMode
@@ -82,3 +84,42 @@ def test_a_deleted_document_is_gone_from_the_next_search(db: Database) -> None:
     mark_deleted(db, uuid.UUID(gone))
     service.notify([gone])
     assert [h.document_id for h in service.search("turbine blade", 5, query_vector=vector).hits] == [keep]
+
+
+class QueryEmbedder:
+    """A blocking embedder (like the in-process model): the async search must run it in a worker thread."""
+
+    model = MODEL
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return np.array([[1, 0.05, 0, 0]] * len(texts), dtype=np.float32)
+
+
+class UnreachableEmbedder:
+    """An embedder whose model server is down: its async path raises like the Ollama one."""
+
+    model = MODEL
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        raise ModelUnavailable("Ollama is not reachable.", "Start it.")
+
+    async def aembed(self, texts: Sequence[str]) -> np.ndarray:
+        raise ModelUnavailable("Ollama is not reachable.", "Start it.")
+
+
+@pytest.mark.parametrize("inline_blocks", [10_000, 0], ids=["inline", "worker-thread"])
+def test_the_async_search_finds_what_the_sync_one_finds(db: Database, inline_blocks: int) -> None:
+    near = _add(db, "turbine blade stress", [1, 0, 0, 0], None, None)
+    _add(db, "turbine housing paint", [0, 0, 1, 0], None, None)
+    service = SearchService(db, QueryEmbedder(), poll_s=3600, inline_search_blocks=inline_blocks)
+    service.build()
+    found = asyncio.run(service.asearch("turbine", 2))
+    assert [h.document_id for h in found.hits] == [h.document_id for h in service.search("turbine", 2).hits]
+    assert {h.document_id: h.dense_rank for h in found.hits}[near] == 1  # the query vector was used
+    assert found.notice is None
+
+    service.embedder = UnreachableEmbedder()
+    degraded = asyncio.run(service.asearch("turbine", 2))
+    assert (degraded.notice or "").startswith("Keyword search only")
+    assert {h.document_id for h in degraded.hits} == {h.document_id for h in found.hits}
+    assert all(h.dense_rank is None for h in degraded.hits)
