@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 from backend.agent.stream import EventChannel, encode
 
@@ -37,3 +38,38 @@ def test_channel_delivers_in_order_and_stops_at_close() -> None:
                                  "status": "finished", "summary": "= 2"}
     assert events[2]["data"] == {"used_chars": 10, "budget_chars": 100, "turns_kept": 1, "turns_dropped": 0}
     assert events[3]["data"] == {"code": "model_error", "message": "boom", "retryable": True}
+
+
+def test_lines_close_together_share_a_write_and_the_end_is_not_held_back() -> None:
+    interval = 0.2  # generous, so the machine's scheduling noise cannot reorder what the test expects
+
+    async def scenario() -> list[tuple[list[object], float]]:
+        channel = EventChannel(flush_interval_s=interval)
+        received: list[tuple[list[object], float]] = []
+        started = time.monotonic()
+
+        async def consume() -> None:
+            async for chunk in channel.lines():
+                received.append(([json.loads(line)["data"] for line in chunk.splitlines()], time.monotonic() - started))
+
+        consumer = asyncio.create_task(consume())
+        channel.text("a")  # the first line goes out at once
+        await asyncio.sleep(interval / 4)
+        channel.text("b")  # within the interval after that write: held, to be gathered ...
+        await asyncio.sleep(interval / 4)
+        channel.text("c")  # ... with this one
+        await asyncio.sleep(interval * 2)
+        channel.text("d")  # long after the last write: at once
+        await asyncio.sleep(interval / 4)
+        channel.done("s", "m")
+        channel.close()  # within the interval, but the end is written at once
+        await consumer
+        return received
+
+    received = asyncio.run(scenario())
+    assert [data for data, _ in received] == [["a"], ["b", "c"], ["d"], [{"session_id": "s", "message_id": "m"}]]
+    a, bc, d, done = (at for _, at in received)
+    assert a < interval / 4
+    assert bc >= interval
+    assert d - bc >= interval * 1.5
+    assert done - d < interval * 0.75
