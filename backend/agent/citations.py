@@ -7,7 +7,7 @@ call and learns which citations are new, to emit them before the next text of th
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from backend.retrieval.types import Hit
 
@@ -47,7 +47,8 @@ class Citation:
 
     def payload(self) -> dict[str, object]:
         """The `metadata` line's data (DESIGN §5) plus `text`, the whole passage the UI can show."""
-        return {"n": self.n, **asdict(self.source)}
+        # The source's fields are flat values: a shallow copy (asdict deep-copies them, at ten times the cost).
+        return {"n": self.n, **vars(self.source)}
 
 
 class CitationAccumulator:
