@@ -158,6 +158,15 @@ def run_session(server: QuireServer, first_tag: int, turns: int) -> list[Turn]:
     return results
 
 
+def ingest_vault(server: QuireServer) -> None:
+    """The benchmark's vault: 32 Markdown notes on eight topics, four parts each (160 blocks)."""
+    files = {f"{topic}-{i}.md": (f"# {topic.title()} notes {i}\n\n" + "\n\n".join(
+        f"## Part {p}\n\nKey facts about {topic}, part {p}: " + f"{topic} matters because of detail {p}. " * 8
+        for p in range(4))).encode() for topic in TOPICS for i in range(4)}
+    with server.client(timeout=120) as client:
+        ingest(client, files, timeout_s=300)
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc; 0 elsewhere)."""
     try:
@@ -197,11 +206,7 @@ def main() -> None:
     server = QuireServer(postgres.fresh_database(), data_dir, fake.url, QUIRE_LOG_LEVEL="WARNING")
     try:
         server.start()
-        with server.client(timeout=120) as client:
-            files = {f"{topic}-{i}.md": (f"# {topic.title()} notes {i}\n\n" + "\n\n".join(
-                f"## Part {p}\n\nKey facts about {topic}, part {p}: " + f"{topic} matters because of detail {p}. " * 8
-                for p in range(4))).encode() for topic in TOPICS for i in range(4)}
-            ingest(client, files, timeout_s=300)
+        ingest_vault(server)
         fake.respond_with(model)
         run_session(server, 10_000, 10)  # warm-up: connection pools, prompt cache, first queries
 

@@ -28,9 +28,11 @@ def free_port() -> int:
 
 
 class QuireServer:
-    def __init__(self, database_url: str, data_dir: Path, ollama_url: str, **env: str) -> None:
+    def __init__(self, database_url: str, data_dir: Path, ollama_url: str, *, checkout: Path = REPO_ROOT,
+                 **env: str) -> None:
         self.database_url = database_url
         self.data_dir = data_dir
+        self.checkout = checkout  # whose code runs: this repository, or another checkout to compare with
         self.port = free_port()
         self.env = {
             **os.environ,
@@ -60,7 +62,8 @@ class QuireServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "backend.main"], cwd=REPO_ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+            [sys.executable, "-m", "backend.main"], cwd=self.checkout, env=self.env, stdout=log,
+            stderr=subprocess.STDOUT,
         )
         self.starts += 1
         self._wait_ready(timeout_s)
