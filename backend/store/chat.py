@@ -80,7 +80,7 @@ def insert_session(conn: psycopg.Connection, session_id: str, title: str, scope:
 def lock_session(conn: psycopg.Connection, session_id: str) -> int | None:
     """Lock the session row until the transaction ends (serialising turn numbering) and return the number
     its next turn gets; None when the session does not exist."""
-    return _next_turn(_queue_lock(conn, session_id))
+    return _read_next_turn(_queue_lock(conn, session_id))
 
 
 def lock_session_with_history(conn: psycopg.Connection,
@@ -89,7 +89,7 @@ def lock_session_with_history(conn: psycopg.Connection,
     round trip: both statements go out together and the read runs once the lock is held."""
     lock = _queue_lock(conn, session_id)
     history = _queue_history(conn, session_id, None)
-    return _next_turn(lock), history.fetchall()
+    return _read_next_turn(lock), history.fetchall()
 
 
 def _queue_lock(conn: psycopg.Connection, session_id: str) -> psycopg.Cursor[Any]:
@@ -100,7 +100,7 @@ def _queue_lock(conn: psycopg.Connection, session_id: str) -> psycopg.Cursor[Any
     )
 
 
-def _next_turn(lock: psycopg.Cursor[Any]) -> int | None:
+def _read_next_turn(lock: psycopg.Cursor[Any]) -> int | None:
     row = lock.fetchone()
     return None if row is None else int(row["next_turn"])
 
