@@ -13,10 +13,11 @@ instead of one per line. The end of the stream is never held back.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import AsyncIterator
 from typing import Any, Literal
+
+import orjson
 
 EventType = Literal["start", "thinking", "tool", "metadata", "text", "memory", "error", "done"]
 MEDIA_TYPE = "application/x-ndjson"
@@ -25,7 +26,7 @@ FLUSH_INTERVAL_S = 0.003
 
 def encode(kind: EventType, data: Any) -> bytes:
     """One NDJSON line; compact, UTF-8, never containing a raw newline except its terminator."""
-    return (json.dumps({"type": kind, "data": data}, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    return orjson.dumps({"type": kind, "data": data}) + b"\n"
 
 
 class EventChannel:

@@ -61,36 +61,47 @@ def test_async_stream(client: LLMClient, fake_ollama: FakeOllama) -> None:
     assert asyncio.run(collect()) == "abc def"
 
 
-def test_async_requests_carry_the_body_the_official_client_would_send(client: LLMClient) -> None:
-    # The async calls build /api/chat's body themselves (see LLMClient._async_chat); it must be exactly
-    # what ollama's own Client.chat serialises for the same arguments.
+def test_async_requests_carry_the_body_the_official_client_would_send(client: LLMClient,
+                                                                    fake_ollama: FakeOllama) -> None:
+    # The async calls build and serialise /api/chat's body themselves (see LLMClient._async_chat); what
+    # reaches Ollama must be exactly what ollama's own Client.chat serialises for the same arguments.
     from ollama._client import _copy_messages, _copy_tools
     from ollama._types import ChatRequest
 
     from backend.agent.tools import chat_tools
-    from backend.llm.client import chat_body
 
     messages = [
         {"role": "system", "content": "You are Quire."},
         {"role": "user", "content": "What is on this slide?", "images": [b"\x89PNG fake bytes", "aGVsbG8="]},
         {"role": "assistant", "content": "", "tool_calls": [
-            {"function": {"name": "search_knowledge_base", "arguments": {"query": "slide, ü"}}}]},
-        {"role": "tool", "content": "Search results: [1] …", "tool_name": "search_knowledge_base"},
+            {"function": {"name": "search_knowledge_base", "arguments": {"query": "slide, ü \u2028 \"q\""}}}]},
+        {"role": "tool", "content": "Search results: [1] … line\nbreak", "tool_name": "search_knowledge_base"},
         {"role": "assistant", "content": "It shows the Calvin cycle [1]."},
-        {"role": "user", "content": "And then?"},
+        {"role": "user", "content": "And then? 😀"},
     ]
-    for kwargs in ({"tools": chat_tools(10).schemas(), "think": False},
-                   {"think": True, "options": {"num_predict": 512}},
-                   {"format": {"type": "object", "properties": {"q": {"type": "string"}}},
-                    "options": {"temperature": 0.2}}):
-        for stream in (True, False):
-            args = client._chat_args(messages, stream=stream, **kwargs)
-            official = ChatRequest(model=args["model"], messages=list(_copy_messages(args["messages"])),
-                                   tools=list(_copy_tools(args["tools"])), stream=stream, think=args["think"],
-                                   format=args["format"], options=args["options"]).model_dump(exclude_none=True)
-            if not official["tools"]:
-                del official["tools"]  # the official client sends "tools": [] for none; Ollama reads both alike
-            assert json.dumps(chat_body(args), sort_keys=True) == json.dumps(official, sort_keys=True)
+    calls = [({"tools": chat_tools(10).schemas(), "think": False}, True),
+             ({"think": True, "options": {"num_predict": 512}}, True),
+             ({"format": {"type": "object", "properties": {"q": {"type": "string"}}},
+               "options": {"temperature": 0.2}}, False)]
+
+    async def send_all() -> None:
+        for kwargs, stream in calls:
+            if stream:
+                [_ async for _ in client.achat_stream(messages, **kwargs)]
+            else:
+                await client.achat(messages, **kwargs)
+        await client.aclose()
+
+    asyncio.run(send_all())
+    assert len(fake_ollama.chat_requests) == len(calls)
+    for (kwargs, stream), received in zip(calls, fake_ollama.chat_requests, strict=True):
+        args = client._chat_args(messages, stream=stream, **kwargs)
+        official = ChatRequest(model=args["model"], messages=list(_copy_messages(args["messages"])),
+                               tools=list(_copy_tools(args["tools"])), stream=stream, think=args["think"],
+                               format=args["format"], options=args["options"]).model_dump(exclude_none=True)
+        if not official["tools"]:
+            del official["tools"]  # the official client sends "tools": [] for none; Ollama reads both alike
+        assert received == json.loads(json.dumps(official))
 
 
 def test_embeddings_are_normalised_and_deterministic(client: LLMClient) -> None:
