@@ -75,7 +75,8 @@ class LLMClient:
         self.embed_model = embed_model
         self.timeout_s = timeout_s
         self._sync = ollama.Client(host=host, timeout=timeout_s)
-        self._chat_url = self._sync._client.base_url.join("api/chat")  # where the client sends /api/chat
+        base_url = self._sync._client.base_url  # where the client sends /api/... requests
+        self._chat_url, self._embed_url = base_url.join("api/chat"), base_url.join("api/embed")
         self._async_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ollama.AsyncClient] = (
             weakref.WeakKeyDictionary())
         self._status_client = ollama.Client(host=host, timeout=3.0)
@@ -192,7 +193,9 @@ class LLMClient:
     async def aembed(self, texts: Sequence[str], model: str | None = None) -> np.ndarray:
         name = model or self.embed_model
         try:
-            response = await self._async.embed(model=name, input=list(texts))
+            # As in `_async_chat`: the body `embed` would send, serialised by orjson, to the resolved URL.
+            response = await self._async._request(ollama.EmbedResponse, "POST", self._embed_url,
+                                                  content=orjson.dumps({"model": name, "input": list(texts)}))
         except Exception as exc:
             raise self._translate(exc, name) from exc
         return _vectors(response, len(texts), name)

@@ -114,6 +114,27 @@ def test_embeddings_are_normalised_and_deterministic(client: LLMClient) -> None:
     assert embedder.model == "ollama:embeddinggemma"
 
 
+def test_async_embeddings_match_the_sync_ones(client: LLMClient, fake_ollama: FakeOllama) -> None:
+    # The async path sends its own body (see LLMClient.aembed); Ollama must read it as the same request.
+    texts = ["photosynthesis in plants", "Übung: tax law"]
+
+    async def both() -> tuple[np.ndarray, str]:
+        vectors = await client.aembed(texts)
+        fake_ollama.models = ["gemma4:e4b"]
+        try:
+            await client.aembed(texts)
+        except ModelUnavailable as exc:
+            return vectors, exc.hint
+        finally:
+            await client.aclose()
+        return vectors, ""
+
+    vectors, hint = asyncio.run(both())
+    fake_ollama.models = ["gemma4:e4b", "embeddinggemma:latest"]
+    assert np.array_equal(vectors, client.embed(texts))
+    assert "ollama pull embeddinggemma" in hint
+
+
 def test_missing_model_is_model_unavailable_with_pull_hint(client: LLMClient, fake_ollama: FakeOllama) -> None:
     fake_ollama.models = ["embeddinggemma:latest"]
     with pytest.raises(ModelUnavailable) as info:
