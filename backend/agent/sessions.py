@@ -63,8 +63,9 @@ def title_from(question: str) -> str:
 def begin_turn(db: Database, session_id: str | None, rewind_to: str | None, question: Question,
                reuse_attachments: bool = False) -> TurnStart:
     """Store the question and a placeholder answer; a new session when `session_id` is None. The history
-    the model will see is read in the same transaction (one round trip fewer on the way to the answer),
-    and the question is recorded as study activity in it too (asked, answered or not, it was studying).
+    the model will see is read in the same transaction, and the question is recorded as study activity in
+    it too (asked, answered or not, it was studying). Without a rewind, the whole transaction is one round
+    trip to Postgres: nothing is read until the commit has been sent.
 
     `rewind_to` (any message of the session) first removes the turn holding it and every later turn;
     with `reuse_attachments` the rewound question's attachments go with the new question.
@@ -75,37 +76,41 @@ def begin_turn(db: Database, session_id: str | None, rewind_to: str | None, ques
         raise QuireError("reuse_without_rewind",
                          "reuse_attachments needs rewind_to_message_id: the turn whose attachments to reuse.", 422)
     user_id, answer_id, asked_at = str(uuid.uuid4()), str(uuid.uuid4()), datetime.now(UTC)
-    history: list[Turn] = []
-    with store.turn_transaction(db) as conn:
-        if session_id is None:
-            session_id, turn = str(uuid.uuid4()), 1
-            store.insert_session(conn, session_id, title_from(question.text), question.scope)
-        else:
-            turn, question, rows = _next_turn(conn, session_id, rewind_to, question, reuse_attachments)
-            history = turns_from_rows(rows)
-            store.touch_session(conn, session_id, question.scope, title_from(question.text) if turn == 1 else None)
-        store.insert_messages(conn, session_id, turn, 0, [
-            store.NewMessage(id=user_id, role="user", content=question.text,
-                             model_content=question.model_content if question.model_content != question.text
-                             else None, attachments=question.attachments, scope=question.scope),
-            store.NewMessage(id=answer_id, role="assistant", status="partial"),
-        ])
-        store.insert_images(conn, user_id, question.images)
-        activity.add_event(conn, "chat_message", session_id, asked_at)
-    return TurnStart(session_id, turn, user_id, answer_id, question, history, asked_at)
+    history: psycopg.Cursor[Any] | None = None
+    try:
+        with store.turn_transaction(db) as conn:
+            if session_id is None:
+                session_id = str(uuid.uuid4())
+                store.insert_session(conn, session_id, title_from(question.text), question.scope)
+            else:
+                history, question = _prepare_turn(conn, session_id, rewind_to, question, reuse_attachments)
+                store.touch_session(conn, session_id, question.scope, title_from(question.text))
+            inserted = store.insert_turn(conn, session_id, [
+                store.NewMessage(id=user_id, role="user", content=question.text,
+                                 model_content=question.model_content if question.model_content != question.text
+                                 else None, attachments=question.attachments, scope=question.scope),
+                store.NewMessage(id=answer_id, role="assistant", status="partial"),
+            ])
+            store.insert_images(conn, user_id, question.images)
+            activity.add_event(conn, "chat_message", session_id, asked_at)
+    except psycopg.errors.ForeignKeyViolation:  # the session does not exist (or was deleted meanwhile)
+        raise NotFound("Chat session", session_id) from None
+    # Read only now: in the pipeline, every statement above and the commit went out in one round trip.
+    turn = int(inserted.fetchone()["turn"])
+    rows = history.fetchall() if history is not None else []
+    return TurnStart(session_id, turn, user_id, answer_id, question, turns_from_rows(rows), asked_at)
 
 
-def _next_turn(conn: psycopg.Connection, session_id: str, rewind_to: str | None, question: Question,
-               reuse_attachments: bool) -> tuple[int, Question, list[dict[str, Any]]]:
-    """Lock the session and number the new turn, after removing the rewound turns if asked to (and taking
-    the rewound question's attachments along first, if asked to); with the stored history before it."""
+def _prepare_turn(conn: psycopg.Connection, session_id: str, rewind_to: str | None, question: Question,
+                  reuse_attachments: bool) -> tuple[psycopg.Cursor[Any], Question]:
+    """Lock the session, remove the rewound turns if asked to (taking the rewound question's attachments
+    along first, if asked to) and queue the read of the history the new turn follows.
+
+    Without a rewind nothing is waited for: a missing session shows when the new turn is inserted."""
     if rewind_to is None:
-        turn, rows = store.lock_session_with_history(conn, session_id)
-        if turn is None:
-            raise NotFound("Chat session", session_id)
-        return turn, question, rows
-    turn = store.lock_session(conn, session_id)
-    if turn is None:
+        store.lock_session(conn, session_id)
+        return store.history_messages(conn, session_id, None), question
+    if store.lock_session(conn, session_id).fetchone() is None:
         raise NotFound("Chat session", session_id)
     rewound = store.turn_of_message(conn, session_id, rewind_to)
     if rewound is None:
@@ -113,7 +118,7 @@ def _next_turn(conn: psycopg.Connection, session_id: str, rewind_to: str | None,
     if reuse_attachments:
         question = _with_attachments_of(conn, session_id, rewound, question)
     store.delete_turns_from(conn, session_id, rewound)
-    return rewound, question, store.history_messages(conn, session_id, rewound)
+    return store.history_messages(conn, session_id, rewound), question
 
 
 def _with_attachments_of(conn: psycopg.Connection, session_id: str, turn: int, question: Question) -> Question:
@@ -143,7 +148,7 @@ def attach_images(db: Database, turns: Sequence[Turn]) -> None:
 
 def finish_turn(db: Database, start: TurnStart, rounds: Sequence[store.NewMessage],
                 update: store.AnswerUpdate) -> bool:
-    return store.finish_answer(db, start.session_id, start.message_id, start.turn, rounds, update)
+    return store.finish_answer(db, start.session_id, start.message_id, rounds, update)
 
 
 # -- the sessions API --------------------------------------------------------------------------------

@@ -77,41 +77,22 @@ def insert_session(conn: psycopg.Connection, session_id: str, title: str, scope:
                  (session_id, title, Jsonb(scope)))
 
 
-def lock_session(conn: psycopg.Connection, session_id: str) -> int | None:
-    """Lock the session row until the transaction ends (serialising turn numbering) and return the number
-    its next turn gets; None when the session does not exist."""
-    return _read_next_turn(_queue_lock(conn, session_id))
+def lock_session(conn: psycopg.Connection, session_id: str) -> psycopg.Cursor[Any]:
+    """Lock the session row until the transaction ends, which serialises the turns of a session: the next
+    statements of the transaction see every turn committed before (read committed: a fresh snapshot each).
+    The cursor has a row if the session exists; nothing needs to wait for it in a pipeline."""
+    return conn.execute("SELECT 1 FROM chat_sessions WHERE id = %s FOR UPDATE", (session_id,))
 
 
-def lock_session_with_history(conn: psycopg.Connection,
-                              session_id: str) -> tuple[int | None, list[dict[str, Any]]]:
-    """`lock_session` and every message of the session (all of it is history for the next turn), in one
-    round trip: both statements go out together and the read runs once the lock is held."""
-    lock = _queue_lock(conn, session_id)
-    history = _queue_history(conn, session_id, None)
-    return _read_next_turn(lock), history.fetchall()
-
-
-def _queue_lock(conn: psycopg.Connection, session_id: str) -> psycopg.Cursor[Any]:
-    return conn.execute(
-        "SELECT (SELECT coalesce(max(m.turn), 0) + 1 FROM chat_messages m WHERE m.session_id = s.id) AS next_turn"
-        " FROM chat_sessions s WHERE s.id = %s FOR UPDATE OF s",
-        (session_id,),
-    )
-
-
-def _read_next_turn(lock: psycopg.Cursor[Any]) -> int | None:
-    row = lock.fetchone()
-    return None if row is None else int(row["next_turn"])
-
-
-def touch_session(conn: psycopg.Connection, session_id: str, scope: dict[str, Any], title: str | None) -> None:
-    """Record activity and the latest scope; `title` (when given) replaces a derived title."""
+def touch_session(conn: psycopg.Connection, session_id: str, scope: dict[str, Any], title: str) -> None:
+    """Record activity and the latest scope; `title` replaces a derived title while the session has no
+    messages (its first question is the one arriving, also after a rewind to the first turn)."""
     conn.execute(
-        "UPDATE chat_sessions SET updated_at = now(), scope = %s,"
-        " title = CASE WHEN %s::text IS NOT NULL AND NOT title_is_custom THEN %s::text ELSE title END"
-        " WHERE id = %s",
-        (Jsonb(scope), title, title, session_id),
+        "UPDATE chat_sessions s SET updated_at = now(), scope = %s,"
+        " title = CASE WHEN NOT s.title_is_custom AND NOT EXISTS"
+        " (SELECT 1 FROM chat_messages m WHERE m.session_id = s.id) THEN %s ELSE s.title END"
+        " WHERE s.id = %s",
+        (Jsonb(scope), title, session_id),
     )
 
 
@@ -174,23 +155,37 @@ def delete_turns_from(conn: psycopg.Connection, session_id: str, turn: int) -> i
     return cur.rowcount
 
 
-def insert_messages(conn: psycopg.Connection, session_id: str, turn: int, first_seq: int,
-                    messages: Sequence[NewMessage], *, while_exists: str | None = None) -> None:
-    """Insert rows of one turn; with `while_exists` (a message id) only if that message still exists in
-    this transaction — the answer placeholder of a turn that may have been rewound or deleted meanwhile."""
-    if not messages:
-        return
-    guard = "" if while_exists is None else " WHERE EXISTS (SELECT 1 FROM chat_messages WHERE id = %s)"
-    with conn.cursor() as cur:
-        cur.executemany(
-            "INSERT INTO chat_messages (id, session_id, turn, seq, role, content, model_content, tool_calls,"
-            " tool_call_id, tool_name, tool_summary, attachments, scope, status)"
-            " SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s" + guard,
-            [(m.id, session_id, turn, first_seq + i, m.role, m.content, m.model_content, _jsonb(m.tool_calls),
-              m.tool_call_id, m.tool_name, m.tool_summary, Jsonb(m.attachments), _jsonb(m.scope), m.status,
-              *(() if while_exists is None else (while_exists,)))
-             for i, m in enumerate(messages)],
-        )
+# The fields of a NewMessage row as the inserts send them (`seq` numbered by position), with their types:
+# the rows go in as a VALUES list, which does not take its types from the columns it is inserted into.
+_VALUE_FIELDS = (("id", "uuid"), ("seq", "int"), ("role", "text"), ("content", "text"), ("model_content", "text"),
+                 ("tool_calls", "jsonb"), ("tool_call_id", "text"), ("tool_name", "text"), ("tool_summary", "text"),
+                 ("attachments", "jsonb"), ("scope", "jsonb"), ("status", "text"))
+
+
+def _insert_sql(session: str, turn: str, source: str) -> str:
+    """INSERT of the rows `source` names as `v`, into session `session` and turn `turn` (SQL expressions)."""
+    names = [name for name, _ in _VALUE_FIELDS]
+    return (f"INSERT INTO chat_messages (session_id, turn, {', '.join(names)})"  # noqa: S608 - fixed fragments
+            f" SELECT {session}, {turn}, {', '.join(f'v.{name}' for name in names)} FROM {source}")
+
+
+def _values(first_seq: int, messages: Sequence[NewMessage]) -> tuple[str, list[Any]]:
+    """`messages` (numbered from `first_seq`) as a VALUES list aliased `v`, and its parameters."""
+    row = "(" + ", ".join(f"%s::{kind}" for _, kind in _VALUE_FIELDS) + ")"
+    alias = "v(" + ", ".join(name for name, _ in _VALUE_FIELDS) + ")"
+    params = [seq if name == "seq" else _jsonb(getattr(m, name)) if kind == "jsonb" else getattr(m, name)
+              for seq, m in enumerate(messages, start=first_seq) for name, kind in _VALUE_FIELDS]
+    return f"(VALUES {', '.join([row] * len(messages))}) AS {alias}", params
+
+
+def insert_turn(conn: psycopg.Connection, session_id: str, messages: Sequence[NewMessage]) -> psycopg.Cursor[Any]:
+    """Insert the rows of a new turn (numbered from seq 0) as the session's next turn; the cursor returns
+    the turn's number. The statement numbers the turn itself, so nothing waits for a read first. The
+    session must be locked in this transaction; if it does not exist, the insert fails (foreign key)."""
+    values, params = _values(0, messages)
+    next_turn = "(SELECT coalesce(max(m.turn), 0) + 1 FROM chat_messages m WHERE m.session_id = %s::uuid)"
+    return conn.execute(_insert_sql("%s::uuid", next_turn, values) + " RETURNING turn",
+                        [session_id, session_id, *params])
 
 
 def insert_images(conn: psycopg.Connection, message_id: str, images: Sequence[tuple[str, bytes]]) -> None:
@@ -203,25 +198,31 @@ def insert_images(conn: psycopg.Connection, message_id: str, images: Sequence[tu
         )
 
 
-def finish_answer(db: Database, session_id: str, answer_id: str, turn: int, rounds: Sequence[NewMessage],
+def finish_answer(db: Database, session_id: str, answer_id: str, rounds: Sequence[NewMessage],
                   update: AnswerUpdate) -> bool:
-    """Store the tool rounds before the answer and the answer's final state, in one transaction and one
-    round trip (nothing is read back before the commit; the rounds are inserted only beside their answer).
+    """Store the tool rounds before the answer and the answer's final state: one statement, so one
+    transaction and one round trip; the rounds are inserted only beside their answer.
 
     Returns False when the turn no longer exists (rewound or deleted while it was being answered).
     """
-    with turn_transaction(db) as conn:
-        answer = conn.execute(
-            "WITH answer AS (UPDATE chat_messages SET seq = %s, content = %s, citations = %s, thinking = %s,"
-            " status = %s, error = %s, memory = %s WHERE id = %s AND session_id = %s RETURNING turn),"
-            " touched AS (UPDATE chat_sessions SET updated_at = now() WHERE id = %s"
-            " AND EXISTS (SELECT 1 FROM answer))"
-            " SELECT turn FROM answer",
-            (len(rounds) + 1, update.content, Jsonb(update.citations), update.thinking, update.status,
-             _jsonb(update.error), _jsonb(update.memory), answer_id, session_id, session_id),
-        )
-        insert_messages(conn, session_id, turn, 1, rounds, while_exists=answer_id)
-    return answer.fetchone() is not None
+    answer = ("UPDATE chat_messages SET seq = %s, content = %s, citations = %s, thinking = %s, status = %s,"
+              " error = %s, memory = %s WHERE id = %s AND session_id = %s RETURNING session_id, turn")
+    params: list[Any] = [len(rounds) + 1, update.content, Jsonb(update.citations), update.thinking, update.status,
+                         _jsonb(update.error), _jsonb(update.memory), answer_id, session_id]
+    inserted = ""
+    if rounds:
+        values, row_params = _values(1, rounds)
+        # Reading `answer` first also orders the two: the answer leaves seq 1 before a round takes it.
+        inserted = f", rounds AS ({_insert_sql('a.session_id', 'a.turn', f'answer a, {values}')})"
+        params += row_params
+    with db.connection() as conn:
+        row = conn.execute(
+            f"WITH answer AS ({answer}),"  # noqa: S608 - fixed fragments
+            " touched AS (UPDATE chat_sessions SET updated_at = now() WHERE id IN (SELECT session_id FROM answer))"
+            f"{inserted} SELECT turn FROM answer",
+            params,
+        ).fetchone()
+    return row is not None
 
 
 def _jsonb(value: Any) -> Jsonb | None:
@@ -237,12 +238,9 @@ def session_messages(db: Database, session_id: str) -> list[dict[str, Any]]:
                             " ORDER BY turn, seq", (session_id,)).fetchall()
 
 
-def history_messages(conn: psycopg.Connection, session_id: str, before_turn: int) -> list[dict[str, Any]]:
-    """The messages of the turns before `before_turn`, in order, with what replaying them needs."""
-    return _queue_history(conn, session_id, before_turn).fetchall()
-
-
-def _queue_history(conn: psycopg.Connection, session_id: str, before_turn: int | None) -> psycopg.Cursor[Any]:
+def history_messages(conn: psycopg.Connection, session_id: str, before_turn: int | None) -> psycopg.Cursor[Any]:
+    """The messages of the turns before `before_turn` (all turns with None), in order, with what replaying
+    them needs: a cursor, to fetch from once the pipeline has sent the statement."""
     return conn.execute(f"SELECT {_HISTORY_COLUMNS} FROM chat_messages"  # noqa: S608 - fixed fragment
                         " WHERE session_id = %s AND (%s::int IS NULL OR turn < %s) ORDER BY turn, seq",
                         (session_id, before_turn, before_turn))
