@@ -87,7 +87,7 @@ class LLMClient:
         loop = asyncio.get_running_loop()
         client = self._async_by_loop.get(loop)
         if client is None:
-            client = ollama.AsyncClient(host=self.host, timeout=self.timeout_s, transport=_AiohttpTransport())
+            client = _AsyncOllamaClient(host=self.host, timeout=self.timeout_s, transport=_AiohttpTransport())
             self._async_by_loop[loop] = client
         return client
 
@@ -235,6 +235,29 @@ class _AiohttpTransport(AiohttpTransport):
             if isinstance(exc.__cause__, aiohttp.ClientConnectorError):
                 raise httpx.ConnectError(str(exc), request=request) from exc.__cause__
             raise
+
+
+class _AsyncOllamaClient(ollama.AsyncClient):
+    """`ollama.AsyncClient` on an httpx client that keeps no cookies. Ollama sets none, yet httpx rebuilds
+    every response's request as a urllib request to look for them: ~0.15 ms a call, four calls a turn
+    (bench_chat_ab: -0.7 ms a turn). Built as `AsyncClient.__init__` builds it, with that httpx class."""
+
+    def __init__(self, host: str, **kwargs: Any) -> None:
+        super(ollama.AsyncClient, self).__init__(_CookielessAsyncClient, host, **kwargs)
+
+
+class _IgnoredCookies(httpx.Cookies):
+    def extract_cookies(self, response: httpx.Response) -> None:
+        return None
+
+
+class _CookielessAsyncClient(httpx.AsyncClient):
+    @property
+    def cookies(self) -> httpx.Cookies:
+        return _NO_COOKIES
+
+
+_NO_COOKIES = _IgnoredCookies()
 
 
 def chat_body(args: Mapping[str, Any]) -> dict[str, Any]:
