@@ -210,15 +210,20 @@ class DenseIndex:
 
     def _rows(self, block_ids: Iterable[str]) -> tuple[list[str], np.ndarray]:
         """(ids that have a vector, their vectors). Callers ask for a few hundred rows at most: copying them
-        one by one costs less than masks and fancy indexes per segment once there are a few segments."""
+        one by one costs less than masks and fancy indexes per segment once there are a few segments; from
+        a single segment (a settled index) one fancy index is cheaper still."""
         ids = list(block_ids)
         locs = self._store.loc.get_many(ids)  # (segment uid, row) tuples, which are truthy, or None
         found = list(itertools.compress(ids, locs))
         if not found:
             return [], np.zeros((0, self._dimension or 0), dtype=np.float32)
-        matrices = {seg.uid: seg.payload.matrix for seg in self._store.segments}
-        rows = [matrices[uid][row] for uid, row in filter(None, locs)]
-        return found, np.concatenate(rows).reshape(len(found), -1)
+        segments = self._store.segments
+        if len(segments) == 1:
+            rows = np.fromiter((row for _, row in filter(None, locs)), dtype=np.intp, count=len(found))
+            return found, segments[0].payload.matrix[rows]
+        matrices = {seg.uid: seg.payload.matrix for seg in segments}
+        vectors = [matrices[uid][row] for uid, row in filter(None, locs)]
+        return found, np.concatenate(vectors).reshape(len(found), -1)
 
     def apply(self, remove: Iterable[str], add: Sequence[RowKey],
               vectors: np.ndarray | Sequence[np.ndarray] | None = None) -> DenseIndex:

@@ -145,3 +145,20 @@ def test_sketch_scan_with_scope_and_tombstones_returns_the_exact_top_k() -> None
     got = [(h.block_id, h.score) for h in idx.search(query, 40, Scope(categories=frozenset({"c1"})))]
     want = _exact_top(vecs, admitted, query, 40)
     assert [b for b, _ in got] == [b for b, _ in want]
+
+
+def test_rows_are_gathered_alike_from_one_segment_and_from_many() -> None:
+    # `vectors` and `rank` (the hybrid feedback's exact re-ranking) gather rows by block id, with a
+    # shortcut for a single segment; both ways must return the same vectors in the order asked for.
+    vecs = unit(np.random.default_rng(4).standard_normal((60, 8)).astype(np.float32))
+    whole = DenseIndex().apply([], keys(range(60)), vecs)
+    pieces = DenseIndex()
+    for start in range(0, 60, 7):
+        pieces = pieces.apply([], keys(range(start, min(start + 7, 60))), vecs[start:start + 7])
+    assert whole.segment_count == 1
+    assert pieces.segment_count > 1
+    asked = [f"b{i}" for i in (41, 3, 59, 17, 3)] + ["missing"]
+    assert np.array_equal(whole.vectors(asked), pieces.vectors(asked))
+    assert np.allclose(whole.vectors(asked), vecs[[41, 3, 59, 17, 3]], atol=1e-6)  # stored normalised again
+    query = np.random.default_rng(5).standard_normal(8)
+    assert whole.rank(query, asked, 3) == pieces.rank(query, asked, 3)
