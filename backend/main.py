@@ -23,6 +23,8 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _exit_normally)
     settings = Settings.load()
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if settings.log_level.upper() != "DEBUG":  # httpx logs each request to Ollama (four a chat turn) at INFO
+        logging.getLogger("httpx").setLevel(logging.WARNING)
     app = create_app(settings)
     print(f"Quire is starting on http://{settings.host}:{settings.port}  (API docs: /api/docs)", flush=True)
     # No proxy headers: Quire serves the local machine directly, and nothing should be able to claim
