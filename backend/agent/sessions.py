@@ -84,7 +84,6 @@ def begin_turn(db: Database, session_id: str | None, rewind_to: str | None, ques
                 store.insert_session(conn, session_id, title_from(question.text), question.scope)
             else:
                 history, question = _prepare_turn(conn, session_id, rewind_to, question, reuse_attachments)
-                store.touch_session(conn, session_id, question.scope, title_from(question.text))
             inserted = store.insert_turn(conn, session_id, [
                 store.NewMessage(id=user_id, role="user", content=question.text,
                                  model_content=question.model_content if question.model_content != question.text
@@ -104,11 +103,13 @@ def begin_turn(db: Database, session_id: str | None, rewind_to: str | None, ques
 def _prepare_turn(conn: psycopg.Connection, session_id: str, rewind_to: str | None, question: Question,
                   reuse_attachments: bool) -> tuple[psycopg.Cursor[Any], Question]:
     """Lock the session, remove the rewound turns if asked to (taking the rewound question's attachments
-    along first, if asked to) and queue the read of the history the new turn follows.
+    along first, if asked to), record the activity on the session and queue the read of the history the
+    new turn follows.
 
-    Without a rewind nothing is waited for: a missing session shows when the new turn is inserted."""
+    Without a rewind nothing is waited for: the session's update is its lock, and a missing session
+    shows when the new turn is inserted."""
     if rewind_to is None:
-        store.lock_session(conn, session_id)
+        store.touch_session(conn, session_id, question.scope, title_from(question.text))
         return store.history_messages(conn, session_id, None), question
     if store.lock_session(conn, session_id).fetchone() is None:
         raise NotFound("Chat session", session_id)
@@ -118,6 +119,7 @@ def _prepare_turn(conn: psycopg.Connection, session_id: str, rewind_to: str | No
     if reuse_attachments:
         question = _with_attachments_of(conn, session_id, rewound, question)
     store.delete_turns_from(conn, session_id, rewound)
+    store.touch_session(conn, session_id, question.scope, title_from(question.text))
     return store.history_messages(conn, session_id, rewound), question
 
 

@@ -80,13 +80,14 @@ def insert_session(conn: psycopg.Connection, session_id: str, title: str, scope:
 def lock_session(conn: psycopg.Connection, session_id: str) -> psycopg.Cursor[Any]:
     """Lock the session row until the transaction ends, which serialises the turns of a session: the next
     statements of the transaction see every turn committed before (read committed: a fresh snapshot each).
-    The cursor has a row if the session exists; nothing needs to wait for it in a pipeline."""
+    The cursor has a row if the session exists. `touch_session` locks it as well."""
     return conn.execute("SELECT 1 FROM chat_sessions WHERE id = %s FOR UPDATE", (session_id,))
 
 
 def touch_session(conn: psycopg.Connection, session_id: str, scope: dict[str, Any], title: str) -> None:
     """Record activity and the latest scope; `title` replaces a derived title while the session has no
-    messages (its first question is the one arriving, also after a rewind to the first turn)."""
+    messages (its first question is the one arriving, also after a rewind to the first turn). Like any
+    update, it locks the session row until the transaction ends (see `lock_session`)."""
     conn.execute(
         "UPDATE chat_sessions s SET updated_at = now(), scope = %s,"
         " title = CASE WHEN NOT s.title_is_custom AND NOT EXISTS"
