@@ -100,8 +100,9 @@ class MemoryWindow:
 
     def fit(self) -> None:
         """Drop the oldest whole turns until everything fits (the current turn always stays)."""
-        while self.history and self.used_chars > self.budget:
-            self.history.pop(0)
+        used = self.used_chars
+        while self.history and used > self.budget:
+            used -= self.history.pop(0).chars
             self.turns_dropped += 1
 
     def messages(self) -> list[Message]:
