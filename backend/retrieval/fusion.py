@@ -9,15 +9,15 @@ position there, so the same inputs always give the same order.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 RRF_K = 60
 _RANKS = 5  # where a fused entry's ranks begin (see reciprocal_rank_fusion)
 
 
-@dataclass(frozen=True)
-class Fused:
+class Fused(NamedTuple):
+    """A tuple rather than a frozen dataclass: four times cheaper to create, and a search creates ten."""
+
     block_id: str
     score: float
     ranks: tuple[int | None, ...]  # 1-based rank in each input list, None where absent
@@ -38,13 +38,14 @@ def reciprocal_rank_fusion(
     # Comparing these lists in C is several times faster than a key function building tuples. The
     # negated score is accumulated by subtraction: exactly the negation of the sum, so the score is too.
     entries: dict[str, list[Any]] = {}
+    absent = [None] * len(rankings)
     for li, ranking in enumerate(rankings):
         weight = 1.0 if weights is None else weights[li]
         slot = _RANKS + li
         for position, block_id in enumerate(ranking, start=1):
             entry = entries.get(block_id)
             if entry is None:
-                entry = entries[block_id] = [0.0, position, li, position, block_id, *([None] * len(rankings))]
+                entry = entries[block_id] = [0.0, position, li, position, block_id, *absent]
             elif entry[slot] is not None:
                 continue
             elif position < entry[1]:

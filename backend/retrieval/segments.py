@@ -268,23 +268,22 @@ def top_k(lists: Iterable[Shortlist], k: int) -> Ranking:
     """The k best candidates of all the lists; equal scores ordered by block id (stable results).
 
     Ordered by numpy; block ids are looked up only for the k returned and for runs of equal scores that
-    reach into them, so a candidate that is thrown away never becomes a Python object.
+    reach into them, so a candidate that is thrown away never becomes a Python object. A search calls
+    this three times with a few dozen candidates each, so the common cases skip numpy calls whose fixed
+    cost dominates there: merging a single list, and looking for ties where the top k + 1 have none.
     """
     lists = [s for s in lists if len(s.rows)]
     if k <= 0 or not lists:
         return Ranking([], [])
-    scores = np.concatenate([s.scores for s in lists])
+    scores = lists[0].scores if len(lists) == 1 else np.concatenate([s.scores for s in lists])
     order = np.argsort(-scores, kind="stable")
     ranked = scores[order]
-    source = np.repeat(np.arange(len(lists)), [len(s.rows) for s in lists])[order]
-    rows = np.concatenate([s.rows for s in lists])[order]
-    tables = [s.block_ids for s in lists]
-
-    def ids(start: int, end: int) -> list[str]:
-        return [tables[t][r] for t, r in zip(source[start:end].tolist(), rows[start:end].tolist(), strict=True)]
-
+    ids = _id_lookup(lists, order)
     n = min(k, len(ranked))
-    best = Ranking(ids(0, n), ranked[:n].tolist())
+    head = ranked[: n + 1].tolist()
+    best = Ranking(ids(0, n), head[:n])
+    if len(set(head)) == len(head):  # sorted, so equal scores would be neighbours: no run reaches the top n
+        return best
     for start, end in _tie_runs(ranked, n):
         stop = min(end, n)
         run_ids, run_scores = ids(start, end), ranked[start:end].tolist()
@@ -292,6 +291,19 @@ def top_k(lists: Iterable[Shortlist], k: int) -> Ranking:
         best.block_ids[start:stop] = [run_ids[i] for i in by_id]
         best.scores[start:stop] = [run_scores[i] for i in by_id]  # equal, yet 0.0 and -0.0 are two floats
     return best
+
+
+def _id_lookup(lists: list[Shortlist], order: np.ndarray) -> Callable[[int, int], list[str]]:
+    """`ids(start, end)`: the block ids of the candidates ranked start..end - 1, where `order` ranks the
+    lists' candidates taken one list after another."""
+    if len(lists) == 1:
+        table, rows = lists[0].block_ids, lists[0].rows[order]
+        return lambda start, end: list(map(table.__getitem__, rows[start:end].tolist()))
+    source = np.repeat(np.arange(len(lists)), [len(s.rows) for s in lists])[order]
+    rows = np.concatenate([s.rows for s in lists])[order]
+    tables = [s.block_ids for s in lists]
+    return lambda start, end: [tables[t][r] for t, r in zip(source[start:end].tolist(), rows[start:end].tolist(),
+                                                            strict=True)]
 
 
 def _tie_runs(ranked: np.ndarray, n: int) -> Iterator[tuple[int, int]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from backend.retrieval.segments import Shortlist, shortlist, top_k
 
@@ -22,20 +23,28 @@ def test_ties_are_ordered_by_block_id_across_segments() -> None:
     assert ranking.scores == [0.9, 0.5, 0.5]
 
 
-def test_equals_a_full_sort_of_every_candidate() -> None:
+@pytest.mark.parametrize("segments", [1, 3])  # one list is ranked without merging
+@pytest.mark.parametrize("values", [5, 10**9])  # many ties, or (nearly always) none: their search is skipped
+def test_equals_a_full_sort_of_every_candidate(segments: int, values: int) -> None:
     rng = np.random.default_rng(0)
     for _ in range(300):
         k = int(rng.integers(1, 40))
         full, short = [], []
-        for s in range(int(rng.integers(1, 4))):
+        for s in range(int(rng.integers(1, segments + 1))):
             n = int(rng.integers(0, 40))
             ids = tuple(f"b{i}" for i in rng.permutation(1000)[:n] + 1000 * s)  # id order unlike row order
-            scores = rng.integers(0, 5, n).astype(np.float32)  # many ties
+            scores = rng.integers(0, values, n).astype(np.float64)
             rows = np.sort(rng.permutation(n)[: int(rng.integers(0, n + 1))])  # some rows of the segment
             full.append(Shortlist(ids, rows, scores[rows]))
             short.append(shortlist(scores[rows], k, ids, rows))
         ranking = top_k(short, k)
         assert list(zip(ranking.block_ids, ranking.scores, strict=True)) == full_sort(full, k)
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_a_tie_counts_only_if_it_reaches_into_the_top_k(k: int) -> None:
+    ranking = top_k([shortlist(np.array([0.9, 0.5, 0.5]), 3, ("x", "c", "b"))], k)
+    assert ranking.block_ids == ["x", "b"][:k]  # k = 1: the tie starts at rank 2 and changes nothing
 
 
 def test_each_candidate_keeps_its_own_zero() -> None:
