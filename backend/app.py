@@ -20,7 +20,7 @@ from backend.api.security import RequestGuard
 from backend.config import Settings
 from backend.context import AppContext, set_context
 from backend.errors import install_error_handlers
-from backend.ingest.backfill import start_embed_backfill
+from backend.ingest.backfill import start_embed_backfill, stop_embed_backfills
 from backend.ingest.reconcile import reconcile_stuck_documents
 from backend.llm.client import LLMClient
 from backend.llm.embedders import build_embedder
@@ -62,6 +62,7 @@ def start_services(settings: Settings) -> AppContext:
 
 def stop_services(context: AppContext) -> None:
     context.search.stop()
+    stop_embed_backfills()  # a backfill waiting for Ollama would otherwise hold up the exit
     durable.shutdown_dbos()
     context.db.close()
     set_context(None)

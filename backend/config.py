@@ -44,6 +44,7 @@ class Settings(BaseSettings):
     chunk_size: int = Field(1000, ge=200, le=8000, validation_alias=_env("QUIRE_CHUNK_SIZE"))
     chunk_overlap: int = Field(100, ge=0, le=1000, validation_alias=_env("QUIRE_CHUNK_OVERLAP"))
     embed_batch_size: int = Field(32, ge=1, le=512, validation_alias=_env("QUIRE_EMBED_BATCH_SIZE"))
+    embed_retry_s: float = Field(5.0, gt=0, le=300, validation_alias=_env("QUIRE_EMBED_RETRY_S"))
     ocr_languages: str = Field("eng+deu", validation_alias=_env("QUIRE_OCR_LANGUAGES"))
     ingest_concurrency: int = Field(2, ge=1, le=16, validation_alias=_env("QUIRE_INGEST_CONCURRENCY"))
     executor_id: str = Field("local", validation_alias=_env("QUIRE_EXECUTOR_ID"))

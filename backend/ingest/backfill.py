@@ -1,14 +1,20 @@
 """Durable embedding backfill: embeds every live block that lacks a vector of the current model.
 
 Runs after an ingestion that could not reach the embedder, at startup when vectors are missing, and
-when the configured embedding model changes (a re-embed). While the model server is down it sleeps
-durably (DBOS.sleep survives restarts) and tries again, so nothing waits on a human.
+when the configured embedding model changes (a re-embed). While the model server is down it waits
+durably (the wait survives restarts) and tries again, so nothing waits on a human.
+
+The wait is a `DBOS.recv` with a timeout rather than `DBOS.sleep`, whose plain sleep no shutdown can cut
+short: stopping Quire while Ollama was down waited out the current pause (up to five minutes) and then
+failed in the workflow's thread. On shutdown the app sends each waiting backfill this process's run id;
+the backfill ends there, and the next start begins a new one for whatever is still missing.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+import uuid
 from typing import Any
 
 from dbos import DBOS, SetWorkflowID
@@ -21,8 +27,12 @@ from backend.store import ingest as store
 log = logging.getLogger(__name__)
 
 _ACTIVE = ["PENDING", "ENQUEUED"]
-_SLEEP_START_S = 5.0
 _SLEEP_MAX_S = 300.0
+_WAKE_TOPIC = "wake"
+_STOP_WAIT_S = 10.0
+# Tells this process's shutdown from an earlier one's: a stop message left unread by a backfill that was
+# busy when its process stopped only wakes it early once it runs again (see `_wait`).
+_RUN_ID = uuid.uuid4().hex
 
 
 @DBOS.step()
@@ -46,17 +56,43 @@ def backfill_batch_step() -> dict[str, Any]:
 
 @DBOS.workflow()
 def embed_backfill_workflow() -> int:
-    embedded, pause = 0, _SLEEP_START_S
+    first_pause = get_context().settings.embed_retry_s
+    embedded, pause = 0, first_pause
     while True:
         result = backfill_batch_step()
         embedded += result["embedded"]
         if result["unavailable"]:
-            DBOS.sleep(pause)
+            if _wait(pause) == _RUN_ID:
+                return embedded  # this process is stopping
             pause = min(pause * 2, _SLEEP_MAX_S)
             continue
-        pause = _SLEEP_START_S
+        pause = first_pause
         if result["remaining"] == 0:
             return embedded
+
+
+def _wait(seconds: float) -> str | None:
+    """Wait durably for `seconds`, or until a stop message arrives (returned: the run id that sent it)."""
+    return DBOS.recv(_WAKE_TOPIC, timeout_seconds=seconds)
+
+
+def stop_embed_backfills() -> None:
+    """Before DBOS shuts down: end the backfills this process runs, waking those that wait for the model
+    server, and give them up to `_STOP_WAIT_S` to record their end (one busy embedding a batch finishes
+    the batch first)."""
+    running = DBOS.list_workflows(name="embed_backfill_workflow", status="PENDING", load_input=False,
+                                  load_output=False, executor_id=get_context().settings.executor_id)
+    for workflow in running:
+        DBOS.send(workflow.workflow_id, _RUN_ID, topic=_WAKE_TOPIC)
+    deadline = time.monotonic() + _STOP_WAIT_S
+    for workflow in running:
+        while time.monotonic() < deadline and _is_pending(workflow.workflow_id):
+            time.sleep(0.05)
+
+
+def _is_pending(workflow_id: str) -> bool:
+    status = DBOS.get_workflow_status(workflow_id)
+    return status is not None and status.status == "PENDING"
 
 
 def start_embed_backfill() -> str | None:
