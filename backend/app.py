@@ -62,7 +62,10 @@ def start_services(settings: Settings) -> AppContext:
 
 def stop_services(context: AppContext) -> None:
     context.search.stop()
-    stop_embed_backfills()  # a backfill waiting for Ollama would otherwise hold up the exit
+    try:
+        stop_embed_backfills()  # a backfill waiting for Ollama would otherwise hold up the exit
+    except Exception:  # the database gone, say: DBOS and the pool must still be shut down
+        log.warning("could not end the embedding backfill before stopping", exc_info=True)
     durable.shutdown_dbos()
     context.db.close()
     set_context(None)
