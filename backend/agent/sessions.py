@@ -104,13 +104,20 @@ def _prepare_turn(conn: psycopg.Connection, session_id: str, rewind_to: str | No
                   reuse_attachments: bool) -> tuple[psycopg.Cursor[Any], Question]:
     """Lock the session, remove the rewound turns if asked to (taking the rewound question's attachments
     along first, if asked to), record the activity on the session and queue the read of the history the
-    new turn follows.
+    new turn follows (every turn left).
 
     Without a rewind nothing is waited for: the session's update is its lock, and a missing session
     shows when the new turn is inserted."""
-    if rewind_to is None:
-        store.touch_session(conn, session_id, question.scope, title_from(question.text))
-        return store.history_messages(conn, session_id, None), question
+    if rewind_to is not None:
+        question = _rewind(conn, session_id, rewind_to, question, reuse_attachments)
+    store.touch_session(conn, session_id, question.scope, title_from(question.text))
+    return store.history_messages(conn, session_id), question
+
+
+def _rewind(conn: psycopg.Connection, session_id: str, rewind_to: str, question: Question,
+            reuse_attachments: bool) -> Question:
+    """Lock the session and remove the turn holding `rewind_to` and every later one; `question` with the
+    removed question's attachments when asked to."""
     if store.lock_session(conn, session_id).fetchone() is None:
         raise NotFound("Chat session", session_id)
     rewound = store.turn_of_message(conn, session_id, rewind_to)
@@ -119,8 +126,7 @@ def _prepare_turn(conn: psycopg.Connection, session_id: str, rewind_to: str | No
     if reuse_attachments:
         question = _with_attachments_of(conn, session_id, rewound, question)
     store.delete_turns_from(conn, session_id, rewound)
-    store.touch_session(conn, session_id, question.scope, title_from(question.text))
-    return store.history_messages(conn, session_id, rewound), question
+    return question
 
 
 def _with_attachments_of(conn: psycopg.Connection, session_id: str, turn: int, question: Question) -> Question:

@@ -239,12 +239,11 @@ def session_messages(db: Database, session_id: str) -> list[dict[str, Any]]:
                             " ORDER BY turn, seq", (session_id,)).fetchall()
 
 
-def history_messages(conn: psycopg.Connection, session_id: str, before_turn: int | None) -> psycopg.Cursor[Any]:
-    """The messages of the turns before `before_turn` (all turns with None), in order, with what replaying
-    them needs: a cursor, to fetch from once the pipeline has sent the statement."""
+def history_messages(conn: psycopg.Connection, session_id: str) -> psycopg.Cursor[Any]:
+    """Every message of the session, in order, with what replaying it needs: a cursor, to fetch from once
+    the pipeline has sent the statement."""
     return conn.execute(f"SELECT {_HISTORY_COLUMNS} FROM chat_messages"  # noqa: S608 - fixed fragment
-                        " WHERE session_id = %s AND (%s::int IS NULL OR turn < %s) ORDER BY turn, seq",
-                        (session_id, before_turn, before_turn))
+                        " WHERE session_id = %s ORDER BY turn, seq", (session_id,))
 
 
 def images_of(db: Database, message_ids: Sequence[str]) -> dict[str, list[bytes]]:
