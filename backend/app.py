@@ -25,6 +25,7 @@ from backend.ingest.reconcile import reconcile_stuck_documents
 from backend.llm.client import LLMClient
 from backend.llm.embedders import build_embedder
 from backend.llm.prompts import PromptLibrary
+from backend.mcp import http as mcp_http
 from backend.retrieval.service import SearchService
 from backend.store import ingest as ingest_store
 from backend.store.db import Database
@@ -95,6 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
+    mcp_http.mount(app, settings)
     spa.mount(app, settings.frontend_dist)
     app.add_middleware(RequestGuard, settings=settings)
     return app

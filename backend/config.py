@@ -59,6 +59,8 @@ class Settings(BaseSettings):
     prompts_dir: Path = Field(REPO_ROOT / "prompts", validation_alias=_env("QUIRE_PROMPTS_DIR"))
     frontend_dist: Path = Field(REPO_ROOT / "frontend" / "dist", validation_alias=_env("QUIRE_FRONTEND_DIST"))
     log_level: str = Field("INFO", validation_alias=_env("QUIRE_LOG_LEVEL"))
+    # MCP clients may add documents and start quiz generation only when this is on (reads are always allowed).
+    mcp_allow_writes: bool = Field(False, validation_alias=_env("QUIRE_MCP_ALLOW_WRITES"))
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod

@@ -68,7 +68,8 @@ class RequestGuard:
         if scope["method"] not in _SAFE_METHODS and self._cross_site(headers):
             return 403, "cross_site_request", "Cross-site requests are not accepted."
         path: str = scope["path"]
-        if self.token and path.startswith("/api/") and path != "/api/health" and not self._authorised(headers):
+        guarded = path.startswith("/api/") or path == "/mcp"  # the API and the MCP server (backend/mcp)
+        if self.token and guarded and path != "/api/health" and not self._authorised(headers):
             return 401, "unauthorized", "This Quire server needs its API token."
         return None
 

@@ -1,0 +1,46 @@
+"""`python -m backend.mcp`: Quire's MCP server over stdio, for desktop clients that spawn a process.
+
+It starts Quire's services itself (database, DBOS, index) on the same data folder and database as the
+web app, which may run at the same time: the two share Postgres, and this process takes its own DBOS
+executor id so neither mistakes the other's workflows for its own. Nothing may write to stdout except
+the protocol, so logging goes to stderr and the services start only once the SDK's stdio transport has
+claimed stdout (it diverts stray writes to stderr).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio.to_thread
+
+from backend.app import start_services, stop_services
+from backend.config import Settings
+from backend.mcp.server import build_server
+
+
+def main() -> None:
+    settings = Settings.load()
+    settings = settings.model_copy(update={"executor_id": f"{settings.executor_id}-mcp-{os.getpid()}"})
+    logging.basicConfig(stream=sys.stderr, level=settings.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+
+    @asynccontextmanager
+    async def services(_server: Any) -> AsyncIterator[None]:
+        context = await anyio.to_thread.run_sync(start_services, settings)
+        try:
+            yield
+        finally:
+            await context.llm.aclose()
+            await anyio.to_thread.run_sync(stop_services, context)
+
+    build_server(settings, lifespan=services).run("stdio")
+
+
+if __name__ == "__main__":
+    main()
