@@ -1,9 +1,9 @@
 """Flashcard routes under `/api/study/decks`: generate (202 + job), list, get, delete, add and edit
-cards, the cards due now, FSRS reviews, and the Anki CSV export."""
+cards, the cards due now, FSRS reviews, and the Anki exports (CSV or `.apkg` package)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Query, Response, status
@@ -79,7 +79,12 @@ def review_card(deck_id: UUID, card_id: UUID, body: ReviewIn, ctx: ContextDep) -
 
 @router.get("/{deck_id}/export", response_class=Response)
 def export_deck(deck_id: UUID, ctx: ContextDep,
-                format: Annotated[str, Query(pattern="^csv$")] = "csv") -> Response:
-    """CSV for Anki's File → Import (columns front, back, tags; Anki header lines start with #)."""
+                format: Annotated[Literal["csv", "apkg"], Query()] = "csv") -> Response:
+    """`csv`: for Anki's File → Import (columns front, back, tags; Anki header lines start with #).
+    `apkg`: an Anki package (one note per card, tags, the source on the back); importing it again
+    updates the same deck and notes instead of adding copies."""
+    if format == "apkg":
+        filename, package = exports.deck_apkg(ctx, str(deck_id))
+        return Response(package, media_type="application/apkg", headers=exports.attachment(filename))
     filename, body = exports.deck_csv(ctx, str(deck_id))
     return Response(body, media_type="text/csv; charset=utf-8", headers=exports.attachment(filename))

@@ -1,5 +1,6 @@
 """Exports: a quiz as Markdown (questions only, with answers, or with answers and explanations), a deck as
-a CSV Anki imports (front, back, tags), and a mind map as a nested Markdown outline."""
+a CSV Anki imports (front, back, tags) or as an Anki package (`.apkg`), and a mind map as a nested
+Markdown outline."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from backend.errors import NotFound
 from backend.store import decks as deck_store
 from backend.store import mindmaps as mindmap_store
 from backend.store import quizzes as quiz_store
+from backend.study.anki import deck_package
 from backend.study.quizzes import quiz_row
 
 QuizExportMode = Literal["questions", "answers", "explanations"]
@@ -47,9 +49,23 @@ def deck_csv(ctx: AppContext, deck_id: str) -> tuple[str, str]:
     out.write("#separator:comma\n#html:false\n#columns:front,back,tags\n#tags column:3\n")
     writer = csv.writer(out, lineterminator="\n")
     for card in deck_store.cards(ctx.db, deck_id):
-        tags = [*card["tags"], *(_slug(s["filename"]) for s in card["sources"])]
-        writer.writerow([card["front"], card["back"], " ".join(dict.fromkeys(t for t in tags if t))])
+        writer.writerow([card["front"], card["back"], " ".join(_card_tags(card))])
     return f"{_slug(deck['title'])}.csv", out.getvalue()
+
+
+def deck_apkg(ctx: AppContext, deck_id: str) -> tuple[str, bytes]:
+    """(file name, `.apkg` bytes): the deck as an Anki package that updates itself when imported again."""
+    deck = deck_store.get_deck(ctx.db, deck_id, datetime.now(UTC))
+    if deck is None:
+        raise NotFound("Deck", deck_id)
+    cards = deck_store.cards(ctx.db, deck_id)
+    return f"{_slug(deck['title'])}.apkg", deck_package(deck_id, deck["title"], cards, _card_tags)
+
+
+def _card_tags(card: dict[str, Any]) -> list[str]:
+    """The card's own tags and one per source document (the same in the CSV and the package)."""
+    tags = [*card["tags"], *(_slug(s["filename"]) for s in card["sources"])]
+    return list(dict.fromkeys(t for t in tags if t))
 
 
 def mindmap_markdown(ctx: AppContext, mindmap_id: str) -> tuple[str, str]:
