@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -194,6 +195,11 @@ def test_a_flashcard_review_session_then_cards_added_and_edited(
     csv_text = Path(download.value.path()).read_text(encoding="utf-8")
     assert csv_text.startswith("#separator:comma")
     assert "What is ATP, in one phrase?" in csv_text
+    with page.expect_download() as package:
+        page.get_by_role("link", name="Export .apkg").click()
+    assert package.value.suggested_filename.endswith(".apkg")
+    with zipfile.ZipFile(package.value.path()) as archive:  # Anki's package: a zip with its SQLite collection
+        assert "collection.anki2" in archive.namelist()
 
 
 # -- workshop ---------------------------------------------------------------------------------------------

@@ -514,7 +514,9 @@ export interface paths {
         };
         /**
          * Export Deck
-         * @description CSV for Anki's File → Import (columns front, back, tags; Anki header lines start with #).
+         * @description `csv`: for Anki's File → Import (columns front, back, tags; Anki header lines start with #).
+         *     `apkg`: an Anki package (one note per card, tags, the source on the back); importing it again
+         *     updates the same deck and notes instead of adding copies.
          */
         get: operations["export_deck_api_study_decks__deck_id__export_get"];
         put?: never;
@@ -3500,7 +3502,7 @@ export interface operations {
     export_deck_api_study_decks__deck_id__export_get: {
         parameters: {
             query?: {
-                format?: string;
+                format?: "csv" | "apkg";
             };
             header?: never;
             path: {

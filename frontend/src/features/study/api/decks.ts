@@ -77,6 +77,7 @@ export function useDeleteDeck() {
   });
 }
 
-export function deckExportUrl(id: string): string {
-  return `${base(id)}/export`;
+/** CSV for Anki's File → Import, or an `.apkg` package that updates the same notes when imported again. */
+export function deckExportUrl(id: string, format: "csv" | "apkg" = "csv"): string {
+  return format === "csv" ? `${base(id)}/export` : `${base(id)}/export?format=${format}`;
 }

@@ -97,6 +97,10 @@ export function DeckPage() {
               title="A CSV file for Anki's File → Import">
               <Download size={15} /> Export for Anki
             </a>
+            <a href={deckExportUrl(deckId, "apkg")} download className={buttonClassName()}
+              title="An Anki package: importing it again updates these cards instead of duplicating them">
+              <Download size={15} /> Export .apkg
+            </a>
             <IconButton label="Delete deck" onClick={() => setDeleting("deck")} className="hover:text-danger"><Trash2 size={16} /></IconButton>
           </>
         )}
