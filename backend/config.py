@@ -61,6 +61,20 @@ class Settings(BaseSettings):
     log_level: str = Field("INFO", validation_alias=_env("QUIRE_LOG_LEVEL"))
     # MCP clients may add documents and start quiz generation only when this is on (reads are always allowed).
     mcp_allow_writes: bool = Field(False, validation_alias=_env("QUIRE_MCP_ALLOW_WRITES"))
+    # Voice questions (requirements-voice.txt): which local Whisper model, the recording limits, and the
+    # languages spoken to Quire (the likeliest of them is transcribed when the request names none).
+    voice_model: Literal["auto", "base", "tiny.en"] = Field("auto", validation_alias=_env("QUIRE_VOICE_MODEL"))
+    voice_max_seconds: float = Field(120.0, gt=0, le=900, validation_alias=_env("QUIRE_VOICE_MAX_SECONDS"))
+    voice_max_mb: int = Field(10, ge=1, le=50, validation_alias=_env("QUIRE_VOICE_MAX_MB"))
+    voice_languages: list[str] = Field(default_factory=lambda: ["en", "de"],
+                                       validation_alias=_env("QUIRE_VOICE_LANGUAGES"))
+
+    @field_validator("voice_languages", mode="before")
+    @classmethod
+    def _split_languages(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip().lower() for part in value.split(",") if part.strip()] or ["en"]
+        return value
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod

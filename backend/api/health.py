@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from dbos import DBOS
@@ -10,6 +11,7 @@ from pydantic import BaseModel
 
 from backend.api.deps import ContextDep
 from backend.config import APPLICATION_VERSION
+from backend.voice.service import transcriber
 
 router = APIRouter(prefix="/api", tags=["health"])
 
@@ -45,6 +47,15 @@ class EmbedderHealth(BaseModel):
     model: str
 
 
+class VoiceHealth(BaseModel):
+    """Speech to text (optional): which local model answers `/api/transcribe`, or what to install."""
+
+    available: bool
+    model: str | None
+    multilingual: bool
+    hint: str | None
+
+
 class Health(BaseModel):
     status: str  # ok | degraded
     version: str
@@ -53,6 +64,7 @@ class Health(BaseModel):
     ollama: OllamaHealth
     embedder: EmbedderHealth
     index: dict[str, Any]
+    voice: VoiceHealth
     hints: list[str]
 
 
@@ -96,5 +108,6 @@ def health(ctx: ContextDep) -> dict[str, Any]:
         },
         "embedder": {"kind": settings.embedder, "model": ctx.embedder.model},
         "index": ctx.search.stats(),
+        "voice": asdict(transcriber(settings).status()),
         "hints": _hints(status.reachable, chat_ok, embed_ok, ctx),
     }

@@ -17,7 +17,8 @@ from backend.config import Settings
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 # JSON bodies are parsed in memory, so their size is capped before the app reads them. Chat carries up to
 # five base64 attachments of 20 MB; uploads stream through their own per-file limit instead.
-_BODY_LIMITS = {"/api/chat": 150 * 1024 * 1024, "/api/documents": None}
+_BODY_LIMITS = {"/api/chat": 150 * 1024 * 1024, "/api/documents": None,
+                "/api/transcribe": 51 * 1024 * 1024}  # the most QUIRE_VOICE_MAX_MB allows; the route checks its own
 _DEFAULT_BODY_LIMIT = 1024 * 1024
 _LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
 TOKEN_COOKIE = "quire_token"  # noqa: S105 - a cookie name, not a secret
