@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.speech import encode, require_voice, speak
 from tests.support.server import QuireServer
+from tests.support.speech import encode, require_voice, speak
 
 QUESTION = "What is the capital of France?"
 
