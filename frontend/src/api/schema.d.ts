@@ -920,6 +920,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transcribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transcribe
+         * @description Speech to text with the local Whisper model: 503 voice_unavailable when it is not installed, 413 over
+         *     QUIRE_VOICE_MAX_MB, 415 for what is not a recording, 422 for one longer than QUIRE_VOICE_MAX_SECONDS.
+         */
+        post: operations["transcribe_api_transcribe_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vault/stats": {
         parameters: {
             query?: never;
@@ -1630,6 +1651,7 @@ export interface components {
             status: string;
             /** Version */
             version: string;
+            voice: components["schemas"]["VoiceHealth"];
         };
         /** IndexOut */
         IndexOut: {
@@ -2336,6 +2358,15 @@ export interface components {
             /** Total Seconds */
             total_seconds: number;
         };
+        /** TranscriptOut */
+        TranscriptOut: {
+            /** Duration S */
+            duration_s: number;
+            /** Language */
+            language: string;
+            /** Text */
+            text: string;
+        };
         /** UploadAccepted */
         UploadAccepted: {
             /** Documents */
@@ -2376,6 +2407,20 @@ export interface components {
             models: components["schemas"]["ModelsOut"];
             outbound: components["schemas"]["OutboundOut"];
             storage: components["schemas"]["StorageOut"];
+        };
+        /**
+         * VoiceHealth
+         * @description Speech to text (optional): which local model answers `/api/transcribe`, or what to install.
+         */
+        VoiceHealth: {
+            /** Available */
+            available: boolean;
+            /** Hint */
+            hint: string | null;
+            /** Model */
+            model: string | null;
+            /** Multilingual */
+            multilingual: boolean;
         };
         /** WorkshopOut */
         WorkshopOut: {
@@ -4405,6 +4450,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    transcribe_api_transcribe_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    audio: string;
+                    /** @description e.g. en or de; omit to detect */
+                    language?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptOut"];
                 };
             };
         };

@@ -30,5 +30,7 @@ export interface HealthStatus {
     error: string | null;
   };
   embedder: { kind: string; model: string };
+  /** Speech to text for the composer's mic (optional install: requirements-voice.txt). */
+  voice: { available: boolean; model: string | null; multilingual: boolean; hint: string | null };
   hints: string[];
 }

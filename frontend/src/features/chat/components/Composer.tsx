@@ -1,6 +1,7 @@
 /**
  * The message box: Enter sends, Shift+Enter adds a line, Esc stops an answer. Files can be dropped on
- * it, pasted into it or picked; the scope picker and the memory meter sit in its toolbar.
+ * it, pasted into it or picked; a question can be spoken (the mic puts its text here to check and send);
+ * the scope picker and the memory meter sit in its toolbar.
  */
 import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent } from "react";
 import { ArrowUp, FileText, Image as ImageIcon, Paperclip, Square, X } from "lucide-react";
@@ -12,6 +13,7 @@ import { formatBytes } from "@/lib/format";
 import type { MemoryInfo } from "../api/types";
 import { ATTACHMENT_ACCEPT, attachmentKind, attachmentProblem, pastedName } from "../lib/attachments";
 import { MemoryMeter } from "./MemoryMeter";
+import { VoiceButton } from "./VoiceButton";
 
 export interface ComposerHandle {
   restore: (text: string, files: File[]) => void;
@@ -159,6 +161,10 @@ export const Composer = forwardRef<ComposerHandle, {
               event.target.value = "";
             }}
           />
+          <VoiceButton onText={(spoken) => {
+            setText((current) => (current.trim() ? `${current.trimEnd()} ${spoken}` : spoken));
+            textarea.current?.focus();
+          }} />
           <ScopePicker value={scope} onChange={onScopeChange} />
           <div className="ml-auto flex items-center gap-3">
             <MemoryMeter memory={memory} />
