@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any
+from uuid import UUID
 
 import anyio.to_thread
 import orjson
@@ -40,6 +41,12 @@ class Answer(BaseModel):
 
 async def ask(ctx: AppContext, question: str, document_ids: list[str] | None, categories: list[str] | None,
               session_id: str | None) -> Answer:
+    if session_id is not None:
+        try:
+            session_id = str(UUID(session_id.strip()))
+        except ValueError as exc:
+            raise QuireError("invalid_session_id", "session_id must be the session_id an earlier ask returned.",
+                             422) from exc
     request = ChatInput(message=question, session_id=session_id, document_ids=document_ids, categories=categories)
     prepared = await anyio.to_thread.run_sync(prepare_chat, ctx, request)
     channel = EventChannel()

@@ -155,6 +155,8 @@ def test_bad_input_is_a_shaped_tool_error(server: QuireServer, vault: dict[str, 
         assert error(await s.call_tool("read_passage", {"document_id": vault["pdf"], "block_id": "b-x"}))["code"] == \
             "not_found"
         assert error(await s.call_tool("due_flashcards", {"deck_id": unknown}))["code"] == "not_found"
+        assert error(await s.call_tool("ask", {"question": "q", "session_id": "x"}))["code"] == "invalid_session_id"
+        assert error(await s.call_tool("ask", {"question": "  "}))["code"] == "empty_message"
         too_many = await s.call_tool("search", {"query": "cells", "k": 500})  # the schema's bound, checked
         assert too_many.is_error
         assert "k" in text_of(too_many)
