@@ -41,8 +41,13 @@ export function useVoiceInput(onText: (text: string) => void, onError: (message:
   }, []);
 
   const start = useCallback(async () => {
-    if (recorder.current || typeof MediaRecorder === "undefined" || !navigator.mediaDevices) {
-      if (!recorder.current) callbacks.current.onError("This browser cannot record audio.");
+    if (recorder.current) return;
+    if (!window.isSecureContext) {  // browsers offer the microphone only to https pages and localhost
+      callbacks.current.onError("The microphone needs a secure connection: open Quire over https or on this machine.");
+      return;
+    }
+    if (typeof MediaRecorder === "undefined" || !navigator.mediaDevices) {
+      callbacks.current.onError("This browser cannot record audio.");
       return;
     }
     let stream: MediaStream;
