@@ -4,7 +4,7 @@
  * answer from, no cards at all — a notice that the documents do not cover the question, and the closest
  * passages only on request.
  */
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { ChevronDown, SearchX } from "lucide-react";
 import type { Citation } from "../api/types";
 import { isCovered, splitSources } from "../lib/citations";
@@ -13,7 +13,7 @@ import { SourcesList } from "./SourcesList";
 function Disclosure({ open, onToggle, children, testId }: {
   open: boolean;
   onToggle: () => void;
-  children: React.ReactNode;
+  children: ReactNode;
   testId: string;
 }) {
   return (
