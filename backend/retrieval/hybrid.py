@@ -25,7 +25,7 @@ import numpy as np
 from backend.llm.embedders import l2_normalise
 from backend.retrieval.dense import DenseIndex
 from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
-from backend.retrieval.relevance import Judge
+from backend.retrieval.relevance import Judge, is_relevant
 from backend.retrieval.segments import CowMap, RowKey
 from backend.retrieval.sparse import BM25Params, SparseIndex
 from backend.retrieval.tokenizer import Analyzer
@@ -262,10 +262,12 @@ class HybridIndex:
     def _hit(self, block: _Block | None, fused: Fused, weights: dict[str, float], judge: Judge) -> Hit:
         assert block is not None  # the channels and the block map come from one snapshot
         sparse_rank, dense_rank = fused.ranks
+        relevance = judge(block.text)
         return Hit(block_id=block.id, document_id=block.document_id, filename=block.filename,
                    page=block.page, section=block.section, kind=block.kind, text=block.text,
                    snippet=snippet(block.text, weights, self.analyzer), score=fused.score,
-                   dense_rank=dense_rank, sparse_rank=sparse_rank, relevance=judge(block.text))
+                   dense_rank=dense_rank, sparse_rank=sparse_rank, relevance=relevance,
+                   relevant=is_relevant(relevance))
 
     def __len__(self) -> int:
         """Live blocks."""

@@ -62,13 +62,7 @@ class Hit:
     dense_rank: int | None
     sparse_rank: int | None
     relevance: float  # the query's coverage by this passage, 0..1 (backend/retrieval/relevance.py)
-
-    @property
-    def relevant(self) -> bool:
-        """Relevant enough to answer from (coverage at or above the calibrated threshold)."""
-        from backend.retrieval.relevance import is_relevant
-
-        return is_relevant(self.relevance)
+    relevant: bool  # relevant enough to answer from: coverage at or above the calibrated threshold
 
 
 class ScoredBlock(NamedTuple):
