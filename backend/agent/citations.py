@@ -24,11 +24,14 @@ class Source:
     snippet: str
     score: float
     text: str
+    # Relevant enough to answer from (backend/retrieval/relevance.py); False: only the closest match.
+    relevant: bool = True
 
     @classmethod
     def from_hit(cls, hit: Hit) -> Source:
         return cls(block_id=hit.block_id, document_id=hit.document_id, filename=hit.filename, page=hit.page,
-                   section=hit.section, snippet=hit.snippet, score=round(hit.score, 6), text=hit.text)
+                   section=hit.section, snippet=hit.snippet, score=round(hit.score, 6), text=hit.text,
+                   relevant=hit.relevant)
 
     def where(self) -> str:
         """`notes.pdf, page 3, "Intro > Setup"` — how a passage is introduced to the model and the user."""

@@ -34,8 +34,9 @@ async def answer_without_model(state: RequestState, channel: EventChannel, quest
 
 
 def present(citations: list[Citation], notice: str | None) -> str:
+    citations = [c for c in citations if c.source.relevant]
     if not citations:
-        text = "The model isn't available, and no passage in your documents matches your question."
+        text = "The model isn't available, and nothing in your documents covers your question."
     else:
         lines = [f"[{c.n}] **{c.source.where()}**: “{_short(c.source.snippet)}”" for c in citations]
         text = "The model isn't available, but these passages match your question:\n\n" + "\n\n".join(lines)

@@ -49,6 +49,13 @@ async def search_knowledge_base(query: str) -> ToolOutput:
     if not sources:
         text = f'No passage in the documents matches "{query}".' + (f" ({notice})" if notice else "")
         return ToolOutput.plain(text, "no passages found")
+    if not any(s.relevant for s in sources):
+        # The closest passages still go to the user (behind "show closest passages anyway"), not to the
+        # model: what it cannot read, it cannot pass off as the documents' answer.
+        text = (f'Nothing in the documents covers "{query}": the closest passages share too little with it to '
+                "answer from. Search again with other words if the question may be worded differently from "
+                "the documents; otherwise tell the user that their documents do not cover this.")
+        return ToolOutput(summary="nothing relevant found", render=lambda _numbers: text, sources=tuple(sources))
 
     def render(numbers: Sequence[int]) -> str:
         heading = f'Search results for "{query}": {len(sources)} passages.' + (f" Note: {notice}" if notice else "")

@@ -29,6 +29,8 @@ class SearchHit(BaseModel):
     score: float
     dense_rank: int | None
     sparse_rank: int | None
+    relevance: float  # share of the query this passage covers, 0..1 (backend/retrieval/relevance.py)
+    relevant: bool  # relevance at or above the calibrated threshold
 
 
 class SearchResponse(BaseModel):

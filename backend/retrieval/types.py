@@ -61,6 +61,8 @@ class Hit:
     score: float
     dense_rank: int | None
     sparse_rank: int | None
+    relevance: float  # the query's coverage by this passage, 0..1 (backend/retrieval/relevance.py)
+    relevant: bool  # relevant enough to answer from: coverage at or above the calibrated threshold
 
 
 class ScoredBlock(NamedTuple):

@@ -5,10 +5,15 @@ The model's questions are validated one by one: a multiple-choice question has e
 options, a true/false one exactly ["True", "False"] (other spellings of true/false are normalised),
 `correct_index` must point at an option and an explanation is required. Questions of a type that was
 not asked for, and repeats, are dropped.
+
+Models put the right option first far more often than chance, so a multiple-choice question's options
+are shuffled when it is saved, the key moved with them. The order is seeded by the question's id (itself
+derived from the job), so a retried job step stores the same order.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
@@ -153,13 +158,24 @@ def draft(ctx: AppContext, passages: Sequence[Passage], count: int, difficulty: 
                           accept=lambda item: item.type in types)
 
 
+def shuffled(item: QuizItem, seed: str) -> tuple[list[str], int]:
+    """The item's options in an order drawn from `seed` and the index of the right one in that order.
+    True/false keeps "True", "False": that order is a convention, not a hint."""
+    if item.type != "mcq":
+        return item.options, item.correct_index
+    order = list(range(len(item.options)))
+    random.Random(seed).shuffle(order)  # a str seed is hashed with SHA-512: the same in every process
+    return [item.options[i] for i in order], order.index(item.correct_index)
+
+
 def saver(quiz: dict[str, Any], items: Sequence[Grounded[QuizItem]]) -> jobs.Saver:
-    questions = [
-        {"id": jobs.artifact_id(quiz["job_id"], f"q{i}"), "position": i, "type": g.item.type,
-         "question": g.item.question, "options": g.item.options, "correct_index": g.item.correct_index,
-         "explanation": g.item.explanation, "sources": g.sources}
-        for i, g in enumerate(items, start=1)
-    ]
+    questions = []
+    for i, g in enumerate(items, start=1):
+        question_id = jobs.artifact_id(quiz["job_id"], f"q{i}")
+        options, correct = shuffled(g.item, question_id)
+        questions.append({"id": question_id, "position": i, "type": g.item.type, "question": g.item.question,
+                          "options": options, "correct_index": correct, "explanation": g.item.explanation,
+                          "sources": g.sources})
 
     def save(conn: psycopg.Connection) -> str:
         store.insert_quiz(conn, quiz, questions)

@@ -25,6 +25,7 @@ def test_payload_is_the_metadata_line() -> None:
     citations.register([source("a", page=3)])
     (citation,) = citations.all()
     assert citation.payload() == {"n": 1, "block_id": "a", "document_id": "d", "filename": "notes.pdf", "page": 3,
-                                  "section": "Intro > Setup", "snippet": "snip", "score": 0.5, "text": "text of a"}
+                                  "section": "Intro > Setup", "snippet": "snip", "score": 0.5, "text": "text of a",
+                                  "relevant": True}
     assert citation.source.where() == 'notes.pdf, page 3, "Intro > Setup"'
     assert source("x", page=None).where() == 'notes.pdf, "Intro > Setup"'

@@ -6,9 +6,9 @@ from backend.agent.citations import Citation, Source
 from backend.agent.fallback import present
 
 
-def citation(n: int, snippet: str, page: int | None = None) -> Citation:
+def citation(n: int, snippet: str, page: int | None = None, relevant: bool = True) -> Citation:
     return Citation(n, Source(block_id=f"b{n}", document_id="d", filename="bio.pdf", page=page, section=None,
-                              snippet=snippet, score=0.1, text=snippet))
+                              snippet=snippet, score=0.1, text=snippet, relevant=relevant))
 
 
 def test_passages_are_listed_with_their_numbers() -> None:
@@ -22,8 +22,16 @@ def test_passages_are_listed_with_their_numbers() -> None:
 
 def test_no_passages_and_degraded_search_are_said_plainly() -> None:
     text = present([], "Keyword search only: the embedding model is unavailable.")
-    assert text == ("The model isn't available, and no passage in your documents matches your question.\n\n"
+    assert text == ("The model isn't available, and nothing in your documents covers your question.\n\n"
                     "_Keyword search only: the embedding model is unavailable._")
+
+
+def test_passages_too_weak_to_answer_from_are_not_presented_as_matches() -> None:
+    text = present([citation(1, "Bread needs flour.", relevant=False), citation(2, "Cells divide.")], None)
+    assert "[2] **bio.pdf**" in text
+    assert "[1]" not in text
+    assert present([citation(1, "Bread needs flour.", relevant=False)], None) == (
+        "The model isn't available, and nothing in your documents covers your question.")
 
 
 def test_markdown_heading_markers_are_left_out_of_the_quotes() -> None:

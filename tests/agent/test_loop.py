@@ -13,7 +13,8 @@ from tests.agent.chatting import Library, Stream, chat, library, model_requests
 from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import QuireServer
 
-CITATION_KEYS = {"n", "block_id", "document_id", "filename", "page", "section", "snippet", "score", "text"}
+CITATION_KEYS = {"n", "block_id", "document_id", "filename", "page", "section", "snippet", "score", "text",
+                 "relevant"}
 TOOLS = ["search_knowledge_base", "list_documents", "analyze_document", "compare_documents", "calculator",
          "current_time"]
 
@@ -63,6 +64,7 @@ def test_search_then_answer(api: httpx.Client, fake_ollama: FakeOllama, lib: Lib
     citations = stream.citations
     assert [c["n"] for c in citations] == list(range(1, len(citations) + 1))
     assert all(set(c) == CITATION_KEYS for c in citations)
+    assert any(c["relevant"] and "37 degrees Celsius" in c["text"] for c in citations)
     assert {c["document_id"] for c in citations} <= {lib.id("enzymes"), lib.id("respiration")}
     assert any("37 degrees Celsius" in c["text"] for c in citations)
     # Only sources the tool actually returned to the model are citations, with the numbers it saw.
@@ -91,6 +93,27 @@ def test_search_then_answer(api: httpx.Client, fake_ollama: FakeOllama, lib: Lib
     assert [m["role"] for m in session["messages"]] == ["user", "assistant", "tool", "assistant"]
     assert session["messages"][1]["tool_calls"][0]["id"] == tools[0]["id"]
     assert session["messages"][2]["tool_summary"] == tools[1]["summary"]
+
+
+def test_a_question_the_documents_do_not_cover_gets_no_passages_to_answer_from(
+        api: httpx.Client, fake_ollama: FakeOllama, lib: Library) -> None:
+    fake_ollama.script(
+        Reply(thinking="Football, not in the notes probably.", content="x"),
+        Reply(tool_calls=[("search_knowledge_base", {"query": "2018 World Cup winner"})]),
+        Reply(content="Your documents do not cover the 2018 World Cup."),
+    )
+    stream = chat(api, "Who won the 2018 World Cup?")
+
+    (finished,) = [t for t in stream.of("tool") if t["status"] == "finished"]
+    assert finished["summary"] == "nothing relevant found"
+    citations = stream.citations
+    assert citations  # the closest passages still reach the user, marked as not relevant
+    assert all(c["relevant"] is False for c in citations)
+    (result,) = tool_messages(fake_ollama.chat_requests[-1])
+    assert 'Nothing in the documents covers "2018 World Cup winner"' in result
+    assert "<passage" not in result  # the model gets nothing to pass off as the documents' answer
+    stored = api.get(f"/api/chat/sessions/{stream.session_id}").json()["messages"][-1]
+    assert [c["relevant"] for c in stored["citations"]] == [False] * len(citations)
 
 
 def test_list_then_compare_then_answer(api: httpx.Client, fake_ollama: FakeOllama, lib: Library) -> None:

@@ -43,6 +43,15 @@ def quiz_of(api: httpx.Client, job: dict[str, Any]) -> dict[str, Any]:
     return api.get(job["result_url"]).json()
 
 
+def quiz_keys(api: httpx.Client, quiz: dict[str, Any]) -> list[int]:
+    """The stored answer key, as grading reveals it: one attempt answering option 0 everywhere."""
+    base = f"/api/study/quizzes/{quiz['id']}/attempts"
+    attempt = api.post(base).json()
+    return [api.post(f"{base}/{attempt['id']}/answers",
+                     json={"question_id": q["id"], "choice_index": 0}).json()["correct_index"]
+            for q in quiz["questions"]]
+
+
 # -- quizzes -------------------------------------------------------------------------------------------
 def test_quiz_generation_sends_schema_covers_every_document_and_keeps_grounding(
         api: httpx.Client, fake_ollama: FakeOllama, vault: dict[str, Any]) -> None:
@@ -59,6 +68,25 @@ def test_quiz_generation_sends_schema_covers_every_document_and_keeps_grounding(
     prompt = request["messages"][0]["content"]
     assert all(f'source="{name}' in prompt for name in vault["names"])  # stratified over the scope
     assert '<passage id="P1"' in prompt
+
+
+def test_multiple_choice_options_are_shuffled_and_the_key_follows_the_right_text(
+        api: httpx.Client, fake_ollama: FakeOllama, vault: dict[str, Any]) -> None:
+    # The model puts the right answer first every time, as small models like to.
+    items = [{**mcq(n, correct=0), "options": [f"right {n}", f"wrong {n}.a", f"wrong {n}.b", f"wrong {n}.c"]}
+             for n in range(1, 11)]
+    quizzes = [quiz_of(api, generate(api, fake_ollama, "/api/study/quizzes", {"scope": scope(vault), "count": 10},
+                                     json.dumps({"questions": items}))) for _ in range(2)]
+    keys = []
+    for quiz in quizzes:
+        assert [q["type"] for q in quiz["questions"]] == ["mcq"] * 10
+        for question, key in zip(quiz["questions"], quiz_keys(api, quiz), strict=True):
+            n = question["question"].split()[2]
+            assert sorted(question["options"]) == sorted(items[int(n) - 1]["options"])
+            assert question["options"][key] == f"right {n}"  # the key points at the right text
+            keys.append(key)
+    assert len(set(keys)) >= 3  # not always first: the right answer moves around
+    assert keys.count(0) < len(keys) / 2
 
 
 def test_quiz_with_partly_invalid_items_keeps_the_valid_ones_cut_to_count(
@@ -181,12 +209,15 @@ def test_taking_a_quiz_is_graded_by_the_server(api: httpx.Client, fake_ollama: F
     assert started.status_code == 201
     attempt = started.json()
     q1, q2, q3 = (q["id"] for q in quiz["questions"])
-    right = api.post(f"{base}/{attempt['id']}/answers", json={"question_id": q1, "choice_index": 2}).json()
+    # The options were shuffled: find the model's right answers by their text.
+    key1 = quiz["questions"][0]["options"].index("option 1.2")
+    key3 = quiz["questions"][2]["options"].index("option 3.0")
+    right = api.post(f"{base}/{attempt['id']}/answers", json={"question_id": q1, "choice_index": key1}).json()
     assert right["correct"]
-    assert right["correct_index"] == 2
+    assert right["correct_index"] == key1
     assert right["explanation"]
     assert right["sources"]
-    again = api.post(f"{base}/{attempt['id']}/answers", json={"question_id": q1, "choice_index": 1})
+    again = api.post(f"{base}/{attempt['id']}/answers", json={"question_id": q1, "choice_index": (key1 + 1) % 4})
     assert again.status_code == 409
     assert again.json()["error"]["code"] == "already_answered"
     assert api.post(f"{base}/{attempt['id']}/answers", json={"question_id": q2, "choice_index": 3}).status_code == 422
@@ -198,7 +229,7 @@ def test_taking_a_quiz_is_graded_by_the_server(api: httpx.Client, fake_ollama: F
     wrong = api.post(f"{base}/{attempt['id']}/answers", json={"question_id": q2, "choice_index": 1}).json()
     assert not wrong["correct"]
     assert wrong["correct_index"] == 0
-    last = api.post(f"{base}/{attempt['id']}/answers", json={"question_id": q3, "choice_index": 0}).json()
+    last = api.post(f"{base}/{attempt['id']}/answers", json={"question_id": q3, "choice_index": key3}).json()
     assert last["attempt"]["finished_at"] is not None
     assert (last["attempt"]["correct"], last["attempt"]["total"], last["attempt"]["score"]) == (2, 3, 0.6667)
     assert api.post(base).status_code == 201  # the finished attempt is history; a new one starts
@@ -227,7 +258,9 @@ def test_quiz_markdown_export_in_three_modes(api: httpx.Client, fake_ollama: Fak
         assert sum(line.startswith("## ") for line in lines) == 4
         assert sum(line.startswith("- A) ") for line in lines) == 4
     assert "**Answer:**" not in exports["questions"].text
-    assert exports["answers"].text.count("**Answer:** B) option 1.1") == 1
+    key = quiz_keys(api, quiz)[0]  # the options were shuffled; the export names the right one
+    assert quiz["questions"][0]["options"][key] == "option 1.1"
+    assert exports["answers"].text.count(f"**Answer:** {'ABCD'[key]}) option 1.1") == 1
     assert "> " not in exports["answers"].text
     assert "> Explanation 1: the material says so." in exports["explanations"].text
     assert "> Sources: " in exports["explanations"].text

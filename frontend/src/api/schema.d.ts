@@ -2247,6 +2247,10 @@ export interface components {
             kind: string;
             /** Page */
             page: number | null;
+            /** Relevance */
+            relevance: number;
+            /** Relevant */
+            relevant: boolean;
             /** Score */
             score: number;
             /** Section */

@@ -21,6 +21,8 @@ export interface Citation {
   score: number;
   /** The whole passage (the server adds it to the contract's fields). */
   text?: string;
+  /** Relevant enough to answer from; false: only the closest match. Absent in answers stored before it existed. */
+  relevant?: boolean;
 }
 
 export interface ToolCallEvent {

@@ -1,4 +1,4 @@
-/** The passages an answer draws on, shown before its text; each opens the source viewer. */
+/** A list of passages as cards (the cited ones, or the ones only searched); each opens the source viewer. */
 import { useState } from "react";
 import { ChevronDown, FileText } from "lucide-react";
 import { Skeleton } from "@/components/Skeleton";
@@ -8,21 +8,23 @@ import { orderSources, plainSnippet } from "../lib/citations";
 
 const SHOWN = 4;
 
-export function SourcesList({ citations, cited, loading, onOpen }: {
+export function SourcesList({ citations, cited, loading, onOpen, label = "Sources" }: {
   citations: Citation[];
   /** Numbers the answer cites, in order of use: those come first. */
   cited: number[];
   loading?: boolean;
   onOpen: (citation: Citation) => void;
+  /** The list's heading. */
+  label?: string;
 }) {
   const [expanded, setExpanded] = useState(false);
   if (!citations.length && !loading) return null;
   const ordered = orderSources(citations, cited);
   const hidden = expanded ? 0 : Math.max(0, ordered.length - SHOWN);
   return (
-    <section aria-label="Sources" data-testid="sources">
+    <section aria-label={label} data-testid="sources">
       <h3 className="mb-1.5 text-xs font-medium tracking-wide text-ink-faint uppercase">
-        Sources{citations.length ? ` · ${citations.length}` : ""}
+        {label}{citations.length ? ` · ${citations.length}` : ""}
       </h3>
       {/* A swipeable strip on phones; a two-column grid (first few, then "more") on wider screens. */}
       <ol className="-mx-1 flex snap-x gap-1.5 overflow-x-auto px-1 pb-1 sm:mx-0 sm:grid sm:grid-cols-2 sm:overflow-visible sm:px-0 sm:pb-0">

@@ -4,11 +4,11 @@ import { AlertTriangle, Check, Copy, Paperclip, Pencil, RotateCcw, Square } from
 import { Button, IconButton } from "@/components/Button";
 import { TextArea } from "@/components/Input";
 import type { Citation } from "../api/types";
-import { citedNumbers } from "../lib/citations";
+import { citedNumbers, isCovered } from "../lib/citations";
 import { turnPhase, type ChatTurn } from "../lib/turns";
 import { AnswerMarkdown } from "./AnswerMarkdown";
 import { ReasoningPanel } from "./ReasoningPanel";
-import { SourcesList } from "./SourcesList";
+import { SourceGroups } from "./SourceGroups";
 import { ToolChips } from "./ToolChips";
 
 const PHASE_TEXT = {
@@ -157,8 +157,8 @@ export function TurnView({ turn, busy, onCite, onEdit, onRegenerate }: {
       <div className="space-y-3" data-testid="answer">
         {(turn.thinking || phase === "thinking") && <ReasoningPanel text={turn.thinking} active={phase === "thinking"} />}
         <ToolChips tools={turn.tools} />
-        <SourcesList citations={turn.citations} cited={cited} loading={searching} onOpen={onCite} />
-        {noModel && (
+        <SourceGroups citations={turn.citations} cited={cited} loading={searching} onOpen={onCite} />
+        {noModel && isCovered(turn.citations) && (
           <p className="flex items-center gap-1.5 text-xs text-warn" data-testid="no-model-answer" title={turn.error?.message}>
             <AlertTriangle size={13} className="shrink-0" />
             Answered without the model: these are the passages that match.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { citationFromHref, citedNumbers, linkCitations, orderSources, plainSnippet } from "./citations";
+import { citationFromHref, citedNumbers, isCovered, linkCitations, orderSources, plainSnippet, splitSources } from "./citations";
 
 const known = new Set([1, 2, 3]);
 
@@ -37,6 +37,21 @@ describe("citation markers", () => {
   it("puts cited sources first", () => {
     const sources = [1, 2, 3, 4].map((n) => ({ n }));
     expect(orderSources(sources, [3, 1]).map((s) => s.n)).toEqual([3, 1, 2, 4]);
+  });
+
+  it("splits cited sources (in order of use) from the ones only searched", () => {
+    const sources = [1, 2, 3, 4].map((n) => ({ n }));
+    const { cited, rest } = splitSources(sources, [3, 1]);
+    expect(cited.map((s) => s.n)).toEqual([3, 1]);
+    expect(rest.map((s) => s.n)).toEqual([2, 4]);
+    expect(splitSources(sources, []).cited).toEqual([]);
+  });
+
+  it("tells an answer the documents cover from one they do not", () => {
+    expect(isCovered([{ relevant: false }, { relevant: true }])).toBe(true);
+    expect(isCovered([{ relevant: false }, { relevant: false }])).toBe(false);
+    expect(isCovered([{}])).toBe(true); // stored before relevance was judged
+    expect(isCovered([])).toBe(true);
   });
 
   it("cleans Markdown out of snippets", () => {

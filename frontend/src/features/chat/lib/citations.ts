@@ -53,6 +53,23 @@ export function orderSources<T extends { n: number }>(citations: T[], cited: num
   return [...citations].sort((a, b) => rank(a.n) - rank(b.n));
 }
 
+/**
+ * Did the search find anything relevant enough to answer from? Citations stored before the server
+ * judged relevance (no `relevant` field) count as relevant; no citations at all leave nothing to judge.
+ */
+export function isCovered(citations: { relevant?: boolean }[]): boolean {
+  return !citations.length || citations.some((citation) => citation.relevant !== false);
+}
+
+/** The sources the answer cites (in order of use) and the ones it searched but did not cite (by number). */
+export function splitSources<T extends { n: number }>(citations: T[], cited: number[]): { cited: T[]; rest: T[] } {
+  const ordered = orderSources(citations, cited);
+  return {
+    cited: ordered.filter((citation) => cited.includes(citation.n)),
+    rest: ordered.filter((citation) => !cited.includes(citation.n)),
+  };
+}
+
 /** A passage snippet without Markdown syntax noise ("# Cells ## Organelles" → "Cells Organelles"). */
 export function plainSnippet(snippet: string): string {
   return snippet
