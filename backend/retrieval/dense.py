@@ -19,17 +19,9 @@ are the true top k. How a segment is scanned, chosen by measurement on 2 cores a
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-
-# FAISS's OpenMP threads spin for a while after each parallel region by default. On 2 cores shared with
-# other work, the spinning thread takes the core the Python thread needs: measured with hybrid queries at
-# 100,000 blocks, load 3–4.5, interleaved runs: default p50 21–44 ms / p95 50–59; PASSIVE (idle threads
-# sleep) 15–22 / 22–40; ACTIVE (spin on) 14–18 / 20–143 and a core burnt while idle. An explicit setting
-# by the operator wins. It must be set before libgomp loads, i.e. before `import faiss`.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import faiss
 import numpy as np
