@@ -4,10 +4,16 @@ Connections are autocommit with dict rows and pgvector types registered; `Databa
 wraps several statements in one atomic transaction. Migrations are numbered, forward-only SQL files in
 `store/migrations/`, applied in order at startup under an advisory lock and recorded in
 `schema_migrations`, so applying them twice (or from two processes at once) changes nothing.
+
+Migrations are append-only: each applied one is recorded with the sha256 of its file, and a start finds
+an applied migration whose file changed since stops with `MigrationChanged` naming the file (a database
+migrated by an edited file would differ from one migrated by the original, silently). Vaults from before
+the checksums get them recorded on their first start.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections.abc import Iterator
@@ -138,25 +144,61 @@ class Database:
         return True
 
 
-def pending_migrations(applied: set[str]) -> list[Path]:
-    return [p for p in sorted(MIGRATIONS_DIR.glob("*.sql")) if p.stem not in applied]
+class MigrationChanged(RuntimeError):
+    """An applied migration's file is not the one that was applied: the app must not start on it."""
 
 
-def apply_migrations(url: str) -> list[str]:
-    """Apply every migration not yet recorded; returns the names applied now."""
+def migration_checksum(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def pending_migrations(applied: set[str], migrations_dir: Path = MIGRATIONS_DIR) -> list[Path]:
+    return [p for p in sorted(migrations_dir.glob("*.sql")) if p.stem not in applied]
+
+
+def _check_applied(conn: psycopg.Connection[Any], migrations_dir: Path) -> set[str]:
+    """The names of the applied migrations, after checking each one's file against its recorded checksum
+    (and recording the checksums a vault from before them lacks). A recorded migration without a file
+    here is one a newer Quire sharing this database applied: not an edit, so not an error."""
+    applied: set[str] = set()
+    for version, recorded in conn.execute("SELECT version, checksum FROM schema_migrations ORDER BY version"):
+        applied.add(version)
+        path = migrations_dir / f"{version}.sql"
+        if not path.exists():
+            continue
+        actual = migration_checksum(path)
+        if recorded is None:
+            conn.execute("UPDATE schema_migrations SET checksum = %s WHERE version = %s AND checksum IS NULL",
+                         (actual, version))
+        elif recorded != actual:
+            raise MigrationChanged(
+                f"Migration {path} was changed after it was applied to this database (sha256 recorded "
+                f"{recorded[:12]}…, file now {actual[:12]}…). Migrations are append-only: restore the file "
+                "as it was and put the change in a new numbered migration.")
+    return applied
+
+
+def apply_migrations(url: str, migrations_dir: Path = MIGRATIONS_DIR) -> list[str]:
+    """Check the applied migrations, then apply every one not yet recorded; returns the names applied now.
+    Raises `MigrationChanged` when an applied migration's file differs from the one applied."""
     done: list[str] = []
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
         try:
+            # The runner's own table is bootstrapped here, not by a migration: the checksum column must
+            # exist before any migration is checked or applied.
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations ("
                 " version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
             )
-            applied = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
-            for path in pending_migrations(applied):
+            conn.execute("ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text")
+            applied = _check_applied(conn, migrations_dir)
+            for path in pending_migrations(applied, migrations_dir):
+                sql = path.read_bytes()  # the checksum is of exactly what runs
                 with conn.transaction():
-                    conn.execute(path.read_text(encoding="utf-8"))
-                    conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (path.stem,))
+                    conn.execute(sql)
+                    conn.execute("INSERT INTO schema_migrations (version, checksum) VALUES (%s, %s)",
+                                 (path.stem, hashlib.sha256(sql).hexdigest()))
                 log.info("applied migration %s", path.stem)
                 done.append(path.stem)
         finally:
