@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from dbos import DBOS
 from fastapi import APIRouter
@@ -41,12 +41,12 @@ class OllamaHealth(BaseModel):
 
 
 class EmbedderHealth(BaseModel):
-    kind: str
+    kind: Literal["ollama", "local"]
     model: str
 
 
 class Health(BaseModel):
-    status: str  # ok | degraded
+    status: Literal["ok", "degraded"]
     version: str
     postgres: PostgresHealth
     dbos: DbosHealth

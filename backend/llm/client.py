@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,7 +136,7 @@ class LLMClient:
         except Exception as exc:
             raise self._translate(exc, args["model"]) from exc
 
-    async def achat_stream(self, messages: Sequence[Message], **kwargs: Any) -> AsyncIterator[ChatDelta]:
+    async def achat_stream(self, messages: Sequence[Message], **kwargs: Any) -> AsyncGenerator[ChatDelta]:
         args = self._chat_args(messages, stream=True, **kwargs)
         try:
             async for part in await self._async.chat(**args):

@@ -80,19 +80,22 @@ class Sketch:
         q_norm = float(np.linalg.norm(q))
         slack = 4 * len(q) * 2.0**-24 * (1 + self.error) * max(q_norm, 1.0)
         eps = self.error * q_norm + (1 + self.error) * float(np.linalg.norm(q - q_hat)) + slack
-        bits = None if allowed is None else np.packbits(allowed, bitorder="little")
-        sel = None if bits is None else faiss.IDSelectorBitmap(len(allowed), faiss.swig_ptr(bits))
-        params = faiss.SearchParametersIVF(nprobe=_SKETCH_LISTS, sel=sel)
+        sel = None
+        if allowed is not None:
+            bits = np.packbits(allowed, bitorder="little")  # referenced by `sel` while this call searches
+            sel = faiss.IDSelectorBitmap(len(allowed), faiss.swig_ptr(bits))
+        # SWIG classes take their fields as keywords; faiss's stubs do not say so.
+        params = faiss.SearchParametersIVF(nprobe=_SKETCH_LISTS, sel=sel)  # type: ignore[call-arg]
         pool = min(admitted, 4 * k + _SKETCH_MARGIN)
         while True:
             scores, ids = self.index.search(p[None, :], pool, params=params)
             found = ids[0] >= 0
             approx, rows = scores[0][found] * h, ids[0][found]
             if len(rows) <= k:
-                return rows
+                return np.asarray(rows)
             threshold = approx[k - 1] - 2 * eps
             if approx[-1] < threshold or len(rows) >= admitted:
-                return rows[approx >= threshold]
+                return np.asarray(rows[approx >= threshold])
             if pool >= admitted:
                 return None
             pool = min(admitted, pool * 8)
@@ -270,7 +273,8 @@ class DenseIndex:
         if allowed is None:
             return shortlist(matrix @ q, k, seg.block_ids)
         bits = np.packbits(allowed, bitorder="little")
-        params = faiss.SearchParameters(sel=faiss.IDSelectorBitmap(seg.n_rows, faiss.swig_ptr(bits)))
+        selector = faiss.IDSelectorBitmap(seg.n_rows, faiss.swig_ptr(bits))
+        params = faiss.SearchParameters(sel=selector)  # type: ignore[call-arg]  # SWIG fields as keywords
         scores, ids = seg.payload.index.search(q[None, :], min(k, admitted), params=params)
         found = ids[0] >= 0
         return Shortlist(seg.block_ids, ids[0][found], scores[0][found])

@@ -23,13 +23,21 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
+import psycopg_pool
 from pgvector.psycopg import register_vector
-from psycopg.rows import dict_row
+from psycopg.rows import DictRow, dict_row
 from psycopg.types.json import set_json_dumps
 from psycopg.types.string import StrBinaryDumper, StrDumper, StrDumperUnknown
 from psycopg_pool import ConnectionPool
 
 log = logging.getLogger(__name__)
+
+# What store functions take and return: code outside store/ names these, never psycopg itself (an
+# import-linter contract). `ForeignKeyViolation` and `PoolClosed` are re-exported for the same reason.
+Connection = psycopg.Connection[DictRow]
+Cursor = psycopg.Cursor[DictRow]
+ForeignKeyViolation = psycopg.errors.ForeignKeyViolation
+PoolClosed = psycopg_pool.PoolClosed
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_LOCK = 727_001  # arbitrary constant shared by every Quire process
@@ -69,21 +77,21 @@ def _without_nul(value: Any) -> Any:
 # Postgres text and jsonb cannot hold NUL characters; input containing them (hostile or from a broken
 # file) would otherwise fail with a server error. NUL carries no meaning in text, so it is dropped.
 class _TextDumper(StrDumper):
-    def dump(self, obj: str) -> bytes | bytearray | memoryview:
+    def dump(self, obj: str) -> bytes | bytearray | memoryview | None:
         return super().dump(obj.replace("\x00", ""))
 
 
 class _UnknownTextDumper(StrDumperUnknown):
-    def dump(self, obj: str) -> bytes | bytearray | memoryview:
+    def dump(self, obj: str) -> bytes | bytearray | memoryview | None:
         return super().dump(obj.replace("\x00", ""))
 
 
 class _BinaryTextDumper(StrBinaryDumper):
-    def dump(self, obj: str) -> bytes | bytearray | memoryview:
+    def dump(self, obj: str) -> bytes | bytearray | memoryview | None:
         return super().dump(obj.replace("\x00", ""))
 
 
-def configure_connection(conn: psycopg.Connection) -> None:
+def configure_connection(conn: psycopg.Connection[Any]) -> None:
     register_vector(conn)
     # Same roles as psycopg's defaults: the last text dumper registered ("unknown" type, so Postgres
     # infers uuid, date, ...) is the default for str.
@@ -93,11 +101,20 @@ def configure_connection(conn: psycopg.Connection) -> None:
     set_json_dumps(lambda obj: json.dumps(_without_nul(obj), default=str), context=conn)
 
 
+def one(cursor: Cursor) -> DictRow:
+    """The row of a statement that always returns one (an aggregate, `INSERT ... RETURNING`, a row this
+    transaction just wrote): typed as present, and a clear error if it is not."""
+    row = cursor.fetchone()
+    if row is None:
+        raise LookupError("the statement returned no row")
+    return row
+
+
 class Database:
     def __init__(self, url: str, *, min_size: int = 2, max_size: int = 16, origin: str = "") -> None:
         self.url = normalise_url(url)
         self.origin = origin  # this process's executor id, stamped on the index change feed
-        self._pool = ConnectionPool(
+        self._pool: ConnectionPool[Connection] = ConnectionPool(
             self.url,
             min_size=min_size,
             max_size=max_size,
@@ -115,17 +132,17 @@ class Database:
         self._pool.close()
 
     @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection]:
+    def connection(self) -> Iterator[Connection]:
         with self._pool.connection() as conn:
             yield conn
 
     @contextmanager
-    def transaction(self) -> Iterator[psycopg.Connection]:
+    def transaction(self) -> Iterator[Connection]:
         with self._pool.connection() as conn, conn.transaction():
             yield conn
 
     @contextmanager
-    def bookkeeping(self) -> Iterator[psycopg.Connection]:
+    def bookkeeping(self) -> Iterator[Connection]:
         """A transaction for progress and log rows: committed without waiting for the disk flush.
 
         An app crash loses nothing (Postgres keeps running and writes them out a moment later); only a

@@ -6,10 +6,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-import psycopg
 from psycopg.types.json import Jsonb
 
-from backend.store.db import Database
+from backend.store.db import Connection, Database, one
 
 _DECK = """
     SELECT d.id::text AS id, d.title, d.scope, d.created_at,
@@ -26,7 +25,7 @@ _CARD = """
 """
 
 
-def insert_deck(conn: psycopg.Connection, deck: dict[str, Any], cards: Sequence[dict[str, Any]]) -> None:
+def insert_deck(conn: Connection, deck: dict[str, Any], cards: Sequence[dict[str, Any]]) -> None:
     conn.execute(
         "INSERT INTO decks (id, title, scope, job_id) VALUES (%s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
         (deck["id"], deck["title"], Jsonb(deck["scope"]), deck["job_id"]),
@@ -82,7 +81,7 @@ def add_card(db: Database, card_id: str, deck_id: str, front: str, back: str, ta
             " SELECT %s, %s, coalesce(max(position), 0) + 1, %s, %s, %s, 'manual' FROM cards WHERE deck_id = %s",
             (card_id, deck_id, front, back, tags, deck_id),
         )
-        return conn.execute(f"{_CARD} WHERE id = %s", (card_id,)).fetchone()
+        return one(conn.execute(f"{_CARD} WHERE id = %s", (card_id,)))
 
 
 def update_card(db: Database, deck_id: str, card_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import psycopg
 from psycopg.types.json import Jsonb
 
-from backend.store.db import Database
+from backend.store.db import Connection, Database, one
 
 _MINDMAP = """
     SELECT m.id::text AS id, m.title, m.depth, m.tree, m.layout, m.positions, m.scope, m.created_at, m.updated_at,
@@ -16,7 +15,7 @@ _MINDMAP = """
 """
 
 
-def insert_mindmap(conn: psycopg.Connection, mindmap: dict[str, Any]) -> None:
+def insert_mindmap(conn: Connection, mindmap: dict[str, Any]) -> None:
     conn.execute(
         "INSERT INTO mindmaps (id, title, depth, tree, scope, job_id) VALUES (%s, %s, %s, %s, %s, %s)"
         " ON CONFLICT (id) DO NOTHING",
@@ -50,7 +49,7 @@ def set_layout(db: Database, mindmap_id: str, layout: str, positions: dict[str, 
 
 def add_export(db: Database, mindmap_id: str, fmt: str) -> dict[str, Any]:
     with db.connection() as conn:
-        return conn.execute(
+        return one(conn.execute(
             "INSERT INTO mindmap_exports (mindmap_id, format) VALUES (%s, %s) RETURNING created_at",
             (mindmap_id, fmt),
-        ).fetchone()
+        ))

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from backend.store.db import Database
+from backend.store.db import Database, one
 
 
 def events(db: Database, since: datetime | None = None, until: datetime | None = None) -> list[dict[str, Any]]:
@@ -57,7 +57,7 @@ def study_facts(db: Database) -> dict[str, int]:
     """The study facts badges count besides events, in one query: lessons read (distinct), finished quiz
     attempts with every question right, and workshops with every lesson completed."""
     with db.connection() as conn:
-        row = conn.execute(
+        row = one(conn.execute(
             "SELECT (SELECT count(DISTINCT ref) FROM activity_events WHERE kind = 'lesson_read' AND ref IS NOT NULL)"
             " AS lessons_read,"
             " (SELECT count(*) FROM quiz_attempts a WHERE a.finished_at IS NOT NULL"
@@ -66,7 +66,7 @@ def study_facts(db: Database) -> dict[str, int]:
             " (SELECT count(*) FROM workshops w WHERE EXISTS (SELECT 1 FROM workshop_lessons l"
             " WHERE l.workshop_id = w.id) AND NOT EXISTS (SELECT 1 FROM workshop_lessons l"
             " WHERE l.workshop_id = w.id AND l.completed_at IS NULL)) AS workshops_completed"
-        ).fetchone()
+        ))
     return {key: int(value) for key, value in row.items()}
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import psycopg
 from psycopg.types.json import Jsonb
 
-from backend.store.db import Database
+from backend.store.db import Connection, Database, one
 
 _SUMMARY = """
     SELECT q.id::text AS id, q.title, q.difficulty, q.types, q.requested_count, q.scope,
@@ -39,7 +38,7 @@ _ATTEMPT = """
 """
 
 
-def insert_quiz(conn: psycopg.Connection, quiz: dict[str, Any], questions: Sequence[dict[str, Any]]) -> None:
+def insert_quiz(conn: Connection, quiz: dict[str, Any], questions: Sequence[dict[str, Any]]) -> None:
     conn.execute(
         "INSERT INTO quizzes (id, title, difficulty, types, requested_count, scope, workshop_id, job_id)"
         " VALUES (%(id)s, %(title)s, %(difficulty)s, %(types)s, %(requested_count)s, %(scope)s,"
@@ -92,7 +91,7 @@ def open_attempt(db: Database, quiz_id: str) -> dict[str, Any] | None:
 def create_attempt(db: Database, attempt_id: str, quiz_id: str) -> dict[str, Any]:
     with db.connection() as conn:
         conn.execute("INSERT INTO quiz_attempts (id, quiz_id) VALUES (%s, %s)", (attempt_id, quiz_id))
-        return conn.execute(f"{_ATTEMPT} WHERE a.id = %s", (attempt_id,)).fetchone()
+        return one(conn.execute(f"{_ATTEMPT} WHERE a.id = %s", (attempt_id,)))
 
 
 def attempts(db: Database, quiz_id: str) -> list[dict[str, Any]]:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import psycopg
 from psycopg.types.json import Jsonb
 
-from backend.store.db import Database
+from backend.store.db import Connection, Database
 
 _WORKSHOP = """
     SELECT w.id::text AS id, w.title, w.summary, w.difficulty, w.objectives, w.key_points, w.scope, w.sources,
@@ -24,7 +23,7 @@ _LESSON = """
 """
 
 
-def insert_workshop(conn: psycopg.Connection, workshop: dict[str, Any], lessons: Sequence[dict[str, Any]]) -> None:
+def insert_workshop(conn: Connection, workshop: dict[str, Any], lessons: Sequence[dict[str, Any]]) -> None:
     conn.execute(
         "INSERT INTO workshops (id, title, summary, difficulty, objectives, key_points, scope, sources, job_id)"
         " VALUES (%(id)s, %(title)s, %(summary)s, %(difficulty)s, %(objectives)s, %(key_points)s, %(scope)s,"
@@ -74,7 +73,7 @@ def bump_version(db: Database, workshop_id: str, n: int, current: int) -> bool:
         ).rowcount > 0
 
 
-def save_lesson(conn: psycopg.Connection, workshop_id: str, n: int, version: int, content: str,
+def save_lesson(conn: Connection, workshop_id: str, n: int, version: int, content: str,
                 sources: list[dict[str, Any]]) -> None:
     """Store a written lesson; a writing for a version superseded by "regenerate" is discarded."""
     conn.execute(
@@ -93,5 +92,5 @@ def set_completed(db: Database, workshop_id: str, n: int, completed: bool) -> bo
         ).rowcount > 0
 
 
-def set_recap(conn: psycopg.Connection, workshop_id: str, quiz_id: str) -> None:
+def set_recap(conn: Connection, workshop_id: str, quiz_id: str) -> None:
     conn.execute("UPDATE workshops SET recap_quiz_id = %s WHERE id = %s", (quiz_id, workshop_id))

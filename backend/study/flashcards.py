@@ -13,7 +13,6 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-import psycopg
 from fsrs import Card, Rating, Scheduler, State
 from pydantic import BaseModel, Field, field_validator
 
@@ -21,6 +20,7 @@ from backend.context import AppContext
 from backend.errors import NotFound, QuireError
 from backend.progress.events import record_event
 from backend.store import decks as store
+from backend.store.db import Connection
 from backend.study import jobs
 from backend.study.generation import generate_items
 from backend.study.passages import render, scope_passages
@@ -161,9 +161,9 @@ def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
     cards = [{"id": jobs.artifact_id(job_id, f"c{i}"), "position": i, "front": g.item.front, "back": g.item.back,
               "tags": g.item.tags, "sources": g.sources} for i, g in enumerate(items, start=1)]
 
-    def save(conn: psycopg.Connection) -> str:
+    def save(conn: Connection) -> str:
         store.insert_deck(conn, deck, cards)
-        return deck["id"]
+        return str(deck["id"])
 
     return save
 

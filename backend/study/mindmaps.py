@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
 
-import psycopg
 from pydantic import BaseModel, Field
 
 from backend.context import AppContext
 from backend.errors import NotFound, QuireError
 from backend.progress.events import record_event
 from backend.store import mindmaps as store
+from backend.store.db import Connection
 from backend.study import jobs
 from backend.study.generation import closest, generate_object, resolve_ids
 from backend.study.passages import Passage, render, scope_passages
@@ -137,9 +137,9 @@ def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
     mindmap = {"id": jobs.artifact_id(job_id), "title": root["label"], "depth": depth, "tree": root,
                "scope": params["scope"], "job_id": job_id}
 
-    def save(conn: psycopg.Connection) -> str:
+    def save(conn: Connection) -> str:
         store.insert_mindmap(conn, mindmap)
-        return mindmap["id"]
+        return str(mindmap["id"])
 
     return save
 
@@ -169,7 +169,7 @@ def _tree(draft: MapOfTwo | MapOfThree, passages: Sequence[Passage]) -> dict[str
 
 def _nodes(items: Sequence[Leaf], prefix: str, parent: Sequence[Passage],
            passages: Sequence[Passage]) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for item in (i for i in items if i.label.strip()):
         node_id = f"{prefix}{len(out) + 1}"
         # a node the model did not ground is grounded on what its label shares, else on its parent's passages

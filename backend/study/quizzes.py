@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
 
-import psycopg
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from backend.context import AppContext
 from backend.errors import NotFound
 from backend.store import quizzes as store
+from backend.store.db import Connection
 from backend.study import jobs
 from backend.study.generation import Grounded, generate_items
 from backend.study.passages import Passage, render, scope_passages
@@ -80,7 +80,8 @@ class QuizBatch(BaseModel):
 class QuizRequest(GenerateRequest):
     difficulty: Difficulty = "intermediate"
     count: Literal[5, 10, 20] = 10
-    types: list[QuestionType] = Field(default_factory=lambda: ["mcq", "true_false"], min_length=1, max_length=2)
+    types: list[QuestionType] = Field(default_factory=lambda: list[QuestionType](["mcq", "true_false"]),
+                                      min_length=1, max_length=2)
 
     @field_validator("types")
     @classmethod
@@ -161,9 +162,9 @@ def saver(quiz: dict[str, Any], items: Sequence[Grounded[QuizItem]]) -> jobs.Sav
         for i, g in enumerate(items, start=1)
     ]
 
-    def save(conn: psycopg.Connection) -> str:
+    def save(conn: Connection) -> str:
         store.insert_quiz(conn, quiz, questions)
-        return quiz["id"]
+        return str(quiz["id"])
 
     return save
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-import psycopg
 from pydantic import BaseModel, Field, field_validator
 
 from backend.context import AppContext
 from backend.errors import NotFound
 from backend.progress.events import record_event
 from backend.store import workshops as store
+from backend.store.db import Connection
 from backend.study import jobs
 from backend.study.generation import closest, generate_object, resolve_ids
 from backend.study.passages import render, scope_passages
@@ -130,9 +130,9 @@ def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
     lessons = [{"n": n, "title": plan.title.strip(), "estimated_minutes": plan.estimated_minutes,
                 "summary": plan.summary.strip()} for n, plan in enumerate(outline.lessons[:wanted], start=1)]
 
-    def save(conn: psycopg.Connection) -> str:
+    def save(conn: Connection) -> str:
         store.insert_workshop(conn, workshop, lessons)
-        return workshop["id"]
+        return str(workshop["id"])
 
     return save
 
