@@ -48,7 +48,7 @@ class LessonOut(BaseModel):
     regenerating: JobOut | None  # set while a new version is being written
 
 
-def _lesson_row(ctx: AppContext, workshop_id: str, n: int) -> dict[str, Any]:
+def _lesson_row(ctx: AppContext, workshop_id: str, n: int) -> store.LessonRow:
     workshop_row(ctx, workshop_id)
     row = store.lesson(ctx.db, workshop_id, n)
     if row is None:
@@ -56,7 +56,7 @@ def _lesson_row(ctx: AppContext, workshop_id: str, n: int) -> dict[str, Any]:
     return row
 
 
-def _params(row: dict[str, Any]) -> dict[str, Any]:
+def _params(row: store.LessonRow) -> dict[str, Any]:
     return {"workshop_id": row["workshop_id"], "n": row["n"], "version": row["version"]}
 
 

@@ -189,14 +189,14 @@ def _ids(node: dict[str, Any]) -> set[str]:
     return {node["id"]}.union(*(_ids(child) for child in node["children"]))
 
 
-def _row(ctx: AppContext, mindmap_id: str) -> dict[str, Any]:
+def _row(ctx: AppContext, mindmap_id: str) -> store.MindmapRow:
     row = store.get_mindmap(ctx.db, mindmap_id)
     if row is None:
         raise NotFound("Mind map", mindmap_id)
     return row
 
 
-def _summary(row: dict[str, Any]) -> dict[str, Any]:
+def _summary(row: store.MindmapRow) -> dict[str, Any]:
     return {**row, "node_count": _count(row["tree"])}
 
 

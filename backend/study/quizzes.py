@@ -170,7 +170,7 @@ def saver(quiz: dict[str, Any], items: Sequence[Grounded[QuizItem]]) -> jobs.Sav
 
 
 # -- reading -------------------------------------------------------------------------------------------
-def _summary(row: dict[str, Any]) -> dict[str, Any]:
+def _summary(row: store.QuizRow) -> dict[str, Any]:
     best, total, open_answered = row["best_correct"], row["question_count"], row["open_answered"]
     return {**row, "best_score": round(best / total, 4) if best is not None and total else None,
             "open_attempt": {"answered": open_answered, "total": total} if open_answered is not None else None}
@@ -180,7 +180,7 @@ def list_quizzes(ctx: AppContext, workshop_id: str | None = None) -> list[QuizSu
     return [QuizSummary.model_validate(_summary(row)) for row in store.list_quizzes(ctx.db, workshop_id)]
 
 
-def quiz_row(ctx: AppContext, quiz_id: str) -> dict[str, Any]:
+def quiz_row(ctx: AppContext, quiz_id: str) -> store.QuizRow:
     row = store.get_quiz(ctx.db, quiz_id)
     if row is None:
         raise NotFound("Quiz", quiz_id)

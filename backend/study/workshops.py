@@ -142,19 +142,19 @@ def _clean(items: list[str]) -> list[str]:
 
 
 # -- reading and progress ------------------------------------------------------------------------------
-def workshop_row(ctx: AppContext, workshop_id: str) -> dict[str, Any]:
+def workshop_row(ctx: AppContext, workshop_id: str) -> store.WorkshopRow:
     row = store.get_workshop(ctx.db, workshop_id)
     if row is None:
         raise NotFound("Workshop", workshop_id)
     return row
 
 
-def _summary(row: dict[str, Any]) -> dict[str, Any]:
+def _summary(row: store.WorkshopRow) -> dict[str, Any]:
     total = row["lesson_count"]
     return {**row, "progress": round(row["completed_lessons"] / total, 4) if total else 0.0}
 
 
-def lesson_meta(row: dict[str, Any]) -> LessonMeta:
+def lesson_meta(row: store.LessonRow) -> LessonMeta:
     return LessonMeta.model_validate({**row, "written": row["content"] is not None})
 
 

@@ -1061,8 +1061,11 @@ export interface components {
         BreakdownItem: {
             /** Events */
             events: number;
-            /** Kind */
-            kind: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "chat_message" | "quiz_answer" | "card_review" | "lesson_read" | "mindmap_export";
             /** Label */
             label: string;
             /** Minutes */
@@ -1531,8 +1534,11 @@ export interface components {
         };
         /** EmbedderHealth */
         EmbedderHealth: {
-            /** Kind */
-            kind: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "ollama" | "local";
             /** Model */
             model: string;
         };
@@ -1551,8 +1557,11 @@ export interface components {
         EventOut: {
             /** Id */
             id: number;
-            /** Kind */
-            kind: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "chat_message" | "quiz_answer" | "card_review" | "lesson_read" | "mindmap_export";
             /** Local Time */
             local_time: string;
             /**
@@ -1624,8 +1633,11 @@ export interface components {
             };
             ollama: components["schemas"]["OllamaHealth"];
             postgres: components["schemas"]["PostgresHealth"];
-            /** Status */
-            status: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "ok" | "degraded";
             /** Version */
             version: string;
         };
