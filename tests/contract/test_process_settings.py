@@ -51,3 +51,21 @@ def test_the_server_entry_point_configures_the_process_before_it_imports_the_app
     loaded = subprocess.run([sys.executable, "-c", "import sys, backend.main; print('faiss' in sys.modules)"],
                             cwd=REPO_ROOT, capture_output=True, text=True, check=True, timeout=60)
     assert loaded.stdout.strip() == "False"
+
+
+def test_every_script_entry_point_configures_the_process_before_importing_the_backend() -> None:
+    # A script that imports backend modules first would load FAISS (and OpenMP) with the default policy.
+    import ast
+
+    for script in sorted((REPO_ROOT / "scripts").glob("*.py")):
+        tree = ast.parse(script.read_text(encoding="utf-8"))
+        is_entry_point = any(isinstance(node, ast.If) and "__main__" in ast.unparse(node.test) for node in tree.body)
+        if not is_entry_point:
+            continue
+        calls = [i for i, node in enumerate(tree.body) if isinstance(node, ast.Expr)
+                 and ast.unparse(node.value) == "configure_process()"]
+        assert calls, f"{script.name} does not call configure_process()"
+        backend_imports = [i for i, node in enumerate(tree.body) if isinstance(node, ast.ImportFrom)
+                           and (node.module or "").startswith(("backend.", "tests.", "bench_"))
+                           and node.module != "backend.process"]
+        assert all(i > calls[0] for i in backend_imports), f"{script.name} imports before configure_process()"
