@@ -81,13 +81,16 @@ class LayoutIn(BaseModel):
     positions: dict[str, Position] = Field(default_factory=dict, max_length=2000)
 
 
+ExportFormat = Literal["png", "pdf", "markdown"]
+
+
 class ExportIn(BaseModel):
-    format: Literal["png", "pdf", "markdown"]
+    format: ExportFormat
 
 
 class ExportOut(BaseModel):
     mindmap_id: str
-    format: str
+    format: ExportFormat
     exported_at: datetime
 
 
@@ -229,7 +232,7 @@ def reset_layout(ctx: AppContext, mindmap_id: str) -> MindmapOut:
     return get_mindmap(ctx, mindmap_id)
 
 
-def record_export(ctx: AppContext, mindmap_id: str, fmt: str) -> ExportOut:
+def record_export(ctx: AppContext, mindmap_id: str, fmt: ExportFormat) -> ExportOut:
     """The UI renders PNG/PDF itself; this records that an export happened (a `mindmap_export` event)."""
     _row(ctx, mindmap_id)
     row = store.add_export(ctx.db, mindmap_id, fmt)

@@ -1587,8 +1587,11 @@ export interface components {
              * Format: date-time
              */
             exported_at: string;
-            /** Format */
-            format: string;
+            /**
+             * Format
+             * @enum {string}
+             */
+            format: "png" | "pdf" | "markdown";
             /** Mindmap Id */
             mindmap_id: string;
         };
@@ -1657,8 +1660,11 @@ export interface components {
             embedded_blocks: number;
             /** Memory Bytes */
             memory_bytes: number;
-            /** State */
-            state: string;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "empty" | "building" | "ready";
         } & {
             [key: string]: unknown;
         };
