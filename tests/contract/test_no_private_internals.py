@@ -25,8 +25,13 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("backend", "scripts")
 
 
+# A named tuple's documented API is spelt with a leading underscore (so as not to clash with field names).
+_NAMEDTUPLE_API = {"_asdict", "_replace", "_fields", "_make", "_field_defaults"}
+
+
 def _is_private(name: str) -> bool:
-    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+    return (name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+            and name not in _NAMEDTUPLE_API)
 
 
 def _is_third_party(module: str) -> bool:
@@ -259,6 +264,7 @@ ALLOWED = {
     "subclass_own_private": ("import httpx\nclass T(httpx.AsyncBaseTransport):\n    def __init__(self):\n"
                              "        self._inner = 1\n    def f(self):\n        return self._inner\n"),
     "dunder": "import numpy as np\nnp.__version__\n",
+    "namedtuple_api": "from urllib3.util import parse_url\nparse_url('http://x')._replace(path='/')\n",
     "shadowed_later_in_other_function": "import httpx\ndef f():\n    x = httpx.Client()\ndef g(x):\n    return x._y\n",
 }
 
