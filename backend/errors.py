@@ -80,7 +80,7 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
     details = _validation_details(exc)
     first = details[0] if details else {"loc": [], "message": "invalid request"}
     where = ".".join(p for p in first["loc"] if p not in ("body", "query", "path"))
-    message = f"{where}: {first['message']}" if where else first["message"]
+    message = f"{where}: {first['message']}" if where else str(first["message"])
     return error_response(422, "invalid_request", message, details)
 
 

@@ -6,10 +6,7 @@ import logging
 import signal
 from types import FrameType
 
-import uvicorn
-
-from backend.app import create_app
-from backend.config import Settings
+from backend.process import configure_process
 
 
 def _exit_normally(signum: int, _frame: FrameType | None) -> None:
@@ -21,6 +18,12 @@ def main() -> None:
     # there before it; with the default one the process dies without running its exit hooks, and the
     # embedded Postgres (stopped by one of them) would be left running. Ctrl-C already exits normally.
     signal.signal(signal.SIGTERM, _exit_normally)
+    configure_process()  # before the app's imports load FAISS (and with it OpenMP)
+    import uvicorn
+
+    from backend.app import create_app
+    from backend.config import Settings
+
     settings = Settings.load()
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if settings.log_level.upper() != "DEBUG":  # httpx logs each request to Ollama (four a chat turn) at INFO

@@ -39,10 +39,14 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.support.fake_ollama import FakeOllama, Reply, _Handler  # noqa: E402
-from tests.support.postgres import ThrowawayPostgres  # noqa: E402
-from tests.support.server import QuireServer  # noqa: E402
-from tests.support.vault import ingest  # noqa: E402
+from backend.process import configure_process
+
+configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
+
+from tests.support.fake_ollama import FakeOllama, Reply, _Handler
+from tests.support.postgres import ThrowawayPostgres
+from tests.support.server import QuireServer
+from tests.support.vault import ingest
 
 TAG = re.compile(r"turntag(\d+)")
 TOPICS = ["enzymes", "respiration", "photosynthesis", "osmosis", "mitosis", "genetics", "ecology", "immunity"]

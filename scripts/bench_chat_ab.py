@@ -23,10 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_chat import TimedFake, Turn, ingest_vault, model, percentile, run_session  # noqa: E402
+from backend.process import configure_process
 
-from tests.support.postgres import ThrowawayPostgres  # noqa: E402
-from tests.support.server import QuireServer  # noqa: E402
+configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
+
+from bench_chat import TimedFake, Turn, ingest_vault, model, percentile, run_session
+
+from tests.support.postgres import ThrowawayPostgres
+from tests.support.server import QuireServer
 
 TURNS_PER_SESSION = 10
 

@@ -22,6 +22,10 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from backend.process import configure_process
+
+configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
+
 from backend.store.db import sibling_database_url
 from tests.support.documents import Para, make_docx, make_pdf
 from tests.support.fake_ollama import FakeOllama

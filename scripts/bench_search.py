@@ -36,6 +36,10 @@ import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from backend.process import configure_process
+
+configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
+
 from backend.retrieval.service import SearchService
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Scope

@@ -44,11 +44,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from backend.llm.embedders import Embedder, l2_normalise  # noqa: E402
-from backend.retrieval.hybrid import DenseFeedback, HybridIndex  # noqa: E402
-from backend.retrieval.sparse import BM25Params  # noqa: E402
-from backend.retrieval.tokenizer import Analyzer, AnalyzerOptions  # noqa: E402
-from backend.retrieval.types import IndexedBlock, SearchMode  # noqa: E402
+from backend.process import configure_process
+
+configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
+
+from backend.llm.embedders import Embedder, l2_normalise
+from backend.retrieval.hybrid import DenseFeedback, HybridIndex
+from backend.retrieval.sparse import BM25Params
+from backend.retrieval.tokenizer import Analyzer, AnalyzerOptions
+from backend.retrieval.types import IndexedBlock, SearchMode
 
 CACHE_DIR = ROOT / "data" / "cache"
 DEFAULT_COLLECTION = ROOT.parent / "shared" / "eval" / "cranfield"

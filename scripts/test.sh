@@ -9,6 +9,9 @@ PY="${QUIRE_VENV:-.venv}/bin/python"
 
 echo "== ruff"
 "$PY" -m ruff check backend tests scripts
+echo "== mypy, import contracts"
+"$PY" -m mypy
+"$(dirname "$PY")/lint-imports" --no-cache
 if [[ -f frontend/package.json && $# -eq 0 ]]; then
   echo "== front end: typecheck, lint, unit tests"
   (cd frontend && npm run --silent check)

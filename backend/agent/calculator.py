@@ -67,7 +67,7 @@ def format_number(value: Number) -> str:
 
 
 def _eval(node: ast.expr) -> Number:
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+    if isinstance(node, ast.Constant) and (type(node.value) is int or type(node.value) is float):  # not bool
         return node.value
     if isinstance(node, ast.Name) and node.id in _CONSTANTS:
         return _CONSTANTS[node.id]

@@ -36,7 +36,7 @@ from backend.llm.errors import ModelError, ModelUnavailable
 from backend.llm.prompts import PromptError
 from backend.progress.events import check_badges_soon
 from backend.retrieval.scope import resolve_scope
-from backend.store.chat import AnswerUpdate
+from backend.store.chat import AnswerUpdate, MessageStatus
 
 log = logging.getLogger(__name__)
 
@@ -71,13 +71,13 @@ class TurnRecord:
 
     thinking: str = ""
     answer: str | None = None  # set when the answer is not simply the agent loop's text
-    status: str = "complete"
+    status: MessageStatus = "complete"
     error: dict[str, Any] | None = None
     loop: AgentLoop | None = None
     fallback: bool = False  # answered without the model: nothing was sent to it
     window: MemoryWindow | None = field(default=None, repr=False)
 
-    def fail(self, code: str, message: str, retryable: bool, status: str) -> None:
+    def fail(self, code: str, message: str, retryable: bool, status: MessageStatus) -> None:
         self.error = {"code": code, "message": message, "retryable": retryable}
         self.status = status
 

@@ -59,7 +59,8 @@ def document_material(state: RequestState, document: dict[str, Any], max_chars: 
         raise ToolFailure(f"{document['filename']} has no readable text yet (status: {document['status']})")
     total = sum(len(block["text"]) for block in blocks)
     stride = max(1, math.ceil(total / max_chars))
-    chosen, used = [], 0
+    chosen: list[dict[str, Any]] = []
+    used = 0
     for block in blocks[::stride]:
         if used + len(block["text"]) > max_chars and chosen:
             break

@@ -13,7 +13,7 @@ import re
 import typing
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import anyio.to_thread
@@ -81,9 +81,10 @@ class Tool:
             kwargs = self._coerce(args)
             with anyio.fail_after(self.timeout_s):
                 if inspect.iscoroutinefunction(self.fn):
-                    return await self.fn(**kwargs)
+                    return await cast(Awaitable[ToolOutput], self.fn(**kwargs))
                 # A sync tool runs in a worker thread; on timeout the thread is abandoned, not waited for.
-                return await anyio.to_thread.run_sync(lambda: self.fn(**kwargs), abandon_on_cancel=True)
+                sync = cast(Callable[..., ToolOutput], self.fn)
+                return await anyio.to_thread.run_sync(lambda: sync(**kwargs), abandon_on_cancel=True)
         except ToolFailure as exc:
             return ToolOutput.plain(f"Error: {exc}", f"failed: {exc}")
         except TimeoutError:

@@ -10,15 +10,13 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-import psycopg
-
 from backend.agent.attachments import MAX_ATTACHMENTS
 from backend.agent.memory import Turn, turns_from_rows
 from backend.agent.prompting import attached_files, question_content
 from backend.errors import NotFound, QuireError
 from backend.store import activity
 from backend.store import chat as store
-from backend.store.db import Database
+from backend.store.db import Connection, Cursor, Database, ForeignKeyViolation, one
 
 TITLE_CHARS = 60
 DEFAULT_TITLE = "New chat"
@@ -76,7 +74,7 @@ def begin_turn(db: Database, session_id: str | None, rewind_to: str | None, ques
         raise QuireError("reuse_without_rewind",
                          "reuse_attachments needs rewind_to_message_id: the turn whose attachments to reuse.", 422)
     user_id, answer_id, asked_at = str(uuid.uuid4()), str(uuid.uuid4()), datetime.now(UTC)
-    history: psycopg.Cursor[Any] | None = None
+    history: Cursor | None = None
     try:
         with store.turn_transaction(db) as conn:
             if session_id is None:
@@ -92,16 +90,16 @@ def begin_turn(db: Database, session_id: str | None, rewind_to: str | None, ques
             ])
             store.insert_images(conn, user_id, question.images)
             activity.add_event(conn, "chat_message", session_id, asked_at)
-    except psycopg.errors.ForeignKeyViolation:  # the session does not exist (or was deleted meanwhile)
-        raise NotFound("Chat session", session_id) from None
+    except ForeignKeyViolation:  # the session does not exist (or was deleted meanwhile)
+        raise NotFound("Chat session", str(session_id)) from None
     # Read only now: in the pipeline, every statement above and the commit went out in one round trip.
-    turn = int(inserted.fetchone()["turn"])
+    turn = int(one(inserted)["turn"])
     rows = history.fetchall() if history is not None else []
     return TurnStart(session_id, turn, user_id, answer_id, question, turns_from_rows(rows), asked_at)
 
 
-def _prepare_turn(conn: psycopg.Connection, session_id: str, rewind_to: str | None, question: Question,
-                  reuse_attachments: bool) -> tuple[psycopg.Cursor[Any], Question]:
+def _prepare_turn(conn: Connection, session_id: str, rewind_to: str | None, question: Question,
+                  reuse_attachments: bool) -> tuple[Cursor, Question]:
     """Lock the session, remove the rewound turns if asked to (taking the rewound question's attachments
     along first, if asked to), record the activity on the session and queue the read of the history the
     new turn follows (every turn left).
@@ -114,7 +112,7 @@ def _prepare_turn(conn: psycopg.Connection, session_id: str, rewind_to: str | No
     return store.history_messages(conn, session_id), question
 
 
-def _rewind(conn: psycopg.Connection, session_id: str, rewind_to: str, question: Question,
+def _rewind(conn: Connection, session_id: str, rewind_to: str, question: Question,
             reuse_attachments: bool) -> Question:
     """Lock the session and remove the turn holding `rewind_to` and every later one; `question` with the
     removed question's attachments when asked to."""
@@ -129,7 +127,7 @@ def _rewind(conn: psycopg.Connection, session_id: str, rewind_to: str, question:
     return question
 
 
-def _with_attachments_of(conn: psycopg.Connection, session_id: str, turn: int, question: Question) -> Question:
+def _with_attachments_of(conn: Connection, session_id: str, turn: int, question: Question) -> Question:
     """`question` with the attachments of turn `turn`'s question in front of its own: the images (from
     `chat_images`) and the documents as they were extracted then (from the stored model content)."""
     earlier = store.turn_question(conn, session_id, turn)
@@ -161,7 +159,7 @@ def finish_turn(db: Database, start: TurnStart, rounds: Sequence[store.NewMessag
 
 # -- the sessions API --------------------------------------------------------------------------------
 
-def list_sessions(db: Database, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
+def list_sessions(db: Database, limit: int = 100, offset: int = 0) -> list[store.SessionRow]:
     return store.list_sessions(db, limit, offset)
 
 
@@ -175,7 +173,7 @@ def get_session(db: Database, session_id: str) -> dict[str, Any]:
     return {**session, "messages": messages}
 
 
-def rename_session(db: Database, session_id: str, title: str) -> dict[str, Any]:
+def rename_session(db: Database, session_id: str, title: str) -> store.SessionRow:
     title = " ".join(title.split())
     if not title:
         raise QuireError("empty_title", "A title cannot be empty.", 422)

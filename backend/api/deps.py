@@ -16,7 +16,8 @@ from backend.store.db import Database
 
 
 async def get_app_context(request: Request) -> AppContext:
-    return request.app.state.context
+    context: AppContext = request.app.state.context
+    return context
 
 
 async def _settings(context: Annotated[AppContext, Depends(get_app_context)]) -> Settings:

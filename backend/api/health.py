@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
+from typing import Any, Literal
 
 from dbos import DBOS
 from fastapi import APIRouter
@@ -43,7 +43,7 @@ class OllamaHealth(BaseModel):
 
 
 class EmbedderHealth(BaseModel):
-    kind: str
+    kind: Literal["ollama", "local"]
     model: str
 
 
@@ -57,7 +57,7 @@ class VoiceHealth(BaseModel):
 
 
 class Health(BaseModel):
-    status: str  # ok | degraded
+    status: Literal["ok", "degraded"]
     version: str
     postgres: PostgresHealth
     dbos: DbosHealth

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from backend.api.deps import ContextDep
 from backend.progress import badges, summary
 from backend.progress.badges import BadgeOut
+from backend.progress.events import ActivityKind
 from backend.progress.sessions import rules_for
 from backend.progress.vault import VaultStats, vault_stats
 
@@ -55,7 +56,7 @@ class DailyOut(BaseModel):
 
 
 class BreakdownItem(BaseModel):
-    kind: str
+    kind: ActivityKind
     label: str
     events: int
     seconds: int
@@ -82,7 +83,7 @@ class SessionOut(BaseModel):
 
 class EventOut(BaseModel):
     id: int
-    kind: str
+    kind: ActivityKind
     ref: str | None
     occurred_at: datetime
     local_time: str

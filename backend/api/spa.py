@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from backend.errors import error_response
@@ -35,7 +35,7 @@ def mount(app: FastAPI, dist: Path) -> None:
     index = dist / "index.html"
 
     @app.get("/{path:path}", include_in_schema=False, response_model=None)
-    async def client_route(path: str, request: Request) -> FileResponse | HTMLResponse:
+    async def client_route(path: str, request: Request) -> FileResponse | HTMLResponse | JSONResponse:
         if path.startswith("api/") or path == "api":
             return error_response(404, "not_found", f"No API endpoint at /{path}.")
         static = (dist / path).resolve()

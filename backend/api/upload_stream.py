@@ -8,7 +8,7 @@ import hashlib
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from python_multipart.exceptions import MultipartParseError
 from python_multipart.multipart import MultipartParser, parse_options_header
@@ -16,6 +16,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
 
 from backend.errors import QuireError
+
+if TYPE_CHECKING:  # python-multipart declares its callbacks type for type checkers only
+    from python_multipart.multipart import MultipartCallbacks
 
 MAX_FILES = 1000
 MAX_FIELD_BYTES = 16 * 1024
@@ -57,7 +60,7 @@ class _FormSink:
         self._field_name: str | None = None
         self._field_value = bytearray()
 
-    def callbacks(self) -> dict[str, object]:
+    def callbacks(self) -> MultipartCallbacks:
         return {
             "on_part_begin": self._part_begin,
             "on_header_field": lambda d, s, e: setattr(self, "_header_field", self._header_field + d[s:e]),

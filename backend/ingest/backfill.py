@@ -60,7 +60,7 @@ def embed_backfill_workflow() -> int:
     embedded, pause = 0, first_pause
     while True:
         result = backfill_batch_step()
-        embedded += result["embedded"]
+        embedded += int(result["embedded"])
         if result["unavailable"]:
             if _wait(pause) == _RUN_ID:
                 return embedded  # this process is stopping
@@ -73,7 +73,8 @@ def embed_backfill_workflow() -> int:
 
 def _wait(seconds: float) -> str | None:
     """Wait durably for `seconds`, or until a stop message arrives (returned: the run id that sent it)."""
-    return DBOS.recv(_WAKE_TOPIC, timeout_seconds=seconds)
+    sender: str | None = DBOS.recv(_WAKE_TOPIC, timeout_seconds=seconds)
+    return sender
 
 
 def stop_embed_backfills() -> None:

@@ -9,6 +9,10 @@ the official `ollama` client is built on): a streamed call costs about a quarter
 httpx's own transport (measured with a 30 KB conversation), and those calls are most of what a chat
 turn spends outside the model (three per turn) and what limits how many answers stream at once
 (scripts/bench_chat.py). An aiohttp session belongs to one event loop: one async client per loop.
+
+Only the client's public API is used (`Client`/`AsyncClient` and their `chat`, `embed`, `list`, plus the
+httpx `transport` argument they pass through): private internals of the pinned `ollama` could change
+in any upgrade and break chat silently (tests/contract/test_no_private_internals.py keeps them out).
 """
 
 from __future__ import annotations
@@ -16,8 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from base64 import b64encode
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +28,6 @@ import aiohttp
 import httpx
 import numpy as np
 import ollama
-import orjson
 from httpx_aiohttp import AiohttpTransport
 
 from backend.llm.embedders import l2_normalise
@@ -75,8 +77,6 @@ class LLMClient:
         self.embed_model = embed_model
         self.timeout_s = timeout_s
         self._sync = ollama.Client(host=host, timeout=timeout_s)
-        base_url = self._sync._client.base_url  # where the client sends /api/... requests
-        self._chat_url, self._embed_url = base_url.join("api/chat"), base_url.join("api/embed")
         self._async_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ollama.AsyncClient] = (
             weakref.WeakKeyDictionary())
         self._status_client = ollama.Client(host=host, timeout=3.0)
@@ -87,7 +87,7 @@ class LLMClient:
         loop = asyncio.get_running_loop()
         client = self._async_by_loop.get(loop)
         if client is None:
-            client = _AsyncOllamaClient(host=self.host, timeout=self.timeout_s, transport=_AiohttpTransport())
+            client = ollama.AsyncClient(host=self.host, timeout=self.timeout_s, transport=_AiohttpTransport())
             self._async_by_loop[loop] = client
         return client
 
@@ -132,33 +132,17 @@ class LLMClient:
     async def achat(self, messages: Sequence[Message], **kwargs: Any) -> ChatDelta:
         args = self._chat_args(messages, stream=False, **kwargs)
         try:
-            return _delta(await self._async_chat(args))
+            return _delta(await self._async.chat(**args))
         except Exception as exc:
             raise self._translate(exc, args["model"]) from exc
 
-    async def achat_stream(self, messages: Sequence[Message], **kwargs: Any) -> AsyncIterator[ChatDelta]:
+    async def achat_stream(self, messages: Sequence[Message], **kwargs: Any) -> AsyncGenerator[ChatDelta]:
         args = self._chat_args(messages, stream=True, **kwargs)
         try:
-            async for part in await self._async_chat(args):
+            async for part in await self._async.chat(**args):
                 yield _delta(part)
         except Exception as exc:
             raise self._translate(exc, args["model"]) from exc
-
-    async def _async_chat(self, args: dict[str, Any]) -> Any:
-        """`ollama.AsyncClient.chat` with the request body built by `chat_body`: the same request, the same
-        response handling (streaming, ChatResponse, ResponseError), through the client's own `_request`.
-
-        `chat` validates every message of the conversation into a pydantic model and dumps it back on every
-        call; Quire's messages are plain dicts in the wire format already, and a chat turn sends the whole
-        conversation three times. Skipping that took 2.3 ms off a turn's ~23 ms overhead (bench_chat A/B).
-        `_request` is the client's internal entry point (ollama is pinned; tests/llm check the body against
-        the client's own serialisation and every chat test goes through it).
-
-        The body is serialised by orjson: the standard library's encoder took ~0.45 ms for a 50 KB
-        conversation, three times a turn, orjson ~0.01 ms. The URL is given whole, so httpx need not
-        parse and merge it with the client's base URL on every call."""
-        return await self._async._request(ollama.ChatResponse, "POST", self._chat_url,
-                                          content=orjson.dumps(chat_body(args)), stream=args["stream"])
 
     def _chat_args(
         self,
@@ -193,9 +177,7 @@ class LLMClient:
     async def aembed(self, texts: Sequence[str], model: str | None = None) -> np.ndarray:
         name = model or self.embed_model
         try:
-            # As in `_async_chat`: the body `embed` would send, serialised by orjson, to the resolved URL.
-            response = await self._async._request(ollama.EmbedResponse, "POST", self._embed_url,
-                                                  content=orjson.dumps({"model": name, "input": list(texts)}))
+            response = await self._async.embed(model=name, input=list(texts))
         except Exception as exc:
             raise self._translate(exc, name) from exc
         return _vectors(response, len(texts), name)
@@ -235,44 +217,6 @@ class _AiohttpTransport(AiohttpTransport):
             if isinstance(exc.__cause__, aiohttp.ClientConnectorError):
                 raise httpx.ConnectError(str(exc), request=request) from exc.__cause__
             raise
-
-
-class _AsyncOllamaClient(ollama.AsyncClient):
-    """`ollama.AsyncClient` on an httpx client that keeps no cookies. Ollama sets none, yet httpx rebuilds
-    every response's request as a urllib request to look for them: ~0.15 ms a call, four calls a turn
-    (bench_chat_ab: -0.7 ms a turn). Built as `AsyncClient.__init__` builds it, with that httpx class."""
-
-    def __init__(self, host: str, **kwargs: Any) -> None:
-        super(ollama.AsyncClient, self).__init__(_CookielessAsyncClient, host, **kwargs)
-
-
-class _IgnoredCookies(httpx.Cookies):
-    def extract_cookies(self, response: httpx.Response) -> None:
-        return None
-
-
-class _CookielessAsyncClient(httpx.AsyncClient):
-    @property
-    def cookies(self) -> httpx.Cookies:
-        return _NO_COOKIES
-
-
-_NO_COOKIES = _IgnoredCookies()
-
-
-def chat_body(args: Mapping[str, Any]) -> dict[str, Any]:
-    """The /api/chat request body `ollama.Client.chat(**args)` sends: None arguments left out, each
-    message without its empty fields, images as base64 text."""
-    body = {key: value for key, value in args.items() if value is not None and key != "messages"}
-    body["messages"] = [_wire_message(message) for message in args["messages"]]
-    return body
-
-
-def _wire_message(message: Message) -> dict[str, Any]:
-    wire = {key: value for key, value in message.items() if value}
-    if "images" in wire:
-        wire["images"] = [b64encode(image).decode() if isinstance(image, bytes) else image for image in wire["images"]]
-    return wire
 
 
 def _vectors(response: Any, count: int, model: str) -> np.ndarray:

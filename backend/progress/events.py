@@ -18,12 +18,10 @@ import weakref
 from datetime import UTC, datetime
 from typing import Literal
 
-from psycopg_pool import PoolClosed
-
 from backend.progress.badges import evaluate
 from backend.progress.sessions import current_rules
 from backend.store import activity as store
-from backend.store.db import Database
+from backend.store.db import Database, PoolClosed
 
 log = logging.getLogger(__name__)
 

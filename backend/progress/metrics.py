@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date, timedelta
 from functools import cached_property
-from typing import Any
 
 from backend.progress.sessions import Rules
 from backend.progress.summary import streaks
@@ -38,7 +37,7 @@ class Metrics:
         return store.study_facts(self.db)
 
     @cached_property
-    def sessions(self) -> list[dict[str, Any]]:
+    def sessions(self) -> list[store.SpanRow]:
         return store.session_spans(self.db, self.rules.idle_gap_s, self.rules.min_event_s)
 
     def value(self, metric: str) -> float:

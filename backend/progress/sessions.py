@@ -20,6 +20,7 @@ from typing import Any
 
 from backend.config import Settings
 from backend.context import get_context
+from backend.store.progress import EventRow
 
 MIN_EVENT_S = 60
 
@@ -85,7 +86,7 @@ class Session:
                 "minutes": round(self.seconds / 60, 1), "events": len(self.events), "kinds": dict(self.kinds)}
 
 
-def as_events(rows: Iterable[dict[str, Any]]) -> list[Event]:
+def as_events(rows: Iterable[EventRow]) -> list[Event]:
     return [Event(row["id"], row["kind"], row["ref"], row["occurred_at"]) for row in rows]
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from backend.context import AppContext
+from backend.retrieval.types import IndexState
 from backend.store import outbound
 from backend.store import vault as store
 
@@ -31,7 +32,7 @@ class BlockCounts(BaseModel):
 class IndexOut(BaseModel):
     model_config = ConfigDict(extra="allow")  # whatever else the index reports is passed through
 
-    state: str
+    state: IndexState
     built_in_s: float | None
     embed_model: str
     blocks: int

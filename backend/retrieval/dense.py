@@ -19,17 +19,9 @@ are the true top k. How a segment is scanned, chosen by measurement on 2 cores a
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-
-# FAISS's OpenMP threads spin for a while after each parallel region by default. On 2 cores shared with
-# other work, the spinning thread takes the core the Python thread needs: measured with hybrid queries at
-# 100,000 blocks, load 3–4.5, interleaved runs: default p50 21–44 ms / p95 50–59; PASSIVE (idle threads
-# sleep) 15–22 / 22–40; ACTIVE (spin on) 14–18 / 20–143 and a core burnt while idle. An explicit setting
-# by the operator wins. It must be set before libgomp loads, i.e. before `import faiss`.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import faiss
 import numpy as np
@@ -88,19 +80,22 @@ class Sketch:
         q_norm = float(np.linalg.norm(q))
         slack = 4 * len(q) * 2.0**-24 * (1 + self.error) * max(q_norm, 1.0)
         eps = self.error * q_norm + (1 + self.error) * float(np.linalg.norm(q - q_hat)) + slack
-        bits = None if allowed is None else np.packbits(allowed, bitorder="little")
-        sel = None if bits is None else faiss.IDSelectorBitmap(len(allowed), faiss.swig_ptr(bits))
-        params = faiss.SearchParametersIVF(nprobe=_SKETCH_LISTS, sel=sel)
+        sel = None
+        if allowed is not None:
+            bits = np.packbits(allowed, bitorder="little")  # referenced by `sel` while this call searches
+            sel = faiss.IDSelectorBitmap(len(allowed), faiss.swig_ptr(bits))
+        # SWIG classes take their fields as keywords; faiss's stubs do not say so.
+        params = faiss.SearchParametersIVF(nprobe=_SKETCH_LISTS, sel=sel)  # type: ignore[call-arg]
         pool = min(admitted, 4 * k + _SKETCH_MARGIN)
         while True:
             scores, ids = self.index.search(p[None, :], pool, params=params)
             found = ids[0] >= 0
             approx, rows = scores[0][found] * h, ids[0][found]
             if len(rows) <= k:
-                return rows
+                return np.asarray(rows)
             threshold = approx[k - 1] - 2 * eps
             if approx[-1] < threshold or len(rows) >= admitted:
-                return rows[approx >= threshold]
+                return np.asarray(rows[approx >= threshold])
             if pool >= admitted:
                 return None
             pool = min(admitted, pool * 8)
@@ -278,7 +273,8 @@ class DenseIndex:
         if allowed is None:
             return shortlist(matrix @ q, k, seg.block_ids)
         bits = np.packbits(allowed, bitorder="little")
-        params = faiss.SearchParameters(sel=faiss.IDSelectorBitmap(seg.n_rows, faiss.swig_ptr(bits)))
+        selector = faiss.IDSelectorBitmap(seg.n_rows, faiss.swig_ptr(bits))
+        params = faiss.SearchParameters(sel=selector)  # type: ignore[call-arg]  # SWIG fields as keywords
         scores, ids = seg.payload.index.search(q[None, :], min(k, admitted), params=params)
         found = ids[0] >= 0
         return Shortlist(seg.block_ids, ids[0][found], scores[0][found])

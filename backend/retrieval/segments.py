@@ -170,7 +170,8 @@ class SegmentStore(Generic[P]):
         """Rows a search may return (live and in scope); None means all rows, the fast path."""
         if scope is None:
             return None if segment.n_live == segment.n_rows else segment.live
-        return scope.mask(segment) & segment.live
+        rows: np.ndarray = scope.mask(segment) & segment.live
+        return rows
 
     def without(self, block_ids: Iterable[str]) -> tuple[SegmentStore[P], list[Removed[P]]]:
         """Tombstone the given blocks (unknown ids are ignored); returns the rows that died, per segment."""

@@ -26,7 +26,7 @@ from backend.llm.embedders import AsyncEmbedder, Embedder
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.retrieval.hybrid import HybridIndex
 from backend.retrieval.tokenizer import Analyzer
-from backend.retrieval.types import Hit, IndexedBlock, Scope, SearchMode
+from backend.retrieval.types import Hit, IndexedBlock, IndexState, Scope, SearchMode
 from backend.store import blocks as store
 from backend.store.db import Database
 
@@ -128,7 +128,7 @@ class SearchService:
         self.index = HybridIndex()
         self.poll_s = poll_s
         self.inline_search_blocks = inline_search_blocks
-        self.state = "empty"
+        self.state: IndexState = "empty"
         self.built_in_s: float | None = None
         self._seq = 0
         self._dirty: set[str] = set()

@@ -294,7 +294,8 @@ class SparseIndex:
         """What a term of weight `weight` adds to the BM25 scores of rows with these frequencies and lengths."""
         k1, b = self.params.k1, self.params.b
         norm = k1 * (1.0 - b + b * lengths / avg)
-        return weight * freq * (k1 + 1.0) / (freq + norm)
+        contribution: np.ndarray = weight * freq * (k1 + 1.0) / (freq + norm)
+        return contribution
 
 
 def _kth(values: np.ndarray, k: int) -> float:

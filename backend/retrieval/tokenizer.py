@@ -55,6 +55,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import astuple, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Literal, NamedTuple
 
@@ -62,6 +63,7 @@ import numpy as np
 import snowballstemmer
 
 Language = Literal["en", "de", "und"]
+_LANGUAGES: tuple[Language, ...] = ("en", "de", "und")
 
 
 
@@ -201,11 +203,11 @@ class Analyzer:
         # Fresh dicts instead of clear(): concurrent readers keep using the old ones.
         self._split_memo = _Memo(_split_word)
         self._memo: dict[Language, _Memo] = {
-            lang: _Memo(lambda token, lang=lang: self._analyse(token, lang)) for lang in ("en", "de", "und")
+            lang: _Memo(partial(self._analyse, lang=lang)) for lang in _LANGUAGES
         }
         self._language_memo: dict[str, Language] = {}
         self._word_memo: dict[Language, _Memo] = {
-            lang: _Memo(lambda word, lang=lang: tuple(self.terms(word, lang))) for lang in ("en", "de", "und")
+            lang: _Memo(partial(self._word_terms, language=lang)) for lang in _LANGUAGES
         }
 
     def detect_language(self, tokens: Iterable[str]) -> Language:
@@ -238,6 +240,9 @@ class Analyzer:
         if len(self._split_memo) >= _CACHE_LIMIT:
             self._new_memos()
         return list(itertools.chain.from_iterable(map(self._split_memo.__getitem__, text.split())))
+
+    def _word_terms(self, word: str, language: Language) -> tuple[str, ...]:
+        return tuple(self.terms(word, language))
 
     def terms(self, text: str, language: Language | None = None) -> list[str]:
         """The index terms of `text`, in order, with repeats (term frequency matters to BM25)."""
@@ -299,7 +304,8 @@ class Analyzer:
         if code == "de" and not word.isascii():
             word = "".join(c if c in "äöü" else fold_accents(c) for c in word)
             return fold_accents(self._stemmers[code].stemWord(word))
-        return self._stemmers[code].stemWord(fold_accents(word))
+        stem: str = self._stemmers[code].stemWord(fold_accents(word))
+        return stem
 
     def _langs(self, lang: Language) -> tuple[str, ...]:
         return _STEM_LANGS[lang] if self.options.stem else ("en",)

@@ -8,6 +8,7 @@ from typing import Literal, NamedTuple, Protocol, TypeVar
 import numpy as np
 
 SearchMode = Literal["hybrid", "dense", "sparse"]
+IndexState = Literal["empty", "building", "ready"]
 
 
 @dataclass(frozen=True)

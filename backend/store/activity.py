@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
-import psycopg
-
-from backend.store.db import Database
+from backend.store.db import Connection, Cursor, Database
 
 
 def insert_event(db: Database, kind: str, ref: str | None, occurred_at: datetime | None,
@@ -21,8 +18,8 @@ def insert_event(db: Database, kind: str, ref: str | None, occurred_at: datetime
     return int(row["id"]) if row else None
 
 
-def add_event(conn: psycopg.Connection, kind: str, ref: str | None, occurred_at: datetime | None,
-              unless_within_s: int = 0) -> psycopg.Cursor[Any]:
+def add_event(conn: Connection, kind: str, ref: str | None, occurred_at: datetime | None,
+              unless_within_s: int = 0) -> Cursor:
     """Queue the insert of one event in the caller's transaction; the cursor returns its id (no row when
     it was a repeat). The chat stores a question's event with the question itself."""
     return conn.execute(

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from backend.store.db import Database
+from backend.store.db import Database, one
 
 _LIVE_BLOCKS = """
     SELECT b.id::text AS id, b.document_id::text AS document_id, d.filename, d.category, b.ordinal, b.page,
@@ -75,7 +75,7 @@ def save_terms(db: Database, analyzer: str, terms: Sequence[tuple[str, str, byte
 
 def latest_change(db: Database) -> int:
     with db.connection() as conn:
-        row = conn.execute("SELECT coalesce(max(seq), 0) AS seq FROM index_changes").fetchone()
+        row = one(conn.execute("SELECT coalesce(max(seq), 0) AS seq FROM index_changes"))
     return int(row["seq"])
 
 

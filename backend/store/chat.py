@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime
+from typing import Any, Literal, TypedDict, cast
 
-import psycopg
 from psycopg.types.json import Jsonb
 
-from backend.store.db import Database
+from backend.store.db import Connection, Cursor, Database
 
 _SESSION_COLUMNS = """
     s.id::text AS id, s.title, s.title_is_custom, s.scope, s.created_at, s.updated_at,
@@ -32,12 +32,60 @@ _MESSAGE_COLUMNS = """
 _HISTORY_COLUMNS = "id::text AS id, turn, role, content, model_content, tool_calls, tool_name, attachments"
 
 
+Role = Literal["user", "assistant", "tool"]
+MessageStatus = Literal["complete", "partial", "error"]  # partial: being answered, or cut off
+
+
+class SessionRow(TypedDict):
+    """A chat session as `_SESSION_COLUMNS` reads it."""
+
+    id: str
+    title: str
+    title_is_custom: bool
+    scope: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+    turns: int
+
+
+class MessageRow(TypedDict):
+    """A message as `_MESSAGE_COLUMNS` reads it: the transcript's view of a turn."""
+
+    id: str
+    turn: int
+    seq: int
+    role: Role
+    content: str
+    model_content: str | None
+    tool_calls: list[dict[str, Any]] | None
+    tool_call_id: str | None
+    tool_name: str | None
+    tool_summary: str | None
+    citations: list[dict[str, Any]] | None
+    thinking: str | None
+    attachments: list[dict[str, Any]]
+    scope: dict[str, Any] | None
+    status: MessageStatus
+    error: dict[str, Any] | None
+    memory: dict[str, int] | None
+    created_at: datetime
+
+
+class QuestionRow(TypedDict):
+    """A turn's user message, as a rewind reuses it."""
+
+    id: str
+    content: str
+    model_content: str | None
+    attachments: list[dict[str, Any]]
+
+
 @dataclass(frozen=True)
 class NewMessage:
     """A row to insert into `chat_messages`; the JSON fields are plain Python values."""
 
     id: str
-    role: str
+    role: Role
     content: str = ""
     model_content: str | None = None
     tool_calls: list[dict[str, Any]] | None = None
@@ -46,7 +94,7 @@ class NewMessage:
     tool_summary: str | None = None
     attachments: list[dict[str, Any]] = field(default_factory=list)
     scope: dict[str, Any] | None = None
-    status: str = "complete"
+    status: MessageStatus = "complete"
 
 
 @dataclass(frozen=True)
@@ -56,13 +104,13 @@ class AnswerUpdate:
     content: str
     citations: list[dict[str, Any]]
     thinking: str | None
-    status: str
+    status: MessageStatus
     error: dict[str, Any] | None
     memory: dict[str, int] | None = None  # the stream's `memory` line; None when the model was not used
 
 
 @contextmanager
-def turn_transaction(db: Database) -> Iterator[psycopg.Connection]:
+def turn_transaction(db: Database) -> Iterator[Connection]:
     """One transaction in pipeline mode: statements are sent without waiting for each other; only reading
     a result waits. The writes of a turn and their COMMIT then cost one round trip to Postgres, not one
     each (a chat turn is latency-bound, and every round trip is a wake-up of the database process)."""
@@ -72,19 +120,19 @@ def turn_transaction(db: Database) -> Iterator[psycopg.Connection]:
 
 # -- sessions ----------------------------------------------------------------------------------------
 
-def insert_session(conn: psycopg.Connection, session_id: str, title: str, scope: dict[str, Any]) -> None:
+def insert_session(conn: Connection, session_id: str, title: str, scope: dict[str, Any]) -> None:
     conn.execute("INSERT INTO chat_sessions (id, title, scope) VALUES (%s, %s, %s)",
                  (session_id, title, Jsonb(scope)))
 
 
-def lock_session(conn: psycopg.Connection, session_id: str) -> psycopg.Cursor[Any]:
+def lock_session(conn: Connection, session_id: str) -> Cursor:
     """Lock the session row until the transaction ends, which serialises the turns of a session: the next
     statements of the transaction see every turn committed before (read committed: a fresh snapshot each).
     The cursor has a row if the session exists. `touch_session` locks it as well."""
     return conn.execute("SELECT 1 FROM chat_sessions WHERE id = %s FOR UPDATE", (session_id,))
 
 
-def touch_session(conn: psycopg.Connection, session_id: str, scope: dict[str, Any], title: str) -> None:
+def touch_session(conn: Connection, session_id: str, scope: dict[str, Any], title: str) -> None:
     """Record activity and the latest scope; `title` replaces a derived title while the session has no
     messages (its first question is the one arriving, also after a rewind to the first turn). Like any
     update, it locks the session row until the transaction ends (see `lock_session`)."""
@@ -97,18 +145,18 @@ def touch_session(conn: psycopg.Connection, session_id: str, scope: dict[str, An
     )
 
 
-def list_sessions(db: Database, limit: int, offset: int) -> list[dict[str, Any]]:
+def list_sessions(db: Database, limit: int, offset: int) -> list[SessionRow]:
     with db.connection() as conn:
-        return conn.execute(
+        return cast(list[SessionRow], conn.execute(
             f"SELECT {_SESSION_COLUMNS} FROM chat_sessions s ORDER BY s.updated_at DESC, s.id LIMIT %s OFFSET %s",  # noqa: S608 - fixed fragment
             (limit, offset),
-        ).fetchall()
+        ).fetchall())
 
 
-def get_session(db: Database, session_id: str) -> dict[str, Any] | None:
+def get_session(db: Database, session_id: str) -> SessionRow | None:
     with db.connection() as conn:
-        return conn.execute(f"SELECT {_SESSION_COLUMNS} FROM chat_sessions s WHERE s.id = %s",  # noqa: S608
-                            (session_id,)).fetchone()
+        return cast(SessionRow | None, conn.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM chat_sessions s WHERE s.id = %s", (session_id,)).fetchone())  # noqa: S608
 
 
 def rename_session(db: Database, session_id: str, title: str) -> bool:
@@ -128,29 +176,29 @@ def delete_session(db: Database, session_id: str) -> bool:
 
 # -- turns -------------------------------------------------------------------------------------------
 
-def turn_question(conn: psycopg.Connection, session_id: str, turn: int) -> dict[str, Any] | None:
+def turn_question(conn: Connection, session_id: str, turn: int) -> QuestionRow | None:
     """The user message of a turn: id, content, model_content and attachments."""
-    return conn.execute(
+    return cast(QuestionRow | None, conn.execute(
         "SELECT id::text AS id, content, model_content, attachments FROM chat_messages"
         " WHERE session_id = %s AND turn = %s AND role = 'user'",
         (session_id, turn),
-    ).fetchone()
+    ).fetchone())
 
 
-def message_images(conn: psycopg.Connection, message_id: str) -> list[tuple[str, bytes]]:
+def message_images(conn: Connection, message_id: str) -> list[tuple[str, bytes]]:
     """The images attached to a user message as (mime type, bytes), in attachment order."""
     rows = conn.execute("SELECT mime_type, data FROM chat_images WHERE message_id = %s ORDER BY position",
                         (message_id,)).fetchall()
     return [(row["mime_type"], bytes(row["data"])) for row in rows]
 
 
-def turn_of_message(conn: psycopg.Connection, session_id: str, message_id: str) -> int | None:
+def turn_of_message(conn: Connection, session_id: str, message_id: str) -> int | None:
     row = conn.execute("SELECT turn FROM chat_messages WHERE id = %s AND session_id = %s",
                        (message_id, session_id)).fetchone()
     return None if row is None else int(row["turn"])
 
 
-def delete_turns_from(conn: psycopg.Connection, session_id: str, turn: int) -> int:
+def delete_turns_from(conn: Connection, session_id: str, turn: int) -> int:
     """Remove turn `turn` and every later turn of the session; returns the number of rows removed."""
     cur = conn.execute("DELETE FROM chat_messages WHERE session_id = %s AND turn >= %s", (session_id, turn))
     return cur.rowcount
@@ -179,7 +227,7 @@ def _values(first_seq: int, messages: Sequence[NewMessage]) -> tuple[str, list[A
     return f"(VALUES {', '.join([row] * len(messages))}) AS {alias}", params
 
 
-def insert_turn(conn: psycopg.Connection, session_id: str, messages: Sequence[NewMessage]) -> psycopg.Cursor[Any]:
+def insert_turn(conn: Connection, session_id: str, messages: Sequence[NewMessage]) -> Cursor:
     """Insert the rows of a new turn (numbered from seq 0) as the session's next turn; the cursor returns
     the turn's number. The statement numbers the turn itself, so nothing waits for a read first. The
     session must be locked in this transaction; if it does not exist, the insert fails (foreign key)."""
@@ -189,7 +237,7 @@ def insert_turn(conn: psycopg.Connection, session_id: str, messages: Sequence[Ne
                         [session_id, session_id, *params])
 
 
-def insert_images(conn: psycopg.Connection, message_id: str, images: Sequence[tuple[str, bytes]]) -> None:
+def insert_images(conn: Connection, message_id: str, images: Sequence[tuple[str, bytes]]) -> None:
     if not images:
         return
     with conn.cursor() as cur:
@@ -232,14 +280,15 @@ def _jsonb(value: Any) -> Jsonb | None:
 
 # -- reading -----------------------------------------------------------------------------------------
 
-def session_messages(db: Database, session_id: str) -> list[dict[str, Any]]:
+def session_messages(db: Database, session_id: str) -> list[MessageRow]:
     """The session's messages in conversation order, every column the transcript shows."""
     with db.connection() as conn:
-        return conn.execute(f"SELECT {_MESSAGE_COLUMNS} FROM chat_messages WHERE session_id = %s"  # noqa: S608
-                            " ORDER BY turn, seq", (session_id,)).fetchall()
+        return cast(list[MessageRow], conn.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM chat_messages WHERE session_id = %s"  # noqa: S608
+            " ORDER BY turn, seq", (session_id,)).fetchall())
 
 
-def history_messages(conn: psycopg.Connection, session_id: str) -> psycopg.Cursor[Any]:
+def history_messages(conn: Connection, session_id: str) -> Cursor:
     """Every message of the session, in order, with what replaying it needs: a cursor, to fetch from once
     the pipeline has sent the statement."""
     return conn.execute(f"SELECT {_HISTORY_COLUMNS} FROM chat_messages"  # noqa: S608 - fixed fragment

@@ -4,10 +4,16 @@ Connections are autocommit with dict rows and pgvector types registered; `Databa
 wraps several statements in one atomic transaction. Migrations are numbered, forward-only SQL files in
 `store/migrations/`, applied in order at startup under an advisory lock and recorded in
 `schema_migrations`, so applying them twice (or from two processes at once) changes nothing.
+
+Migrations are append-only: each applied one is recorded with the sha256 of its file, and a start finds
+an applied migration whose file changed since stops with `MigrationChanged` naming the file (a database
+migrated by an edited file would differ from one migrated by the original, silently). Vaults from before
+the checksums get them recorded on their first start.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections.abc import Iterator
@@ -17,13 +23,21 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
+import psycopg_pool
 from pgvector.psycopg import register_vector
-from psycopg.rows import dict_row
+from psycopg.rows import DictRow, dict_row
 from psycopg.types.json import set_json_dumps
 from psycopg.types.string import StrBinaryDumper, StrDumper, StrDumperUnknown
 from psycopg_pool import ConnectionPool
 
 log = logging.getLogger(__name__)
+
+# What store functions take and return: code outside store/ names these, never psycopg itself (an
+# import-linter contract). `ForeignKeyViolation` and `PoolClosed` are re-exported for the same reason.
+Connection = psycopg.Connection[DictRow]
+Cursor = psycopg.Cursor[DictRow]
+ForeignKeyViolation = psycopg.errors.ForeignKeyViolation
+PoolClosed = psycopg_pool.PoolClosed
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_LOCK = 727_001  # arbitrary constant shared by every Quire process
@@ -63,21 +77,21 @@ def _without_nul(value: Any) -> Any:
 # Postgres text and jsonb cannot hold NUL characters; input containing them (hostile or from a broken
 # file) would otherwise fail with a server error. NUL carries no meaning in text, so it is dropped.
 class _TextDumper(StrDumper):
-    def dump(self, obj: str) -> bytes | bytearray | memoryview:
+    def dump(self, obj: str) -> bytes | bytearray | memoryview | None:
         return super().dump(obj.replace("\x00", ""))
 
 
 class _UnknownTextDumper(StrDumperUnknown):
-    def dump(self, obj: str) -> bytes | bytearray | memoryview:
+    def dump(self, obj: str) -> bytes | bytearray | memoryview | None:
         return super().dump(obj.replace("\x00", ""))
 
 
 class _BinaryTextDumper(StrBinaryDumper):
-    def dump(self, obj: str) -> bytes | bytearray | memoryview:
+    def dump(self, obj: str) -> bytes | bytearray | memoryview | None:
         return super().dump(obj.replace("\x00", ""))
 
 
-def configure_connection(conn: psycopg.Connection) -> None:
+def configure_connection(conn: psycopg.Connection[Any]) -> None:
     register_vector(conn)
     # Same roles as psycopg's defaults: the last text dumper registered ("unknown" type, so Postgres
     # infers uuid, date, ...) is the default for str.
@@ -87,11 +101,20 @@ def configure_connection(conn: psycopg.Connection) -> None:
     set_json_dumps(lambda obj: json.dumps(_without_nul(obj), default=str), context=conn)
 
 
+def one(cursor: Cursor) -> DictRow:
+    """The row of a statement that always returns one (an aggregate, `INSERT ... RETURNING`, a row this
+    transaction just wrote): typed as present, and a clear error if it is not."""
+    row = cursor.fetchone()
+    if row is None:
+        raise LookupError("the statement returned no row")
+    return row
+
+
 class Database:
     def __init__(self, url: str, *, min_size: int = 2, max_size: int = 16, origin: str = "") -> None:
         self.url = normalise_url(url)
         self.origin = origin  # this process's executor id, stamped on the index change feed
-        self._pool = ConnectionPool(
+        self._pool: ConnectionPool[Connection] = ConnectionPool(
             self.url,
             min_size=min_size,
             max_size=max_size,
@@ -109,17 +132,17 @@ class Database:
         self._pool.close()
 
     @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection]:
+    def connection(self) -> Iterator[Connection]:
         with self._pool.connection() as conn:
             yield conn
 
     @contextmanager
-    def transaction(self) -> Iterator[psycopg.Connection]:
+    def transaction(self) -> Iterator[Connection]:
         with self._pool.connection() as conn, conn.transaction():
             yield conn
 
     @contextmanager
-    def bookkeeping(self) -> Iterator[psycopg.Connection]:
+    def bookkeeping(self) -> Iterator[Connection]:
         """A transaction for progress and log rows: committed without waiting for the disk flush.
 
         An app crash loses nothing (Postgres keeps running and writes them out a moment later); only a
@@ -138,25 +161,61 @@ class Database:
         return True
 
 
-def pending_migrations(applied: set[str]) -> list[Path]:
-    return [p for p in sorted(MIGRATIONS_DIR.glob("*.sql")) if p.stem not in applied]
+class MigrationChanged(RuntimeError):
+    """An applied migration's file is not the one that was applied: the app must not start on it."""
 
 
-def apply_migrations(url: str) -> list[str]:
-    """Apply every migration not yet recorded; returns the names applied now."""
+def migration_checksum(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def pending_migrations(applied: set[str], migrations_dir: Path = MIGRATIONS_DIR) -> list[Path]:
+    return [p for p in sorted(migrations_dir.glob("*.sql")) if p.stem not in applied]
+
+
+def _check_applied(conn: psycopg.Connection[Any], migrations_dir: Path) -> set[str]:
+    """The names of the applied migrations, after checking each one's file against its recorded checksum
+    (and recording the checksums a vault from before them lacks). A recorded migration without a file
+    here is one a newer Quire sharing this database applied: not an edit, so not an error."""
+    applied: set[str] = set()
+    for version, recorded in conn.execute("SELECT version, checksum FROM schema_migrations ORDER BY version"):
+        applied.add(version)
+        path = migrations_dir / f"{version}.sql"
+        if not path.exists():
+            continue
+        actual = migration_checksum(path)
+        if recorded is None:
+            conn.execute("UPDATE schema_migrations SET checksum = %s WHERE version = %s AND checksum IS NULL",
+                         (actual, version))
+        elif recorded != actual:
+            raise MigrationChanged(
+                f"Migration {path} was changed after it was applied to this database (sha256 recorded "
+                f"{recorded[:12]}…, file now {actual[:12]}…). Migrations are append-only: restore the file "
+                "as it was and put the change in a new numbered migration.")
+    return applied
+
+
+def apply_migrations(url: str, migrations_dir: Path = MIGRATIONS_DIR) -> list[str]:
+    """Check the applied migrations, then apply every one not yet recorded; returns the names applied now.
+    Raises `MigrationChanged` when an applied migration's file differs from the one applied."""
     done: list[str] = []
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
         try:
+            # The runner's own table is bootstrapped here, not by a migration: the checksum column must
+            # exist before any migration is checked or applied.
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations ("
                 " version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
             )
-            applied = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
-            for path in pending_migrations(applied):
+            conn.execute("ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text")
+            applied = _check_applied(conn, migrations_dir)
+            for path in pending_migrations(applied, migrations_dir):
+                sql = path.read_bytes()  # the checksum is of exactly what runs
                 with conn.transaction():
-                    conn.execute(path.read_text(encoding="utf-8"))
-                    conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (path.stem,))
+                    conn.execute(sql)
+                    conn.execute("INSERT INTO schema_migrations (version, checksum) VALUES (%s, %s)",
+                                 (path.stem, hashlib.sha256(sql).hexdigest()))
                 log.info("applied migration %s", path.stem)
                 done.append(path.stem)
         finally:

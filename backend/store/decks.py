@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict, cast
 
-import psycopg
 from psycopg.types.json import Jsonb
 
-from backend.store.db import Database
+from backend.store.db import Connection, Database, one
 
 _DECK = """
     SELECT d.id::text AS id, d.title, d.scope, d.created_at,
@@ -26,7 +25,51 @@ _CARD = """
 """
 
 
-def insert_deck(conn: psycopg.Connection, deck: dict[str, Any], cards: Sequence[dict[str, Any]]) -> None:
+class DeckRow(TypedDict):
+    """A deck with its card counts, as `_DECK` reads it."""
+
+    id: str
+    title: str
+    scope: dict[str, Any]
+    created_at: datetime
+    card_count: int
+    due_count: int
+    new_count: int
+    last_reviewed_at: datetime | None
+
+
+class CardRow(TypedDict):
+    """A card with its FSRS scheduling state, as `_CARD` reads it."""
+
+    id: str
+    deck_id: str
+    position: int
+    front: str
+    back: str
+    tags: list[str]
+    origin: str
+    sources: list[dict[str, Any]]
+    fsrs_state: int
+    fsrs_step: int | None
+    stability: float | None
+    difficulty: float | None
+    due: datetime
+    last_review: datetime | None
+    reps: int
+    lapses: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class ReviewRow(TypedDict):
+    rating: int
+    reviewed_at: datetime
+    state_before: int
+    due_before: datetime
+    due_after: datetime
+
+
+def insert_deck(conn: Connection, deck: dict[str, Any], cards: Sequence[dict[str, Any]]) -> None:
     conn.execute(
         "INSERT INTO decks (id, title, scope, job_id) VALUES (%s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
         (deck["id"], deck["title"], Jsonb(deck["scope"]), deck["job_id"]),
@@ -40,14 +83,16 @@ def insert_deck(conn: psycopg.Connection, deck: dict[str, Any], cards: Sequence[
         )
 
 
-def list_decks(db: Database, now: datetime) -> list[dict[str, Any]]:
+def list_decks(db: Database, now: datetime) -> list[DeckRow]:
     with db.connection() as conn:
-        return conn.execute(f"{_DECK} GROUP BY d.id ORDER BY d.created_at DESC", {"now": now}).fetchall()
+        return cast(list[DeckRow],
+                    conn.execute(f"{_DECK} GROUP BY d.id ORDER BY d.created_at DESC", {"now": now}).fetchall())
 
 
-def get_deck(db: Database, deck_id: str, now: datetime) -> dict[str, Any] | None:
+def get_deck(db: Database, deck_id: str, now: datetime) -> DeckRow | None:
     with db.connection() as conn:
-        return conn.execute(f"{_DECK} WHERE d.id = %(id)s GROUP BY d.id", {"now": now, "id": deck_id}).fetchone()
+        return cast(DeckRow | None,
+                    conn.execute(f"{_DECK} WHERE d.id = %(id)s GROUP BY d.id", {"now": now, "id": deck_id}).fetchone())
 
 
 def delete_deck(db: Database, deck_id: str) -> bool:
@@ -55,26 +100,27 @@ def delete_deck(db: Database, deck_id: str) -> bool:
         return conn.execute("DELETE FROM decks WHERE id = %s", (deck_id,)).rowcount > 0
 
 
-def cards(db: Database, deck_id: str) -> list[dict[str, Any]]:
+def cards(db: Database, deck_id: str) -> list[CardRow]:
     with db.connection() as conn:
-        return conn.execute(f"{_CARD} WHERE deck_id = %s ORDER BY position", (deck_id,)).fetchall()
+        return cast(list[CardRow], conn.execute(f"{_CARD} WHERE deck_id = %s ORDER BY position", (deck_id,)).fetchall())
 
 
-def due_cards(db: Database, deck_id: str, now: datetime, limit: int) -> list[dict[str, Any]]:
+def due_cards(db: Database, deck_id: str, now: datetime, limit: int) -> list[CardRow]:
     """Cards due at `now`, most overdue first."""
     with db.connection() as conn:
-        return conn.execute(
+        return cast(list[CardRow], conn.execute(
             f"{_CARD} WHERE deck_id = %s AND due <= %s ORDER BY due, position LIMIT %s",
             (deck_id, now, limit),
-        ).fetchall()
+        ).fetchall())
 
 
-def get_card(db: Database, deck_id: str, card_id: str) -> dict[str, Any] | None:
+def get_card(db: Database, deck_id: str, card_id: str) -> CardRow | None:
     with db.connection() as conn:
-        return conn.execute(f"{_CARD} WHERE deck_id = %s AND id = %s", (deck_id, card_id)).fetchone()
+        return cast(CardRow | None,
+                    conn.execute(f"{_CARD} WHERE deck_id = %s AND id = %s", (deck_id, card_id)).fetchone())
 
 
-def add_card(db: Database, card_id: str, deck_id: str, front: str, back: str, tags: list[str]) -> dict[str, Any]:
+def add_card(db: Database, card_id: str, deck_id: str, front: str, back: str, tags: list[str]) -> CardRow:
     with db.transaction() as conn:
         conn.execute("SELECT 1 FROM decks WHERE id = %s FOR UPDATE", (deck_id,))
         conn.execute(
@@ -82,10 +128,10 @@ def add_card(db: Database, card_id: str, deck_id: str, front: str, back: str, ta
             " SELECT %s, %s, coalesce(max(position), 0) + 1, %s, %s, %s, 'manual' FROM cards WHERE deck_id = %s",
             (card_id, deck_id, front, back, tags, deck_id),
         )
-        return conn.execute(f"{_CARD} WHERE id = %s", (card_id,)).fetchone()
+        return cast(CardRow, one(conn.execute(f"{_CARD} WHERE id = %s", (card_id,))))
 
 
-def update_card(db: Database, deck_id: str, card_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
+def update_card(db: Database, deck_id: str, card_id: str, fields: dict[str, Any]) -> CardRow | None:
     """Change some of front, back, tags (keys of `fields`); the card's schedule is kept."""
     sets = ", ".join(f"{name} = %({name})s" for name in fields if name in ("front", "back", "tags"))
     with db.connection() as conn:
@@ -94,7 +140,8 @@ def update_card(db: Database, deck_id: str, card_id: str, fields: dict[str, Any]
                 f"UPDATE cards SET {sets}, updated_at = now() WHERE deck_id = %(deck)s AND id = %(id)s",  # noqa: S608
                 {**fields, "deck": deck_id, "id": card_id},
             )
-        return conn.execute(f"{_CARD} WHERE deck_id = %s AND id = %s", (deck_id, card_id)).fetchone()
+        return cast(CardRow | None,
+                    conn.execute(f"{_CARD} WHERE deck_id = %s AND id = %s", (deck_id, card_id)).fetchone())
 
 
 def delete_card(db: Database, deck_id: str, card_id: str) -> bool:
@@ -102,8 +149,8 @@ def delete_card(db: Database, deck_id: str, card_id: str) -> bool:
         return conn.execute("DELETE FROM cards WHERE deck_id = %s AND id = %s", (deck_id, card_id)).rowcount > 0
 
 
-def save_review(db: Database, card_id: str, before: dict[str, Any], after: dict[str, Any], rating: int,
-                reviewed_at: datetime, lapse: bool) -> dict[str, Any] | None:
+def save_review(db: Database, card_id: str, before: CardRow, after: dict[str, Any], rating: int,
+                reviewed_at: datetime, lapse: bool) -> CardRow | None:
     """Store the card's new FSRS state and log the review, in one transaction; returns the new row, or
     None when the card was reviewed by someone else since `before` was read (a double submit)."""
     with db.transaction() as conn:
@@ -121,13 +168,13 @@ def save_review(db: Database, card_id: str, before: dict[str, Any], after: dict[
             (card_id, rating, reviewed_at, before["fsrs_state"], before["due"], after["due"],
              after["stability"], after["difficulty"]),
         )
-        return conn.execute(f"{_CARD} WHERE id = %s", (card_id,)).fetchone()
+        return cast(CardRow, one(conn.execute(f"{_CARD} WHERE id = %s", (card_id,))))
 
 
-def reviews(db: Database, card_id: str) -> list[dict[str, Any]]:
+def reviews(db: Database, card_id: str) -> list[ReviewRow]:
     with db.connection() as conn:
-        return conn.execute(
+        return cast(list[ReviewRow], conn.execute(
             "SELECT rating, reviewed_at, state_before, due_before, due_after FROM card_reviews"
             " WHERE card_id = %s ORDER BY reviewed_at, id",
             (card_id,),
-        ).fetchall()
+        ).fetchall())

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Any, Literal, TypedDict, cast
 
-import psycopg
 from psycopg.types.json import Jsonb
 
-from backend.store.db import Database
+from backend.store.db import Connection, Database, one
 
 _MINDMAP = """
     SELECT m.id::text AS id, m.title, m.depth, m.tree, m.layout, m.positions, m.scope, m.created_at, m.updated_at,
@@ -16,7 +16,22 @@ _MINDMAP = """
 """
 
 
-def insert_mindmap(conn: psycopg.Connection, mindmap: dict[str, Any]) -> None:
+class MindmapRow(TypedDict):
+    """A mind map with its saved layout and export count, as `_MINDMAP` reads it."""
+
+    id: str
+    title: str
+    depth: int
+    tree: dict[str, Any]
+    layout: Literal["LR", "TB"]
+    positions: dict[str, Any]
+    scope: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+    exports: int
+
+
+def insert_mindmap(conn: Connection, mindmap: dict[str, Any]) -> None:
     conn.execute(
         "INSERT INTO mindmaps (id, title, depth, tree, scope, job_id) VALUES (%s, %s, %s, %s, %s, %s)"
         " ON CONFLICT (id) DO NOTHING",
@@ -25,14 +40,14 @@ def insert_mindmap(conn: psycopg.Connection, mindmap: dict[str, Any]) -> None:
     )
 
 
-def list_mindmaps(db: Database) -> list[dict[str, Any]]:
+def list_mindmaps(db: Database) -> list[MindmapRow]:
     with db.connection() as conn:
-        return conn.execute(f"{_MINDMAP} ORDER BY m.created_at DESC").fetchall()
+        return cast(list[MindmapRow], conn.execute(f"{_MINDMAP} ORDER BY m.created_at DESC").fetchall())
 
 
-def get_mindmap(db: Database, mindmap_id: str) -> dict[str, Any] | None:
+def get_mindmap(db: Database, mindmap_id: str) -> MindmapRow | None:
     with db.connection() as conn:
-        return conn.execute(f"{_MINDMAP} WHERE m.id = %s", (mindmap_id,)).fetchone()
+        return cast(MindmapRow | None, conn.execute(f"{_MINDMAP} WHERE m.id = %s", (mindmap_id,)).fetchone())
 
 
 def delete_mindmap(db: Database, mindmap_id: str) -> bool:
@@ -50,7 +65,7 @@ def set_layout(db: Database, mindmap_id: str, layout: str, positions: dict[str, 
 
 def add_export(db: Database, mindmap_id: str, fmt: str) -> dict[str, Any]:
     with db.connection() as conn:
-        return conn.execute(
+        return one(conn.execute(
             "INSERT INTO mindmap_exports (mindmap_id, format) VALUES (%s, %s) RETURNING created_at",
             (mindmap_id, fmt),
-        ).fetchone()
+        ))

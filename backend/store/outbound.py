@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from backend.store.db import Database
+from backend.store.db import Database, one
 
 
 def record(db: Database, url: str, host: str, status: int | None, received: int, ok: bool, error: str | None) -> None:
@@ -17,10 +17,10 @@ def record(db: Database, url: str, host: str, status: int | None, received: int,
 
 def summary(db: Database) -> dict[str, Any]:
     with db.connection() as conn:
-        row = conn.execute(
+        row = one(conn.execute(
             "SELECT count(*) AS requests, coalesce(sum(bytes), 0) AS bytes, max(created_at) AS last_at"
             " FROM outbound_requests"
-        ).fetchone()
+        ))
         recent = conn.execute(
             "SELECT url, host, status, ok, created_at FROM outbound_requests ORDER BY id DESC LIMIT 10"
         ).fetchall()

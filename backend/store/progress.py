@@ -5,20 +5,44 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TypedDict, cast
 
-from backend.store.db import Database
+from backend.store.db import Database, one
 
 
-def events(db: Database, since: datetime | None = None, until: datetime | None = None) -> list[dict[str, Any]]:
+class EventRow(TypedDict):
+    """One activity event (`kind` is one of progress.events.ActivityKind)."""
+
+    id: int
+    kind: str
+    ref: str | None
+    occurred_at: datetime
+
+
+class SpanRow(TypedDict):
+    """One study session as Postgres derives it: start, end, event count and active seconds."""
+
+    start: datetime
+    end: datetime
+    events: int
+    seconds: int
+
+
+class AwardRow(TypedDict):
+    code: str
+    earned_at: datetime
+    value: float
+
+
+def events(db: Database, since: datetime | None = None, until: datetime | None = None) -> list[EventRow]:
     """Events in [since, until), oldest first (all of them when unbounded)."""
     with db.connection() as conn:
-        return conn.execute(
+        return cast(list[EventRow], conn.execute(
             "SELECT id, kind, ref, occurred_at FROM activity_events"
             " WHERE (%(since)s::timestamptz IS NULL OR occurred_at >= %(since)s)"
             " AND (%(until)s::timestamptz IS NULL OR occurred_at < %(until)s) ORDER BY occurred_at, id",
             {"since": since, "until": until},
-        ).fetchall()
+        ).fetchall())
 
 
 _SESSION_SPANS = """
@@ -40,11 +64,11 @@ _SESSION_SPANS = """
 """
 
 
-def session_spans(db: Database, idle_gap_s: int, last_event_s: int) -> list[dict[str, Any]]:
+def session_spans(db: Database, idle_gap_s: int, last_event_s: int) -> list[SpanRow]:
     """Every study session's start, end, event count and active seconds, computed by Postgres — the
     same rules as `progress.sessions.derive_sessions`, without shipping every event to Python."""
     with db.connection() as conn:
-        return conn.execute(_SESSION_SPANS, {"gap": idle_gap_s, "last": last_event_s}).fetchall()
+        return cast(list[SpanRow], conn.execute(_SESSION_SPANS, {"gap": idle_gap_s, "last": last_event_s}).fetchall())
 
 
 def kind_counts(db: Database) -> dict[str, int]:
@@ -57,7 +81,7 @@ def study_facts(db: Database) -> dict[str, int]:
     """The study facts badges count besides events, in one query: lessons read (distinct), finished quiz
     attempts with every question right, and workshops with every lesson completed."""
     with db.connection() as conn:
-        row = conn.execute(
+        row = one(conn.execute(
             "SELECT (SELECT count(DISTINCT ref) FROM activity_events WHERE kind = 'lesson_read' AND ref IS NOT NULL)"
             " AS lessons_read,"
             " (SELECT count(*) FROM quiz_attempts a WHERE a.finished_at IS NOT NULL"
@@ -66,13 +90,13 @@ def study_facts(db: Database) -> dict[str, int]:
             " (SELECT count(*) FROM workshops w WHERE EXISTS (SELECT 1 FROM workshop_lessons l"
             " WHERE l.workshop_id = w.id) AND NOT EXISTS (SELECT 1 FROM workshop_lessons l"
             " WHERE l.workshop_id = w.id AND l.completed_at IS NULL)) AS workshops_completed"
-        ).fetchone()
+        ))
     return {key: int(value) for key, value in row.items()}
 
 
-def awards(db: Database) -> dict[str, dict[str, Any]]:
+def awards(db: Database) -> dict[str, AwardRow]:
     with db.connection() as conn:
-        rows = conn.execute("SELECT code, earned_at, value FROM badge_awards").fetchall()
+        rows = cast(list[AwardRow], conn.execute("SELECT code, earned_at, value FROM badge_awards").fetchall())
     return {row["code"]: row for row in rows}
 
 

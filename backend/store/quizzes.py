@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from datetime import datetime
+from typing import Any, TypedDict, cast
 
-import psycopg
 from psycopg.types.json import Jsonb
 
-from backend.store.db import Database
+from backend.store.db import Connection, Database, one
 
 _SUMMARY = """
     SELECT q.id::text AS id, q.title, q.difficulty, q.types, q.requested_count, q.scope,
@@ -30,6 +30,55 @@ _SUMMARY = """
     ) o ON true
 """
 
+class QuizRow(TypedDict):
+    """A quiz with its question count and attempt statistics, as `_SUMMARY` reads it."""
+
+    id: str
+    title: str
+    difficulty: str
+    types: list[str]
+    requested_count: int
+    scope: dict[str, Any]
+    workshop_id: str | None
+    created_at: datetime
+    question_count: int
+    attempts: int
+    best_correct: int | None
+    last_attempt_at: datetime | None
+    open_answered: int | None
+
+
+class QuestionRow(TypedDict):
+    id: str
+    position: int
+    type: str
+    question: str
+    options: list[str]
+    correct_index: int
+    explanation: str
+    sources: list[dict[str, Any]]
+
+
+class AttemptRow(TypedDict):
+    id: str
+    quiz_id: str
+    started_at: datetime
+    finished_at: datetime | None
+    total: int
+    answered: int
+    correct: int
+
+
+class AnswerRow(TypedDict):
+    attempt_id: str
+    question_id: str
+    choice_index: int
+    correct: bool
+    answered_at: datetime
+    correct_index: int
+    explanation: str
+
+
 _ATTEMPT = """
     SELECT a.id::text AS id, a.quiz_id::text AS quiz_id, a.started_at, a.finished_at,
            (SELECT count(*) FROM quiz_questions qq WHERE qq.quiz_id = a.quiz_id) AS total,
@@ -39,7 +88,7 @@ _ATTEMPT = """
 """
 
 
-def insert_quiz(conn: psycopg.Connection, quiz: dict[str, Any], questions: Sequence[dict[str, Any]]) -> None:
+def insert_quiz(conn: Connection, quiz: dict[str, Any], questions: Sequence[dict[str, Any]]) -> None:
     conn.execute(
         "INSERT INTO quizzes (id, title, difficulty, types, requested_count, scope, workshop_id, job_id)"
         " VALUES (%(id)s, %(title)s, %(difficulty)s, %(types)s, %(requested_count)s, %(scope)s,"
@@ -56,24 +105,24 @@ def insert_quiz(conn: psycopg.Connection, quiz: dict[str, Any], questions: Seque
         )
 
 
-def list_quizzes(db: Database, workshop_id: str | None = None) -> list[dict[str, Any]]:
+def list_quizzes(db: Database, workshop_id: str | None = None) -> list[QuizRow]:
     where, params = ("WHERE q.workshop_id = %s", (workshop_id,)) if workshop_id else ("", ())
     with db.connection() as conn:
-        return conn.execute(f"{_SUMMARY} {where} ORDER BY q.created_at DESC", params).fetchall()
+        return cast(list[QuizRow], conn.execute(f"{_SUMMARY} {where} ORDER BY q.created_at DESC", params).fetchall())
 
 
-def get_quiz(db: Database, quiz_id: str) -> dict[str, Any] | None:
+def get_quiz(db: Database, quiz_id: str) -> QuizRow | None:
     with db.connection() as conn:
-        return conn.execute(f"{_SUMMARY} WHERE q.id = %s", (quiz_id,)).fetchone()
+        return cast(QuizRow | None, conn.execute(f"{_SUMMARY} WHERE q.id = %s", (quiz_id,)).fetchone())
 
 
-def questions(db: Database, quiz_id: str) -> list[dict[str, Any]]:
+def questions(db: Database, quiz_id: str) -> list[QuestionRow]:
     with db.connection() as conn:
-        return conn.execute(
+        return cast(list[QuestionRow], conn.execute(
             "SELECT id::text AS id, position, type, question, options, correct_index, explanation, sources"
             " FROM quiz_questions WHERE quiz_id = %s ORDER BY position",
             (quiz_id,),
-        ).fetchall()
+        ).fetchall())
 
 
 def delete_quiz(db: Database, quiz_id: str) -> bool:
@@ -81,39 +130,41 @@ def delete_quiz(db: Database, quiz_id: str) -> bool:
         return conn.execute("DELETE FROM quizzes WHERE id = %s", (quiz_id,)).rowcount > 0
 
 
-def open_attempt(db: Database, quiz_id: str) -> dict[str, Any] | None:
+def open_attempt(db: Database, quiz_id: str) -> AttemptRow | None:
     with db.connection() as conn:
-        return conn.execute(
+        return cast(AttemptRow | None, conn.execute(
             f"{_ATTEMPT} WHERE a.quiz_id = %s AND a.finished_at IS NULL ORDER BY a.started_at DESC LIMIT 1",
             (quiz_id,),
-        ).fetchone()
+        ).fetchone())
 
 
-def create_attempt(db: Database, attempt_id: str, quiz_id: str) -> dict[str, Any]:
+def create_attempt(db: Database, attempt_id: str, quiz_id: str) -> AttemptRow:
     with db.connection() as conn:
         conn.execute("INSERT INTO quiz_attempts (id, quiz_id) VALUES (%s, %s)", (attempt_id, quiz_id))
-        return conn.execute(f"{_ATTEMPT} WHERE a.id = %s", (attempt_id,)).fetchone()
+        return cast(AttemptRow, one(conn.execute(f"{_ATTEMPT} WHERE a.id = %s", (attempt_id,))))
 
 
-def attempts(db: Database, quiz_id: str) -> list[dict[str, Any]]:
+def attempts(db: Database, quiz_id: str) -> list[AttemptRow]:
     with db.connection() as conn:
-        return conn.execute(f"{_ATTEMPT} WHERE a.quiz_id = %s ORDER BY a.started_at DESC", (quiz_id,)).fetchall()
+        return cast(list[AttemptRow],
+                    conn.execute(f"{_ATTEMPT} WHERE a.quiz_id = %s ORDER BY a.started_at DESC", (quiz_id,)).fetchall())
 
 
-def attempt(db: Database, quiz_id: str, attempt_id: str) -> dict[str, Any] | None:
+def attempt(db: Database, quiz_id: str, attempt_id: str) -> AttemptRow | None:
     with db.connection() as conn:
-        return conn.execute(f"{_ATTEMPT} WHERE a.quiz_id = %s AND a.id = %s", (quiz_id, attempt_id)).fetchone()
+        return cast(AttemptRow | None,
+                    conn.execute(f"{_ATTEMPT} WHERE a.quiz_id = %s AND a.id = %s", (quiz_id, attempt_id)).fetchone())
 
 
-def answers(db: Database, attempt_ids: Sequence[str]) -> list[dict[str, Any]]:
+def answers(db: Database, attempt_ids: Sequence[str]) -> list[AnswerRow]:
     with db.connection() as conn:
-        return conn.execute(
+        return cast(list[AnswerRow], conn.execute(
             "SELECT x.attempt_id::text AS attempt_id, x.question_id::text AS question_id, x.choice_index,"
             " x.correct, x.answered_at, q.correct_index, q.explanation FROM quiz_answers x"
             " JOIN quiz_questions q ON q.id = x.question_id WHERE x.attempt_id = ANY(%s::uuid[])"
             " ORDER BY q.position",
             (list(attempt_ids),),
-        ).fetchall()
+        ).fetchall())
 
 
 def record_answer(db: Database, attempt_id: str, question_id: str, choice_index: int, correct: bool) -> bool:

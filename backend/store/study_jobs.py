@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import psycopg
 from psycopg.types.json import Jsonb
 
-from backend.store.db import Database
+from backend.store.db import Connection, Database, one
 
 _COLUMNS = "id, kind, request_key, attempt, params, state, result_id::text AS result_id, error_code," \
            " error_message, created_at, started_at, finished_at, draft"
@@ -35,7 +34,7 @@ def insert(db: Database, job_id: str, kind: str, request_key: str, attempt: int,
             " ON CONFLICT DO NOTHING",
             (job_id, kind, request_key, attempt, Jsonb(params)),
         )
-        return conn.execute(f"SELECT {_COLUMNS} FROM study_jobs WHERE id = %s", (job_id,)).fetchone()  # noqa: S608
+        return one(conn.execute(f"SELECT {_COLUMNS} FROM study_jobs WHERE id = %s", (job_id,)))  # noqa: S608
 
 
 def recent(db: Database, states: list[str], limit: int) -> list[dict[str, Any]]:
@@ -70,7 +69,7 @@ def fail(db: Database, job_id: str, code: str, message: str) -> None:
         )
 
 
-def finish(conn: psycopg.Connection, job_id: str, result_id: str) -> None:
+def finish(conn: Connection, job_id: str, result_id: str) -> None:
     """Mark success; call inside the transaction that stored the artifact."""
     conn.execute(
         "UPDATE study_jobs SET state = 'succeeded', result_id = %s, finished_at = now(), draft = NULL WHERE id = %s",

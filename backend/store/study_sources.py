@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from backend.store.db import Database
+from backend.store.db import Database, one
 
 _SCOPED = """
     d.status = 'ready'
@@ -59,7 +59,7 @@ def count_scope_blocks(db: Database, document_ids: Sequence[str], categories: Se
     query = f"SELECT count(*) AS n FROM documents d JOIN blocks b ON b.document_id = d.id AND b.is_live" \
             f" WHERE {_SCOPED}"  # noqa: S608 - fixed fragment
     with db.connection() as conn:
-        row = conn.execute(query, {"ids": list(document_ids), "cats": list(categories)}).fetchone()
+        row = one(conn.execute(query, {"ids": list(document_ids), "cats": list(categories)}))
     return int(row["n"])
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from datetime import datetime
+from typing import Any, TypedDict, cast
 
-import psycopg
 from psycopg.types.json import Jsonb
 
-from backend.store.db import Database
+from backend.store.db import Connection, Database
 
 _WORKSHOP = """
     SELECT w.id::text AS id, w.title, w.summary, w.difficulty, w.objectives, w.key_points, w.scope, w.sources,
@@ -24,7 +24,40 @@ _LESSON = """
 """
 
 
-def insert_workshop(conn: psycopg.Connection, workshop: dict[str, Any], lessons: Sequence[dict[str, Any]]) -> None:
+class WorkshopRow(TypedDict):
+    """A workshop with its lesson counts, as `_WORKSHOP` reads it."""
+
+    id: str
+    title: str
+    summary: str
+    difficulty: str
+    objectives: list[str]
+    key_points: list[str]
+    scope: dict[str, Any]
+    sources: list[dict[str, Any]]
+    recap_quiz_id: str | None
+    created_at: datetime
+    lesson_count: int
+    completed_lessons: int
+    total_minutes: int
+
+
+class LessonRow(TypedDict):
+    """A lesson as `_LESSON` reads it; `content` is None until the lesson is first opened."""
+
+    workshop_id: str
+    n: int
+    title: str
+    estimated_minutes: int
+    summary: str
+    content: str | None
+    sources: list[dict[str, Any]]
+    version: int
+    written_at: datetime | None
+    completed_at: datetime | None
+
+
+def insert_workshop(conn: Connection, workshop: dict[str, Any], lessons: Sequence[dict[str, Any]]) -> None:
     conn.execute(
         "INSERT INTO workshops (id, title, summary, difficulty, objectives, key_points, scope, sources, job_id)"
         " VALUES (%(id)s, %(title)s, %(summary)s, %(difficulty)s, %(objectives)s, %(key_points)s, %(scope)s,"
@@ -40,14 +73,15 @@ def insert_workshop(conn: psycopg.Connection, workshop: dict[str, Any], lessons:
         )
 
 
-def list_workshops(db: Database) -> list[dict[str, Any]]:
+def list_workshops(db: Database) -> list[WorkshopRow]:
     with db.connection() as conn:
-        return conn.execute(f"{_WORKSHOP} GROUP BY w.id ORDER BY w.created_at DESC").fetchall()
+        return cast(list[WorkshopRow], conn.execute(f"{_WORKSHOP} GROUP BY w.id ORDER BY w.created_at DESC").fetchall())
 
 
-def get_workshop(db: Database, workshop_id: str) -> dict[str, Any] | None:
+def get_workshop(db: Database, workshop_id: str) -> WorkshopRow | None:
     with db.connection() as conn:
-        return conn.execute(f"{_WORKSHOP} WHERE w.id = %s GROUP BY w.id", (workshop_id,)).fetchone()
+        return cast(WorkshopRow | None,
+                    conn.execute(f"{_WORKSHOP} WHERE w.id = %s GROUP BY w.id", (workshop_id,)).fetchone())
 
 
 def delete_workshop(db: Database, workshop_id: str) -> bool:
@@ -55,14 +89,16 @@ def delete_workshop(db: Database, workshop_id: str) -> bool:
         return conn.execute("DELETE FROM workshops WHERE id = %s", (workshop_id,)).rowcount > 0
 
 
-def lessons(db: Database, workshop_id: str) -> list[dict[str, Any]]:
+def lessons(db: Database, workshop_id: str) -> list[LessonRow]:
     with db.connection() as conn:
-        return conn.execute(f"{_LESSON} WHERE workshop_id = %s ORDER BY n", (workshop_id,)).fetchall()
+        return cast(list[LessonRow],
+                    conn.execute(f"{_LESSON} WHERE workshop_id = %s ORDER BY n", (workshop_id,)).fetchall())
 
 
-def lesson(db: Database, workshop_id: str, n: int) -> dict[str, Any] | None:
+def lesson(db: Database, workshop_id: str, n: int) -> LessonRow | None:
     with db.connection() as conn:
-        return conn.execute(f"{_LESSON} WHERE workshop_id = %s AND n = %s", (workshop_id, n)).fetchone()
+        return cast(LessonRow | None,
+                    conn.execute(f"{_LESSON} WHERE workshop_id = %s AND n = %s", (workshop_id, n)).fetchone())
 
 
 def bump_version(db: Database, workshop_id: str, n: int, current: int) -> bool:
@@ -74,7 +110,7 @@ def bump_version(db: Database, workshop_id: str, n: int, current: int) -> bool:
         ).rowcount > 0
 
 
-def save_lesson(conn: psycopg.Connection, workshop_id: str, n: int, version: int, content: str,
+def save_lesson(conn: Connection, workshop_id: str, n: int, version: int, content: str,
                 sources: list[dict[str, Any]]) -> None:
     """Store a written lesson; a writing for a version superseded by "regenerate" is discarded."""
     conn.execute(
@@ -93,5 +129,5 @@ def set_completed(db: Database, workshop_id: str, n: int, completed: bool) -> bo
         ).rowcount > 0
 
 
-def set_recap(conn: psycopg.Connection, workshop_id: str, quiz_id: str) -> None:
+def set_recap(conn: Connection, workshop_id: str, quiz_id: str) -> None:
     conn.execute("UPDATE workshops SET recap_quiz_id = %s WHERE id = %s", (quiz_id, workshop_id))

@@ -13,7 +13,6 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-import psycopg
 from fsrs import Card, Rating, Scheduler, State
 from pydantic import BaseModel, Field, field_validator
 
@@ -21,6 +20,7 @@ from backend.context import AppContext
 from backend.errors import NotFound, QuireError
 from backend.progress.events import record_event
 from backend.store import decks as store
+from backend.store.db import Connection
 from backend.study import jobs
 from backend.study.generation import generate_items
 from backend.study.passages import render, scope_passages
@@ -161,15 +161,15 @@ def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
     cards = [{"id": jobs.artifact_id(job_id, f"c{i}"), "position": i, "front": g.item.front, "back": g.item.back,
               "tags": g.item.tags, "sources": g.sources} for i, g in enumerate(items, start=1)]
 
-    def save(conn: psycopg.Connection) -> str:
+    def save(conn: Connection) -> str:
         store.insert_deck(conn, deck, cards)
-        return deck["id"]
+        return str(deck["id"])
 
     return save
 
 
 # -- scheduling ----------------------------------------------------------------------------------------
-def fsrs_card(row: dict[str, Any]) -> Card:
+def fsrs_card(row: store.CardRow) -> Card:
     return Card(card_id=1, state=State(row["fsrs_state"]), step=row["fsrs_step"], stability=row["stability"],
                 difficulty=row["difficulty"], due=row["due"].astimezone(UTC),
                 last_review=row["last_review"].astimezone(UTC) if row["last_review"] else None)
@@ -193,7 +193,7 @@ def _interval(due: datetime, now: datetime) -> IntervalOut:
     return IntervalOut(due=due, seconds=seconds, label=interval_label(seconds))
 
 
-def card_out(row: dict[str, Any], now: datetime) -> CardOut:
+def card_out(row: store.CardRow, now: datetime) -> CardOut:
     now, card = now.astimezone(UTC), fsrs_card(row)
     intervals = {name: _interval(SCHEDULER.review_card(card, rating, now)[0].due, now)
                  for name, rating in RATINGS.items()}
@@ -219,14 +219,14 @@ def review(ctx: AppContext, deck_id: str, card_id: str, rating: RatingName, now:
 
 
 # -- decks and cards -----------------------------------------------------------------------------------
-def _deck_row(ctx: AppContext, deck_id: str, now: datetime) -> dict[str, Any]:
+def _deck_row(ctx: AppContext, deck_id: str, now: datetime) -> store.DeckRow:
     row = store.get_deck(ctx.db, deck_id, now)
     if row is None:
         raise NotFound("Deck", deck_id)
     return row
 
 
-def _card_row(ctx: AppContext, deck_id: str, card_id: str) -> dict[str, Any]:
+def _card_row(ctx: AppContext, deck_id: str, card_id: str) -> store.CardRow:
     row = store.get_card(ctx.db, deck_id, card_id)
     if row is None:
         raise NotFound("Card", card_id)

@@ -72,7 +72,8 @@ def json_schema(model: type[BaseModel]) -> dict[str, Any]:
             return [inline(value) for value in node]
         return node
 
-    return inline(schema)
+    inlined: dict[str, Any] = inline(schema)
+    return inlined
 
 
 def ask(ctx: AppContext, messages: Sequence[dict[str, str]], schema: dict[str, Any] | None) -> str:
@@ -128,7 +129,8 @@ def item_list(data: Any, key: str) -> list[Any]:
     if not isinstance(data, dict):
         return []
     if isinstance(data.get(key), list):
-        return data[key]
+        items: list[Any] = data[key]
+        return items
     if isinstance(data.get(key), dict):  # a single item under the list's key
         return [data[key]]
     lists = [value for value in data.values() if isinstance(value, list) and value

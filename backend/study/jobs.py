@@ -23,7 +23,6 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-import psycopg
 from dbos import DBOS, SetWorkflowID
 
 from backend.context import AppContext, get_context
@@ -31,10 +30,11 @@ from backend.durable import study_queue
 from backend.errors import NotFound, QuireError
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.store import study_jobs as store
+from backend.store.db import Connection
 from backend.study.errors import GenerationFailed
 from backend.study.schemas import JobError, JobOut
 
-Saver = Callable[[psycopg.Connection], str]
+Saver = Callable[[Connection], str]
 Runner = Callable[[AppContext, dict[str, Any], str], Saver]
 
 ACTIVE = ("queued", "running")

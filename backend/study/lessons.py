@@ -15,7 +15,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-import psycopg
 from pydantic import BaseModel
 
 from backend.context import AppContext
@@ -23,6 +22,7 @@ from backend.errors import NotFound, QuireError
 from backend.progress.events import record_event
 from backend.store import study_jobs
 from backend.store import workshops as store
+from backend.store.db import Connection
 from backend.study import jobs, quizzes
 from backend.study.generation import generate_markdown
 from backend.study.passages import block_passages, query_passages, render, scope_passages
@@ -48,7 +48,7 @@ class LessonOut(BaseModel):
     regenerating: JobOut | None  # set while a new version is being written
 
 
-def _lesson_row(ctx: AppContext, workshop_id: str, n: int) -> dict[str, Any]:
+def _lesson_row(ctx: AppContext, workshop_id: str, n: int) -> store.LessonRow:
     workshop_row(ctx, workshop_id)
     row = store.lesson(ctx.db, workshop_id, n)
     if row is None:
@@ -56,7 +56,7 @@ def _lesson_row(ctx: AppContext, workshop_id: str, n: int) -> dict[str, Any]:
     return row
 
 
-def _params(row: dict[str, Any]) -> dict[str, Any]:
+def _params(row: store.LessonRow) -> dict[str, Any]:
     return {"workshop_id": row["workshop_id"], "n": row["n"], "version": row["version"]}
 
 
@@ -101,9 +101,9 @@ def write(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
                                 on_text=lambda text: study_jobs.set_draft(ctx.db, job_id, text))
     sources = [p.source() for p in passages]
 
-    def save(conn: psycopg.Connection) -> str:
+    def save(conn: Connection) -> str:
         store.save_lesson(conn, params["workshop_id"], params["n"], params["version"], content, sources)
-        return params["workshop_id"]
+        return str(params["workshop_id"])
 
     return save
 
@@ -137,7 +137,7 @@ def write_recap(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Sa
             "job_id": job_id}
     save_quiz = quizzes.saver(quiz, items)
 
-    def save(conn: psycopg.Connection) -> str:
+    def save(conn: Connection) -> str:
         quiz_id = save_quiz(conn)
         store.set_recap(conn, workshop["id"], quiz_id)
         return quiz_id

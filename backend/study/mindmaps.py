@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
 
-import psycopg
 from pydantic import BaseModel, Field
 
 from backend.context import AppContext
 from backend.errors import NotFound, QuireError
 from backend.progress.events import record_event
 from backend.store import mindmaps as store
+from backend.store.db import Connection
 from backend.study import jobs
 from backend.study.generation import closest, generate_object, resolve_ids
 from backend.study.passages import Passage, render, scope_passages
@@ -81,13 +81,16 @@ class LayoutIn(BaseModel):
     positions: dict[str, Position] = Field(default_factory=dict, max_length=2000)
 
 
+ExportFormat = Literal["png", "pdf", "markdown"]
+
+
 class ExportIn(BaseModel):
-    format: Literal["png", "pdf", "markdown"]
+    format: ExportFormat
 
 
 class ExportOut(BaseModel):
     mindmap_id: str
-    format: str
+    format: ExportFormat
     exported_at: datetime
 
 
@@ -137,9 +140,9 @@ def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
     mindmap = {"id": jobs.artifact_id(job_id), "title": root["label"], "depth": depth, "tree": root,
                "scope": params["scope"], "job_id": job_id}
 
-    def save(conn: psycopg.Connection) -> str:
+    def save(conn: Connection) -> str:
         store.insert_mindmap(conn, mindmap)
-        return mindmap["id"]
+        return str(mindmap["id"])
 
     return save
 
@@ -169,7 +172,7 @@ def _tree(draft: MapOfTwo | MapOfThree, passages: Sequence[Passage]) -> dict[str
 
 def _nodes(items: Sequence[Leaf], prefix: str, parent: Sequence[Passage],
            passages: Sequence[Passage]) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for item in (i for i in items if i.label.strip()):
         node_id = f"{prefix}{len(out) + 1}"
         # a node the model did not ground is grounded on what its label shares, else on its parent's passages
@@ -189,14 +192,14 @@ def _ids(node: dict[str, Any]) -> set[str]:
     return {node["id"]}.union(*(_ids(child) for child in node["children"]))
 
 
-def _row(ctx: AppContext, mindmap_id: str) -> dict[str, Any]:
+def _row(ctx: AppContext, mindmap_id: str) -> store.MindmapRow:
     row = store.get_mindmap(ctx.db, mindmap_id)
     if row is None:
         raise NotFound("Mind map", mindmap_id)
     return row
 
 
-def _summary(row: dict[str, Any]) -> dict[str, Any]:
+def _summary(row: store.MindmapRow) -> dict[str, Any]:
     return {**row, "node_count": _count(row["tree"])}
 
 
@@ -229,7 +232,7 @@ def reset_layout(ctx: AppContext, mindmap_id: str) -> MindmapOut:
     return get_mindmap(ctx, mindmap_id)
 
 
-def record_export(ctx: AppContext, mindmap_id: str, fmt: str) -> ExportOut:
+def record_export(ctx: AppContext, mindmap_id: str, fmt: ExportFormat) -> ExportOut:
     """The UI renders PNG/PDF itself; this records that an export happened (a `mindmap_export` event)."""
     _row(ctx, mindmap_id)
     row = store.add_export(ctx.db, mindmap_id, fmt)

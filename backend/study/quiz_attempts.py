@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -54,7 +53,7 @@ class GradedAnswer(AnswerOut):
     attempt: AttemptOut
 
 
-def _attempts_out(ctx: AppContext, rows: list[dict[str, Any]]) -> list[AttemptOut]:
+def _attempts_out(ctx: AppContext, rows: list[store.AttemptRow]) -> list[AttemptOut]:
     answers: dict[str, list[AnswerOut]] = {row["id"]: [] for row in rows}
     for answer in store.answers(ctx.db, list(answers)) if answers else []:
         answers[answer["attempt_id"]].append(AnswerOut.model_validate(answer))
@@ -102,4 +101,5 @@ def answer(ctx: AppContext, quiz_id: str, attempt_id: str, given: AnswerIn) -> G
     record_event(ctx.db, "quiz_answer", ref=f"quiz:{quiz_id}")
     attempt = get_attempt(ctx, quiz_id, attempt_id)
     stored = next(a for a in attempt.answers if a.question_id == question["id"])
-    return GradedAnswer(**stored.model_dump(), sources=question["sources"], attempt=attempt)
+    return GradedAnswer(**stored.model_dump(), sources=[SourceOut.model_validate(s) for s in question["sources"]],
+                        attempt=attempt)

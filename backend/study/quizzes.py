@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
 
-import psycopg
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from backend.context import AppContext
 from backend.errors import NotFound
 from backend.store import quizzes as store
+from backend.store.db import Connection
 from backend.study import jobs
 from backend.study.generation import Grounded, generate_items
 from backend.study.passages import Passage, render, scope_passages
@@ -85,7 +85,8 @@ class QuizBatch(BaseModel):
 class QuizRequest(GenerateRequest):
     difficulty: Difficulty = "intermediate"
     count: Literal[5, 10, 20] = 10
-    types: list[QuestionType] = Field(default_factory=lambda: ["mcq", "true_false"], min_length=1, max_length=2)
+    types: list[QuestionType] = Field(default_factory=lambda: list[QuestionType](["mcq", "true_false"]),
+                                      min_length=1, max_length=2)
 
     @field_validator("types")
     @classmethod
@@ -177,15 +178,15 @@ def saver(quiz: dict[str, Any], items: Sequence[Grounded[QuizItem]]) -> jobs.Sav
                           "options": options, "correct_index": correct, "explanation": g.item.explanation,
                           "sources": g.sources})
 
-    def save(conn: psycopg.Connection) -> str:
+    def save(conn: Connection) -> str:
         store.insert_quiz(conn, quiz, questions)
-        return quiz["id"]
+        return str(quiz["id"])
 
     return save
 
 
 # -- reading -------------------------------------------------------------------------------------------
-def _summary(row: dict[str, Any]) -> dict[str, Any]:
+def _summary(row: store.QuizRow) -> dict[str, Any]:
     best, total, open_answered = row["best_correct"], row["question_count"], row["open_answered"]
     return {**row, "best_score": round(best / total, 4) if best is not None and total else None,
             "open_attempt": {"answered": open_answered, "total": total} if open_answered is not None else None}
@@ -195,7 +196,7 @@ def list_quizzes(ctx: AppContext, workshop_id: str | None = None) -> list[QuizSu
     return [QuizSummary.model_validate(_summary(row)) for row in store.list_quizzes(ctx.db, workshop_id)]
 
 
-def quiz_row(ctx: AppContext, quiz_id: str) -> dict[str, Any]:
+def quiz_row(ctx: AppContext, quiz_id: str) -> store.QuizRow:
     row = store.get_quiz(ctx.db, quiz_id)
     if row is None:
         raise NotFound("Quiz", quiz_id)

@@ -11,13 +11,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-import psycopg
 from pydantic import BaseModel, Field, field_validator
 
 from backend.context import AppContext
 from backend.errors import NotFound
 from backend.progress.events import record_event
 from backend.store import workshops as store
+from backend.store.db import Connection
 from backend.study import jobs
 from backend.study.generation import closest, generate_object, resolve_ids
 from backend.study.passages import render, scope_passages
@@ -130,9 +130,9 @@ def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
     lessons = [{"n": n, "title": plan.title.strip(), "estimated_minutes": plan.estimated_minutes,
                 "summary": plan.summary.strip()} for n, plan in enumerate(outline.lessons[:wanted], start=1)]
 
-    def save(conn: psycopg.Connection) -> str:
+    def save(conn: Connection) -> str:
         store.insert_workshop(conn, workshop, lessons)
-        return workshop["id"]
+        return str(workshop["id"])
 
     return save
 
@@ -142,19 +142,19 @@ def _clean(items: list[str]) -> list[str]:
 
 
 # -- reading and progress ------------------------------------------------------------------------------
-def workshop_row(ctx: AppContext, workshop_id: str) -> dict[str, Any]:
+def workshop_row(ctx: AppContext, workshop_id: str) -> store.WorkshopRow:
     row = store.get_workshop(ctx.db, workshop_id)
     if row is None:
         raise NotFound("Workshop", workshop_id)
     return row
 
 
-def _summary(row: dict[str, Any]) -> dict[str, Any]:
+def _summary(row: store.WorkshopRow) -> dict[str, Any]:
     total = row["lesson_count"]
     return {**row, "progress": round(row["completed_lessons"] / total, 4) if total else 0.0}
 
 
-def lesson_meta(row: dict[str, Any]) -> LessonMeta:
+def lesson_meta(row: store.LessonRow) -> LessonMeta:
     return LessonMeta.model_validate({**row, "written": row["content"] is not None})
 
 

@@ -4,7 +4,7 @@ and failures translated into ModelUnavailable / ModelError."""
 from __future__ import annotations
 
 import asyncio
-import json
+import base64
 
 import numpy as np
 import pytest
@@ -61,13 +61,9 @@ def test_async_stream(client: LLMClient, fake_ollama: FakeOllama) -> None:
     assert asyncio.run(collect()) == "abc def"
 
 
-def test_async_requests_carry_the_body_the_official_client_would_send(client: LLMClient,
-                                                                    fake_ollama: FakeOllama) -> None:
-    # The async calls build and serialise /api/chat's body themselves (see LLMClient._async_chat); what
-    # reaches Ollama must be exactly what ollama's own Client.chat serialises for the same arguments.
-    from ollama._client import _copy_messages, _copy_tools
-    from ollama._types import ChatRequest
-
+def test_async_and_sync_calls_send_the_same_bodies(client: LLMClient, fake_ollama: FakeOllama) -> None:
+    # Both paths go through the official client's public chat(); what reaches Ollama must not depend on
+    # which one a caller uses: tools, thinking, options, format, images (bytes become base64), tool turns.
     from backend.agent.tools import chat_tools
 
     messages = [
@@ -93,15 +89,21 @@ def test_async_requests_carry_the_body_the_official_client_would_send(client: LL
         await client.aclose()
 
     asyncio.run(send_all())
-    assert len(fake_ollama.chat_requests) == len(calls)
-    for (kwargs, stream), received in zip(calls, fake_ollama.chat_requests, strict=True):
-        args = client._chat_args(messages, stream=stream, **kwargs)
-        official = ChatRequest(model=args["model"], messages=list(_copy_messages(args["messages"])),
-                               tools=list(_copy_tools(args["tools"])), stream=stream, think=args["think"],
-                               format=args["format"], options=args["options"]).model_dump(exclude_none=True)
-        if not official["tools"]:
-            del official["tools"]  # the official client sends "tools": [] for none; Ollama reads both alike
-        assert received == json.loads(json.dumps(official))
+    sent_async = list(fake_ollama.chat_requests)
+    for kwargs, stream in calls:
+        if stream:
+            list(client.chat_stream_sync(messages, **kwargs))
+        else:
+            client.chat(messages, **kwargs)
+    sent_sync = fake_ollama.chat_requests[len(sent_async):]
+    assert len(sent_async) == len(calls)
+    assert sent_async == sent_sync
+    assert sent_async[0]["messages"][1]["images"] == [base64.b64encode(b"\x89PNG fake bytes").decode(), "aGVsbG8="]
+    assert sent_async[0]["tools"][0]["function"]["name"] == "search_knowledge_base"
+    assert sent_async[1]["think"] is True
+    assert sent_async[1]["options"] == {"num_predict": 512}
+    assert sent_async[2]["format"]["properties"]["q"] == {"type": "string"}
+    assert sent_async[2]["stream"] is False
 
 
 def test_embeddings_are_normalised_and_deterministic(client: LLMClient) -> None:

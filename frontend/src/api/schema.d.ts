@@ -1084,8 +1084,11 @@ export interface components {
         BreakdownItem: {
             /** Events */
             events: number;
-            /** Kind */
-            kind: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "chat_message" | "quiz_answer" | "card_review" | "lesson_read" | "mindmap_export";
             /** Label */
             label: string;
             /** Minutes */
@@ -1554,8 +1557,11 @@ export interface components {
         };
         /** EmbedderHealth */
         EmbedderHealth: {
-            /** Kind */
-            kind: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "ollama" | "local";
             /** Model */
             model: string;
         };
@@ -1574,8 +1580,11 @@ export interface components {
         EventOut: {
             /** Id */
             id: number;
-            /** Kind */
-            kind: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "chat_message" | "quiz_answer" | "card_review" | "lesson_read" | "mindmap_export";
             /** Local Time */
             local_time: string;
             /**
@@ -1601,8 +1610,11 @@ export interface components {
              * Format: date-time
              */
             exported_at: string;
-            /** Format */
-            format: string;
+            /**
+             * Format
+             * @enum {string}
+             */
+            format: "png" | "pdf" | "markdown";
             /** Mindmap Id */
             mindmap_id: string;
         };
@@ -1647,8 +1659,11 @@ export interface components {
             };
             ollama: components["schemas"]["OllamaHealth"];
             postgres: components["schemas"]["PostgresHealth"];
-            /** Status */
-            status: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "ok" | "degraded";
             /** Version */
             version: string;
             voice: components["schemas"]["VoiceHealth"];
@@ -1669,8 +1684,11 @@ export interface components {
             embedded_blocks: number;
             /** Memory Bytes */
             memory_bytes: number;
-            /** State */
-            state: string;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "empty" | "building" | "ready";
         } & {
             [key: string]: unknown;
         };
