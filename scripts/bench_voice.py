@@ -19,6 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from backend.process import configure_process
+
+configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
+
 from backend.voice.transcriber import Transcriber
 from tests.support.speech import encode, speak
 

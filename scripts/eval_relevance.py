@@ -24,11 +24,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from backend.retrieval.hybrid import HybridIndex  # noqa: E402
-from backend.retrieval.relevance import RELEVANT_COVERAGE  # noqa: E402
-from backend.retrieval.sparse import BM25Params  # noqa: E402
-from backend.retrieval.tokenizer import Analyzer  # noqa: E402
-from scripts.eval_retrieval import (  # noqa: E402
+from backend.process import configure_process
+
+configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
+
+from backend.retrieval.hybrid import HybridIndex
+from backend.retrieval.relevance import RELEVANT_COVERAGE
+from backend.retrieval.sparse import BM25Params
+from backend.retrieval.tokenizer import Analyzer
+from scripts.eval_retrieval import (
     DEFAULT_COLLECTION,
     TEST,
     TUNING,

@@ -18,12 +18,15 @@ from typing import Any
 
 import anyio.to_thread
 
-from backend.app import start_services, stop_services
-from backend.config import Settings
-from backend.mcp.server import build_server
+from backend.process import configure_process
 
 
 def main() -> None:
+    configure_process()  # before the app's imports load FAISS (and with it OpenMP)
+    from backend.app import start_services, stop_services
+    from backend.config import Settings
+    from backend.mcp.server import build_server
+
     settings = Settings.load()
     settings = settings.model_copy(update={"executor_id": f"{settings.executor_id}-mcp-{os.getpid()}"})
     logging.basicConfig(stream=sys.stderr, level=settings.log_level.upper(),

@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import FastAPI
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from backend.config import Settings
@@ -41,7 +42,8 @@ def mount(app: FastAPI, settings: Settings) -> None:
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
     manager = server.session_manager
-    app.add_route(PATH, _Endpoint(manager), methods=["GET", "POST", "DELETE"], include_in_schema=False)
+    route = Route(PATH, _Endpoint(manager), methods=["GET", "POST", "DELETE"], include_in_schema=False)
+    app.router.routes.append(route)
     inner = app.router.lifespan_context
 
     @asynccontextmanager

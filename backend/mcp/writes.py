@@ -48,5 +48,5 @@ def upload_document(ctx: AppContext, filename: str, text: str | None, content_ba
 def generate_quiz(ctx: AppContext, document_ids: list[str], categories: list[str], count: Literal[5, 10, 20],
                   difficulty: Difficulty) -> JobOut:
     request = QuizRequest(scope=ScopeIn(document_ids=document_ids, categories=categories), count=count,
-                          difficulty=difficulty)
+                          difficulty=difficulty, client_token=None)
     return quizzes.start(ctx, request)

@@ -15,11 +15,13 @@ import sqlite3
 import tempfile
 import time
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import genanki
+
+from backend.store.decks import CardRow
 
 # Anki ids are 64-bit, but the range genanki and Anki's own importers use for generated ids is [2^30, 2^31).
 _ID_BASE, _ID_SPAN = 1 << 30, 1 << 30
@@ -37,7 +39,7 @@ def source_line(sources: Sequence[dict[str, Any]]) -> str:
     """"cells.pdf, p. 2; slides.pptx, slide 4" — each source once, in order."""
     def where(source: dict[str, Any]) -> str:
         if not source.get("page"):
-            return source["filename"]
+            return str(source["filename"])
         unit = "slide" if source["filename"].lower().endswith(_SLIDE_SUFFIXES) else "p."
         return f"{source['filename']}, {unit} {source['page']}"
 
@@ -59,7 +61,7 @@ def _model(deck_id: str) -> genanki.Model:
     )
 
 
-def deck_package(deck_id: str, title: str, cards: Sequence[dict[str, Any]], tags_of: Any) -> bytes:
+def deck_package(deck_id: str, title: str, cards: Sequence[CardRow], tags_of: Callable[[CardRow], list[str]]) -> bytes:
     """The `.apkg` bytes for a deck; `tags_of(card)` gives each card's Anki tags."""
     model = _model(deck_id)
     deck = genanki.Deck(stable_id("quire-deck", deck_id), f"Quire::{title}")

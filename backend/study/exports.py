@@ -16,6 +16,7 @@ from backend.errors import NotFound
 from backend.store import decks as deck_store
 from backend.store import mindmaps as mindmap_store
 from backend.store import quizzes as quiz_store
+from backend.store.decks import CardRow
 from backend.study.anki import deck_package
 from backend.study.quizzes import quiz_row
 
@@ -62,7 +63,7 @@ def deck_apkg(ctx: AppContext, deck_id: str) -> tuple[str, bytes]:
     return f"{_slug(deck['title'])}.apkg", deck_package(deck_id, deck["title"], cards, _card_tags)
 
 
-def _card_tags(card: dict[str, Any]) -> list[str]:
+def _card_tags(card: CardRow) -> list[str]:
     """The card's own tags and one per source document (the same in the CSV and the package)."""
     tags = [*card["tags"], *(_slug(s["filename"]) for s in card["sources"])]
     return list(dict.fromkeys(t for t in tags if t))
