@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Any, Literal
 
 from dbos import DBOS
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from backend.api.deps import ContextDep
+from backend.cluster.status import list_processes
 from backend.config import APPLICATION_VERSION
 
 router = APIRouter(prefix="/api", tags=["health"])
@@ -45,6 +47,30 @@ class EmbedderHealth(BaseModel):
     model: str
 
 
+class ProcessActivity(BaseModel):
+    pending_workflows: int = 0
+    by_workflow: dict[str, int] = {}
+
+
+class ProcessOut(BaseModel):
+    """One Quire process (server or worker) sharing this database."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    executor_id: str
+    mode: Literal["server", "worker"]
+    hostname: str
+    pid: int
+    address: str | None
+    started_at: datetime
+    last_seen: datetime
+    alive: bool
+    this_process: bool
+    activity: ProcessActivity
+    taken_over_by: str | None
+    recovered_workflows: int
+
+
 class Health(BaseModel):
     status: str  # ok | degraded
     version: str
@@ -53,6 +79,7 @@ class Health(BaseModel):
     ollama: OllamaHealth
     embedder: EmbedderHealth
     index: dict[str, Any]
+    processes: list[ProcessOut]
     hints: list[str]
 
 
@@ -62,6 +89,10 @@ def _dbos_state() -> dict[str, Any]:
     except Exception as exc:  # noqa: BLE001 - health reports any failure instead of raising it
         return {"ok": False, "error": str(exc)}
     return {"ok": True}
+
+
+def _processes(ctx: ContextDep) -> list[ProcessOut]:
+    return [ProcessOut.model_validate(process) for process in list_processes(ctx)]
 
 
 def _hints(reachable: bool, chat_ok: bool, embed_ok: bool, ctx: ContextDep) -> list[str]:
@@ -85,7 +116,7 @@ def health(ctx: ContextDep) -> dict[str, Any]:
         "status": "ok" if healthy else "degraded",
         "version": APPLICATION_VERSION,
         "postgres": {"ok": postgres_ok, "embedded": settings.database_url is None},
-        "dbos": {**dbos_state, "application_version": APPLICATION_VERSION, "executor_id": settings.executor_id},
+        "dbos": {**dbos_state, "application_version": APPLICATION_VERSION, "executor_id": ctx.executor_id},
         "ollama": {
             "reachable": status.reachable,
             "host": settings.ollama_host,
@@ -96,5 +127,6 @@ def health(ctx: ContextDep) -> dict[str, Any]:
         },
         "embedder": {"kind": settings.embedder, "model": ctx.embedder.model},
         "index": ctx.search.stats(),
+        "processes": _processes(ctx) if postgres_ok else [],
         "hints": _hints(status.reachable, chat_ok, embed_ok, ctx),
     }
