@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 
 # A restart right after a crash may find its lock still held for a moment: Postgres notices the dead
 # connection quickly but not instantly; another process may also hold it briefly while taking over.
-_CLAIM_PATIENCE_S = 15.0
+_CLAIM_PATIENCE_HEARTBEATS = 3
 
 
 class DuplicateExecutorError(SystemExit):
@@ -61,7 +61,7 @@ class Membership:
     def claim(self) -> None:
         """Take the executor id for this process, or refuse to start if a live process has it."""
         conn = store.open_lock_connection(self.url)
-        deadline = time.monotonic() + _CLAIM_PATIENCE_S
+        deadline = time.monotonic() + _CLAIM_PATIENCE_HEARTBEATS * self.heartbeat_s
         while not store.try_lock_executor(conn, self.executor_id):
             if time.monotonic() >= deadline:
                 conn.close()
