@@ -30,5 +30,22 @@ export interface HealthStatus {
     error: string | null;
   };
   embedder: { kind: string; model: string };
+  processes: ProcessStatus[];
   hints: string[];
+}
+
+/** One Quire process (server or worker) sharing the database, from `GET /api/health`. */
+export interface ProcessStatus {
+  executor_id: string;
+  mode: "server" | "worker";
+  hostname: string;
+  pid: number;
+  address: string | null;
+  started_at: string;
+  last_seen: string;
+  alive: boolean;
+  this_process: boolean;
+  activity: { pending_workflows: number; by_workflow: Record<string, number> };
+  taken_over_by: string | null;
+  recovered_workflows: number;
 }
