@@ -14,11 +14,14 @@ import signal
 import threading
 from types import FrameType
 
-from backend.app import start_services, stop_services
-from backend.config import Settings
+from backend.process import configure_process
 
 
 def main() -> None:
+    configure_process()  # before the app's imports load FAISS (and with it OpenMP)
+    from backend.app import start_services, stop_services
+    from backend.config import Settings
+
     settings = Settings.load()
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if settings.log_level.upper() != "DEBUG":
