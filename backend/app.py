@@ -17,6 +17,8 @@ from starlette.concurrency import run_in_threadpool
 from backend import durable
 from backend.api import chat, documents, health, ingest, progress, search, spa, study, transcribe
 from backend.api.security import RequestGuard
+from backend.cluster.identity import resolve_executor_id
+from backend.cluster.membership import Membership
 from backend.config import Settings
 from backend.context import AppContext, set_context
 from backend.errors import install_error_handlers
@@ -30,6 +32,7 @@ from backend.retrieval.service import SearchService
 from backend.store import ingest as ingest_store
 from backend.store.db import Database
 from backend.store.embedded import start_embedded_postgres
+from backend.store.processes import ProcessMode
 
 log = logging.getLogger(__name__)
 
@@ -37,23 +40,34 @@ ROUTERS = (health.router, documents.router, ingest.router, search.router, chat.r
            progress.router, transcribe.router)
 
 
-def _build_context(settings: Settings, database_url: str) -> AppContext:
-    db = Database(database_url, origin=settings.executor_id)
+def _build_context(settings: Settings, database_url: str, membership: Membership) -> AppContext:
+    db = Database(database_url, origin=membership.executor_id)
     db.open()
     llm = LLMClient(settings.ollama_host, settings.chat_model, settings.embed_model, settings.ollama_timeout_s)
     embedder = build_embedder(settings.embedder, llm, settings.embed_model)
     search_service = SearchService(db, embedder, settings.index_poll_s)
     search_service.build()
     return AppContext(settings=settings, db=db, llm=llm, embedder=embedder,
-                      prompts=PromptLibrary(settings.prompts_dir), search=search_service)
+                      prompts=PromptLibrary(settings.prompts_dir), search=search_service, membership=membership)
 
 
-def start_services(settings: Settings) -> AppContext:
+def start_services(settings: Settings, mode: ProcessMode = "server") -> AppContext:
+    """Start everything but HTTP; a worker process (`backend.worker`) runs exactly this."""
+    executor_id = resolve_executor_id(settings.executor_id, settings.data_dir)  # before the data folder fills
     settings.docs_dir.mkdir(parents=True, exist_ok=True)
     database_url = settings.database_url or start_embedded_postgres(settings.postgres_dir)
-    context = _build_context(settings, database_url)
+    address = f"http://{settings.host}:{settings.port}" if mode == "server" else None
+    membership = Membership(database_url, executor_id, mode, heartbeat_s=settings.heartbeat_s,
+                            takeover_after_s=settings.takeover_after_s, address=address)
+    context = _build_context(settings, database_url, membership)  # applies the migrations
+    try:
+        membership.claim()  # before DBOS launches: it would resume another live process's workflows
+    except SystemExit:
+        context.db.close()
+        raise
     set_context(context)
-    durable.launch_dbos(settings, context.db.url)
+    durable.launch_dbos(settings, context.db.url, executor_id)
+    membership.start()
     reconcile_stuck_documents(context)
     context.search.start()
     if ingest_store.count_missing_embeddings(context.db, context.embedder.model):
@@ -68,6 +82,7 @@ def stop_services(context: AppContext) -> None:
     except Exception:  # the database gone, say: DBOS and the pool must still be shut down
         log.warning("could not end the embedding backfill before stopping", exc_info=True)
     durable.shutdown_dbos()
+    context.membership.stop()
     context.db.close()
     set_context(None)
 

@@ -47,7 +47,11 @@ class Settings(BaseSettings):
     embed_retry_s: float = Field(5.0, gt=0, le=300, validation_alias=_env("QUIRE_EMBED_RETRY_S"))
     ocr_languages: str = Field("eng+deu", validation_alias=_env("QUIRE_OCR_LANGUAGES"))
     ingest_concurrency: int = Field(2, ge=1, le=16, validation_alias=_env("QUIRE_INGEST_CONCURRENCY"))
-    executor_id: str = Field("local", validation_alias=_env("QUIRE_EXECUTOR_ID"))
+    # None: generated once and kept in the data folder (backend/cluster/identity.py).
+    executor_id: str | None = Field(None, min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.:-]+$",
+                                    validation_alias=_env("QUIRE_EXECUTOR_ID"))
+    heartbeat_s: float = Field(5.0, gt=0, le=60, validation_alias=_env("QUIRE_HEARTBEAT_S"))
+    takeover_after_s: float = Field(60.0, gt=0, validation_alias=_env("QUIRE_TAKEOVER_AFTER_S"))
     url_import_max_mb: int = Field(10, ge=1, validation_alias=_env("QUIRE_URL_IMPORT_MAX_MB"))
     url_import_timeout_s: float = Field(20.0, gt=0, validation_alias=_env("QUIRE_URL_IMPORT_TIMEOUT_S"))
     url_import_allow_private: bool = Field(False, validation_alias=_env("QUIRE_URL_IMPORT_ALLOW_PRIVATE"))
@@ -83,10 +87,11 @@ class Settings(BaseSettings):
             return [part.strip().lower() for part in value.split(",") if part.strip()]
         return value
 
-    @field_validator("database_url", mode="before")
+    @field_validator("database_url", "executor_id", mode="before")
     @classmethod
     def _unset_when_empty(cls, value: object) -> object:
-        # `DATABASE_URL=` (as a compose file or .env may leave it) means: use the embedded Postgres.
+        # `DATABASE_URL=` (as a compose file or .env may leave it) means: use the embedded Postgres;
+        # an empty `QUIRE_EXECUTOR_ID=` means: generate one.
         return None if isinstance(value, str) and not value.strip() else value
 
     @field_validator("data_dir", "prompts_dir", "frontend_dist")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from backend.cluster.membership import Membership
     from backend.config import Settings
     from backend.llm.client import LLMClient
     from backend.llm.embedders import Embedder
@@ -27,6 +28,12 @@ class AppContext:
     embedder: Embedder
     prompts: PromptLibrary
     search: SearchService
+    membership: Membership
+
+    @property
+    def executor_id(self) -> str:
+        """This process's DBOS executor id (unique among the processes sharing the database)."""
+        return self.membership.executor_id
 
 
 _current: AppContext | None = None

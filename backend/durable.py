@@ -17,6 +17,7 @@ from backend.store.db import sibling_database_url
 log = logging.getLogger(__name__)
 
 INGEST_QUEUE = "ingest"
+DOCUMENT_QUEUE = "ingest_documents"
 EMBED_QUEUE = "embed"
 STUDY_QUEUE = "study"
 WORKFLOW_MODULES = ("backend.ingest.workflow", "backend.ingest.backfill", "backend.study.runners")
@@ -24,14 +25,14 @@ WORKFLOW_MODULES = ("backend.ingest.workflow", "backend.ingest.backfill", "backe
 _queues: dict[str, Queue] = {}
 
 
-def launch_dbos(settings: Settings, database_url: str) -> None:
+def launch_dbos(settings: Settings, database_url: str, executor_id: str) -> None:
     for module in WORKFLOW_MODULES:
         importlib.import_module(module)
     config: DBOSConfig = {
         "name": "quire",
         "system_database_url": sibling_database_url(database_url, "_dbos"),
         "application_version": APPLICATION_VERSION,
-        "executor_id": settings.executor_id,
+        "executor_id": executor_id,
         "log_level": "WARNING",
         "run_migrations": True,
     }
@@ -39,6 +40,11 @@ def launch_dbos(settings: Settings, database_url: str) -> None:
     DBOS.launch()
     _queues[INGEST_QUEUE] = DBOS.register_queue(
         INGEST_QUEUE, worker_concurrency=settings.ingest_concurrency, polling_interval_sec=0.5
+    )
+    # A run's documents on their own queue: a run waiting for its documents must never hold the slot
+    # one of them needs. Every process of the database dequeues from it, up to its own concurrency.
+    _queues[DOCUMENT_QUEUE] = DBOS.register_queue(
+        DOCUMENT_QUEUE, worker_concurrency=settings.ingest_concurrency, polling_interval_sec=0.5
     )
     # The backfill may sleep for a long time while Ollama is down; it must not hold an ingestion slot.
     _queues[EMBED_QUEUE] = DBOS.register_queue(EMBED_QUEUE, worker_concurrency=1, polling_interval_sec=1.0)
@@ -52,6 +58,10 @@ def shutdown_dbos() -> None:
 
 def ingest_queue() -> Queue:
     return _queues[INGEST_QUEUE]
+
+
+def document_queue() -> Queue:
+    return _queues[DOCUMENT_QUEUE]
 
 
 def embed_queue() -> Queue:

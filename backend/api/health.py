@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from datetime import datetime
 from typing import Any, Literal
 
 from dbos import DBOS
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from backend.api.deps import ContextDep
+from backend.cluster.status import list_processes
 from backend.config import APPLICATION_VERSION
 from backend.voice.service import transcriber
 
@@ -54,6 +56,28 @@ class VoiceHealth(BaseModel):
     model: str | None
     multilingual: bool
     hint: str | None
+class ProcessActivity(BaseModel):
+    pending_workflows: int = 0
+    by_workflow: dict[str, int] = {}
+
+
+class ProcessOut(BaseModel):
+    """One Quire process (server or worker) sharing this database."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    executor_id: str
+    mode: Literal["server", "worker"]
+    hostname: str
+    pid: int
+    address: str | None
+    started_at: datetime
+    last_seen: datetime
+    alive: bool
+    this_process: bool
+    activity: ProcessActivity
+    taken_over_by: str | None
+    recovered_workflows: int
 
 
 class Health(BaseModel):
@@ -65,6 +89,7 @@ class Health(BaseModel):
     embedder: EmbedderHealth
     index: dict[str, Any]
     voice: VoiceHealth
+    processes: list[ProcessOut]
     hints: list[str]
 
 
@@ -74,6 +99,10 @@ def _dbos_state() -> dict[str, Any]:
     except Exception as exc:  # noqa: BLE001 - health reports any failure instead of raising it
         return {"ok": False, "error": str(exc)}
     return {"ok": True}
+
+
+def _processes(ctx: ContextDep) -> list[ProcessOut]:
+    return [ProcessOut.model_validate(process) for process in list_processes(ctx)]
 
 
 def _hints(reachable: bool, chat_ok: bool, embed_ok: bool, ctx: ContextDep) -> list[str]:
@@ -97,7 +126,7 @@ def health(ctx: ContextDep) -> dict[str, Any]:
         "status": "ok" if healthy else "degraded",
         "version": APPLICATION_VERSION,
         "postgres": {"ok": postgres_ok, "embedded": settings.database_url is None},
-        "dbos": {**dbos_state, "application_version": APPLICATION_VERSION, "executor_id": settings.executor_id},
+        "dbos": {**dbos_state, "application_version": APPLICATION_VERSION, "executor_id": ctx.executor_id},
         "ollama": {
             "reachable": status.reachable,
             "host": settings.ollama_host,
@@ -109,5 +138,6 @@ def health(ctx: ContextDep) -> dict[str, Any]:
         "embedder": {"kind": settings.embedder, "model": ctx.embedder.model},
         "index": ctx.search.stats(),
         "voice": asdict(transcriber(settings).status()),
+        "processes": _processes(ctx) if postgres_ok else [],
         "hints": _hints(status.reachable, chat_ok, embed_ok, ctx),
     }

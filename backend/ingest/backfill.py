@@ -82,7 +82,7 @@ def stop_embed_backfills() -> None:
     server, and give them up to `_STOP_WAIT_S` to record their end (one busy embedding a batch finishes
     the batch first)."""
     running = DBOS.list_workflows(name="embed_backfill_workflow", status="PENDING", load_input=False,
-                                  load_output=False, executor_id=get_context().settings.executor_id)
+                                  load_output=False, executor_id=get_context().executor_id)
     for workflow in running:
         DBOS.send(workflow.workflow_id, _RUN_ID, topic=_WAKE_TOPIC)
     deadline = time.monotonic() + _STOP_WAIT_S

@@ -26,7 +26,7 @@ CANCELLED_MESSAGE = "Ingestion was cancelled; upload the file again to add it."
 def cancel_run(ctx: AppContext, workflow_id: str) -> None:
     """Stop an ingestion at its next step boundary; what was already stored stays."""
     store.mark_cancelled(ctx.db, workflow_id)
-    DBOS.cancel_workflow(workflow_id)
+    DBOS.cancel_workflow(workflow_id, cancel_children=True)  # its documents run as child workflows
     reconcile_stuck_documents(ctx, CANCELLED_MESSAGE)
     if store.count_missing_embeddings(ctx.db, ctx.embedder.model):
         start_embed_backfill()  # versions stored before the cancel still get their vectors

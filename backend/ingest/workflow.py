@@ -1,4 +1,4 @@
-"""The ingestion workflow: scan → extract (per document) → store (per document) → embed (per batch) → finish.
+"""The ingestion workflow: scan → per document a child workflow (extract → store) → embed (per batch) → finish.
 
 The body reads like the process and does no I/O itself; every side effect is a step in `steps.py`, so
 after a crash DBOS replays the recorded steps' outputs and resumes at the first unfinished one.
@@ -13,7 +13,7 @@ from typing import Any
 
 from dbos import DBOS, SetWorkflowID
 
-from backend.durable import ingest_queue
+from backend.durable import document_queue, ingest_queue
 from backend.ingest import steps
 from backend.ingest.backfill import start_embed_backfill
 
@@ -22,27 +22,37 @@ from backend.ingest.backfill import start_embed_backfill
 def ingest_workflow(embed_batch_size: int) -> dict[str, Any]:
     workflow_id = DBOS.workflow_id
     assert workflow_id is not None
-    stored: list[tuple[str, dict[str, Any]]] = []
+    children = []
     for item in steps.scan_step(workflow_id):
         if item["decision"] == "unchanged":
             continue
-        if steps.extract_step(workflow_id, item["document_id"])["ok"]:
-            result = steps.store_step(workflow_id, item["document_id"])
-            if result["blocks"]:
-                stored.append((item["document_id"], result))
+        # One child per document on the shared queue: any Quire process of the database may read it.
+        with SetWorkflowID(f"{workflow_id}-doc-{item['document_id']}"):
+            children.append(document_queue().enqueue(ingest_document_workflow, workflow_id, item["document_id"]))
+    stored = [result for result in (child.get_result() for child in children) if result["blocks"]]
+    # Embedding stays with the run: it is bound by the one model server, not by any process's CPU, and
+    # one place that notices Ollama is down spares every later document its retries.
     embedder_down = False
-    for document_id, result in stored:
+    for result in stored:
         if embedder_down or not result["to_embed"]:
             continue
         batches = math.ceil(result["blocks"] / embed_batch_size)
         for batch in range(batches):
-            if steps.embed_step(workflow_id, document_id, result["sha256"], batch, batches)["unavailable"]:
+            if steps.embed_step(workflow_id, result["document_id"], result["sha256"], batch, batches)["unavailable"]:
                 embedder_down = True
                 break
     summary = steps.finish_step(workflow_id)
     if summary["missing_embeddings"]:
         start_embed_backfill()
     return summary
+
+
+@DBOS.workflow()
+def ingest_document_workflow(workflow_id: str, document_id: str) -> dict[str, Any]:
+    """Extract, chunk and store one document of a run; its blocks are searchable by keyword afterwards."""
+    if not steps.extract_step(workflow_id, document_id)["ok"]:
+        return {"document_id": document_id, "blocks": 0, "to_embed": 0, "sha256": None}
+    return {"document_id": document_id, **steps.store_step(workflow_id, document_id)}
 
 
 def start_ingest(workflow_id: str, embed_batch_size: int) -> str:

@@ -24,11 +24,15 @@ from backend.process import configure_process
 def main() -> None:
     configure_process()  # before the app's imports load FAISS (and with it OpenMP)
     from backend.app import start_services, stop_services
+    from backend.cluster.identity import resolve_executor_id
     from backend.config import Settings
     from backend.mcp.server import build_server
 
     settings = Settings.load()
-    settings = settings.model_copy(update={"executor_id": f"{settings.executor_id}-mcp-{os.getpid()}"})
+    # Its own executor id beside the web app's (which it may share the data folder with): DBOS must not
+    # take either process's workflows for the other's, and a second live claim of one id is refused.
+    own_id = f"{resolve_executor_id(settings.executor_id, settings.data_dir)}-mcp-{os.getpid()}"
+    settings = settings.model_copy(update={"executor_id": own_id})
     logging.basicConfig(stream=sys.stderr, level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)

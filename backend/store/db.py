@@ -38,6 +38,7 @@ Connection = psycopg.Connection[DictRow]
 Cursor = psycopg.Cursor[DictRow]
 ForeignKeyViolation = psycopg.errors.ForeignKeyViolation
 PoolClosed = psycopg_pool.PoolClosed
+DatabaseError = psycopg.Error  # any failure talking to Postgres (lost connection included)
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_LOCK = 727_001  # arbitrary constant shared by every Quire process

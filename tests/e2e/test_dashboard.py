@@ -97,3 +97,12 @@ def test_answering_quiz_questions_earns_badges_and_lights_up_today(
     expect(vault_panel).to_contain_text("Documents")
     expect(vault_panel).to_contain_text("gemma4:e4b")
     expect(vault_panel).to_contain_text("None. Quire only goes online when you import a web page by its URL.")
+
+
+def test_the_processes_panel_shows_this_server_alive(page: Page, e2e_server: QuireServer) -> None:
+    page.goto(e2e_server.url + "/dashboard")
+    panel = page.get_by_test_id("workers-panel")
+    expect(panel).to_contain_text("1 process alive on this database")
+    row = panel.get_by_test_id("worker-row").filter(has_text="this window's server")
+    expect(row).to_contain_text("alive")
+    expect(row).to_contain_text("server")

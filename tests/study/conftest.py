@@ -28,4 +28,4 @@ def ctx(db: Database, fake_ollama: FakeOllama) -> AppContext:
     settings = Settings(_env_file=None, OLLAMA_HOST=fake_ollama.url)  # type: ignore[call-arg]
     llm = LLMClient(fake_ollama.url, settings.chat_model, settings.embed_model, timeout_s=10)
     return AppContext(settings=settings, db=db, llm=llm, embedder=None, prompts=PromptLibrary(settings.prompts_dir),  # type: ignore[arg-type]
-                      search=None)  # type: ignore[arg-type]
+                      search=None, membership=None)  # type: ignore[arg-type]

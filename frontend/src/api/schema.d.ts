@@ -1659,6 +1659,8 @@ export interface components {
             };
             ollama: components["schemas"]["OllamaHealth"];
             postgres: components["schemas"]["PostgresHealth"];
+            /** Processes */
+            processes: components["schemas"]["ProcessOut"][];
             /**
              * Status
              * @enum {string}
@@ -1973,6 +1975,59 @@ export interface components {
             embedded: boolean;
             /** Ok */
             ok: boolean;
+        };
+        /** ProcessActivity */
+        ProcessActivity: {
+            /**
+             * By Workflow
+             * @default {}
+             */
+            by_workflow: {
+                [key: string]: number;
+            };
+            /**
+             * Pending Workflows
+             * @default 0
+             */
+            pending_workflows: number;
+        };
+        /**
+         * ProcessOut
+         * @description One Quire process (server or worker) sharing this database.
+         */
+        ProcessOut: {
+            activity: components["schemas"]["ProcessActivity"];
+            /** Address */
+            address: string | null;
+            /** Alive */
+            alive: boolean;
+            /** Executor Id */
+            executor_id: string;
+            /** Hostname */
+            hostname: string;
+            /**
+             * Last Seen
+             * Format: date-time
+             */
+            last_seen: string;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "server" | "worker";
+            /** Pid */
+            pid: number;
+            /** Recovered Workflows */
+            recovered_workflows: number;
+            /**
+             * Started At
+             * Format: date-time
+             */
+            started_at: string;
+            /** Taken Over By */
+            taken_over_by: string | null;
+            /** This Process */
+            this_process: boolean;
         };
         /** Progress */
         Progress: {

@@ -32,5 +32,22 @@ export interface HealthStatus {
   embedder: { kind: string; model: string };
   /** Speech to text for the composer's mic (optional install: requirements-voice.txt). */
   voice: { available: boolean; model: string | null; multilingual: boolean; hint: string | null };
+  processes: ProcessStatus[];
   hints: string[];
+}
+
+/** One Quire process (server or worker) sharing the database, from `GET /api/health`. */
+export interface ProcessStatus {
+  executor_id: string;
+  mode: "server" | "worker";
+  hostname: string;
+  pid: number;
+  address: string | null;
+  started_at: string;
+  last_seen: string;
+  alive: boolean;
+  this_process: boolean;
+  activity: { pending_workflows: number; by_workflow: Record<string, number> };
+  taken_over_by: string | null;
+  recovered_workflows: number;
 }

@@ -5,6 +5,7 @@
 import { useMemo, type ReactNode } from "react";
 import { CalendarDays, Clock, Flame, Timer } from "lucide-react";
 import { useSearchParams } from "react-router";
+import { useHealth } from "@/api/vault";
 import { Button } from "@/components/Button";
 import { Skeleton } from "@/components/Skeleton";
 import { errorMessage } from "@/lib/api";
@@ -16,6 +17,7 @@ import { Breakdown } from "./Breakdown";
 import { DayDetail } from "./DayDetail";
 import { Heatmap, HeatLegend } from "./Heatmap";
 import { VaultPanel } from "./VaultPanel";
+import { WorkersPanel } from "./WorkersPanel";
 
 function Card({ title, id, actions, children, className }: { title: string; id: string; actions?: ReactNode; children: ReactNode; className?: string }) {
   return (
@@ -114,6 +116,7 @@ export function DashboardPage() {
   const badges = useBadges();
   const breakdown = useBreakdown();
   const vault = useVaultStats();
+  const health = useHealth();
   return (
     <div className="mx-auto w-full max-w-6xl space-y-6 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
       <header>
@@ -140,6 +143,11 @@ export function DashboardPage() {
         {vault.isPending && <Skeleton className="h-48" />}
         {vault.data && <VaultPanel stats={vault.data} />}
       </Card>
+      {health.data && health.data.processes.length > 0 && (
+        <Card title="Quire processes" id="workers-title">
+          <WorkersPanel processes={health.data.processes} />
+        </Card>
+      )}
     </div>
   );
 }

@@ -1,0 +1,42 @@
+"""What `GET /api/health` shows of the processes sharing this database: who is alive and busy with what."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from backend.context import AppContext
+from backend.store import processes as store
+from backend.store.processes import ProcessMode
+
+
+@dataclass(frozen=True)
+class ProcessStatus:
+    executor_id: str
+    mode: ProcessMode
+    hostname: str
+    pid: int
+    address: str | None
+    started_at: datetime
+    last_seen: datetime
+    alive: bool
+    this_process: bool
+    activity: dict[str, Any]
+    taken_over_by: str | None
+    recovered_workflows: int
+
+
+def list_processes(ctx: AppContext) -> list[ProcessStatus]:
+    """Every known process, newest records included; `alive` = heartbeating and neither stopped nor taken over."""
+    return [
+        ProcessStatus(
+            executor_id=row.executor_id, mode=row.mode, hostname=row.hostname, pid=row.pid, address=row.address,
+            started_at=row.started_at, last_seen=row.last_seen,
+            alive=(row.stopped_at is None and row.taken_over_by is None
+                   and row.silent_s < ctx.settings.takeover_after_s),
+            this_process=row.executor_id == ctx.executor_id, activity=row.activity,
+            taken_over_by=row.taken_over_by, recovered_workflows=row.recovered_workflows,
+        )
+        for row in store.list_processes(ctx.db)
+    ]
