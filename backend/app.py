@@ -15,25 +15,27 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 
 from backend import durable
-from backend.api import chat, documents, health, ingest, progress, search, spa, study
+from backend.api import chat, document_versions, documents, health, ingest, progress, search, spa, study, trash
 from backend.api.security import RequestGuard
 from backend.config import Settings
 from backend.context import AppContext, set_context
 from backend.errors import install_error_handlers
 from backend.ingest.backfill import start_embed_backfill, stop_embed_backfills
+from backend.ingest.library import maintain_originals
 from backend.ingest.reconcile import reconcile_stuck_documents
+from backend.ingest.trash import schedule_trash_retention
 from backend.llm.client import LLMClient
 from backend.llm.embedders import build_embedder
 from backend.llm.prompts import PromptLibrary
 from backend.retrieval.service import SearchService
-from backend.store import ingest as ingest_store
+from backend.store import embeddings as embedding_store
 from backend.store.db import Database
 from backend.store.embedded import start_embedded_postgres
 
 log = logging.getLogger(__name__)
 
-ROUTERS = (health.router, documents.router, ingest.router, search.router, chat.router, study.router,
-           progress.router)
+ROUTERS = (health.router, documents.router, document_versions.router, trash.router, ingest.router, search.router,
+           chat.router, study.router, progress.router)
 
 
 def _build_context(settings: Settings, database_url: str) -> AppContext:
@@ -52,10 +54,12 @@ def start_services(settings: Settings) -> AppContext:
     database_url = settings.database_url or start_embedded_postgres(settings.postgres_dir)
     context = _build_context(settings, database_url)
     set_context(context)
+    maintain_originals(context)
     durable.launch_dbos(settings, context.db.url)
+    schedule_trash_retention(settings)
     reconcile_stuck_documents(context)
     context.search.start()
-    if ingest_store.count_missing_embeddings(context.db, context.embedder.model):
+    if embedding_store.count_missing_embeddings(context.db, context.embedder.model):
         start_embed_backfill()
     return context
 

@@ -59,6 +59,9 @@ class Settings(BaseSettings):
     prompts_dir: Path = Field(REPO_ROOT / "prompts", validation_alias=_env("QUIRE_PROMPTS_DIR"))
     frontend_dist: Path = Field(REPO_ROOT / "frontend" / "dist", validation_alias=_env("QUIRE_FRONTEND_DIST"))
     log_level: str = Field("INFO", validation_alias=_env("QUIRE_LOG_LEVEL"))
+    # Documents in the trash longer than this are deleted for good (checked on `trash_sweep_cron`).
+    trash_retention_days: float = Field(30.0, ge=0, validation_alias=_env("QUIRE_TRASH_RETENTION_DAYS"))
+    trash_sweep_cron: str = Field("0 0 * * * *", validation_alias=_env("QUIRE_TRASH_SWEEP_CRON"))
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod

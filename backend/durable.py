@@ -19,7 +19,8 @@ log = logging.getLogger(__name__)
 INGEST_QUEUE = "ingest"
 EMBED_QUEUE = "embed"
 STUDY_QUEUE = "study"
-WORKFLOW_MODULES = ("backend.ingest.workflow", "backend.ingest.backfill", "backend.study.runners")
+WORKFLOW_MODULES = ("backend.ingest.workflow", "backend.ingest.backfill", "backend.study.runners",
+                    "backend.ingest.trash")
 
 _queues: dict[str, Queue] = {}
 

@@ -14,6 +14,7 @@ from dbos import DBOS
 
 from backend.context import AppContext
 from backend.ingest.backfill import start_embed_backfill
+from backend.store import embeddings
 from backend.store import ingest as store
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,7 @@ def cancel_run(ctx: AppContext, workflow_id: str) -> None:
     store.mark_cancelled(ctx.db, workflow_id)
     DBOS.cancel_workflow(workflow_id)
     reconcile_stuck_documents(ctx, CANCELLED_MESSAGE)
-    if store.count_missing_embeddings(ctx.db, ctx.embedder.model):
+    if embeddings.count_missing_embeddings(ctx.db, ctx.embedder.model):
         start_embed_backfill()  # versions stored before the cancel still get their vectors
 
 
