@@ -189,8 +189,9 @@ def filename_for(page: FetchedPage, title: str | None) -> str:
 def import_url(ctx: AppContext, url: str, category: str | None) -> UploadOutcome:
     """Fetch `url` under the guards above and ingest what came back like an uploaded file.
 
-    The document is keyed by the URL as given: importing it again is change detection on that document
-    (unchanged or a new version), whatever the page's title says now. A refused import is recorded."""
+    The document is keyed by the URL it came from (after redirects): importing it again is change
+    detection on that document (unchanged or a new version), whatever the page's title says now. A
+    refused import is recorded."""
     settings = ctx.settings
     url = url.strip()
     fetcher = UrlFetcher(ctx.db, max_bytes=settings.url_import_max_mb * 1024 * 1024,
@@ -207,4 +208,4 @@ def import_url(ctx: AppContext, url: str, category: str | None) -> UploadOutcome
     path = files.new_pending_path(settings.docs_dir)
     path.write_bytes(page.body)
     candidate = Candidate(filename_for(page, title), path, len(page.body), hashlib.sha256(page.body).hexdigest())
-    return accept_files(ctx, [candidate], category, source="url", source_url=url)
+    return accept_files(ctx, [candidate], category, source="url", source_url=page.url)
