@@ -117,7 +117,8 @@ def test_category_change_and_delete(api: httpx.Client, unique: Unique) -> None:
     assert [h["document_id"] for h in hits][:1] == [doc["id"]]
     trashed = api.delete(f"/api/documents/{doc['id']}")
     assert trashed.status_code == 200
-    assert trashed.json()["status"] == "trashed" and trashed.json()["trashed_at"]
+    assert trashed.json()["status"] == "trashed"
+    assert trashed.json()["trashed_at"]
     assert doc["id"] not in {d["id"] for d in api.get("/api/documents").json()}
     after = api.get("/api/search", params={"q": "quaggafolds zebras stripes"}).json()["hits"]
     assert doc["id"] not in {h["document_id"] for h in after}

@@ -48,8 +48,10 @@ def test_same_name_in_two_categories_is_two_documents(api: httpx.Client, unique:
     second = _ingest(api, {name: V2}, chemistry)["documents"][0]
     assert first["id"] != second["id"]
     docs = {d["id"]: d for d in api.get("/api/documents").json()}
-    assert docs[first["id"]]["category"] == physics and docs[second["id"]]["category"] == chemistry
-    assert docs[first["id"]]["current_version"] == 1 and docs[first["id"]]["versions"] == 1
+    assert docs[first["id"]]["category"] == physics
+    assert docs[second["id"]]["category"] == chemistry
+    assert docs[first["id"]]["current_version"] == 1
+    assert docs[first["id"]]["versions"] == 1
     assert first["id"] in _sparse(api, "photoelectric")  # the Physics notes were not replaced
     assert second["id"] in _sparse(api, "bernoulli")
 
@@ -88,14 +90,16 @@ def test_replace_makes_a_new_version_and_keep_both_a_new_document(api: httpx.Cli
     assert replaced["id"] == doc_id
     document = api.get(f"/api/documents/{doc_id}").json()
     assert (document["current_version"], document["versions"]) == (2, 2)
-    assert doc_id in _sparse(api, "bernoulli") and doc_id not in _sparse(api, "photoelectric")
+    assert doc_id in _sparse(api, "bernoulli")
+    assert doc_id not in _sparse(api, "photoelectric")
     third = b"# Lecture 1\n\nKepler's laws describe planetary orbits as ellipses.\n"
     kept = _ingest(api, {name: third}, category, on_conflict="keep_both")["documents"][0]
     assert kept["id"] != doc_id
     stem = name.removesuffix(".md")
     assert kept["filename"] == f"{stem} (2).md"
     assert {doc_id, kept["id"]} <= {d["id"] for d in api.get("/api/documents", params={"category": category}).json()}
-    assert kept["id"] in _sparse(api, "kepler") and doc_id in _sparse(api, "bernoulli")
+    assert kept["id"] in _sparse(api, "kepler")
+    assert doc_id in _sparse(api, "bernoulli")
 
 
 def test_versions_restore_and_delete_without_ingesting(
@@ -106,17 +110,21 @@ def test_versions_restore_and_delete_without_ingesting(
     _ingest(api, {name: V2}, on_conflict="replace")
     listed = api.get(f"/api/documents/{doc_id}/versions").json()["versions"]
     assert [(v["version"], v["current"]) for v in listed] == [(2, True), (1, False)]
-    assert listed[1]["size_bytes"] == len(V1) and listed[1]["kind"] == "md" and len(listed[1]["sha256"]) == 64
+    assert listed[1]["size_bytes"] == len(V1)
+    assert listed[1]["kind"] == "md"
+    assert len(listed[1]["sha256"]) == 64
     assert api.get(f"/api/documents/{doc_id}/versions/1/file").content == V1
     assert api.get(f"/api/documents/{doc_id}/file").content == V2
 
     steps, embeds = _step_runs(quire), len(fake_ollama.embed_requests)
     restored = api.post(f"/api/documents/{doc_id}/versions/1/restore")
     assert restored.status_code == 200, restored.text
-    assert restored.json()["current_version"] == 1 and restored.json()["status"] == "ready"
+    assert restored.json()["current_version"] == 1
+    assert restored.json()["status"] == "ready"
     assert restored.json()["embedded_fraction"] == 1.0  # the kept blocks came back with their vectors
     assert (_step_runs(quire), len(fake_ollama.embed_requests)) == (steps, embeds)
-    assert doc_id in _sparse(api, "photoelectric") and doc_id not in _sparse(api, "bernoulli")
+    assert doc_id in _sparse(api, "photoelectric")
+    assert doc_id not in _sparse(api, "bernoulli")
     assert api.get(f"/api/documents/{doc_id}/file").content == V1
 
     assert api.delete(f"/api/documents/{doc_id}/versions/1").json()["error"]["code"] == "current_version"
@@ -135,7 +143,8 @@ def test_trash_hides_at_once_and_restores_without_ingesting(
     assert api.post(f"/api/documents/{doc_id}/restore").json()["error"]["code"] == "not_trashed"
     assert api.delete(f"/api/documents/{doc_id}", params={"permanent": "true"}).status_code == 409
     trashed = api.delete(f"/api/documents/{doc_id}")
-    assert trashed.status_code == 200 and trashed.json()["status"] == "trashed"
+    assert trashed.status_code == 200
+    assert trashed.json()["status"] == "trashed"
     assert doc_id not in _sparse(api, "quasars")
     assert doc_id not in {d["id"] for d in api.get("/api/documents").json()}
     assert doc_id in {d["id"] for d in api.get("/api/documents", params={"status": "trashed"}).json()}
@@ -146,7 +155,8 @@ def test_trash_hides_at_once_and_restores_without_ingesting(
     steps, embeds = _step_runs(quire), len(fake_ollama.embed_requests)
     back = api.post(f"/api/documents/{doc_id}/restore")
     assert back.status_code == 200, back.text
-    assert back.json()["status"] == "ready" and back.json()["trashed_at"] is None
+    assert back.json()["status"] == "ready"
+    assert back.json()["trashed_at"] is None
     assert back.json()["filename"] == name.removesuffix(".md") + " (2).md"  # its name was taken meanwhile
     assert back.json()["embedded_fraction"] == 1.0
     assert (_step_runs(quire), len(fake_ollama.embed_requests)) == (steps, embeds)
@@ -155,7 +165,8 @@ def test_trash_hides_at_once_and_restores_without_ingesting(
     api.delete(f"/api/documents/{doc_id}")
     api.delete(f"/api/documents/{other['id']}")
     emptied = api.delete("/api/trash")
-    assert emptied.status_code == 200 and emptied.json()["deleted"] >= 2
+    assert emptied.status_code == 200
+    assert emptied.json()["deleted"] >= 2
     assert api.get(f"/api/documents/{doc_id}").status_code == 404
     with psycopg.connect(quire.database_url) as conn:
         assert conn.execute("SELECT count(*) FROM document_versions WHERE document_id = %s",
@@ -173,7 +184,9 @@ def test_refusals_are_recorded_until_dismissed(api: httpx.Client, unique: Unique
     assert [(r["filename"], r["code"]) for r in refusals][::-1][:1] == [(bad, "content_mismatch")]
     assert {r["code"] for r in refusals} == {"content_mismatch", "empty_file"}
     first = next(r for r in refusals if r["filename"] == bad)
-    assert first["category"] == category and first["message"] and first["created_at"]
+    assert first["category"] == category
+    assert first["message"]
+    assert first["created_at"]
     assert api.delete(f"/api/refusals/{first['id']}").json() == {"dismissed": 1}
     assert api.delete(f"/api/refusals/{first['id']}").status_code == 404
     assert [r["code"] for r in api.get("/api/refusals").json()["refusals"]] == ["empty_file"]

@@ -60,7 +60,8 @@ def test_any_process_serves_and_searches_any_original(
             assert api.get(f"/api/documents/{from_second['id']}/file").content == notes
         # each process has its own read-through cache, filled from Postgres on demand
         digests = {hashlib.sha256(pdf).hexdigest(), hashlib.sha256(notes).hexdigest()}
-        assert digests <= _cached(first) and digests <= _cached(second)
+        assert digests <= _cached(first)
+        assert digests <= _cached(second)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:  # the other process's index follows the change feed
             hits = api_2.get("/api/search", params={"q": "tidal locking", "mode": "sparse"}).json()["hits"]

@@ -111,5 +111,6 @@ def test_every_ready_document_keeps_a_version(postgres: ThrowawayPostgres, tmp_p
                             " LEFT JOIN document_versions v ON v.document_id = d.id GROUP BY d.id"
                             " ORDER BY d.filename").fetchall()
     assert [(r[1], r[2]) for r in rows] == [(1, 1), (None, 0)]
-    assert rows[0][0] == doc_id and gone_id not in {r[0] for r in rows}
+    assert rows[0][0] == doc_id
+    assert gone_id not in {r[0] for r in rows}
 
