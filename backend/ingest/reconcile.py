@@ -2,8 +2,8 @@
 
 DBOS resumes interrupted workflows by itself; this only catches the rest — a workflow that ended in
 ERROR or was cancelled — so that no document stays "queued" or "ingesting" forever. A document with a
-live previous version goes back to ready (with a warning), one without becomes failed; uploading the
-file again retries it.
+live previous version goes back to ready (with a warning), one without becomes failed; Retry (or
+uploading the file again) ingests it again from its stored original.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from backend.store import ingest as store
 log = logging.getLogger(__name__)
 
 _STILL_RUNNING = {"PENDING", "ENQUEUED", "DELAYED"}
-STOPPED_MESSAGE = "Ingestion stopped unexpectedly; upload the file again to retry."
+STOPPED_MESSAGE = "Ingestion stopped unexpectedly; use Retry to ingest the file again."
 CANCELLED_MESSAGE = "Ingestion was cancelled; upload the file again to add it."
 
 
