@@ -145,8 +145,8 @@ def adopt_legacy_files(db: Database, docs_dir: Path) -> int:
     root = docs_dir.resolve()
     for sha, path in store.legacy_files(db):
         resolved = path.resolve()
-        if not resolved.is_relative_to(root) or not resolved.is_file():
-            continue
+        if not resolved.is_relative_to(root) or not resolved.is_file() or store.has_original(db, sha):
+            continue  # elsewhere, gone, or a second path with bytes adopted a moment ago
         if sha256_file(resolved) != sha:
             log.warning("not adopting %s: its content no longer matches the stored version", resolved)
             continue

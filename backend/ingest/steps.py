@@ -172,7 +172,7 @@ def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batc
             continue
         ids = [row.id for row in rows]
         changed = embeddings.write_embeddings(ctx.db, ids, vectors, ctx.embedder.model)
-        ctx.search.attach_vectors(ids, vectors, changed)
+        ctx.search.attach_vectors([str(i) for i in ids], vectors, changed)
         return {"embedded": len(rows), "unavailable": False}
     raise AssertionError("unreachable")
 

@@ -28,8 +28,8 @@ def purge_expired_step() -> int:
 
 
 @DBOS.workflow()
-def trash_retention_workflow(scheduled_at: datetime, context: object) -> int:
-    return purge_expired_step()
+def trash_retention_workflow(scheduled_at: datetime, context: object) -> None:
+    purge_expired_step()
 
 
 def schedule_trash_retention(settings: Settings) -> None:

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from pgvector.psycopg import register_vector
-from psycopg.rows import dict_row
+from psycopg.rows import DictRow, dict_row
 from psycopg.types.json import set_json_dumps
 from psycopg.types.string import StrBinaryDumper, StrDumper, StrDumperUnknown
 from psycopg_pool import ConnectionPool
@@ -109,17 +109,17 @@ class Database:
         self._pool.close()
 
     @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection]:
+    def connection(self) -> Iterator[psycopg.Connection[DictRow]]:
         with self._pool.connection() as conn:
             yield conn
 
     @contextmanager
-    def transaction(self) -> Iterator[psycopg.Connection]:
+    def transaction(self) -> Iterator[psycopg.Connection[DictRow]]:
         with self._pool.connection() as conn, conn.transaction():
             yield conn
 
     @contextmanager
-    def bookkeeping(self) -> Iterator[psycopg.Connection]:
+    def bookkeeping(self) -> Iterator[psycopg.Connection[DictRow]]:
         """A transaction for progress and log rows: committed without waiting for the disk flush.
 
         An app crash loses nothing (Postgres keeps running and writes them out a moment later); only a

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from uuid import UUID
 
 import psycopg
+from psycopg.rows import DictRow
 
 from backend.store import originals
 from backend.store.db import Database
@@ -75,7 +76,7 @@ def existing_ids(db: Database, ids: list[UUID]) -> set[str]:
 _INDEX_CHANGE_LOCK = 727_002
 
 
-def record_index_change(conn: psycopg.Connection, db: Database, document_id: UUID | str, reason: str) -> None:
+def record_index_change(conn: psycopg.Connection[DictRow], db: Database, document_id: UUID | str, reason: str) -> None:
     """Append to the change feed; `db.origin` tells other processes who already applied it.
 
     Call it last in a transaction (after its other writes): the feed lock it takes is held to the commit,
@@ -176,7 +177,7 @@ def purge_document(db: Database, document_id: UUID) -> tuple[PurgeOutcome, list[
         return "deleted", _purge(conn, [document_id])
 
 
-def _purge(conn: psycopg.Connection, document_ids: list[UUID]) -> list[str]:
+def _purge(conn: psycopg.Connection[DictRow], document_ids: list[UUID]) -> list[str]:
     ids = [str(d) for d in document_ids]
     shas = [row["sha256"] for row in conn.execute(
         "SELECT sha256 FROM document_versions WHERE document_id = ANY(%s::uuid[])"

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 import psycopg
+from psycopg.rows import DictRow
 
 from backend.store.db import Database
 
@@ -71,7 +72,7 @@ _NEEDED = """
 """
 
 
-def delete_unreferenced(conn: psycopg.Connection, shas: Iterable[str]) -> list[str]:
+def delete_unreferenced(conn: psycopg.Connection[DictRow], shas: Iterable[str]) -> list[str]:
     """Within the caller's transaction: delete those of `shas` that nothing needs any more.
 
     The rows are locked first and the references checked in a later statement, so an upload that
@@ -87,7 +88,7 @@ def delete_unreferenced(conn: psycopg.Connection, shas: Iterable[str]) -> list[s
     return [row["sha256"] for row in rows]
 
 
-def lock_for_reference(conn: psycopg.Connection, shas: Iterable[str]) -> set[str]:
+def lock_for_reference(conn: psycopg.Connection[DictRow], shas: Iterable[str]) -> set[str]:
     """Within a transaction about to point at these originals: hold them against deletion until it
     commits; returns those that are missing (deleted meanwhile: the caller stores them again)."""
     wanted = sorted(set(shas))
@@ -123,14 +124,18 @@ def known_shas(db: Database, shas: Sequence[str]) -> set[str]:
 
 
 def legacy_files(db: Database) -> list[tuple[str, Path]]:
-    """(sha256, stored path) of stored versions from before originals lived in Postgres."""
+    """(sha256, path) of files from before originals lived in Postgres: stored versions (`docs/<name>`)
+    and files staged for a run that was still in flight when the vault was upgraded."""
     with db.connection() as conn:
         rows = conn.execute(
-            "SELECT DISTINCT d.sha256, d.stored_path FROM documents d"
+            "SELECT DISTINCT d.sha256, d.stored_path AS path FROM documents d"
             " WHERE d.stored_path IS NOT NULL AND d.sha256 IS NOT NULL"
             " AND NOT EXISTS (SELECT 1 FROM originals o WHERE o.sha256 = d.sha256)"
+            " UNION SELECT DISTINCT i.sha256, i.pending_path AS path FROM ingest_items i"
+            " WHERE i.pending_path IS NOT NULL AND i.state NOT IN ('ready', 'skipped', 'failed')"
+            " AND NOT EXISTS (SELECT 1 FROM originals o WHERE o.sha256 = i.sha256)"
         ).fetchall()
-    return [(row["sha256"], Path(row["stored_path"])) for row in rows]
+    return [(row["sha256"], Path(row["path"])) for row in rows]
 
 
 def forget_legacy_path(db: Database, sha256: str) -> None:
