@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -67,10 +68,8 @@ def _assert_consistent(server: QuireServer, doc_id: str) -> str:
 
 def _kill_during(server: QuireServer, request: Callable[[], object], delay_s: float) -> None:
     def send() -> None:
-        try:
+        with contextlib.suppress(httpx.HTTPError):  # the server dies under the request: that is the point
             request()
-        except httpx.HTTPError:
-            pass  # the server died under the request: that is the point
 
     sender = threading.Thread(target=send, daemon=True)
     sender.start()
