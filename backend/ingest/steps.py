@@ -53,7 +53,7 @@ def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "extract", document_id)
     item = store.load_item(ctx.db, workflow_id, document_id)
-    if not store.item_is_current(item) or not store.mark_ingesting(ctx.db, workflow_id, document_id):
+    if item is None or not store.item_is_current(item) or not store.mark_ingesting(ctx.db, workflow_id, document_id):
         return {"ok": False, "reason": "superseded"}
     store.update_item(ctx.db, workflow_id, document_id, state="extracting", detail="opening file")
     try:
@@ -127,6 +127,8 @@ def store_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "store", document_id)
     item = store.load_item(ctx.db, workflow_id, document_id)
+    if item is None:  # deleted for good (from the trash) while the run went on
+        return {"blocks": 0, "to_embed": 0, "sha256": ""}
     terms = _analyse(workflow_id, document_id)
     stored = versions.store_version(ctx.db, item, ctx.embedder.model, files.mime_for(item["kind"]), terms)
     if stored.skipped:

@@ -25,7 +25,8 @@ def load_items(db: Database, workflow_id: str) -> list[dict[str, Any]]:
         ).fetchall()
 
 
-def load_item(db: Database, workflow_id: str, document_id: str) -> dict[str, Any]:
+def load_item(db: Database, workflow_id: str, document_id: str) -> dict[str, Any] | None:
+    """The run's item joined with its document's state; None once the document was deleted for good."""
     with db.connection() as conn:
         row = conn.execute(
             "SELECT i.*, i.document_id::text AS document_id, d.status AS document_status,"
@@ -36,8 +37,6 @@ def load_item(db: Database, workflow_id: str, document_id: str) -> dict[str, Any
             " WHERE i.workflow_id = %s AND i.document_id = %s",
             (workflow_id, document_id),
         ).fetchone()
-    if row is None:
-        raise LookupError(f"ingest item {workflow_id}/{document_id} not found")
     return row
 
 
