@@ -3,11 +3,14 @@ version) / keep both (`Name (2).ext`); versions list, restore and delete; the tr
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+from pathlib import Path
 
 import httpx
 import psycopg
 
+from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama
 from tests.support.server import QuireServer
 from tests.support.vault import upload, wait_for_run
@@ -208,3 +211,35 @@ def test_retry_runs_a_failed_document_again_from_its_original(api: httpx.Client,
     assert snapshot["documents"][0]["error"] == "No text could be found in this file."
     ready = _ingest(api, {unique("ok.md"): b"# Ok\n\nFine."})["documents"][0]["id"]
     assert api.post(f"/api/documents/{ready}/retry").json()["error"]["code"] == "not_failed"
+
+
+def test_moving_into_a_category_where_the_name_is_taken_is_refused(api: httpx.Client, unique: Unique) -> None:
+    name, here, there = unique("same.md"), unique("Here"), unique("There")
+    doc = _ingest(api, {name: V1}, here)["documents"][0]
+    _ingest(api, {name: V2}, there)
+    moved = api.patch(f"/api/documents/{doc['id']}", json={"category": there})
+    assert moved.status_code == 409
+    assert moved.json()["error"]["code"] == "name_taken"
+    assert api.get(f"/api/documents/{doc['id']}").json()["category"] == here
+
+
+def test_retry_after_a_cancel_makes_the_document_ready(api: httpx.Client, unique: Unique, tmp_path: Path) -> None:
+    # OCR takes about a second a page: the run is cancelled while it reads, then Retry reads it all.
+    name = unique("glaciers.pdf")
+    pages = [f"Scanned page {n} about glacier flow and basal sliding." for n in range(6)]
+    response = upload(api, {name: make_pdf(tmp_path / "g.pdf", pages, scanned=range(1, 7)).read_bytes()})
+    assert response.status_code == 202, response.text
+    workflow_id, doc_id = response.json()["workflow_id"], response.json()["documents"][0]["id"]
+    deadline = time.monotonic() + 60
+    while api.get(f"/api/ingest/{workflow_id}").json()["documents"][0]["status"] != "extracting":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert api.post(f"/api/ingest/{workflow_id}/cancel").status_code == 200
+    assert api.get(f"/api/documents/{doc_id}").json()["status"] == "failed"
+    retried = api.post(f"/api/documents/{doc_id}/retry")
+    assert retried.status_code == 202, retried.text
+    assert wait_for_run(api, retried.json()["workflow_id"], timeout_s=120)["status"] == "SUCCESS"
+    document = api.get(f"/api/documents/{doc_id}").json()
+    assert document["status"] == "ready"
+    assert document["current_version"] == 1
+    assert doc_id in _sparse(api, "glacier")
