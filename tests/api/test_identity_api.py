@@ -243,3 +243,22 @@ def test_retry_after_a_cancel_makes_the_document_ready(api: httpx.Client, unique
     assert document["status"] == "ready"
     assert document["current_version"] == 1
     assert doc_id in _sparse(api, "glacier")
+
+
+def test_restoring_a_version_without_blocks_ingests_it_from_its_original(
+    api: httpx.Client, unique: Unique, quire: QuireServer
+) -> None:
+    name = unique("rebuilt.md")
+    doc_id = _ingest(api, {name: V1})["documents"][0]["id"]
+    _ingest(api, {name: V2}, on_conflict="replace")
+    # A version whose blocks are gone (as a version kept from before blocks were kept per version).
+    with psycopg.connect(quire.database_url, autocommit=True) as conn:
+        conn.execute("DELETE FROM blocks WHERE document_id = %s AND NOT is_live", (doc_id,))
+    restored = api.post(f"/api/documents/{doc_id}/versions/1/restore")
+    assert restored.status_code == 200, restored.text
+    assert restored.json()["status"] == "queued"
+    assert wait_for_run(api, restored.json()["last_workflow_id"])["status"] == "SUCCESS"
+    document = api.get(f"/api/documents/{doc_id}").json()
+    assert (document["status"], document["current_version"], document["versions"]) == ("ready", 1, 2)
+    assert doc_id in _sparse(api, "photoelectric")
+    assert doc_id not in _sparse(api, "bernoulli")
