@@ -289,7 +289,9 @@ def _register_targets(conn: psycopg.Connection[DictRow], targets: list[_Target],
     if not fresh:
         runs = {t.doc.last_workflow_id for t in busy if t.doc is not None}
         only = runs.pop() if len(runs) == 1 else None
-        return RegisteredRun(only, run_documents(conn, only) if only else [], created=False)
+        documents = run_documents(conn, only) if only else [
+            RunDocument(str(t.doc.id), t.doc.filename, t.doc.status) for t in busy if t.doc is not None]
+        return RegisteredRun(only, documents, created=False)
     missing = originals.lock_for_reference(conn, [t.item.sha256 for t in fresh])
     if missing:
         raise OriginalsMissing(missing)
