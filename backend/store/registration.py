@@ -316,7 +316,8 @@ def register_ingest(db: Database, items: Sequence[NewIngestItem], category: str 
     for attempt in range(_RACE_RETRIES):
         try:
             return _register_once(db, items, category, on_conflict, source, source_url)
-        except psycopg.errors.UniqueViolation:
+        except (psycopg.errors.UniqueViolation, psycopg.errors.DeadlockDetected):
+            # two uploads locking the same documents in another order: Postgres aborts one; it tries again
             if attempt == _RACE_RETRIES - 1:
                 raise
     raise AssertionError("unreachable")
