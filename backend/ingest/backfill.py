@@ -49,7 +49,7 @@ def backfill_batch_step() -> dict[str, Any]:
         return {"embedded": 0, "remaining": len(rows), "unavailable": True}
     ids = [row.id for row in rows]
     changed = store.write_embeddings(ctx.db, ids, vectors, ctx.embedder.model)
-    ctx.search.attach_vectors(ids, vectors, changed)
+    ctx.search.attach_vectors([str(i) for i in ids], vectors, changed)
     return {"embedded": len(rows), "remaining": store.count_missing_embeddings(ctx.db, ctx.embedder.model),
             "unavailable": False}
 
