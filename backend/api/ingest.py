@@ -31,7 +31,7 @@ class RunDocument(BaseModel):
     id: str
     filename: str
     status: str  # queued | extracting | storing | embedding | ready | skipped | failed
-    decision: str | None  # new | changed | unchanged | readded
+    decision: str | None  # new | changed | unchanged
     error: str | None
     warnings: list[str]
     progress: Progress

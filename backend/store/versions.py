@@ -9,7 +9,6 @@ BM25 terms are analysed before the swap and originals are removed from disk by t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol
@@ -241,12 +240,3 @@ def delete_version(db: Database, document_id: UUID, version: int) -> tuple[Delet
         )
         return "deleted", originals.delete_unreferenced(conn, [row["sha256"]])
 
-
-def shas_of(conn: psycopg.Connection[DictRow], document_ids: Sequence[UUID | str]) -> list[str]:
-    """Every original the documents' versions and ingest items point at."""
-    rows = conn.execute(
-        "SELECT sha256 FROM document_versions WHERE document_id = ANY(%s::uuid[])"
-        " UNION SELECT sha256 FROM ingest_items WHERE document_id = ANY(%s::uuid[])",
-        ([str(d) for d in document_ids], [str(d) for d in document_ids]),
-    ).fetchall()
-    return [row["sha256"] for row in rows]
