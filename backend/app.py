@@ -15,7 +15,19 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 
 from backend import durable
-from backend.api import chat, documents, health, ingest, progress, search, spa, study, transcribe
+from backend.api import (
+    chat,
+    document_versions,
+    documents,
+    health,
+    ingest,
+    progress,
+    search,
+    spa,
+    study,
+    transcribe,
+    trash,
+)
 from backend.api.security import RequestGuard
 from backend.cluster.identity import resolve_executor_id
 from backend.cluster.membership import Membership
@@ -23,21 +35,23 @@ from backend.config import Settings
 from backend.context import AppContext, set_context
 from backend.errors import install_error_handlers
 from backend.ingest.backfill import start_embed_backfill, stop_embed_backfills
+from backend.ingest.library import maintain_originals
 from backend.ingest.reconcile import reconcile_stuck_documents
+from backend.ingest.trash import schedule_trash_retention
 from backend.llm.client import LLMClient
 from backend.llm.embedders import build_embedder
 from backend.llm.prompts import PromptLibrary
 from backend.mcp import http as mcp_http
 from backend.retrieval.service import SearchService
-from backend.store import ingest as ingest_store
+from backend.store import embeddings as embedding_store
 from backend.store.db import Database
 from backend.store.embedded import start_embedded_postgres
 from backend.store.processes import ProcessMode
 
 log = logging.getLogger(__name__)
 
-ROUTERS = (health.router, documents.router, ingest.router, search.router, chat.router, study.router,
-           progress.router, transcribe.router)
+ROUTERS = (health.router, documents.router, document_versions.router, trash.router, ingest.router, search.router,
+           chat.router, study.router, progress.router, transcribe.router)
 
 
 def _build_context(settings: Settings, database_url: str, membership: Membership) -> AppContext:
@@ -66,11 +80,13 @@ def start_services(settings: Settings, mode: ProcessMode = "server") -> AppConte
         context.db.close()
         raise
     set_context(context)
+    maintain_originals(context)
     durable.launch_dbos(settings, context.db.url, executor_id)
     membership.start()
+    schedule_trash_retention(settings)
     reconcile_stuck_documents(context)
     context.search.start()
-    if ingest_store.count_missing_embeddings(context.db, context.embedder.model):
+    if embedding_store.count_missing_embeddings(context.db, context.embedder.model):
         start_embed_backfill()
     return context
 

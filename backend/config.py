@@ -79,6 +79,9 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [part.strip().lower() for part in value.split(",") if part.strip()] or ["en"]
         return value
+    # Documents in the trash longer than this are deleted for good (checked on `trash_sweep_cron`).
+    trash_retention_days: float = Field(30.0, ge=0, validation_alias=_env("QUIRE_TRASH_RETENTION_DAYS"))
+    trash_sweep_cron: str = Field("0 0 * * * *", validation_alias=_env("QUIRE_TRASH_SWEEP_CRON"))
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod

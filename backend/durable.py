@@ -20,7 +20,8 @@ INGEST_QUEUE = "ingest"
 DOCUMENT_QUEUE = "ingest_documents"
 EMBED_QUEUE = "embed"
 STUDY_QUEUE = "study"
-WORKFLOW_MODULES = ("backend.ingest.workflow", "backend.ingest.backfill", "backend.study.runners")
+WORKFLOW_MODULES = ("backend.ingest.workflow", "backend.ingest.backfill", "backend.study.runners",
+                    "backend.ingest.trash")
 
 _queues: dict[str, Queue] = {}
 

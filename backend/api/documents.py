@@ -1,36 +1,44 @@
-"""Documents: upload (streamed), import a URL, list, inspect, recategorise, delete, open the original."""
+"""Documents: upload (streamed, with name-conflict handling), import a URL, list, inspect, recategorise,
+move to the trash and back, delete for good, retry a failed one, open the original."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from fastapi import APIRouter, Request, status
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, Query, Request, status
+from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from backend.api.deps import ContextDep
 from backend.api.upload_stream import receive_multipart
+from backend.errors import QuireError
 from backend.ingest import files, library
 from backend.ingest.uploads import Candidate, UploadOutcome, accept_files, clean_category
 from backend.ingest.url_import import import_url
+from backend.store.registration import OnConflict
 
 router = APIRouter(prefix="/api", tags=["documents"])
 
-DocumentStatus = Literal["queued", "ingesting", "ready", "failed"]
+DocumentStatus = Literal["queued", "ingesting", "ready", "failed", "trashed"]
+DocumentKind = Literal["pdf", "docx", "pptx", "xlsx", "csv", "md", "txt", "html"]
+_ON_CONFLICT = ("ask", "replace", "keep_both")
 
 
 class DocumentOut(BaseModel):
     id: str
     filename: str
     category: str | None
-    kind: str | None
+    kind: DocumentKind | None
     mime: str | None
     size_bytes: int | None
     pages: int | None
-    status: str
+    status: DocumentStatus
+    current_version: int  # 0 until a first version is stored
+    versions: int
+    trashed_at: datetime | None
     error: str | None
     warnings: list[str]
     source_url: str | None
@@ -89,21 +97,39 @@ _UPLOAD_BODY: dict[str, Any] = {
             "properties": {
                 "files": {"type": "array", "items": {"type": "string", "format": "binary"}},
                 "category": {"type": "string"},
+                "on_conflict": {"type": "string", "enum": list(_ON_CONFLICT), "default": "ask"},
             },
         }}},
     }
 }
 
 
+def _on_conflict(raw: str | None) -> OnConflict:
+    choice = (raw or "ask").strip().lower()
+    if choice == "replace":
+        return "replace"
+    if choice == "keep_both":
+        return "keep_both"
+    if choice != "ask":
+        raise QuireError("invalid_on_conflict", "on_conflict must be one of ask, replace, keep_both.", 422)
+    return "ask"
+
+
 @router.post("/documents", status_code=status.HTTP_202_ACCEPTED, response_model=UploadAccepted,
              openapi_extra=_UPLOAD_BODY)
-async def upload_documents(request: Request, ctx: ContextDep) -> UploadAccepted:
-    """Upload one or more files (multipart field `files`, optional `category`) and start their ingestion."""
+async def upload_documents(request: Request, ctx: ContextDep,
+                           on_conflict: Annotated[OnConflict | None, Query()] = None) -> UploadAccepted:
+    """Upload files (multipart `files`, optional `category`, `on_conflict` as a form field or query parameter).
+
+    A name already used in the category by a different file: `ask` (default) answers 409 `name_conflict`
+    with the existing documents and stores nothing; `replace` adds a new version; `keep_both` stores the
+    file as `Name (2).ext`."""
     form = await receive_multipart(request, files.pending_dir(ctx.settings.docs_dir), ctx.settings.max_upload_bytes)
     try:
         category = clean_category(form.fields.get("category"))
+        choice = _on_conflict(form.fields.get("on_conflict") or on_conflict)
         candidates = [Candidate(f.filename, f.path, f.size, f.sha256, f.too_large) for f in form.files]
-        outcome = await run_in_threadpool(accept_files, ctx, candidates, category)
+        outcome = await run_in_threadpool(accept_files, ctx, candidates, category, on_conflict=choice)
     finally:
         form.discard()  # accepted files were moved away already; this removes only leftovers
     return _accepted(outcome)
@@ -118,12 +144,13 @@ def import_document_url(body: UrlImport, ctx: ContextDep) -> UploadAccepted:
 @router.get("/documents", response_model=list[DocumentOut])
 def list_documents(ctx: ContextDep, status: DocumentStatus | None = None,
                    category: str | None = None) -> list[dict[str, Any]]:
+    """Documents not in the trash (`?status=trashed` lists the trash)."""
     return library.list_documents(ctx, status, category)
 
 
 @router.get("/documents/{document_id}", response_model=DocumentOut)
 def get_document(document_id: UUID, ctx: ContextDep) -> dict[str, Any]:
-    return library.get_document(ctx, document_id)
+    return library.get_document(ctx, document_id, with_trashed=True)
 
 
 @router.patch("/documents/{document_id}", response_model=DocumentOut)
@@ -132,15 +159,31 @@ def update_document(document_id: UUID, body: CategoryUpdate, ctx: ContextDep) ->
     return library.set_category(ctx, document_id, clean_category(body.category))
 
 
-@router.delete("/documents/{document_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_document(document_id: UUID, ctx: ContextDep) -> None:
-    library.delete_document(ctx, document_id)
+@router.delete("/documents/{document_id}", response_model=DocumentOut,
+               responses={204: {"description": "With `permanent=true`: deleted for good"}})
+def delete_document(document_id: UUID, ctx: ContextDep, permanent: bool = False) -> Any:
+    """Move to the trash (200 with the document); `?permanent=true` deletes a trashed document for good (204)."""
+    if permanent:
+        library.purge_document(ctx, document_id)
+        return Response(status_code=status.HTTP_204_NO_CONTENT)
+    return library.trash_document(ctx, document_id)
 
 
-@router.get("/documents/{document_id}/file", response_class=FileResponse)
-def document_file(document_id: UUID, ctx: ContextDep) -> FileResponse:
-    """The original file: PDFs inline (for the browser's viewer), everything else as a download."""
-    original = library.original_file(ctx, document_id)
+@router.post("/documents/{document_id}/restore", response_model=DocumentOut)
+def restore_document(document_id: UUID, ctx: ContextDep) -> dict[str, Any]:
+    """Out of the trash and searchable again, without re-ingesting (renamed `Name (n).ext` if taken)."""
+    return library.restore_document(ctx, document_id)
+
+
+@router.post("/documents/{document_id}/retry", status_code=status.HTTP_202_ACCEPTED, response_model=UploadAccepted)
+def retry_document(document_id: UUID, ctx: ContextDep) -> UploadAccepted:
+    """Ingest a failed document again from its stored original."""
+    run = library.retry_document(ctx, document_id)
+    return UploadAccepted.model_validate({"documents": run.documents, "workflow_id": run.workflow_id})
+
+
+def file_response(original: library.OriginalFile) -> FileResponse:
+    """The original, streamed: PDFs inline (for the browser's viewer), everything else as a download."""
     return FileResponse(
         original.path,
         media_type=original.mime,
@@ -148,6 +191,12 @@ def document_file(document_id: UUID, ctx: ContextDep) -> FileResponse:
         content_disposition_type="inline" if original.inline else "attachment",
         headers={"Content-Security-Policy": "sandbox", "Cache-Control": "private, no-cache"},
     )
+
+
+@router.get("/documents/{document_id}/file", response_class=FileResponse)
+def document_file(document_id: UUID, ctx: ContextDep) -> FileResponse:
+    """The current version's original (any Quire process on the database serves it)."""
+    return file_response(library.original_file(ctx, document_id))
 
 
 @router.get("/categories", response_model=list[CategoryOut])

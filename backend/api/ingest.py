@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import StreamingResponse
@@ -31,7 +31,7 @@ class RunDocument(BaseModel):
     id: str
     filename: str
     status: str  # queued | extracting | storing | embedding | ready | skipped | failed
-    decision: str | None  # new | changed | unchanged | readded
+    decision: str | None  # new | changed | unchanged
     error: str | None
     warnings: list[str]
     progress: Progress
@@ -72,18 +72,18 @@ class RunSummary(BaseModel):
 
 
 @router.get("", response_model=list[RunSummary])
-def list_runs(ctx: ContextDep, limit: int = Query(20, ge=1, le=200)) -> list[dict]:
+def list_runs(ctx: ContextDep, limit: int = Query(20, ge=1, le=200)) -> list[dict[str, Any]]:
     return progress.list_runs(ctx, limit)
 
 
 @router.get("/{workflow_id}", response_model=RunSnapshot)
-def get_run(workflow_id: WorkflowId, ctx: ContextDep) -> dict:
+def get_run(workflow_id: WorkflowId, ctx: ContextDep) -> dict[str, Any]:
     """DBOS status, the steps taken so far, each document's state and the fine-grained progress."""
     return progress.run_snapshot(ctx, workflow_id)
 
 
 @router.post("/{workflow_id}/cancel", response_model=RunSnapshot)
-def cancel_run(workflow_id: WorkflowId, ctx: ContextDep) -> dict:
+def cancel_run(workflow_id: WorkflowId, ctx: ContextDep) -> dict[str, Any]:
     """Stop an ingestion at its next step boundary; documents already stored stay in the vault."""
     progress.run_snapshot(ctx, workflow_id)  # 404 for unknown runs
     reconcile.cancel_run(ctx, workflow_id)

@@ -22,7 +22,7 @@ from dbos import DBOS, SetWorkflowID
 from backend.context import get_context
 from backend.durable import embed_queue
 from backend.llm.errors import ModelError, ModelUnavailable
-from backend.store import ingest as store
+from backend.store import embeddings as store
 
 log = logging.getLogger(__name__)
 
@@ -43,13 +43,13 @@ def backfill_batch_step() -> dict[str, Any]:
     if not rows:
         return {"embedded": 0, "remaining": 0, "unavailable": False}
     try:
-        vectors = ctx.embedder.embed([row["text"] for row in rows])
+        vectors = ctx.embedder.embed([row.text for row in rows])
     except (ModelUnavailable, ModelError) as exc:
         log.info("embedding backfill waiting for the model server: %s", exc)
         return {"embedded": 0, "remaining": len(rows), "unavailable": True}
-    ids = [row["id"] for row in rows]
+    ids = [row.id for row in rows]
     changed = store.write_embeddings(ctx.db, ids, vectors, ctx.embedder.model)
-    ctx.search.attach_vectors(ids, vectors, changed)
+    ctx.search.attach_vectors([str(i) for i in ids], vectors, changed)
     return {"embedded": len(rows), "remaining": store.count_missing_embeddings(ctx.db, ctx.embedder.model),
             "unavailable": False}
 

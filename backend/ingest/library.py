@@ -1,20 +1,34 @@
-"""The vault's documents as the user sees them: list, inspect, recategorise, delete, open the original."""
+"""The vault's documents as the user sees them: list, inspect, recategorise, the trash (delete, restore,
+delete for good, empty), versions (list, restore, delete), Retry of a failed document, refusals and
+the original files.
+
+Cached copies of deleted originals are removed only after the database transaction that deleted them
+committed; any process serves any original through its read-through cache.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 from backend.context import AppContext
 from backend.errors import NotFound, QuireError
+from backend.ingest import files
+from backend.ingest.backfill import start_embed_backfill
+from backend.ingest.workflow import start_ingest
 from backend.store import documents as store
+from backend.store import embeddings, originals, refusals, registration, versions
+
+log = logging.getLogger(__name__)
 
 
 def _with_fraction(row: dict[str, Any]) -> dict[str, Any]:
     blocks = row["blocks"]
-    return {**row, "embedded_fraction": round(row["embedded"] / blocks, 4) if blocks else 0.0}
+    return {**row, "embedded_fraction": round(row["embedded"] / blocks, 4) if blocks else 0.0,
+            "current_version": row["current_version"] or 0}
 
 
 def list_documents(ctx: AppContext, status: str | None, category: str | None) -> list[dict[str, Any]]:
@@ -22,33 +36,138 @@ def list_documents(ctx: AppContext, status: str | None, category: str | None) ->
     return [_with_fraction(row) for row in rows]
 
 
-def get_document(ctx: AppContext, document_id: UUID) -> dict[str, Any]:
-    row = store.get_document(ctx.db, document_id, ctx.embedder.model)
+def get_document(ctx: AppContext, document_id: UUID, *, with_trashed: bool = False) -> dict[str, Any]:
+    row = store.get_document(ctx.db, document_id, ctx.embedder.model, with_trashed=with_trashed)
     if row is None:
         raise NotFound("Document", str(document_id))
     return _with_fraction(row)
 
 
 def set_category(ctx: AppContext, document_id: UUID, category: str | None) -> dict[str, Any]:
-    if not store.set_category(ctx.db, document_id, category):
+    outcome = store.set_category(ctx.db, document_id, category)
+    if outcome == "not_found":
         raise NotFound("Document", str(document_id))
+    if outcome == "name_taken":
+        raise QuireError("name_taken", "A document with this name is already in that category.", 409)
     ctx.search.notify([str(document_id)])
     return get_document(ctx, document_id)
 
 
-def delete_document(ctx: AppContext, document_id: UUID) -> None:
-    stored_path = store.mark_deleted(ctx.db, document_id)
-    if stored_path is None:
+def trash_document(ctx: AppContext, document_id: UUID) -> dict[str, Any]:
+    """Move to the trash: gone from search and chat at once; restorable without re-ingesting."""
+    if store.trash_document(ctx.db, document_id):
+        ctx.search.notify([str(document_id)])
+    return get_document(ctx, document_id, with_trashed=True)  # already in the trash: the same answer
+
+
+def restore_document(ctx: AppContext, document_id: UUID) -> dict[str, Any]:
+    restored = store.restore_document(ctx.db, document_id)
+    if restored.outcome == "not_found":
         raise NotFound("Document", str(document_id))
+    if restored.outcome == "not_trashed":
+        raise QuireError("not_trashed", "This document is not in the trash.", 409)
     ctx.search.notify([str(document_id)])
-    if stored_path:
-        _remove_within(Path(stored_path), ctx.settings.docs_dir)
+    _backfill_if_needed(ctx)
+    return get_document(ctx, document_id)
 
 
-def _remove_within(path: Path, root: Path) -> None:
-    resolved = path.resolve()
-    if resolved.is_relative_to(root.resolve()):
-        resolved.unlink(missing_ok=True)
+def _forget_files(ctx: AppContext, shas: list[str]) -> None:
+    files.remove_cached(ctx.settings.docs_dir, shas)
+
+
+def purge_document(ctx: AppContext, document_id: UUID) -> None:
+    outcome, shas = store.purge_document(ctx.db, document_id)
+    if outcome == "not_found":
+        raise NotFound("Document", str(document_id))
+    if outcome == "not_trashed":
+        raise QuireError("not_trashed", "Only a document in the trash can be deleted for good.", 409)
+    _forget_files(ctx, shas)
+
+
+def empty_trash(ctx: AppContext, older_than_days: float | None = None) -> int:
+    deleted, shas = store.empty_trash(ctx.db, older_than_days)
+    _forget_files(ctx, shas)
+    return deleted
+
+
+def list_versions(ctx: AppContext, document_id: UUID) -> list[dict[str, Any]]:
+    rows = versions.list_versions(ctx.db, document_id)
+    if rows is None:
+        raise NotFound("Document", str(document_id))
+    return [asdict(row) for row in rows]
+
+
+def restore_version(ctx: AppContext, document_id: UUID, version: int) -> dict[str, Any]:
+    """Make an earlier version current: its kept blocks go live in one transaction (no ingestion);
+    a version whose blocks are gone is ingested again from its original."""
+    outcome = versions.restore_version(ctx.db, document_id, version)
+    if outcome in ("no_document", "no_version"):
+        raise NotFound("Version", f"{document_id}/{version}")
+    if outcome == "busy":
+        raise QuireError("busy", "This document is being ingested; restore a version when it is ready.", 409)
+    if outcome == "needs_ingest":
+        source = registration.version_source(ctx.db, document_id, version)
+        assert source is not None
+        _reingest(ctx, document_id, source, "restore", version)
+    elif outcome == "restored":
+        ctx.search.notify([str(document_id)])
+        _backfill_if_needed(ctx)
+    return get_document(ctx, document_id)
+
+
+def delete_version(ctx: AppContext, document_id: UUID, version: int) -> None:
+    outcome, shas = versions.delete_version(ctx.db, document_id, version)
+    if outcome == "no_version":
+        raise NotFound("Version", f"{document_id}/{version}")
+    if outcome == "current":
+        raise QuireError("current_version", "The current version cannot be deleted; restore another first.", 409)
+    _forget_files(ctx, shas)
+
+
+@dataclass(frozen=True)
+class StartedRun:
+    workflow_id: str | None
+    documents: list[dict[str, Any]]
+
+
+def retry_document(ctx: AppContext, document_id: UUID) -> StartedRun:
+    """Ingest a failed document again from its stored original, under a fresh workflow id."""
+    row = get_document(ctx, document_id)
+    if row["status"] != "failed":
+        raise QuireError("not_failed", "Only a failed document can be retried.", 409)
+    source = registration.retry_source(ctx.db, document_id)
+    if source is None:
+        raise QuireError("original_missing", "This document's file is not stored; upload it again.", 409)
+    return _reingest(ctx, document_id, source, "retry", None)
+
+
+def _reingest(ctx: AppContext, document_id: UUID, source: registration.RetrySource, origin: str,
+              target_version: int | None) -> StartedRun:
+    try:
+        run = registration.register_reingest(ctx.db, document_id, source, origin, target_version)
+    except registration.OriginalsMissing as exc:
+        raise QuireError("original_missing", "This document's file is not stored; upload it again.", 409) from exc
+    except LookupError as exc:
+        raise NotFound("Document", str(document_id)) from exc
+    workflow_id = start_ingest(run.workflow_id, ctx.settings.embed_batch_size) if run.workflow_id else None
+    return StartedRun(workflow_id, [asdict(doc) for doc in run.documents])
+
+
+def _backfill_if_needed(ctx: AppContext) -> None:
+    """Blocks made live again may carry vectors of an older embedding model: the backfill renews them."""
+    if embeddings.count_missing_embeddings(ctx.db, ctx.embedder.model):
+        start_embed_backfill()
+
+
+def list_refusals(ctx: AppContext) -> list[dict[str, Any]]:
+    return [asdict(row) for row in refusals.open_refusals(ctx.db)]
+
+
+def dismiss_refusal(ctx: AppContext, refusal_id: UUID | None) -> int:
+    dismissed = refusals.dismiss(ctx.db, refusal_id)
+    if refusal_id is not None and not dismissed:
+        raise NotFound("Refusal", str(refusal_id))
+    return dismissed
 
 
 @dataclass(frozen=True)
@@ -59,20 +178,34 @@ class OriginalFile:
     inline: bool
 
 
-def original_file(ctx: AppContext, document_id: UUID) -> OriginalFile:
-    row = get_document(ctx, document_id)
-    if not row["stored_path"]:
+def original_file(ctx: AppContext, document_id: UUID, version: int | None = None) -> OriginalFile:
+    """A version's original (the current one by default), from this process's cache, fetched from
+    Postgres first if this process has not seen it yet."""
+    get_document(ctx, document_id, with_trashed=True)  # 404 for unknown documents
+    found = versions.version_file(ctx.db, document_id, version)
+    if found is None:
+        if version is not None:
+            raise NotFound("Version", f"{document_id}/{version}")
         raise QuireError("not_ready", "This document's file is not stored yet; try again when it is ready.", 409)
-    path = Path(row["stored_path"]).resolve()
-    if not path.is_relative_to(ctx.settings.docs_dir.resolve()) or not path.is_file():
-        raise QuireError("file_missing", "The original file is missing from the vault folder.", 404)
+    try:
+        path = files.materialise(ctx.db, ctx.settings.docs_dir, found.sha256)
+    except files.OriginalMissing as exc:
+        raise QuireError("file_missing", "The original file is missing from the vault.", 404) from exc
     # PDFs open in the browser's own viewer (citations link to #page=N); everything else, HTML above all,
     # is a download so that uploaded markup never runs in Quire's origin.
-    inline = row["kind"] == "pdf"
-    mime = "application/pdf" if inline else (row["mime"] or "application/octet-stream")
-    if row["kind"] == "html":
+    inline = found.kind == "pdf"
+    mime = "application/pdf" if inline else (found.mime or "application/octet-stream")
+    if found.kind == "html":
         mime = "text/plain; charset=utf-8"
-    return OriginalFile(path, row["filename"], mime, inline)
+    return OriginalFile(path, found.filename, mime, inline)
+
+
+def maintain_originals(ctx: AppContext) -> None:
+    """Startup: adopt a pre-0009 vault's files, drop orphaned originals and stale cache entries."""
+    files.adopt_legacy_files(ctx.db, ctx.settings.docs_dir)
+    files.sweep_cache(ctx.db, ctx.settings.docs_dir)
+    orphans = originals.sweep_orphans(ctx.db, older_than_s=24 * 3600)
+    files.remove_cached(ctx.settings.docs_dir, orphans)
 
 
 def list_categories(ctx: AppContext) -> list[dict[str, Any]]:

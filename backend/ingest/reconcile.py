@@ -2,8 +2,8 @@
 
 DBOS resumes interrupted workflows by itself; this only catches the rest — a workflow that ended in
 ERROR or was cancelled — so that no document stays "queued" or "ingesting" forever. A document with a
-live previous version goes back to ready (with a warning), one without becomes failed; uploading the
-file again retries it.
+live previous version goes back to ready (with a warning), one without becomes failed; Retry (or
+uploading the file again) ingests it again from its stored original.
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ from dbos import DBOS
 
 from backend.context import AppContext
 from backend.ingest.backfill import start_embed_backfill
+from backend.store import embeddings
 from backend.store import ingest as store
 
 log = logging.getLogger(__name__)
 
 _STILL_RUNNING = {"PENDING", "ENQUEUED", "DELAYED"}
-STOPPED_MESSAGE = "Ingestion stopped unexpectedly; upload the file again to retry."
+STOPPED_MESSAGE = "Ingestion stopped unexpectedly; use Retry to ingest the file again."
 CANCELLED_MESSAGE = "Ingestion was cancelled; upload the file again to add it."
 
 
@@ -28,7 +29,7 @@ def cancel_run(ctx: AppContext, workflow_id: str) -> None:
     store.mark_cancelled(ctx.db, workflow_id)
     DBOS.cancel_workflow(workflow_id, cancel_children=True)  # its documents run as child workflows
     reconcile_stuck_documents(ctx, CANCELLED_MESSAGE)
-    if store.count_missing_embeddings(ctx.db, ctx.embedder.model):
+    if embeddings.count_missing_embeddings(ctx.db, ctx.embedder.model):
         start_embed_backfill()  # versions stored before the cancel still get their vectors
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 import time
-from pathlib import Path
 from typing import Any
 
 from dbos import DBOS
@@ -17,6 +16,7 @@ from backend.ingest.chunk import chunk_units
 from backend.ingest.extract import extract_document
 from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult
 from backend.llm.errors import ModelError, ModelUnavailable
+from backend.store import embeddings, staging, versions
 from backend.store import ingest as store
 
 log = logging.getLogger(__name__)
@@ -27,28 +27,22 @@ EMBED_RETRY_DELAYS_S = (1.0, 2.0, 4.0)
 
 @DBOS.step()
 def scan_step(workflow_id: str) -> list[dict[str, Any]]:
-    """Hash every file of the run and decide: new, changed, unchanged or re-added."""
+    """Decide for every file of the run: new, changed or unchanged (its original is already stored and
+    was verified against its SHA-256 when it was accepted)."""
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "scan")
     store.update_run(ctx.db, workflow_id, "scanning")
     items = store.load_items(ctx.db, workflow_id)
     decisions = [(item["document_id"], item["decision"] or _decide(item)) for item in items]
     store.record_decisions(ctx.db, workflow_id, decisions)
-    for item, (_, decision) in zip(items, decisions, strict=True):
-        if decision == "unchanged":
-            files.remove_quietly(Path(item["pending_path"]))
     return [{"document_id": doc, "decision": decision} for doc, decision in decisions]
 
 
 def _decide(item: dict[str, Any]) -> str:
-    pending = Path(item["pending_path"])
-    if pending.exists() and files.sha256_file(pending) != item["sha256"]:
-        raise RuntimeError(f"staged file {pending} does not match its recorded hash")
     if item["prior_status"] is None:
         return "new"
-    if item["prior_status"] == "deleted":
-        return "readded"
-    if item["prior_sha256"] == item["sha256"] and item["prior_status"] == "ready":
+    if (item["target_version"] is None and item["prior_sha256"] == item["sha256"]
+            and item["prior_status"] == "ready"):
         return "unchanged"
     return "changed"
 
@@ -59,7 +53,7 @@ def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "extract", document_id)
     item = store.load_item(ctx.db, workflow_id, document_id)
-    if not store.item_is_current(item) or not store.mark_ingesting(ctx.db, workflow_id, document_id):
+    if item is None or not store.item_is_current(item) or not store.mark_ingesting(ctx.db, workflow_id, document_id):
         return {"ok": False, "reason": "superseded"}
     store.update_item(ctx.db, workflow_id, document_id, state="extracting", detail="opening file")
     try:
@@ -77,16 +71,18 @@ def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     if not chunks:
         _fail(item, "No text could be found in this file.")
         return {"ok": False, "reason": "empty"}
-    store.stage_chunks(ctx.db, workflow_id, document_id, chunks)
+    staging.stage_chunks(ctx.db, workflow_id, document_id, chunks)
     store.update_item(ctx.db, workflow_id, document_id, state="storing", pages=result.pages,
                       detail=f"{len(chunks)} chunks", warnings=result.warnings)
     return {"ok": True, "pages": result.pages, "chunks": len(chunks), "warnings": len(result.warnings)}
 
 
 def _extract(item: dict[str, Any], languages: str, on_progress: Any) -> ExtractResult:
-    source = Path(item["pending_path"])
-    if not source.exists():
-        raise ExtractionError("file_missing", "The uploaded file is no longer on disk; upload it again.")
+    ctx = get_context()
+    try:  # this process's cached copy of the original, fetched from Postgres if it has none yet
+        source = files.materialise(ctx.db, ctx.settings.docs_dir, item["sha256"])
+    except files.OriginalMissing as exc:
+        raise ExtractionError("file_missing", "The uploaded file is no longer stored; upload it again.") from exc
     return extract_document(source, item["kind"], ocr_languages=languages, on_progress=on_progress)
 
 
@@ -118,7 +114,7 @@ def _fail(item: dict[str, Any], message: str) -> None:
     ctx = get_context()
     store.update_item(ctx.db, item["workflow_id"], item["document_id"], state="failed", error=message,
                       detail="failed")
-    if item["prior_status"] == "ready" and item["prior_sha256"]:
+    if item["document_current_version"] is not None:
         store.set_document_status(ctx.db, item["document_id"], "ready",
                                   warning=f"A newer upload could not be read: {message} The previous version is kept.")
     else:
@@ -127,21 +123,31 @@ def _fail(item: dict[str, Any], message: str) -> None:
 
 @DBOS.step()
 def store_step(workflow_id: str, document_id: str) -> dict[str, Any]:
-    """Make the staged chunks the document's live blocks (one transaction) and move the file into place."""
+    """Make the staged chunks the document's live blocks as a new version (one transaction)."""
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "store", document_id)
     item = store.load_item(ctx.db, workflow_id, document_id)
-    target = files.live_path(ctx.settings.docs_dir, item["document_filename"])
-    stored = store.store_version(
-        ctx.db, item, str(target), ctx.embedder.model,
-        place_file=lambda: files.place_live(Path(item["pending_path"]), target), analyzer=ctx.search.analyzer,
-    )
+    if item is None:  # deleted for good (from the trash) while the run went on
+        return {"blocks": 0, "to_embed": 0, "sha256": ""}
+    terms = _analyse(workflow_id, document_id)
+    stored = versions.store_version(ctx.db, item, ctx.embedder.model, files.mime_for(item["kind"]), terms)
     if stored.skipped:
         return {"blocks": 0, "to_embed": 0, "sha256": item["sha256"]}
     store.update_item(ctx.db, workflow_id, document_id, state="embedding", blocks=stored.blocks, done=0,
                       total=0, detail=f"{stored.blocks} blocks stored, waiting for embedding")
     ctx.search.notify([document_id])
     return {"blocks": stored.blocks, "to_embed": stored.to_embed, "sha256": item["sha256"]}
+
+
+def _analyse(workflow_id: str, document_id: str) -> versions.AnalysedTerms:
+    """The staged chunks' BM25 terms (cached with each block so the index's startup build can skip the
+    analysis), computed before the swap so its transaction stays short."""
+    ctx = get_context()
+    analyzer = ctx.search.analyzer
+    staged = staging.staged_texts(ctx.db, workflow_id, document_id)
+    analysed = [analyzer.term_counts(chunk.text) for chunk in staged]
+    return versions.AnalysedTerms(analyzer.fingerprint, [chunk.ordinal for chunk in staged],
+                                  [terms for terms, _ in analysed], [counts for _, counts in analysed])
 
 
 @DBOS.step()
@@ -153,35 +159,36 @@ def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batc
     detail = f"batch {batch + 1} of {batches}"
     store.update_item(ctx.db, workflow_id, document_id, state="embedding", done=batch, total=batches, detail=detail)
     store.update_run(ctx.db, workflow_id, "embedding", batch, batches, detail)
-    rows = store.blocks_to_embed(ctx.db, document_id, sha256, batch * size, (batch + 1) * size, ctx.embedder.model)
+    rows = embeddings.blocks_to_embed(ctx.db, document_id, sha256, batch * size, (batch + 1) * size,
+                                      ctx.embedder.model)
     if not rows:
         return {"embedded": 0, "unavailable": False}
     for delay in (*EMBED_RETRY_DELAYS_S, None):
         try:
-            vectors = ctx.embedder.embed([row["text"] for row in rows])
+            vectors = ctx.embedder.embed([row.text for row in rows])
         except (ModelUnavailable, ModelError) as exc:
             if delay is None:
                 log.warning("embedding %s batch %d gave up for now: %s", document_id, batch, exc)
                 return {"embedded": 0, "unavailable": True}
             time.sleep(delay)
             continue
-        ids = [row["id"] for row in rows]
-        changed = store.write_embeddings(ctx.db, ids, vectors, ctx.embedder.model)
-        ctx.search.attach_vectors(ids, vectors, changed)
+        ids = [row.id for row in rows]
+        changed = embeddings.write_embeddings(ctx.db, ids, vectors, ctx.embedder.model)
+        ctx.search.attach_vectors([str(i) for i in ids], vectors, changed)
         return {"embedded": len(rows), "unavailable": False}
     raise AssertionError("unreachable")
 
 
 @DBOS.step()
 def finish_step(workflow_id: str) -> dict[str, Any]:
-    """Mark stored documents ready, record per-document counts, clean up staging and pending files."""
+    """Mark stored documents ready, record per-document counts and clean up the staged chunks."""
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "finish")
     summary = {"ready": 0, "skipped": 0, "failed": 0, "missing_embeddings": 0}
     for item in store.load_items(ctx.db, workflow_id):
         state = item["state"]
         if state in ("embedding", "storing") and item["blocks"]:
-            embedded = store.embedded_count(ctx.db, item["document_id"], ctx.embedder.model)
+            embedded = embeddings.embedded_count(ctx.db, item["document_id"], ctx.embedder.model)
             store.update_item(ctx.db, workflow_id, item["document_id"], state="ready", embedded=embedded,
                               done=0, total=0, detail="ready")
             store.set_document_status(ctx.db, item["document_id"], "ready")
@@ -191,8 +198,7 @@ def finish_step(workflow_id: str) -> dict[str, Any]:
             summary["failed"] += 1
         else:
             summary["skipped"] += 1
-        files.remove_quietly(Path(item["pending_path"]))
-    store.drop_staging(ctx.db, workflow_id)
+    staging.drop_staging(ctx.db, workflow_id)
     store.update_run(ctx.db, workflow_id, "done", detail=_summary_text(summary))
     return summary
 

@@ -1,15 +1,16 @@
-"""Accepting files into the vault: validate each received file by name and content, move the accepted
-ones to the pending area, register the run and start its ingestion workflow.
+"""Accepting files into the vault: validate each received file by name and content, settle name
+conflicts, store the accepted originals (Postgres first, then this process's cache), register the run
+and start its ingestion workflow.
 
-A rejected file is reported with its reason while the others proceed; nothing already stored is
-touched until a new version has been extracted and swapped in by the workflow.
+A refused file is reported with its reason (and recorded, so the library lists it after a reload)
+while the others proceed. With `on_conflict="ask"`, a name taken by other bytes in the same category
+answers 409 `name_conflict` before anything is stored. Nothing already stored is touched until a new
+version has been extracted and swapped in by the workflow.
 """
 
 from __future__ import annotations
 
-import mimetypes
-import os
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,19 +20,11 @@ from backend.ingest import files
 from backend.ingest.types import RejectedFile
 from backend.ingest.validate import detect_kind, sanitise_filename
 from backend.ingest.workflow import start_ingest
-from backend.store import ingest as store
+from backend.store import originals, refusals
+from backend.store import registration as store
+from backend.store.registration import OnConflict
 
 MAX_CATEGORY_CHARS = 60
-_MIME_BY_KIND = {
-    "pdf": "application/pdf",
-    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-    "pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    "csv": "text/csv",
-    "md": "text/markdown",
-    "txt": "text/plain",
-    "html": "text/html",
-}
 
 
 @dataclass(frozen=True)
@@ -63,47 +56,91 @@ def clean_category(raw: str | None) -> str | None:
     return category
 
 
-def mime_for(kind: str) -> str:
-    return _MIME_BY_KIND.get(kind) or mimetypes.guess_type(f"x.{kind}")[0] or "application/octet-stream"
-
-
-def _accept(ctx: AppContext, candidate: Candidate) -> store.NewIngestItem:
+def _validate(ctx: AppContext, candidate: Candidate) -> store.NewIngestItem:
     limit_mb = ctx.settings.max_upload_mb
     if candidate.too_large:
         raise RejectedFile("too_large", f"The file is larger than the {limit_mb} MB limit.", 413)
     name = sanitise_filename(candidate.filename)
     kind = detect_kind(candidate.path, name)
-    target = files.new_pending_path(ctx.settings.docs_dir)
-    os.replace(candidate.path, target)
-    return store.NewIngestItem(name, str(target), candidate.sha256, candidate.size, kind, mime_for(kind))
+    return store.NewIngestItem(name, candidate.sha256, candidate.size, kind, files.mime_for(kind))
 
 
-def accept_files(ctx: AppContext, candidates: list[Candidate], category: str | None, source: str = "upload",
-                 source_url: str | None = None) -> UploadOutcome:
-    accepted: list[store.NewIngestItem] = []
-    rejected: list[dict[str, str]] = []
+def _existing(doc: store.ExistingDocument) -> dict[str, Any]:
+    return {**asdict(doc), "updated_at": doc.updated_at.isoformat()}
+
+
+def conflict_error(conflicts: list[store.NameConflict]) -> QuireError:
+    names = ", ".join(c.filename for c in conflicts)
+    return QuireError(
+        "name_conflict",
+        f"A different file with this name is already in this category: {names}. Replace it or keep both.",
+        409,
+        details={"conflicts": [{"filename": c.filename, "existing": _existing(c.existing)} for c in conflicts]},
+    )
+
+
+def _screen(ctx: AppContext, candidates: list[Candidate]) -> tuple[list[tuple[store.NewIngestItem, Path]],
+                                                                     list[refusals.NewRefusal], RejectedFile | None]:
+    accepted: list[tuple[store.NewIngestItem, Path]] = []
+    refused: list[refusals.NewRefusal] = []
     first_error: RejectedFile | None = None
     for candidate in candidates:
         try:
-            item = _accept(ctx, candidate)
+            item = _validate(ctx, candidate)
         except RejectedFile as exc:
             candidate.path.unlink(missing_ok=True)
-            rejected.append({"filename": candidate.filename, "code": exc.code, "message": exc.message})
+            refused.append(refusals.NewRefusal(candidate.filename, exc.code, exc.message))
             first_error = first_error or exc
             continue
-        if any(other.filename.lower() == item.filename.lower() for other in accepted):
-            rejected.append({"filename": candidate.filename, "code": "duplicate_name",
-                             "message": "Another file in this upload has the same name."})
+        if any(other.filename.lower() == item.filename.lower() for other, _ in accepted):
+            candidate.path.unlink(missing_ok=True)
+            refused.append(refusals.NewRefusal(candidate.filename, "duplicate_name",
+                                               "Another file in this upload has the same name."))
             continue
-        accepted.append(item)
-    if not accepted:
-        if first_error is None:
-            raise QuireError("no_files", "No files were uploaded.", 400, details=rejected or None)
-        raise QuireError(first_error.code, first_error.message, first_error.status, details=rejected)
-    run = store.register_ingest(ctx.db, accepted, category, source, source_url)
-    ctx.search.notify(run.recategorised)
-    if not run.created:  # a double submit: the first run already owns its own copies of these files
-        for item in accepted:
-            Path(item.pending_path).unlink(missing_ok=True)
-    workflow_id = start_ingest(run.workflow_id, ctx.settings.embed_batch_size)
-    return UploadOutcome(workflow_id, run.documents, rejected)
+        accepted.append((item, candidate.path))
+    return accepted, refused, first_error
+
+
+def _register(ctx: AppContext, accepted: list[tuple[store.NewIngestItem, Path]], category: str | None,
+              on_conflict: OnConflict, source: str, source_url: str | None) -> store.RegisteredRun:
+    """Store the originals (each in its own transaction, committed before anything refers to it), then
+    register the run; an original purged by another request in between is stored again."""
+    items = [item for item, _ in accepted]
+    paths = {item.sha256: path for item, path in accepted}
+    pending = set(paths)
+    for _ in range(3):
+        for sha in pending:
+            cached = files.cache_path(ctx.settings.docs_dir, sha)
+            source_path = paths[sha] if paths[sha].exists() else cached
+            files.store_original(ctx.db, ctx.settings.docs_dir, source_path, sha)
+        try:
+            return store.register_ingest(ctx.db, items, category, source, on_conflict=on_conflict,
+                                         source_url=source_url)
+        except store.OriginalsMissing as exc:
+            pending = exc.shas
+        except store.ConflictsFound as exc:  # another upload took the name after the first check
+            files.remove_cached(ctx.settings.docs_dir, originals.drop_if_unreferenced(ctx.db, sorted(paths)))
+            raise conflict_error(exc.conflicts) from exc
+    raise QuireError("busy", "The upload collided with deletions of the same files; send it again.", 409)
+
+
+def accept_files(ctx: AppContext, candidates: list[Candidate], category: str | None, source: str = "upload",
+                 source_url: str | None = None, on_conflict: OnConflict = "ask") -> UploadOutcome:
+    accepted, refused, first_error = _screen(ctx, candidates)
+    try:
+        if accepted and source_url is None and on_conflict == "ask":
+            conflicts = store.find_conflicts(ctx.db, [item for item, _ in accepted], category, on_conflict)
+            if conflicts:  # nothing stored, nothing recorded: the client asks, then sends the files again
+                raise conflict_error(conflicts)
+        refusals.record(ctx.db, refused, category)
+        rejected = [{"filename": r.filename, "code": r.code, "message": r.message} for r in refused]
+        if not accepted:
+            if first_error is None:
+                raise QuireError("no_files", "No files were uploaded.", 400, details=rejected or None)
+            raise QuireError(first_error.code, first_error.message, first_error.status, details=rejected)
+        run = _register(ctx, accepted, category, on_conflict, source, source_url)
+    finally:
+        for _, path in accepted:  # moved into the cache when stored; whatever is left goes
+            path.unlink(missing_ok=True)
+    workflow_id = start_ingest(run.workflow_id, ctx.settings.embed_batch_size) if run.workflow_id else None
+    return UploadOutcome(workflow_id, [asdict(doc) for doc in run.documents], rejected)

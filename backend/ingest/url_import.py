@@ -24,7 +24,7 @@ from backend.context import AppContext
 from backend.errors import QuireError
 from backend.ingest import files
 from backend.ingest.uploads import Candidate, UploadOutcome, accept_files
-from backend.store import outbound
+from backend.store import outbound, refusals
 from backend.store.db import Database
 
 Resolver = Callable[[str, int], list[str]]
@@ -187,11 +187,20 @@ def filename_for(page: FetchedPage, title: str | None) -> str:
 
 
 def import_url(ctx: AppContext, url: str, category: str | None) -> UploadOutcome:
-    """Fetch `url` under the guards above and ingest what came back like an uploaded file."""
+    """Fetch `url` under the guards above and ingest what came back like an uploaded file.
+
+    The document is keyed by the URL it came from (after redirects): importing it again is change
+    detection on that document (unchanged or a new version), whatever the page's title says now. A
+    refused import is recorded."""
     settings = ctx.settings
+    url = url.strip()
     fetcher = UrlFetcher(ctx.db, max_bytes=settings.url_import_max_mb * 1024 * 1024,
                          timeout_s=settings.url_import_timeout_s, allow_private=settings.url_import_allow_private)
-    page = fetcher.fetch(url.strip())
+    try:
+        page = fetcher.fetch(url)
+    except QuireError as exc:
+        refusals.record(ctx.db, [refusals.NewRefusal(url, exc.code, exc.message)], category)
+        raise
     title = None
     if is_html(page):
         metadata = trafilatura.extract_metadata(page.body.decode("utf-8", "replace"))

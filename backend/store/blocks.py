@@ -23,7 +23,7 @@ _LIVE_BLOCKS = """
            CASE WHEN b.terms_analyzer = %(analyzer)s THEN b.terms END AS terms,
            CASE WHEN b.terms_analyzer = %(analyzer)s THEN b.term_counts END AS term_counts
     FROM blocks b JOIN documents d ON d.id = b.document_id
-    WHERE b.is_live AND d.status <> 'deleted'
+    WHERE b.is_live AND d.status <> 'trashed'
 """
 
 

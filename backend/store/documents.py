@@ -1,17 +1,28 @@
-"""SQL for `documents`: listing with block statistics, lookups, metadata edits and deletion."""
+"""SQL for `documents`: listing with block statistics, lookups, metadata edits, the trash (move there,
+restore, delete for good) and the index change feed.
+
+Trashing and restoring are each one transaction that flips the document's blocks' `is_live` and
+records an index change, so search follows at once and nothing is re-extracted or re-embedded.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 from uuid import UUID
 
 import psycopg
+from psycopg.rows import DictRow
 
+from backend.store import originals
 from backend.store.db import Database
+from backend.store.registration import free_name
 
 _LIST_COLUMNS = """
     d.id::text AS id, d.filename, d.category, d.kind, d.mime, d.size_bytes, d.pages, d.status, d.error,
-    d.warnings, d.source_url, d.sha256, d.stored_path, d.last_workflow_id, d.created_at, d.updated_at,
+    d.warnings, d.source_url, d.sha256, d.last_workflow_id, d.created_at, d.updated_at,
+    d.current_version, d.trashed_at,
+    (SELECT count(*) FROM document_versions v WHERE v.document_id = d.id) AS versions,
     coalesce(s.blocks, 0) AS blocks, coalesce(s.embedded, 0) AS embedded
 """
 
@@ -26,23 +37,27 @@ _STATS_JOIN = """
 def list_documents(
     db: Database, embed_model: str, *, status: str | None = None, category: str | None = None
 ) -> list[dict[str, Any]]:
-    where = ["d.status <> 'deleted'"]
+    """Documents not in the trash, or only the trash with `status="trashed"`."""
+    where = ["d.status = 'trashed'" if status == "trashed" else "d.status <> 'trashed'"]
     params: dict[str, Any] = {"embed_model": embed_model}
-    if status:
+    if status and status != "trashed":
         where.append("d.status = %(status)s")
         params["status"] = status
     if category:
         where.append("d.category = %(category)s")
         params["category"] = category
     conditions = " AND ".join(where)
+    order = "d.trashed_at DESC" if status == "trashed" else "d.created_at DESC, d.filename"
     query = (f"SELECT {_LIST_COLUMNS} FROM documents d {_STATS_JOIN} WHERE {conditions}"  # noqa: S608 - fixed fragments
-             " ORDER BY d.created_at DESC, d.filename")
+             f" ORDER BY {order}")
     with db.connection() as conn:
         return conn.execute(query, params).fetchall()
 
 
-def get_document(db: Database, document_id: UUID, embed_model: str) -> dict[str, Any] | None:
-    query = f"SELECT {_LIST_COLUMNS} FROM documents d {_STATS_JOIN} WHERE d.id = %(id)s AND d.status <> 'deleted'"  # noqa: S608
+def get_document(db: Database, document_id: UUID, embed_model: str, *,
+                 with_trashed: bool = False) -> dict[str, Any] | None:
+    visible = "" if with_trashed else " AND d.status <> 'trashed'"
+    query = f"SELECT {_LIST_COLUMNS} FROM documents d {_STATS_JOIN} WHERE d.id = %(id)s{visible}"  # noqa: S608
     with db.connection() as conn:
         return conn.execute(query, {"id": document_id, "embed_model": embed_model}).fetchone()
 
@@ -50,7 +65,7 @@ def get_document(db: Database, document_id: UUID, embed_model: str) -> dict[str,
 def existing_ids(db: Database, ids: list[UUID]) -> set[str]:
     with db.connection() as conn:
         rows = conn.execute(
-            "SELECT id::text AS id FROM documents WHERE id = ANY(%s) AND status <> 'deleted'", (ids,)
+            "SELECT id::text AS id FROM documents WHERE id = ANY(%s) AND status <> 'trashed'", (ids,)
         ).fetchall()
     return {row["id"] for row in rows}
 
@@ -61,7 +76,7 @@ def existing_ids(db: Database, ids: list[UUID]) -> set[str]:
 _INDEX_CHANGE_LOCK = 727_002
 
 
-def record_index_change(conn: psycopg.Connection, db: Database, document_id: UUID | str, reason: str) -> None:
+def record_index_change(conn: psycopg.Connection[DictRow], db: Database, document_id: UUID | str, reason: str) -> None:
     """Append to the change feed; `db.origin` tells other processes who already applied it.
 
     Call it last in a transaction (after its other writes): the feed lock it takes is held to the commit,
@@ -71,36 +86,123 @@ def record_index_change(conn: psycopg.Connection, db: Database, document_id: UUI
                  (document_id, reason, db.origin))
 
 
-def set_category(db: Database, document_id: UUID, category: str | None) -> bool:
-    with db.transaction() as conn:
-        cur = conn.execute(
-            "UPDATE documents SET category = %s, updated_at = now() WHERE id = %s AND status <> 'deleted'",
-            (category, document_id),
-        )
-        if cur.rowcount == 0:
-            return False
-        record_index_change(conn, db, document_id, "category")
-    return True
+CategoryOutcome = Literal["updated", "not_found", "name_taken"]
 
 
-def mark_deleted(db: Database, document_id: UUID) -> str | None:
-    """Delete a document's blocks and tombstone the row in one transaction; returns its stored path."""
+def set_category(db: Database, document_id: UUID, category: str | None) -> CategoryOutcome:
+    """Move a document to another category (metadata only), unless its name is taken there."""
+    try:
+        with db.transaction() as conn:
+            cur = conn.execute(
+                "UPDATE documents SET category = %s, updated_at = now() WHERE id = %s AND status <> 'trashed'",
+                (category, document_id),
+            )
+            if cur.rowcount == 0:
+                return "not_found"
+            record_index_change(conn, db, document_id, "category")
+    except psycopg.errors.UniqueViolation:
+        return "name_taken"
+    return "updated"
+
+
+TRASH_MESSAGE = "The document was moved to the trash before this ingestion finished."
+
+
+def trash_document(db: Database, document_id: UUID) -> bool:
+    """Move to the trash: out of search at once (blocks not live), blocks and vectors kept for a restore.
+    An ingestion still running for it stops at its next step (the generation changes)."""
     with db.transaction() as conn:
         row = conn.execute(
-            "UPDATE documents SET status = 'deleted', generation = generation + 1, error = NULL,"
-            " updated_at = now() WHERE id = %s AND status <> 'deleted' RETURNING stored_path",
+            "UPDATE documents SET status = 'trashed', trashed_at = now(), generation = generation + 1,"
+            " updated_at = now() WHERE id = %s AND status <> 'trashed' RETURNING id",
             (document_id,),
         ).fetchone()
         if row is None:
-            return None
-        conn.execute("DELETE FROM blocks WHERE document_id = %s", (document_id,))
+            return False
+        conn.execute("UPDATE blocks SET is_live = false WHERE document_id = %s AND is_live", (document_id,))
+        conn.execute(
+            "UPDATE ingest_items SET state = 'failed', error = %s, updated_at = now()"
+            " WHERE document_id = %s AND state NOT IN ('ready', 'skipped', 'failed')",
+            (TRASH_MESSAGE, document_id),
+        )
         record_index_change(conn, db, document_id, "deleted")
-    return row["stored_path"] or ""
+    return True
+
+
+RestoreOutcome = Literal["restored", "not_trashed", "not_found"]
+
+
+@dataclass(frozen=True)
+class RestoredDocument:
+    outcome: RestoreOutcome
+    filename: str | None = None
+
+
+def restore_document(db: Database, document_id: UUID) -> RestoredDocument:
+    """Bring a document back from the trash with its current version's blocks live again, in one
+    transaction; it comes back as `Name (n).ext` if its name was taken in its category meanwhile."""
+    with db.transaction() as conn:
+        doc = conn.execute("SELECT status, filename, category, sha256, current_version FROM documents"
+                           " WHERE id = %s FOR UPDATE", (document_id,)).fetchone()
+        if doc is None:
+            return RestoredDocument("not_found")
+        if doc["status"] != "trashed":
+            return RestoredDocument("not_trashed")
+        name = free_name(conn, doc["category"], doc["filename"])
+        has_version = doc["current_version"] is not None
+        conn.execute(
+            "UPDATE documents SET status = %s, filename = %s, trashed_at = NULL, generation = generation + 1,"
+            " error = CASE WHEN %s THEN NULL ELSE coalesce(error, %s) END, updated_at = now() WHERE id = %s",
+            ("ready" if has_version else "failed", name, has_version, TRASH_MESSAGE, document_id),
+        )
+        if has_version:
+            conn.execute("UPDATE blocks SET is_live = true WHERE document_id = %s AND doc_sha256 = %s",
+                         (document_id, doc["sha256"]))
+        record_index_change(conn, db, document_id, "stored")
+    return RestoredDocument("restored", name)
+
+
+PurgeOutcome = Literal["deleted", "not_trashed", "not_found"]
+
+
+def purge_document(db: Database, document_id: UUID) -> tuple[PurgeOutcome, list[str]]:
+    """Delete a trashed document for good with its versions, blocks and the originals nothing else needs;
+    returns the originals deleted (the caller removes their cached files after the commit)."""
+    with db.transaction() as conn:
+        doc = conn.execute("SELECT status FROM documents WHERE id = %s FOR UPDATE", (document_id,)).fetchone()
+        if doc is None:
+            return "not_found", []
+        if doc["status"] != "trashed":
+            return "not_trashed", []
+        return "deleted", _purge(conn, [document_id])
+
+
+def _purge(conn: psycopg.Connection[DictRow], document_ids: list[UUID]) -> list[str]:
+    ids = [str(d) for d in document_ids]
+    shas = [row["sha256"] for row in conn.execute(
+        "SELECT sha256 FROM document_versions WHERE document_id = ANY(%s::uuid[])"
+        " UNION SELECT sha256 FROM ingest_items WHERE document_id = ANY(%s::uuid[])", (ids, ids)).fetchall()]
+    conn.execute("DELETE FROM ingest_chunks WHERE document_id = ANY(%s::uuid[])", (ids,))
+    conn.execute("DELETE FROM documents WHERE id = ANY(%s::uuid[])", (ids,))  # cascades: blocks, versions, items
+    return originals.delete_unreferenced(conn, shas)
+
+
+def empty_trash(db: Database, older_than_days: float | None = None) -> tuple[int, list[str]]:
+    """Delete every trashed document (or those trashed more than `older_than_days` ago) for good."""
+    with db.transaction() as conn:
+        rows = conn.execute(
+            "SELECT id FROM documents WHERE status = 'trashed'"
+            " AND (%s::float8 IS NULL OR trashed_at < now() - %s::float8 * interval '1 day')"
+            " ORDER BY id FOR UPDATE",
+            (older_than_days, older_than_days),
+        ).fetchall()
+        ids = [row["id"] for row in rows]
+        return len(ids), _purge(conn, ids) if ids else []
 
 
 def list_categories(db: Database) -> list[dict[str, Any]]:
     with db.connection() as conn:
         return conn.execute(
             "SELECT category AS name, count(*) AS documents FROM documents"
-            " WHERE status <> 'deleted' AND category IS NOT NULL GROUP BY category ORDER BY lower(category)"
+            " WHERE status <> 'trashed' AND category IS NOT NULL GROUP BY category ORDER BY lower(category)"
         ).fetchall()

@@ -71,7 +71,7 @@ def blocks_by_ids(db: Database, block_ids: Sequence[str], embed_model: str) -> l
             "SELECT b.id::text AS id, b.document_id::text AS document_id, d.filename, b.ordinal, b.page,"
             " b.section, b.text, CASE WHEN b.embed_model = %(model)s THEN b.embedding END AS embedding"
             " FROM blocks b JOIN documents d ON d.id = b.document_id"
-            " WHERE b.id = ANY(%(ids)s::uuid[]) AND d.status <> 'deleted' ORDER BY b.document_id, b.ordinal",
+            " WHERE b.id = ANY(%(ids)s::uuid[]) AND d.status <> 'trashed' ORDER BY b.document_id, b.ordinal",
             {"model": embed_model, "ids": list(block_ids)},
         )
         return cursor.fetchall()

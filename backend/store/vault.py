@@ -10,11 +10,11 @@ from backend.store.db import Database, one
 def counts(db: Database, embed_model: str) -> dict[str, Any]:
     with db.connection() as conn:
         docs = one(conn.execute(
-            "SELECT count(*) FILTER (WHERE status <> 'deleted') AS documents,"
+            "SELECT count(*) FILTER (WHERE status <> 'trashed') AS documents,"
             " count(*) FILTER (WHERE status = 'ready') AS ready, count(*) FILTER (WHERE status = 'failed') AS failed,"
             " count(*) FILTER (WHERE status IN ('queued', 'ingesting')) AS ingesting,"
-            " coalesce(sum(size_bytes) FILTER (WHERE status <> 'deleted'), 0) AS original_bytes,"
-            " count(DISTINCT category) FILTER (WHERE status <> 'deleted') AS categories FROM documents"
+            " coalesce(sum(size_bytes) FILTER (WHERE status <> 'trashed'), 0) AS original_bytes,"
+            " count(DISTINCT category) FILTER (WHERE status <> 'trashed') AS categories FROM documents"
         ))
         blocks = one(conn.execute(
             "SELECT count(*) AS blocks, count(*) FILTER (WHERE embed_model = %s) AS embedded FROM blocks"

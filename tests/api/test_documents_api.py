@@ -115,11 +115,16 @@ def test_category_change_and_delete(api: httpx.Client, unique: Unique) -> None:
     assert patched.json()["category"] == "Animals"
     hits = api.get("/api/search", params={"q": "quaggafolds", "categories": "Animals"}).json()["hits"]
     assert [h["document_id"] for h in hits][:1] == [doc["id"]]
-    assert api.delete(f"/api/documents/{doc['id']}").status_code == 204
-    assert api.get(f"/api/documents/{doc['id']}").status_code == 404
+    trashed = api.delete(f"/api/documents/{doc['id']}")
+    assert trashed.status_code == 200
+    assert trashed.json()["status"] == "trashed"
+    assert trashed.json()["trashed_at"]
+    assert doc["id"] not in {d["id"] for d in api.get("/api/documents").json()}
     after = api.get("/api/search", params={"q": "quaggafolds zebras stripes"}).json()["hits"]
     assert doc["id"] not in {h["document_id"] for h in after}
     assert api.get("/api/search", params={"q": "quaggafolds", "mode": "sparse"}).json()["hits"] == []
+    assert api.delete(f"/api/documents/{doc['id']}", params={"permanent": "true"}).status_code == 204
+    assert api.get(f"/api/documents/{doc['id']}").status_code == 404
     assert api.delete(f"/api/documents/{doc['id']}").status_code == 404
 
 

@@ -99,8 +99,9 @@ def test_documents_can_be_searched_filtered_recategorised_and_deleted(
     expect(dialog).to_be_visible()
     dialog.get_by_role("button", name="Delete document").click()
     expect(_row(page, "poetry-notes.md")).to_have_count(0)
-    with e2e_server.client() as api:
-        assert api.get(f"/api/documents/{poetry['id']}").status_code == 404
+    with e2e_server.client() as api:  # in the trash: out of the library, restorable
+        assert api.get(f"/api/documents/{poetry['id']}").json()["status"] == "trashed"
+        assert poetry["id"] not in {d["id"] for d in api.get("/api/documents").json()}
 
 
 def test_progress_is_picked_up_again_after_a_page_reload(

@@ -49,8 +49,8 @@ def test_cancel_keeps_a_previous_version(api: httpx.Client, unique: Callable[[st
     doc_id = ingest(api, {name: make_pdf(tmp_path / "v1.pdf", ["Version one talks about osmosis."]).read_bytes()})[
         name]["id"]
     pages = ["Version two talks about diffusion at length. " * 30] * 800
-    workflow_id = upload(api, {name: make_pdf(tmp_path / "v2.pdf", pages, fontsize=6).read_bytes()}).json()[
-        "workflow_id"]
+    workflow_id = upload(api, {name: make_pdf(tmp_path / "v2.pdf", pages, fontsize=6).read_bytes()},
+                         on_conflict="replace").json()["workflow_id"]
     _until(api, f"/api/ingest/{workflow_id}", lambda s: s["documents"][0]["status"] == "extracting")
     assert api.post(f"/api/ingest/{workflow_id}/cancel").status_code == 200
     document = api.get(f"/api/documents/{doc_id}").json()

@@ -1,5 +1,5 @@
-"""Change detection through the real workflow: new, unchanged, changed, deleted-then-re-added, and a
-category-only change — each observed through the API and the run's step executions."""
+"""Change detection through the real workflow: new, unchanged, changed (a replace), trashed-then-added-again,
+and a category-only change — each observed through the API and the run's step executions."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ V1 = b"# Enzymes\n\nEnzymes lower activation energy. Catalase splits hydrogen pe
 V2 = b"# Enzymes\n\nEnzymes lower activation energy. Amylase digests starch into maltose.\n"
 
 
-def _run(api: httpx.Client, name: str, content: bytes, category: str | None = None) -> dict:
-    response = upload(api, {name: content}, category)
+def _run(api: httpx.Client, name: str, content: bytes, category: str | None = None,
+         on_conflict: str | None = None) -> dict:
+    response = upload(api, {name: content}, category, on_conflict)
     assert response.status_code == 202, response.text
     snapshot = wait_for_run(api, response.json()["workflow_id"])
     assert snapshot["status"] == "SUCCESS", snapshot
@@ -40,18 +41,24 @@ def test_new_unchanged_changed_readded(api: httpx.Client, unique: Callable[[str]
     assert not any(key.startswith(("extract:", "store:", "embed:")) for key in again["executions"])
     assert api.get(f"/api/documents/{doc_id}").json()["status"] == "ready"
 
-    changed = _run(api, name, V2)
+    assert upload(api, {name: V2}).status_code == 409  # other bytes under a taken name: the user decides
+    changed = _run(api, name, V2, on_conflict="replace")
     assert changed["documents"][0]["decision"] == "changed"
+    assert changed["documents"][0]["id"] == doc_id
     assert _block_texts(api, doc_id, "catalase") == []
     assert "Amylase" in _block_texts(api, doc_id, "amylase")[0]
     assert api.get(f"/api/documents/{doc_id}").json()["blocks"] == 1
 
-    assert api.delete(f"/api/documents/{doc_id}").status_code == 204
+    assert api.delete(f"/api/documents/{doc_id}").status_code == 200  # to the trash: the name is free
     readded = _run(api, name, V2)
-    assert readded["documents"][0]["decision"] == "readded"
-    assert readded["documents"][0]["id"] == doc_id
-    assert api.get(f"/api/documents/{doc_id}").json()["status"] == "ready"
-    assert "Amylase" in _block_texts(api, doc_id, "amylase")[0]
+    assert readded["documents"][0]["decision"] == "new"
+    new_id = readded["documents"][0]["id"]
+    assert new_id != doc_id  # a new document; the trashed one stays restorable
+    assert api.get(f"/api/documents/{new_id}").json()["status"] == "ready"
+    assert api.get(f"/api/documents/{doc_id}").json()["status"] == "trashed"
+    assert "Amylase" in _block_texts(api, new_id, "amylase")[0]
+    hits = api.get("/api/search", params={"q": "amylase", "mode": "sparse", "k": 50}).json()["hits"]
+    assert doc_id not in {hit["document_id"] for hit in hits}
 
 
 def test_category_only_change_does_not_reembed(
@@ -60,8 +67,7 @@ def test_category_only_change_does_not_reembed(
     name = unique("cells.md")
     doc_id = _run(api, name, b"# Cells\n\nRibosomes build proteins.", category="Bio 1")["documents"][0]["id"]
     embeds_before = len(fake_ollama.embed_requests)
-    snapshot = _run(api, name, b"# Cells\n\nRibosomes build proteins.", category="Bio 2")
-    assert snapshot["documents"][0]["decision"] == "unchanged"
+    assert api.patch(f"/api/documents/{doc_id}", json={"category": "Bio 2"}).status_code == 200
     assert len(fake_ollama.embed_requests) == embeds_before
     document = api.get(f"/api/documents/{doc_id}").json()
     assert document["category"] == "Bio 2"
@@ -70,7 +76,10 @@ def test_category_only_change_does_not_reembed(
     assert [hit["document_id"] for hit in hits] == [doc_id]
 
 
-def test_double_submit_starts_one_workflow(api: httpx.Client, unique: Callable[[str], str]) -> None:
+def test_double_submit_starts_one_workflow(
+    api: httpx.Client, fake_ollama: FakeOllama, unique: Callable[[str], str]
+) -> None:
+    fake_ollama.embed_delay_s = 0.5  # the first run is still ingesting when the second submit arrives
     files = {unique("twice.md"): b"# Twice\n\nSubmitted two times in a row."}
     first = upload(api, files).json()
     second = upload(api, files).json()
@@ -82,7 +91,7 @@ def test_double_submit_starts_one_workflow(api: httpx.Client, unique: Callable[[
 def test_failed_new_version_keeps_the_previous_one(api: httpx.Client, unique: Callable[[str], str]) -> None:
     name = unique("report.md")
     doc_id = _run(api, name, b"# Report\n\nQuarterly figures for Q3 are strong.")["documents"][0]["id"]
-    snapshot = _run(api, name, b"   \n\n   \n")
+    snapshot = _run(api, name, b"   \n\n   \n", on_conflict="replace")
     assert snapshot["documents"][0]["status"] == "failed"
     document = api.get(f"/api/documents/{doc_id}").json()
     assert document["status"] == "ready"

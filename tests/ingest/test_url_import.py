@@ -125,3 +125,24 @@ def test_url_import_end_to_end(server_factory: Callable[..., QuireServer], artic
         hits = api.get("/api/search", params={"q": "subduction", "mode": "sparse"}).json()["hits"]
         assert "oceanic plate sinks" in hits[0]["text"]
         assert "Copyright" not in hits[0]["text"]  # boilerplate removed by trafilatura
+
+
+def test_url_imports_are_keyed_by_url(server_factory: Callable[..., QuireServer], article_site: str) -> None:
+    server = server_factory(QUIRE_URL_IMPORT_ALLOW_PRIVATE="true")
+    with server.client() as api:
+        first = api.post("/api/documents/url", json={"url": f"{article_site}/article", "category": "Geology"}).json()
+        assert wait_for_run(api, first["workflow_id"])["status"] == "SUCCESS"
+        doc_id = first["documents"][0]["id"]
+        again = api.post("/api/documents/url", json={"url": f"{article_site}/article", "category": "Geology"}).json()
+        snapshot = wait_for_run(api, again["workflow_id"])
+        assert snapshot["documents"][0]["id"] == doc_id
+        assert snapshot["documents"][0]["decision"] == "unchanged"
+        # another page with the same title: another document, named apart in the category
+        mirror = api.post("/api/documents/url", json={"url": f"{article_site}/mirror", "category": "Geology"}).json()
+        assert wait_for_run(api, mirror["workflow_id"])["status"] == "SUCCESS"
+        assert mirror["documents"][0]["id"] != doc_id
+        assert mirror["documents"][0]["filename"] == "Plate Tectonics Explained (2).html"
+        refused = api.post("/api/documents/url", json={"url": "ftp://example.org/notes"})
+        assert refused.status_code == 422
+        refusals = api.get("/api/refusals").json()["refusals"]
+        assert [(r["filename"], r["code"]) for r in refusals] == [("ftp://example.org/notes", "url_scheme")]

@@ -51,9 +51,12 @@ def test_two_processes_sharing_one_database_stay_current(two_processes: tuple) -
         _eventually(lambda: _sparse_ids(b, "andesitic") == [doc_id])
         assert b.patch(f"/api/documents/{doc_id}", json={"category": "Geo"}).status_code == 200
         _eventually(lambda: _sparse_ids(a, "andesitic", categories="Geo") == [doc_id])
-        assert b.delete(f"/api/documents/{doc_id}").status_code == 204
+        assert b.delete(f"/api/documents/{doc_id}").status_code == 200  # to the trash
         assert _sparse_ids(b, "andesitic") == []  # the deleting process: at once
         _eventually(lambda: _sparse_ids(a, "andesitic") == [])
+        assert b.post(f"/api/documents/{doc_id}/restore").status_code == 200
+        assert _sparse_ids(b, "andesitic") == [doc_id]
+        _eventually(lambda: _sparse_ids(a, "andesitic") == [doc_id])
 
 
 def _models_by_block(server: QuireServer) -> dict[str, str | None]:

@@ -11,12 +11,16 @@ import httpx
 TERMINAL = {"SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"}
 
 
-def upload(api: httpx.Client, files: dict[str, bytes], category: str | None = None) -> httpx.Response:
-    """POST the files (name -> content) to /api/documents; returns the raw response."""
+def upload(api: httpx.Client, files: dict[str, bytes], category: str | None = None,
+           on_conflict: str | None = None) -> httpx.Response:
+    """POST the files (name -> content) to /api/documents; returns the raw response. `on_conflict`
+    (ask | replace | keep_both) settles a name already taken in the category by other bytes."""
     parts = [("files", (name, data, mimetypes.guess_type(name)[0] or "application/octet-stream"))
              for name, data in files.items()]
-    form = {"category": category} if category is not None else None
-    return api.post("/api/documents", files=parts, data=form)
+    form = {"category": category} if category is not None else {}
+    if on_conflict is not None:
+        form["on_conflict"] = on_conflict
+    return api.post("/api/documents", files=parts, data=form or None)
 
 
 def wait_for_run(api: httpx.Client, workflow_id: str, timeout_s: float = 60.0) -> dict[str, Any]:
@@ -32,9 +36,9 @@ def wait_for_run(api: httpx.Client, workflow_id: str, timeout_s: float = 60.0) -
 
 
 def ingest(api: httpx.Client, files: dict[str, bytes], category: str | None = None,
-           timeout_s: float = 60.0) -> dict[str, Any]:
+           timeout_s: float = 60.0, on_conflict: str | None = None) -> dict[str, Any]:
     """Upload and wait until ready; asserts success and returns {filename: document} for the new files."""
-    response = upload(api, files, category)
+    response = upload(api, files, category, on_conflict)
     assert response.status_code == 202, response.text
     body = response.json()
     snapshot = wait_for_run(api, body["workflow_id"], timeout_s)

@@ -87,12 +87,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Documents */
+        /**
+         * List Documents
+         * @description Documents not in the trash (`?status=trashed` lists the trash).
+         */
         get: operations["list_documents_api_documents_get"];
         put?: never;
         /**
          * Upload Documents
-         * @description Upload one or more files (multipart field `files`, optional `category`) and start their ingestion.
+         * @description Upload files (multipart `files`, optional `category`, `on_conflict` as a form field or query parameter).
+         *
+         *     A name already used in the category by a different file: `ask` (default) answers 409 `name_conflict`
+         *     with the existing documents and stores nothing; `replace` adds a new version; `keep_both` stores the
+         *     file as `Name (2).ext`.
          */
         post: operations["upload_documents_api_documents_post"];
         delete?: never;
@@ -132,7 +139,10 @@ export interface paths {
         get: operations["get_document_api_documents__document_id__get"];
         put?: never;
         post?: never;
-        /** Delete Document */
+        /**
+         * Delete Document
+         * @description Move to the trash (200 with the document); `?permanent=true` deletes a trashed document for good (204).
+         */
         delete: operations["delete_document_api_documents__document_id__delete"];
         options?: never;
         head?: never;
@@ -152,11 +162,128 @@ export interface paths {
         };
         /**
          * Document File
-         * @description The original file: PDFs inline (for the browser's viewer), everything else as a download.
+         * @description The current version's original (any Quire process on the database serves it).
          */
         get: operations["document_file_api_documents__document_id__file_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{document_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore Document
+         * @description Out of the trash and searchable again, without re-ingesting (renamed `Name (n).ext` if taken).
+         */
+        post: operations["restore_document_api_documents__document_id__restore_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{document_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry Document
+         * @description Ingest a failed document again from its stored original.
+         */
+        post: operations["retry_document_api_documents__document_id__retry_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{document_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Versions
+         * @description Newest first; `current` marks the one search and chat use.
+         */
+        get: operations["list_versions_api_documents__document_id__versions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{document_id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Version
+         * @description Delete a version other than the current one, with its blocks and (if nothing else needs it) its file.
+         */
+        delete: operations["delete_version_api_documents__document_id__versions__version__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{document_id}/versions/{version}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Version File */
+        get: operations["version_file_api_documents__document_id__versions__version__file_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{document_id}/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore Version
+         * @description Make this version current; the one it replaces stays in the list.
+         */
+        post: operations["restore_version_api_documents__document_id__versions__version__restore_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -366,6 +493,41 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/refusals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Refusals */
+        get: operations["list_refusals_api_refusals_get"];
+        put?: never;
+        post?: never;
+        /** Dismiss All Refusals */
+        delete: operations["dismiss_all_refusals_api_refusals_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/refusals/{refusal_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Dismiss Refusal */
+        delete: operations["dismiss_refusal_api_refusals__refusal_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -941,6 +1103,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/trash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Empty Trash
+         * @description Delete every document in the trash for good, with the originals no other version needs.
+         */
+        delete: operations["empty_trash_api_trash_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vault/stats": {
         parameters: {
             query?: never;
@@ -1509,6 +1691,8 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /** Current Version */
+            current_version: number;
             /** Embedded */
             embedded: number;
             /** Embedded Fraction */
@@ -1520,7 +1704,7 @@ export interface components {
             /** Id */
             id: string;
             /** Kind */
-            kind: string | null;
+            kind: ("pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html") | null;
             /** Last Workflow Id */
             last_workflow_id: string | null;
             /** Mime */
@@ -1531,13 +1715,20 @@ export interface components {
             size_bytes: number | null;
             /** Source Url */
             source_url: string | null;
-            /** Status */
-            status: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "ingesting" | "ready" | "failed" | "trashed";
+            /** Trashed At */
+            trashed_at: string | null;
             /**
              * Updated At
              * Format: date-time
              */
             updated_at: string;
+            /** Versions */
+            versions: number;
             /** Warnings */
             warnings: string[];
         };
@@ -2162,6 +2353,34 @@ export interface components {
             /** Workshop Id */
             workshop_id: string | null;
         };
+        /** RefusalList */
+        RefusalList: {
+            /** Refusals */
+            refusals: components["schemas"]["RefusalOut"][];
+        };
+        /** RefusalOut */
+        RefusalOut: {
+            /** Category */
+            category: string | null;
+            /** Code */
+            code: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Filename */
+            filename: string;
+            /** Id */
+            id: string;
+            /** Message */
+            message: string;
+        };
+        /** RefusalsDismissed */
+        RefusalsDismissed: {
+            /** Dismissed */
+            dismissed: number;
+        };
         /** RejectedUpload */
         RejectedUpload: {
             /** Code */
@@ -2444,6 +2663,11 @@ export interface components {
             /** Text */
             text: string;
         };
+        /** TrashEmptied */
+        TrashEmptied: {
+            /** Deleted */
+            deleted: number;
+        };
         /** UploadAccepted */
         UploadAccepted: {
             /** Documents */
@@ -2484,6 +2708,38 @@ export interface components {
             models: components["schemas"]["ModelsOut"];
             outbound: components["schemas"]["OutboundOut"];
             storage: components["schemas"]["StorageOut"];
+        };
+        /** VersionDeleted */
+        VersionDeleted: {
+            /** Deleted */
+            deleted: number;
+        };
+        /** VersionList */
+        VersionList: {
+            /** Versions */
+            versions: components["schemas"]["VersionOut"][];
+        };
+        /** VersionOut */
+        VersionOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Current */
+            current: boolean;
+            /** Filename */
+            filename: string;
+            /** Kind */
+            kind: ("pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html") | null;
+            /** Pages */
+            pages: number | null;
+            /** Sha256 */
+            sha256: string;
+            /** Size Bytes */
+            size_bytes: number | null;
+            /** Version */
+            version: number;
         };
         /**
          * VoiceHealth
@@ -2776,7 +3032,7 @@ export interface operations {
     list_documents_api_documents_get: {
         parameters: {
             query?: {
-                status?: ("queued" | "ingesting" | "ready" | "failed") | null;
+                status?: ("queued" | "ingesting" | "ready" | "failed" | "trashed") | null;
                 category?: string | null;
             };
             header?: never;
@@ -2807,7 +3063,9 @@ export interface operations {
     };
     upload_documents_api_documents_post: {
         parameters: {
-            query?: never;
+            query?: {
+                on_conflict?: ("ask" | "replace" | "keep_both") | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2817,6 +3075,11 @@ export interface operations {
                 "multipart/form-data": {
                     category?: string;
                     files: string[];
+                    /**
+                     * @default ask
+                     * @enum {string}
+                     */
+                    on_conflict?: "ask" | "replace" | "keep_both";
                 };
             };
         };
@@ -2828,6 +3091,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UploadAccepted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -2898,7 +3170,9 @@ export interface operations {
     };
     delete_document_api_documents__document_id__delete: {
         parameters: {
-            query?: never;
+            query?: {
+                permanent?: boolean;
+            };
             header?: never;
             path: {
                 document_id: string;
@@ -2908,6 +3182,15 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentOut"];
+                };
+            };
+            /** @description With `permanent=true`: deleted for good */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2977,6 +3260,193 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    restore_document_api_documents__document_id__restore_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    retry_document_api_documents__document_id__retry_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadAccepted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_versions_api_documents__document_id__versions_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionList"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_version_api_documents__document_id__versions__version__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionDeleted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    version_file_api_documents__document_id__versions__version__file_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    restore_version_api_documents__document_id__versions__version__restore_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentOut"];
+                };
             };
             /** @description Validation Error */
             422: {
@@ -3296,6 +3766,77 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SummaryOut"];
+                };
+            };
+        };
+    };
+    list_refusals_api_refusals_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefusalList"];
+                };
+            };
+        };
+    };
+    dismiss_all_refusals_api_refusals_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefusalsDismissed"];
+                };
+            };
+        };
+    };
+    dismiss_refusal_api_refusals__refusal_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                refusal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefusalsDismissed"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -4556,6 +5097,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TranscriptOut"];
+                };
+            };
+        };
+    };
+    empty_trash_api_trash_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrashEmptied"];
                 };
             };
         };

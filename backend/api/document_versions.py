@@ -1,0 +1,62 @@
+"""A document's versions: list, make an earlier one current, delete one, download one's original."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+from uuid import UUID
+
+from fastapi import APIRouter, Path
+from fastapi.responses import FileResponse
+from pydantic import BaseModel
+
+from backend.api.deps import ContextDep
+from backend.api.documents import DocumentKind, DocumentOut, file_response
+from backend.ingest import library
+
+router = APIRouter(prefix="/api/documents/{document_id}/versions", tags=["documents"])
+
+VersionNumber = Annotated[int, Path(ge=1, le=1_000_000)]
+
+
+class VersionOut(BaseModel):
+    version: int
+    filename: str
+    sha256: str
+    size_bytes: int | None
+    pages: int | None
+    kind: DocumentKind | None
+    created_at: datetime
+    current: bool
+
+
+class VersionList(BaseModel):
+    versions: list[VersionOut]
+
+
+class VersionDeleted(BaseModel):
+    deleted: int
+
+
+@router.get("", response_model=VersionList)
+def list_versions(document_id: UUID, ctx: ContextDep) -> dict[str, Any]:
+    """Newest first; `current` marks the one search and chat use."""
+    return {"versions": library.list_versions(ctx, document_id)}
+
+
+@router.post("/{version}/restore", response_model=DocumentOut)
+def restore_version(document_id: UUID, version: VersionNumber, ctx: ContextDep) -> dict[str, Any]:
+    """Make this version current; the one it replaces stays in the list."""
+    return library.restore_version(ctx, document_id, version)
+
+
+@router.delete("/{version}", response_model=VersionDeleted)
+def delete_version(document_id: UUID, version: VersionNumber, ctx: ContextDep) -> VersionDeleted:
+    """Delete a version other than the current one, with its blocks and (if nothing else needs it) its file."""
+    library.delete_version(ctx, document_id, version)
+    return VersionDeleted(deleted=version)
+
+
+@router.get("/{version}/file", response_class=FileResponse)
+def version_file(document_id: UUID, version: VersionNumber, ctx: ContextDep) -> FileResponse:
+    return file_response(library.original_file(ctx, document_id, version))

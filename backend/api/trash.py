@@ -1,0 +1,57 @@
+"""The trash as a whole and the refusals list: files refused at upload or URL import, until dismissed."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from fastapi import APIRouter
+from pydantic import BaseModel
+
+from backend.api.deps import ContextDep
+from backend.ingest import library
+
+router = APIRouter(prefix="/api", tags=["documents"])
+
+
+class TrashEmptied(BaseModel):
+    deleted: int
+
+
+class RefusalOut(BaseModel):
+    id: str
+    filename: str
+    category: str | None
+    code: str
+    message: str
+    created_at: datetime
+
+
+class RefusalList(BaseModel):
+    refusals: list[RefusalOut]
+
+
+class RefusalsDismissed(BaseModel):
+    dismissed: int
+
+
+@router.delete("/trash", response_model=TrashEmptied)
+def empty_trash(ctx: ContextDep) -> TrashEmptied:
+    """Delete every document in the trash for good, with the originals no other version needs."""
+    return TrashEmptied(deleted=library.empty_trash(ctx))
+
+
+@router.get("/refusals", response_model=RefusalList)
+def list_refusals(ctx: ContextDep) -> dict[str, Any]:
+    return {"refusals": library.list_refusals(ctx)}
+
+
+@router.delete("/refusals/{refusal_id}", response_model=RefusalsDismissed)
+def dismiss_refusal(refusal_id: UUID, ctx: ContextDep) -> RefusalsDismissed:
+    return RefusalsDismissed(dismissed=library.dismiss_refusal(ctx, refusal_id))
+
+
+@router.delete("/refusals", response_model=RefusalsDismissed)
+def dismiss_all_refusals(ctx: ContextDep) -> RefusalsDismissed:
+    return RefusalsDismissed(dismissed=library.dismiss_refusal(ctx, None))

@@ -1,0 +1,77 @@
+"""SQL for block vectors: which live blocks still need one, writing them, and counting."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from backend.store.db import Database
+from backend.store.documents import record_index_change
+
+
+@dataclass(frozen=True)
+class BlockText:
+    id: uuid.UUID
+    text: str
+    document_id: str
+
+
+def blocks_to_embed(
+    db: Database, document_id: str, sha: str, first: int, last: int, embed_model: str
+) -> list[BlockText]:
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT id, text, document_id::text AS document_id FROM blocks WHERE document_id = %s"
+            " AND doc_sha256 = %s AND is_live AND ordinal >= %s AND ordinal < %s"
+            " AND embed_model IS DISTINCT FROM %s ORDER BY ordinal",
+            (document_id, sha, first, last, embed_model),
+        ).fetchall()
+    return [BlockText(**row) for row in rows]
+
+
+def missing_embeddings(db: Database, embed_model: str, limit: int) -> list[BlockText]:
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT b.id, b.text, b.document_id::text AS document_id FROM blocks b"
+            " WHERE b.is_live AND b.embed_model IS DISTINCT FROM %s ORDER BY b.document_id, b.ordinal LIMIT %s",
+            (embed_model, limit),
+        ).fetchall()
+    return [BlockText(**row) for row in rows]
+
+
+def count_missing_embeddings(db: Database, embed_model: str) -> int:
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM blocks WHERE is_live AND embed_model IS DISTINCT FROM %s", (embed_model,)
+        ).fetchone()
+    return int(row["n"]) if row else 0
+
+
+def write_embeddings(
+    db: Database, ids: Sequence[uuid.UUID], vectors: np.ndarray, embed_model: str
+) -> list[str]:
+    """Store vectors for still-live blocks; returns the affected document ids (for the index feed)."""
+    with db.transaction() as conn:
+        with conn.cursor() as cur:
+            cur.executemany(
+                "UPDATE blocks SET embedding = %s, embed_model = %s WHERE id = %s AND is_live",
+                [(vector, embed_model, block_id) for block_id, vector in zip(ids, vectors, strict=True)],
+            )
+        docs = conn.execute(
+            "SELECT DISTINCT document_id::text AS id FROM blocks WHERE id = ANY(%s)", (list(ids),)
+        ).fetchall()
+        for row in docs:
+            record_index_change(conn, db, row["id"], "embedded")
+    return [row["id"] for row in docs]
+
+
+def embedded_count(db: Database, document_id: str, embed_model: str) -> int:
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM blocks WHERE document_id = %s AND is_live AND embed_model = %s",
+            (document_id, embed_model),
+        ).fetchone()
+    return int(row["n"]) if row else 0

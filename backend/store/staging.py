@@ -1,0 +1,57 @@
+"""SQL for the chunks an extract step stages for its store step (`ingest_chunks`): they wait there, not
+in the DBOS ledger, so no document text passes through a step's output."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from backend.store.db import Database
+
+
+class Chunk(Protocol):
+    """A chunk as the store sees it (`backend.ingest.types.Chunk`; the store does not import ingest)."""
+
+    @property
+    def ordinal(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def page(self) -> int | None: ...
+    @property
+    def section(self) -> str | None: ...
+    @property
+    def kind(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class StagedText:
+    ordinal: int
+    text: str
+
+
+def stage_chunks(db: Database, workflow_id: str, document_id: str, chunks: Sequence[Chunk]) -> None:
+    with db.transaction() as conn:
+        conn.execute(
+            "DELETE FROM ingest_chunks WHERE workflow_id = %s AND document_id = %s", (workflow_id, document_id)
+        )
+        with conn.cursor().copy(
+            "COPY ingest_chunks (workflow_id, document_id, ordinal, text, page, section, kind) FROM STDIN"
+        ) as copy:
+            for c in chunks:
+                copy.write_row((workflow_id, document_id, c.ordinal, c.text, c.page, c.section, c.kind))
+
+
+def staged_texts(db: Database, workflow_id: str, document_id: str) -> list[StagedText]:
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT ordinal, text FROM ingest_chunks WHERE workflow_id = %s AND document_id = %s ORDER BY ordinal",
+            (workflow_id, document_id),
+        ).fetchall()
+    return [StagedText(row["ordinal"], row["text"]) for row in rows]
+
+
+def drop_staging(db: Database, workflow_id: str) -> None:
+    with db.connection() as conn:
+        conn.execute("DELETE FROM ingest_chunks WHERE workflow_id = %s", (workflow_id,))

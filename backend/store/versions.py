@@ -1,0 +1,242 @@
+"""SQL for document versions: the store step's atomic swap that makes a new version live, and listing,
+restoring and deleting versions.
+
+Blocks are keyed by (document, content sha256), so every version keeps its blocks (and their vectors)
+after it is replaced, not live. Making a version current is one transaction that flips `is_live`; only a
+version whose blocks are gone needs ingesting again. No file work happens in these transactions: the
+BM25 terms are analysed before the swap and originals are removed from disk by the caller afterwards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal, Protocol
+from uuid import UUID
+
+import psycopg
+from psycopg.rows import DictRow
+from psycopg.types.json import Jsonb
+
+from backend.store import originals
+from backend.store.db import Database
+from backend.store.documents import record_index_change
+
+
+@dataclass(frozen=True)
+class StoredVersion:
+    blocks: int
+    to_embed: int
+    skipped: bool = False
+
+
+class TermAnalyzer(Protocol):
+    """The search index's BM25 analyser (`backend.retrieval.tokenizer.Analyzer`), as the store sees it."""
+
+    fingerprint: str
+
+    def term_counts(self, text: str) -> tuple[str, bytes]: ...
+
+
+@dataclass(frozen=True)
+class AnalysedTerms:
+    """BM25 terms of the staged chunks, computed before the swap's transaction (it stays short)."""
+
+    fingerprint: str | None
+    ordinals: list[int]
+    terms: list[str]
+    counts: list[bytes]
+
+
+def _live_counts(conn: psycopg.Connection[DictRow], document_id: str, embed_model: str) -> StoredVersion:
+    row = conn.execute(
+        "SELECT count(*) AS blocks, count(*) FILTER (WHERE embed_model IS DISTINCT FROM %s) AS to_embed"
+        " FROM blocks WHERE document_id = %s AND is_live",
+        (embed_model, document_id),
+    ).fetchone()
+    assert row is not None
+    return StoredVersion(int(row["blocks"]), int(row["to_embed"]))
+
+
+def store_version(db: Database, item: dict[str, Any], embed_model: str, mime: str,
+                  terms: AnalysedTerms) -> StoredVersion:
+    """Make the staged chunks the document's live version, recorded as a new version (or as the version
+    being restored), all in one transaction. A replay after the commit finds `stored_version` set."""
+    wf, doc, sha = item["workflow_id"], item["document_id"], item["sha256"]
+    with db.transaction() as conn:
+        current = conn.execute(
+            "SELECT d.status, d.generation, r.cancelled, i.stored_version FROM documents d, ingest_runs r,"
+            " ingest_items i WHERE d.id = %s AND r.workflow_id = %s AND i.workflow_id = r.workflow_id"
+            " AND i.document_id = d.id FOR UPDATE OF d, r, i",
+            (doc, wf),
+        ).fetchone()
+        if current is not None and current["stored_version"] is not None:
+            return _live_counts(conn, doc, embed_model)
+        if (current is None or current["cancelled"] or current["status"] == "trashed"
+                or current["generation"] != item["generation"]):
+            return StoredVersion(0, 0, skipped=True)
+        exists = conn.execute("SELECT 1 FROM blocks WHERE document_id = %s AND doc_sha256 = %s LIMIT 1",
+                              (doc, sha)).fetchone()
+        if exists is None:  # the same bytes stored before (an older version) keep their blocks and vectors
+            _insert_blocks(conn, wf, doc, sha, terms)
+            _reuse_embeddings(conn, doc, sha, embed_model)
+        conn.execute("UPDATE blocks SET is_live = (doc_sha256 = %s) WHERE document_id = %s"
+                     " AND is_live IS DISTINCT FROM (doc_sha256 = %s)", (sha, doc, sha))
+        version = _record_version(conn, item, mime)
+        conn.execute(
+            "UPDATE documents SET sha256 = %s, stored_path = NULL, size_bytes = %s, kind = %s, mime = %s,"
+            " pages = %s, current_version = %s, status = 'ingesting', warnings = %s, error = NULL,"
+            " updated_at = now() WHERE id = %s",
+            (sha, item["size_bytes"], item["kind"], mime, item["pages"], version, Jsonb(item["warnings"]), doc),
+        )
+        conn.execute("UPDATE ingest_items SET stored_version = %s WHERE workflow_id = %s AND document_id = %s",
+                     (version, wf, doc))
+        conn.execute("DELETE FROM ingest_chunks WHERE workflow_id = %s AND document_id = %s", (wf, doc))
+        counts = _live_counts(conn, doc, embed_model)
+        record_index_change(conn, db, doc, "stored")
+    return counts
+
+
+def _insert_blocks(conn: psycopg.Connection[DictRow], wf: str, doc: str, sha: str, terms: AnalysedTerms) -> None:
+    conn.execute(
+        "INSERT INTO blocks (id, document_id, doc_sha256, ordinal, text, page, section, kind, terms,"
+        " term_counts, terms_analyzer)"
+        " SELECT md5(document_id::text || ':' || %s || ':' || ordinal)::uuid, document_id, %s, ordinal,"
+        " text, page, section, kind, t.terms, t.counts, CASE WHEN t.terms IS NOT NULL THEN %s END"
+        " FROM ingest_chunks LEFT JOIN unnest(%s::int[], %s::text[], %s::bytea[]) AS t (ordinal, terms, counts)"
+        " USING (ordinal) WHERE workflow_id = %s AND document_id = %s"
+        " ON CONFLICT (id) DO NOTHING",
+        (sha, sha, terms.fingerprint, terms.ordinals, terms.terms, terms.counts, wf, doc),
+    )
+
+
+def _record_version(conn: psycopg.Connection[DictRow], item: dict[str, Any], mime: str) -> int:
+    doc = item["document_id"]
+    if item["target_version"] is not None:
+        conn.execute("UPDATE document_versions SET pages = %s, warnings = %s WHERE document_id = %s AND version = %s",
+                     (item["pages"], Jsonb(item["warnings"]), doc, item["target_version"]))
+        return int(item["target_version"])
+    row = conn.execute(
+        "INSERT INTO document_versions (document_id, version, sha256, filename, kind, mime, size_bytes, pages,"
+        " warnings) SELECT %s, coalesce(max(version), 0) + 1, %s, %s, %s, %s, %s, %s, %s"
+        " FROM document_versions WHERE document_id = %s RETURNING version",
+        (doc, item["sha256"], item["filename"], item["kind"], mime, item["size_bytes"], item["pages"],
+         Jsonb(item["warnings"]), doc),
+    ).fetchone()
+    assert row is not None
+    return int(row["version"])
+
+
+def _reuse_embeddings(conn: psycopg.Connection[DictRow], document_id: str, sha: str, embed_model: str) -> None:
+    """Blocks whose text is unchanged from another version keep their vector (no re-embedding)."""
+    conn.execute(
+        "UPDATE blocks AS new SET embedding = old.embedding, embed_model = old.embed_model"
+        " FROM blocks AS old WHERE new.document_id = %s AND new.doc_sha256 = %s AND new.embedding IS NULL"
+        " AND old.document_id = new.document_id AND old.doc_sha256 <> %s"
+        " AND old.embed_model = %s AND md5(old.text) = md5(new.text)",
+        (document_id, sha, sha, embed_model),
+    )
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    version: int
+    filename: str
+    sha256: str
+    size_bytes: int | None
+    pages: int | None
+    kind: str | None
+    created_at: datetime
+    current: bool
+
+
+def list_versions(db: Database, document_id: UUID) -> list[VersionRow] | None:
+    """Newest first; None if the document does not exist."""
+    with db.connection() as conn:
+        doc = conn.execute("SELECT current_version FROM documents WHERE id = %s", (document_id,)).fetchone()
+        if doc is None:
+            return None
+        rows = conn.execute(
+            "SELECT version, filename, sha256, size_bytes, pages, kind, created_at FROM document_versions"
+            " WHERE document_id = %s ORDER BY version DESC",
+            (document_id,),
+        ).fetchall()
+    return [VersionRow(**row, current=row["version"] == doc["current_version"]) for row in rows]
+
+
+@dataclass(frozen=True)
+class VersionFile:
+    sha256: str
+    filename: str
+    kind: str | None
+    mime: str | None
+
+
+def version_file(db: Database, document_id: UUID, version: int | None) -> VersionFile | None:
+    """The original behind a version (the current one when `version` is None)."""
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT v.sha256, CASE WHEN %s::int IS NULL THEN d.filename ELSE v.filename END AS filename, v.kind,"
+            " v.mime FROM documents d JOIN document_versions v"
+            " ON v.document_id = d.id AND v.version = coalesce(%s, d.current_version) WHERE d.id = %s",
+            (version, version, document_id),
+        ).fetchone()
+    return None if row is None else VersionFile(**row)
+
+
+RestoreOutcome = Literal["restored", "current", "needs_ingest", "no_version", "no_document", "busy"]
+
+
+def restore_version(db: Database, document_id: UUID, version: int) -> RestoreOutcome:
+    """Make `version` current in one transaction: its kept blocks go live, the others stop being live."""
+    with db.transaction() as conn:
+        doc = conn.execute("SELECT status, current_version FROM documents WHERE id = %s AND status <> 'trashed'"
+                           " FOR UPDATE", (document_id,)).fetchone()
+        if doc is None:
+            return "no_document"
+        if doc["status"] in ("queued", "ingesting"):
+            return "busy"
+        row = conn.execute("SELECT * FROM document_versions WHERE document_id = %s AND version = %s",
+                           (document_id, version)).fetchone()
+        if row is None:
+            return "no_version"
+        if doc["current_version"] == version:
+            return "current"
+        if conn.execute("SELECT 1 FROM blocks WHERE document_id = %s AND doc_sha256 = %s LIMIT 1",
+                        (document_id, row["sha256"])).fetchone() is None:
+            return "needs_ingest"
+        conn.execute("UPDATE blocks SET is_live = (doc_sha256 = %s) WHERE document_id = %s"
+                     " AND is_live IS DISTINCT FROM (doc_sha256 = %s)", (row["sha256"], document_id, row["sha256"]))
+        conn.execute(
+            "UPDATE documents SET current_version = %s, sha256 = %s, kind = %s, mime = %s, size_bytes = %s,"
+            " pages = %s, warnings = %s, status = 'ready', error = NULL, updated_at = now() WHERE id = %s",
+            (version, row["sha256"], row["kind"], row["mime"], row["size_bytes"], row["pages"],
+             Jsonb(row["warnings"]), document_id),
+        )
+        record_index_change(conn, db, document_id, "stored")
+    return "restored"
+
+
+DeleteOutcome = Literal["deleted", "current", "no_version"]
+
+
+def delete_version(db: Database, document_id: UUID, version: int) -> tuple[DeleteOutcome, list[str]]:
+    """Delete a non-current version, its blocks (unless another version has the same bytes) and its
+    original (unless anything else needs it); returns the originals deleted, for the caller's cache."""
+    with db.transaction() as conn:
+        doc = conn.execute("SELECT current_version FROM documents WHERE id = %s FOR UPDATE",
+                           (document_id,)).fetchone()
+        row = conn.execute("SELECT sha256 FROM document_versions WHERE document_id = %s AND version = %s",
+                           (document_id, version)).fetchone()
+        if doc is None or row is None:
+            return "no_version", []
+        if doc["current_version"] == version:
+            return "current", []
+        conn.execute("DELETE FROM document_versions WHERE document_id = %s AND version = %s", (document_id, version))
+        conn.execute(
+            "DELETE FROM blocks b WHERE b.document_id = %s AND b.doc_sha256 = %s AND NOT b.is_live AND NOT EXISTS"
+            " (SELECT 1 FROM document_versions v WHERE v.document_id = b.document_id AND v.sha256 = b.doc_sha256)",
+            (document_id, row["sha256"]),
+        )
+        return "deleted", originals.delete_unreferenced(conn, [row["sha256"]])
+
