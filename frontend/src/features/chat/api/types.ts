@@ -21,6 +21,10 @@ export interface Citation {
   score: number;
   /** The whole passage (the server adds it to the contract's fields). */
   text?: string;
+  /** The printed page label of a PDF page ("iv"), when the document has one. */
+  page_label?: string | null;
+  /** The cited document's kind (pdf, pptx, xlsx, …); absent in older transcripts. */
+  kind?: string | null;
 }
 
 export interface ToolCallEvent {
