@@ -9,6 +9,7 @@ import psycopg
 from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.browser import drop_files
+from tests.e2e.conftest import ConsoleWatch
 from tests.support.fake_ollama import FakeOllama
 from tests.support.server import QuireServer
 
@@ -16,6 +17,8 @@ DROP_ZONE = "Drop files to add them to your library"
 NAME = "Lecture01.md"
 PHYSICS_V1 = b"# Lecture 1\n\nThe photoelectric effect shows that light arrives in quanta called photons.\n"
 CHEMISTRY = b"# Lecture 1\n\nCovalent bonds share electron pairs between atoms; ionic bonds transfer them.\n"
+# The browser logs the 409 that asks about a name conflict: that answer is the protocol, not a failure.
+CONFLICT_409 = r"status of 409 \(Conflict\) \(http://[^)]+/api/documents\)$"
 PHYSICS_V2 = b"# Lecture 1\n\nBernoulli's principle relates pressure and velocity in a flowing fluid.\n"
 
 
@@ -48,8 +51,9 @@ def _ingestion_work(server: QuireServer, fake_ollama: FakeOllama) -> tuple[int, 
 
 
 def test_same_name_conflict_replace_versions_trash_and_restore(
-    page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama
+    page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama, console: ConsoleWatch
 ) -> None:
+    console.allow(CONFLICT_409)
     page.goto(e2e_server.url + "/library")
     expect(page.get_by_role("heading", name="Library", exact=True)).to_be_visible()
 
@@ -77,8 +81,9 @@ def test_same_name_conflict_replace_versions_trash_and_restore(
     expect(dialog).to_have_count(0)
     physics_row = _rows(page, NAME).filter(has_text="Physics")
     expect(_rows(page, NAME)).to_have_count(2)  # a new version, not a new document
-    expect(page.locator(f'[data-testid="ingest-item"][data-filename="{NAME}"]').first).to_have_attribute(
-        "data-status", "ready", timeout=30_000)
+    runs = page.locator(f'[data-testid="ingest-item"][data-filename="{NAME}"]')
+    expect(runs).to_have_count(3, timeout=30_000)  # the two first drops and the replacement
+    expect(runs.first).to_have_attribute("data-status", "ready", timeout=30_000)
     replaced = next(d for d in _documents(e2e_server) if d["id"] == physics_id)
     assert (replaced["current_version"], replaced["versions"], replaced["category"]) == (2, 2, "Physics")
     assert physics_id in _found_by_search(e2e_server, "bernoulli")
@@ -122,8 +127,9 @@ def test_same_name_conflict_replace_versions_trash_and_restore(
 
 
 def test_keep_both_with_apply_to_all_and_refusals_survive_a_reload(
-    page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama
+    page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama, console: ConsoleWatch
 ) -> None:
+    console.allow(CONFLICT_409)
     page.goto(e2e_server.url + "/library")
     page.get_by_label("Category for new documents").fill("History")
     first = {"rome.md": (b"# Rome\n\nThe republic fell in 27 BC.", "text/markdown"),
