@@ -78,9 +78,11 @@ function Question({ prompt }: { prompt: ConflictPrompt }) {
           <div className="min-w-0 flex-1 text-[13px]">
             <p className="text-xs font-medium text-ink-faint">In your library</p>
             <p className="truncate font-medium text-ink" title={existing.filename}>{existing.filename}</p>
-            <p className="mt-0.5 flex flex-wrap items-center gap-x-2 text-ink-muted">
+            <p className="mt-0.5 flex flex-wrap items-center gap-x-1.5 text-ink-muted">
               <span className="inline-flex items-center gap-1"><FolderOpen size={12} />{existing.category ?? "No category"}</span>
+              <span aria-hidden="true">·</span>
               <span>{formatBytes(existing.size_bytes)}</span>
+              <span aria-hidden="true">·</span>
               <span title={formatDateTime(existing.updated_at)}>updated {formatRelative(existing.updated_at)}</span>
             </p>
           </div>

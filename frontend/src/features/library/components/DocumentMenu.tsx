@@ -32,6 +32,7 @@ export function DocumentMenu({ doc }: { doc: LibraryDocument }) {
       <Popover
         label={`Actions for ${doc.filename}`}
         align="end"
+        fixed
         className="min-w-52"
         trigger={({ open, toggle, id }) => (
           <button
