@@ -2,7 +2,7 @@
  * A small anchored panel (menus, pickers): opens from its trigger, closes on Esc or a click outside,
  * and returns focus to the trigger. `fixed` places it against the viewport instead, for triggers inside
  * a scrolling container (a table row) that would clip it; it opens upwards when there is no room below
- * and closes when the page scrolls from under it.
+ * and follows its trigger when the page scrolls.
  */
 import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, type ReactNode } from "react";
 import { cn } from "@/lib/cn";
@@ -45,19 +45,16 @@ export function Popover({ trigger, children, align = "start", side = "bottom", c
   };
 
   useEffect(() => {
-    if (!open || !fixed) return;
-    // A fixed panel would stay put while its trigger scrolls away: close it instead.
-    const onScroll = (event: Event) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onResize = () => setOpen(false);
-    window.addEventListener("scroll", onScroll, true);
-    window.addEventListener("resize", onResize);
+    if (!open || !fixed || !rootElement) return;
+    // A fixed panel follows its trigger when the page scrolls or resizes.
+    const follow = () => setPlacement(fixedPlacement(rootElement.getBoundingClientRect(), align));
+    window.addEventListener("scroll", follow, true);
+    window.addEventListener("resize", follow);
     return () => {
-      window.removeEventListener("scroll", onScroll, true);
-      window.removeEventListener("resize", onResize);
+      window.removeEventListener("scroll", follow, true);
+      window.removeEventListener("resize", follow);
     };
-  }, [open, fixed]);
+  }, [open, fixed, rootElement, align]);
 
   useEffect(() => {
     if (!open) return;
