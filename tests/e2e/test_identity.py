@@ -160,3 +160,23 @@ def test_keep_both_with_apply_to_all_and_refusals_survive_a_reload(
     expect(refusal).to_have_count(0)
     with e2e_server.client() as api:
         assert "photo.heic" not in {r["filename"] for r in api.get("/api/refusals").json()["refusals"]}
+
+
+def test_a_failed_document_is_retried_from_the_library(page: Page, e2e_server: QuireServer) -> None:
+    page.goto(e2e_server.url + "/library")
+    drop_files(page, page.get_by_role("group", name=DROP_ZONE), {"blank.md": (b"  \n\n  \n", "text/markdown")})
+    row = _rows(page, "blank.md")
+    expect(row).to_have_attribute("data-status", "failed", timeout=30_000)
+    expect(row).to_contain_text("No text could be found in this file.")
+    before = next(d for d in _documents(e2e_server) if d["filename"] == "blank.md")
+
+    row.get_by_role("button", name="Retry blank.md").click()
+    # The retry's run shows like an upload's and ends where the stored original leads: failed again.
+    entries = page.get_by_test_id("ingest-entry")
+    expect(entries).to_have_count(2)  # the upload, and the retry's run above it
+    expect(entries.first).to_have_attribute("data-run-status", "SUCCESS", timeout=30_000)
+    expect(entries.first.get_by_test_id("ingest-item")).to_have_attribute("data-status", "failed")
+    expect(entries.first).to_contain_text("No text could be found in this file.")
+    after = next(d for d in _documents(e2e_server) if d["filename"] == "blank.md")
+    assert after["id"] == before["id"]
+    assert after["last_workflow_id"] != before["last_workflow_id"]  # ingested again, same document
