@@ -97,8 +97,9 @@ def test_documents_can_be_searched_filtered_recategorised_and_moved_to_the_trash
     _row(page, "poetry-notes.md").get_by_role("button", name="More actions for poetry-notes.md").click()
     page.get_by_role("menuitem", name="Move to trash").click()
     expect(_row(page, "poetry-notes.md")).to_have_count(0)
-    with e2e_server.client() as api:
+    with e2e_server.client() as api:  # in the trash: out of the library, restorable
         assert api.get(f"/api/documents/{poetry['id']}").json()["status"] == "trashed"
+        assert poetry["id"] not in {d["id"] for d in api.get("/api/documents").json()}
 
 
 def test_progress_is_picked_up_again_after_a_page_reload(
