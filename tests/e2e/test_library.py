@@ -1,5 +1,5 @@
 """The Knowledge Base screen in a real browser: drag-and-drop upload with live per-file progress, then
-searching, filtering, recategorising and deleting documents."""
+searching, filtering, recategorising and moving documents to the trash."""
 
 from __future__ import annotations
 
@@ -59,12 +59,12 @@ def test_dropped_files_show_their_progress_and_arrive_ready_in_the_table(
         expect(row).to_contain_text("Biology")
         expect(row).to_contain_text("100%")  # every passage embedded
     pdf_row = _row(page, "cell-biology-lecture.pdf")
-    expect(pdf_row.locator("td").nth(3)).to_have_text("3")  # pages
+    expect(pdf_row.locator("td").nth(3)).to_have_text("3 pages")
     expect(pdf_row.get_by_role("link", name="cell-biology-lecture.pdf", exact=True)).to_have_attribute(
         "href", re.compile(r"^/api/documents/[0-9a-f-]{36}/file$"))
 
 
-def test_documents_can_be_searched_filtered_recategorised_and_deleted(
+def test_documents_can_be_searched_filtered_recategorised_and_moved_to_the_trash(
     page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama
 ) -> None:
     with e2e_server.client() as api:
@@ -94,10 +94,8 @@ def test_documents_can_be_searched_filtered_recategorised_and_deleted(
         poetry = next(d for d in api.get("/api/documents").json() if d["filename"] == "poetry-notes.md")
     assert poetry["category"] == "English"
 
-    _row(page, "poetry-notes.md").get_by_role("button", name="Delete poetry-notes.md").click()
-    dialog = page.get_by_role("dialog", name="Delete “poetry-notes.md”?")
-    expect(dialog).to_be_visible()
-    dialog.get_by_role("button", name="Delete document").click()
+    _row(page, "poetry-notes.md").get_by_role("button", name="More actions for poetry-notes.md").click()
+    page.get_by_role("menuitem", name="Move to trash").click()
     expect(_row(page, "poetry-notes.md")).to_have_count(0)
     with e2e_server.client() as api:  # in the trash: out of the library, restorable
         assert api.get(f"/api/documents/{poetry['id']}").json()["status"] == "trashed"
@@ -182,8 +180,12 @@ def test_files_that_cannot_be_read_are_refused_with_the_reason_while_the_others_
     page.get_by_label("Choose files to upload").set_input_files(files=files)
 
     entry = page.get_by_test_id("ingest-entry").filter(has_text="good-notes.md")
-    expect(entry).to_contain_text("holiday-photo.pdf — This file's content is not a .pdf file")
-    expect(entry).to_contain_text("truncated-slides.pdf — This PDF is damaged and could not be opened")
+    expect(entry.get_by_test_id("rejected-summary")).to_contain_text("2 files not added")
+    not_added = page.get_by_test_id("not-added")
+    expect(not_added.locator('[data-filename="holiday-photo.pdf"]')).to_contain_text(
+        "This file's content is not a .pdf file")
+    expect(not_added.locator('[data-filename="truncated-slides.pdf"]')).to_contain_text(
+        "This PDF is damaged and could not be opened")
     expect(_row(page, "good-notes.md")).to_have_attribute("data-status", "ready", timeout=30_000)
     for refused in ("holiday-photo.pdf", "truncated-slides.pdf"):
         expect(_row(page, refused)).to_have_count(0)  # nothing stored for a refused file

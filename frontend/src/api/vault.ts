@@ -20,6 +20,14 @@ export function useDocuments(options: { refetchInterval?: number | false } = {})
   return useQuery({ queryKey: vaultKeys.documents, queryFn: fetchDocuments, ...options });
 }
 
+/**
+ * The documents a question or a study item may draw on: never a failed one (nothing usable in it) nor
+ * one in the trash. Documents still being ingested are offered — they are searchable once ready.
+ */
+export function pickableDocuments<T extends Pick<DocumentOut, "status">>(documents: readonly T[] | undefined): T[] {
+  return (documents ?? []).filter((doc) => doc.status !== "failed" && doc.status !== "trashed");
+}
+
 export function useCategories() {
   return useQuery({ queryKey: vaultKeys.categories, queryFn: () => apiJson<CategoryOut[]>("/api/categories") });
 }

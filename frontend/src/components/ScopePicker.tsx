@@ -4,7 +4,7 @@
  */
 import { useMemo, useState, type ReactNode } from "react";
 import { Check, FileText, Folder, Library, X } from "lucide-react";
-import { useCategories, useDocuments } from "@/api/vault";
+import { pickableDocuments, useCategories, useDocuments } from "@/api/vault";
 import { cn } from "@/lib/cn";
 import { plural } from "@/lib/format";
 import { Popover } from "./Popover";
@@ -80,7 +80,8 @@ export function ScopePicker({ value, onChange, className, side = "top" }: {
     [documents.data],
   );
   const needle = filter.trim().toLowerCase();
-  const visibleDocs = (documents.data ?? []).filter((doc) => doc.filename.toLowerCase().includes(needle));
+  // Failed and trashed documents have nothing to draw on: never offered.
+  const visibleDocs = pickableDocuments(documents.data).filter((doc) => doc.filename.toLowerCase().includes(needle));
   const visibleCats = (categories.data ?? []).filter((cat) => cat.name.toLowerCase().includes(needle));
   const empty = scopeIsEmpty(value);
 

@@ -23,6 +23,10 @@ export interface Citation {
   text?: string;
   /** Relevant enough to answer from; false: only the closest match. Absent in answers stored before it existed. */
   relevant?: boolean;
+  /** The printed page label of a PDF page ("iv"), when the document has one. */
+  page_label?: string | null;
+  /** The cited document's kind (pdf, pptx, xlsx, …); absent in older transcripts. */
+  kind?: string | null;
 }
 
 export interface ToolCallEvent {

@@ -16,6 +16,16 @@ describe("AnswerMarkdown", () => {
     expect(onCite).toHaveBeenCalledWith(citation);
   });
 
+  it("names slides, sheets and printed page labels in the button", () => {
+    const slides: Citation = { ...citation, n: 2, filename: "talk.pptx", page: 4, kind: "pptx" };
+    const sheet: Citation = { ...citation, n: 3, filename: "grades.xlsx", page: 2, kind: "xlsx", section: "Sheet: Marks" };
+    const labelled: Citation = { ...citation, n: 4, filename: "book.pdf", page: 9, page_label: "vii", kind: "pdf" };
+    render(<AnswerMarkdown text="See [2], [3] and [4]." citations={[slides, sheet, labelled]} onCite={() => undefined} />);
+    expect(screen.getByRole("button", { name: "Source 2: talk.pptx, slide 4" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: 'Source 3: grades.xlsx, sheet "Marks"' })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Source 4: book.pdf, page vii (page 9)" })).toBeTruthy();
+  });
+
   it("never renders raw HTML or script links from the model", () => {
     const { container } = render(
       <AnswerMarkdown

@@ -2,11 +2,13 @@
 import { useMemo } from "react";
 import type { Components } from "react-markdown";
 import { Markdown } from "@/components/Markdown";
+import { formatLocation } from "@/lib/location";
 import type { Citation } from "../api/types";
 import { citationFromHref, linkCitations } from "../lib/citations";
 
 export function citationLabel(citation: Citation): string {
-  return `${citation.filename}${citation.page ? `, page ${citation.page}` : ""}`;
+  const where = formatLocation(citation, "long");
+  return where ? `${citation.filename}, ${where}` : citation.filename;
 }
 
 export function AnswerMarkdown({ text, citations, onCite, streaming }: {

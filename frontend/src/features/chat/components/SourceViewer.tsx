@@ -9,7 +9,16 @@ import { Button, buttonClassName, IconButton } from "@/components/Button";
 import { Markdown } from "@/components/Markdown";
 import { cn } from "@/lib/cn";
 import { extensionOf } from "@/lib/files";
+import { formatLocation } from "@/lib/location";
 import type { Citation } from "../api/types";
+
+/** "Slide 4 · Results": the location, then the section unless it only repeats the sheet's name. */
+function locationLine(citation: Citation): string {
+  const where = formatLocation(citation, "long");
+  const section = citation.section && !/^\s*Sheet:/.test(citation.section) ? citation.section : null;
+  const line = [where, section].filter(Boolean).join(" · ");
+  return line.charAt(0).toUpperCase() + line.slice(1);
+}
 
 export function SourceViewer({ citation, onClose }: { citation: Citation | null; onClose: () => void }) {
   const closeButton = useRef<HTMLButtonElement>(null);
@@ -61,7 +70,7 @@ export function SourceViewer({ citation, onClose }: { citation: Citation | null;
               <span className="break-all">{citation.filename}</span>
             </p>
             <p className="mt-1 pl-[23px] text-[13px] text-ink-muted">
-              {[citation.page ? `Page ${citation.page}` : null, citation.section].filter(Boolean).join(" · ") || "No page information"}
+              {locationLine(citation) || "No page information"}
             </p>
           </div>
           {/* A Markdown document's passage is Markdown source: show it as the document reads. */}

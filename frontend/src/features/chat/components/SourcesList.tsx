@@ -3,6 +3,7 @@ import { useState } from "react";
 import { ChevronDown, FileText } from "lucide-react";
 import { Skeleton } from "@/components/Skeleton";
 import { cn } from "@/lib/cn";
+import { formatLocation } from "@/lib/location";
 import type { Citation } from "../api/types";
 import { orderSources, plainSnippet } from "../lib/citations";
 
@@ -43,7 +44,7 @@ export function SourcesList({ citations, cited, loading, onOpen, label = "Source
                 <span className="flex items-center gap-1.5 text-[13px] font-medium text-ink">
                   <FileText size={12} className="shrink-0 text-ink-faint" />
                   <span className="truncate">{citation.filename}</span>
-                  {citation.page ? <span className="shrink-0 font-normal text-ink-faint">p. {citation.page}</span> : null}
+                  {formatLocation(citation) && <span className="shrink-0 font-normal text-ink-faint">{formatLocation(citation)}</span>}
                 </span>
                 <span className="mt-0.5 line-clamp-2 text-xs text-ink-muted">{plainSnippet(citation.snippet)}</span>
               </span>

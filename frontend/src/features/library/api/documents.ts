@@ -1,8 +1,12 @@
-/** Library mutations: upload (with byte progress), URL import, recategorise, delete. */
+/**
+ * Library mutations: upload (with byte progress, and the answer to a name conflict), URL import,
+ * recategorise, move to the trash, retry a failed document.
+ */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { DocumentOut, UploadAccepted } from "@/api/types";
 import { vaultKeys } from "@/api/vault";
 import { ApiError, apiSend, NETWORK_ERROR_MESSAGE } from "@/lib/api";
+import type { OnConflict } from "./types";
 
 function parseError(status: number, text: string): ApiError {
   try {
@@ -15,17 +19,20 @@ function parseError(status: number, text: string): ApiError {
 }
 
 /**
- * Uploads files as multipart (`files` + optional `category`). XHR rather than fetch so the caller gets
- * byte progress for large files.
+ * Uploads files as multipart (`files`, optional `category`, `on_conflict`). XHR rather than fetch so
+ * the caller gets byte progress for large files. With `ask` a name already taken in the category by
+ * other content is answered 409 `name_conflict` (see lib/conflicts.ts).
  */
 export function uploadFiles(
   files: File[],
   category: string | null,
+  onConflict: OnConflict,
   onProgress?: (fraction: number) => void,
 ): Promise<UploadAccepted> {
   const form = new FormData();
   files.forEach((file) => form.append("files", file, file.name));
   if (category) form.append("category", category);
+  form.append("on_conflict", onConflict);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/documents");
@@ -61,10 +68,16 @@ export function useSetCategory() {
   });
 }
 
-export function useDeleteDocument() {
+/** Re-runs ingestion of a failed document from its stored original; answers like an upload. */
+export function retryDocument(id: string): Promise<UploadAccepted> {
+  return apiSend<UploadAccepted>("POST", `/api/documents/${encodeURIComponent(id)}/retry`);
+}
+
+/** Moves a document to the trash: gone from search and chat at once, restorable from the Trash view. */
+export function useTrashDocument() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiSend<void>("DELETE", `/api/documents/${id}`),
+    mutationFn: (id: string) => apiSend<DocumentOut>("DELETE", `/api/documents/${encodeURIComponent(id)}`),
     onSuccess: (_, id) => {
       queryClient.setQueryData<DocumentOut[]>(vaultKeys.documents, (docs) => docs?.filter((doc) => doc.id !== id));
       void queryClient.invalidateQueries({ queryKey: vaultKeys.documents });

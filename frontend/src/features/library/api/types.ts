@@ -1,8 +1,10 @@
 /**
  * Ingestion run shapes (backend/api/ingest.py), from the generated schema with their status fields
- * narrowed to the values the server sends: DBOS's run statuses and each file's stage.
+ * narrowed to the values the server sends: DBOS's run statuses and each file's stage. Then the shapes
+ * of document identity, versions, trash and refusals (issue #11).
  */
 import type { components } from "@/api/schema";
+import type { DocumentOut } from "@/api/types";
 
 type Schemas = components["schemas"];
 
@@ -28,3 +30,59 @@ export const TERMINAL_RUN_STATUSES: ReadonlySet<string> = new Set([
   "CANCELLED",
   "MAX_RECOVERY_ATTEMPTS_EXCEEDED",
 ]);
+
+/*
+ * Document identity, versions, trash and refusals (issue #11, API-11.md). Written by hand from the
+ * contract while the backend lands; once its OpenAPI schema is generated these are to be replaced by
+ * `Schemas[...]` names (documents' identity fields, VersionOut, RefusalOut, the 409 details).
+ */
+
+export type OnConflict = "ask" | "replace" | "keep_both";
+export type DocumentStatus = "queued" | "ingesting" | "ready" | "failed" | "trashed";
+
+/** What API-11 adds to each document; optional so a list from an older server still type-checks. */
+export interface DocumentIdentity {
+  current_version: number;
+  versions: number;
+  trashed_at: string | null;
+}
+
+export type LibraryDocument = DocumentOut & Partial<DocumentIdentity>;
+
+/** The existing document a conflicting upload would collide with (409 `name_conflict`). */
+export interface ExistingDocument {
+  id: string;
+  filename: string;
+  category: string | null;
+  size_bytes: number | null;
+  updated_at: string;
+  status: string;
+}
+
+export interface NameConflict {
+  /** The uploaded file's name. */
+  filename: string;
+  existing: ExistingDocument;
+}
+
+/** `GET /api/documents/{id}/versions`, newest first. */
+export interface DocumentVersion {
+  version: number;
+  filename: string;
+  sha256: string;
+  size_bytes: number | null;
+  pages: number | null;
+  kind: string | null;
+  created_at: string;
+  current: boolean;
+}
+
+/** `GET /api/refusals`: a file refused at upload or URL import, until dismissed. */
+export interface Refusal {
+  id: string;
+  filename: string;
+  category: string | null;
+  code: string;
+  message: string;
+  created_at: string;
+}

@@ -1,6 +1,7 @@
 /**
  * Adding to the library: drop many files (or pick them), or import a web page by URL, optionally into
- * a category. Everything starts ingesting at once; progress shows below.
+ * a category. Everything starts ingesting at once; progress shows below. A name already taken in the
+ * category by another file is asked about first (the conflict dialog).
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Globe, UploadCloud } from "lucide-react";
@@ -11,9 +12,11 @@ import { DropZone } from "@/components/DropZone";
 import { TextInput } from "@/components/Input";
 import { useToast } from "@/components/Toast";
 import { cn } from "@/lib/cn";
-import { plural } from "@/lib/format";
-import { importUrl, uploadFiles } from "../api/documents";
+import { listNames, plural } from "@/lib/format";
+import { importUrl } from "../api/documents";
+import { conflictPrompts } from "../hooks/conflictPrompts";
 import { ingestStore } from "../hooks/ingestStore";
+import { uploadDrop } from "../hooks/uploadDrop";
 
 export const ACCEPTED_TYPES = ".pdf,.docx,.pptx,.xlsx,.csv,.md,.markdown,.txt,.text,.html,.htm";
 
@@ -42,8 +45,11 @@ export function AddDocuments({ prominent }: { prominent: boolean }) {
 
   const addFiles = (files: File[]) => {
     if (!files.length) return;
-    const label = files.length === 1 ? (files[0]?.name ?? "1 file") : plural(files.length, "file");
-    void ingestStore.submit(label, (onProgress) => uploadFiles(files, chosenCategory, onProgress));
+    void uploadDrop(files, chosenCategory, conflictPrompts.ask).then(({ skipped }) => {
+      if (skipped.length) {
+        toast({ tone: "info", title: `Skipped ${plural(skipped.length, "file")}`, body: listNames(skipped.map((file) => file.name)) });
+      }
+    });
   };
 
   const submitUrl = (event: FormEvent) => {

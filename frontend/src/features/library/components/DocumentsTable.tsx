@@ -1,25 +1,42 @@
 /**
- * The library's documents: name (opens the original), type, category (editable), pages, passages,
- * embedded share, status (live while ingesting), date added, and delete with confirmation.
+ * The library's documents: name (opens the original), type, category (editable), length (pages,
+ * slides or sheets), passages, embedded share, status (live while ingesting; a failed one says why and
+ * offers Retry), date added, and a menu with Versions and Move to trash.
  */
 import { useId, useMemo, useState, type ReactNode } from "react";
-import { ArrowDown, ArrowUp, ExternalLink, Trash2 } from "lucide-react";
+import { ArrowDown, ArrowUp, RotateCw } from "lucide-react";
 import type { DocumentOut } from "@/api/types";
 import { documentFileUrl } from "@/api/vault";
 import { Badge } from "@/components/Badge";
-import { IconButton } from "@/components/Button";
-import { ConfirmDialog } from "@/components/Dialog";
+import { Button } from "@/components/Button";
 import { Progress } from "@/components/Progress";
-import { useToast } from "@/components/Toast";
-import { errorMessage } from "@/lib/api";
 import { fileTypeLabel, formatDateTime, formatPercent, formatRelative, plural } from "@/lib/format";
-import { useDeleteDocument } from "../api/documents";
+import { formatLength } from "@/lib/location";
+import { retryDocument } from "../api/documents";
+import { ingestStore } from "../hooks/ingestStore";
 import { CategoryCell } from "./CategoryCell";
-import type { IngestItem } from "../api/types";
+import { DocumentMenu } from "./DocumentMenu";
+import type { IngestItem, LibraryDocument } from "../api/types";
 import { isActive, overallFraction, progressLabel, stageName, statusTone } from "../lib/progress";
 import { DEFAULT_SORT, nextSort, sortDocuments, type Sort, type SortKey } from "../lib/sort";
 
 const STATUS_WORD: Record<string, string> = { queued: "Queued", ingesting: "Processing", ready: "Ready", failed: "Failed" };
+
+/** Re-runs a failed document's ingestion from its stored original; progress shows like an upload's. */
+function RetryButton({ doc }: { doc: DocumentOut }) {
+  const [sending, setSending] = useState(false);
+  // The run (or the server's refusal) shows in the activity above, like an upload's.
+  const retry = () => {
+    setSending(true);
+    void ingestStore.submit(`Retry ${doc.filename}`, () => retryDocument(doc.id)).finally(() => setSending(false));
+  };
+  return (
+    <Button size="sm" variant="secondary" className="mt-1 h-7" icon={<RotateCw size={13} />} loading={sending} onClick={retry}
+      aria-label={`Retry ${doc.filename}`}>
+      Retry
+    </Button>
+  );
+}
 
 function StatusCell({ doc, live }: { doc: DocumentOut; live?: IngestItem }) {
   if (live && isActive(live.status)) {
@@ -35,6 +52,7 @@ function StatusCell({ doc, live }: { doc: DocumentOut; live?: IngestItem }) {
     <div className="flex flex-col items-start gap-0.5">
       <Badge tone={statusTone(doc.status)} dot={doc.status !== "ready"}>{STATUS_WORD[doc.status] ?? doc.status}</Badge>
       {doc.status === "failed" && doc.error && <span className="line-clamp-2 max-w-56 text-xs text-danger" title={doc.error}>{doc.error}</span>}
+      {doc.status === "failed" && <RetryButton doc={doc} />}
     </div>
   );
 }
@@ -74,113 +92,75 @@ function SortHeader({ column, sort, onSort, className, children }: {
 }
 
 export function DocumentsTable({ documents, live, categoryListId }: {
-  documents: DocumentOut[];
+  documents: LibraryDocument[];
   live: Map<string, IngestItem>;
   categoryListId: string;
 }) {
-  const [pendingDelete, setPendingDelete] = useState<DocumentOut | null>(null);
   const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
   const sorted = useMemo(() => sortDocuments(documents, sort), [documents, sort]);
-  const remove = useDeleteDocument();
-  const toast = useToast();
   const captionId = useId();
 
-  const confirmDelete = () => {
-    if (!pendingDelete) return;
-    const doc = pendingDelete;
-    remove.mutate(doc.id, {
-      onSuccess: () => {
-        setPendingDelete(null);
-        toast({ tone: "success", title: `Deleted ${doc.filename}` });
-      },
-      onError: (error) => toast({ tone: "error", title: "Couldn't delete", body: errorMessage(error) }),
-    });
-  };
-
   return (
-    <>
-      <div className="overflow-x-auto">
-        <table className="w-full border-collapse text-sm" aria-describedby={captionId}>
-          <caption id={captionId} className="sr-only">Documents in your library</caption>
-          <thead>
-            <tr className="border-b border-line text-left text-xs font-medium text-ink-faint">
-              <SortHeader column="name" sort={sort} onSort={setSort} className="pl-4">Name</SortHeader>
-              <th scope="col" className="hidden px-3 py-2 font-medium lg:table-cell">Type</th>
-              <th scope="col" className="hidden px-3 py-2 font-medium sm:table-cell">Category</th>
-              <SortHeader column="pages" sort={sort} onSort={setSort} className="hidden text-right lg:table-cell">Pages</SortHeader>
-              <SortHeader column="blocks" sort={sort} onSort={setSort} className="hidden text-right md:table-cell">Passages</SortHeader>
-              <th scope="col" className="hidden px-3 py-2 text-right font-medium xl:table-cell">Embedded</th>
-              <th scope="col" className="px-3 py-2 font-medium">Status</th>
-              <SortHeader column="added" sort={sort} onSort={setSort} className="hidden md:table-cell">Added</SortHeader>
-              <th scope="col" className="py-2 pr-4 pl-2"><span className="sr-only">Actions</span></th>
+    <div className="overflow-x-auto">
+      <table className="w-full border-collapse text-sm" aria-describedby={captionId}>
+        <caption id={captionId} className="sr-only">Documents in your library</caption>
+        <thead>
+          <tr className="border-b border-line text-left text-xs font-medium text-ink-faint">
+            <SortHeader column="name" sort={sort} onSort={setSort} className="pl-4">Name</SortHeader>
+            <th scope="col" className="hidden px-3 py-2 font-medium lg:table-cell">Type</th>
+            <th scope="col" className="hidden px-3 py-2 font-medium sm:table-cell">Category</th>
+            <SortHeader column="pages" sort={sort} onSort={setSort} className="hidden text-right lg:table-cell">Length</SortHeader>
+            <SortHeader column="blocks" sort={sort} onSort={setSort} className="hidden text-right md:table-cell">Passages</SortHeader>
+            <th scope="col" className="hidden px-3 py-2 text-right font-medium xl:table-cell">Embedded</th>
+            <th scope="col" className="px-3 py-2 font-medium">Status</th>
+            <SortHeader column="added" sort={sort} onSort={setSort} className="hidden md:table-cell">Added</SortHeader>
+            <th scope="col" className="py-2 pr-4 pl-2"><span className="sr-only">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {sorted.map((doc) => (
+            <tr key={doc.id} data-testid="document-row" data-status={doc.status} data-filename={doc.filename} className="group border-b border-line last:border-0 hover:bg-surface-2/60">
+              <td className="py-2.5 pr-3 pl-4">
+                <a
+                  href={documentFileUrl(doc.id)}
+                  target="_blank"
+                  rel="noopener"
+                  className="line-clamp-2 font-medium break-words text-ink hover:text-accent hover:underline sm:line-clamp-1 sm:max-w-[22rem] sm:break-all"
+                  title={`Open ${doc.filename}`}
+                >
+                  {doc.filename}
+                </a>
+                {doc.source_url && <span className="block max-w-[22rem] truncate text-xs text-ink-faint">{doc.source_url}</span>}
+                <span className="mt-0.5 block text-xs text-ink-faint sm:hidden">
+                  {[fileTypeLabel(doc.filename, doc.kind), doc.blocks ? plural(doc.blocks, "passage") : null].filter(Boolean).join(" · ")}
+                </span>
+                {/* On a phone the category column is hidden; the category is edited here instead. */}
+                <div className="-ml-1.5 max-w-48 sm:hidden">
+                  <CategoryCell documentId={doc.id} filename={doc.filename} category={doc.category} listId={categoryListId} empty="Add a category…" />
+                </div>
+              </td>
+              <td className="hidden px-3 py-2.5 lg:table-cell">
+                <span className="rounded bg-surface-2 px-1.5 py-0.5 font-mono text-[11px] text-ink-muted">{fileTypeLabel(doc.filename, doc.kind)}</span>
+              </td>
+              <td className="hidden max-w-40 px-2 py-2.5 sm:table-cell">
+                <CategoryCell documentId={doc.id} filename={doc.filename} category={doc.category} listId={categoryListId} />
+              </td>
+              <td className="hidden px-3 py-2.5 text-right whitespace-nowrap text-ink-muted tabular-nums lg:table-cell">{formatLength(doc.kind, doc.pages)}</td>
+              <td className="hidden px-3 py-2.5 text-right text-ink-muted tabular-nums md:table-cell">{doc.blocks || "—"}</td>
+              <td className="hidden px-3 py-2.5 text-right tabular-nums xl:table-cell"><EmbeddedCell doc={doc} /></td>
+              <td className="px-3 py-2.5"><StatusCell doc={doc} live={live.get(doc.id)} /></td>
+              <td className="hidden px-3 py-2.5 whitespace-nowrap text-ink-muted md:table-cell" title={formatDateTime(doc.created_at)}>
+                {formatRelative(doc.created_at)}
+              </td>
+              <td className="py-2.5 pr-3 pl-2">
+                <div className="flex justify-end gap-0.5">
+                  <DocumentMenu doc={doc} />
+                </div>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {sorted.map((doc) => (
-              <tr key={doc.id} data-testid="document-row" data-status={doc.status} data-filename={doc.filename} className="group border-b border-line last:border-0 hover:bg-surface-2/60">
-                <td className="py-2.5 pr-3 pl-4">
-                  <a
-                    href={documentFileUrl(doc.id)}
-                    target="_blank"
-                    rel="noopener"
-                    className="line-clamp-2 font-medium break-words text-ink hover:text-accent hover:underline sm:line-clamp-1 sm:max-w-[22rem] sm:break-all"
-                    title={`Open ${doc.filename}`}
-                  >
-                    {doc.filename}
-                  </a>
-                  {doc.source_url && <span className="block max-w-[22rem] truncate text-xs text-ink-faint">{doc.source_url}</span>}
-                  <span className="mt-0.5 block text-xs text-ink-faint sm:hidden">
-                    {[fileTypeLabel(doc.filename, doc.kind), doc.blocks ? plural(doc.blocks, "passage") : null].filter(Boolean).join(" · ")}
-                  </span>
-                  {/* On a phone the category column is hidden; the category is edited here instead. */}
-                  <div className="-ml-1.5 max-w-48 sm:hidden">
-                    <CategoryCell documentId={doc.id} filename={doc.filename} category={doc.category} listId={categoryListId} empty="Add a category…" />
-                  </div>
-                </td>
-                <td className="hidden px-3 py-2.5 lg:table-cell">
-                  <span className="rounded bg-surface-2 px-1.5 py-0.5 font-mono text-[11px] text-ink-muted">{fileTypeLabel(doc.filename, doc.kind)}</span>
-                </td>
-                <td className="hidden max-w-40 px-2 py-2.5 sm:table-cell">
-                  <CategoryCell documentId={doc.id} filename={doc.filename} category={doc.category} listId={categoryListId} />
-                </td>
-                <td className="hidden px-3 py-2.5 text-right text-ink-muted tabular-nums lg:table-cell">{doc.pages ?? "—"}</td>
-                <td className="hidden px-3 py-2.5 text-right text-ink-muted tabular-nums md:table-cell">{doc.blocks || "—"}</td>
-                <td className="hidden px-3 py-2.5 text-right tabular-nums xl:table-cell"><EmbeddedCell doc={doc} /></td>
-                <td className="px-3 py-2.5"><StatusCell doc={doc} live={live.get(doc.id)} /></td>
-                <td className="hidden px-3 py-2.5 whitespace-nowrap text-ink-muted md:table-cell" title={formatDateTime(doc.created_at)}>
-                  {formatRelative(doc.created_at)}
-                </td>
-                <td className="py-2.5 pr-3 pl-2">
-                  <div className="flex justify-end gap-0.5">
-                    <a
-                      href={documentFileUrl(doc.id)}
-                      target="_blank"
-                      rel="noopener"
-                      aria-label={`Open the original of ${doc.filename}`}
-                      title="Open original"
-                      className="hidden size-8 items-center justify-center rounded-md text-ink-faint hover:bg-surface-3 hover:text-ink sm:inline-flex"
-                    >
-                      <ExternalLink size={15} />
-                    </a>
-                    <IconButton label={`Delete ${doc.filename}`} size="sm" className="size-8 hover:text-danger" onClick={() => setPendingDelete(doc)}>
-                      <Trash2 size={15} />
-                    </IconButton>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <ConfirmDialog
-        open={pendingDelete !== null}
-        title={`Delete “${pendingDelete?.filename ?? ""}”?`}
-        description="Its passages disappear from search, chat and study right away, and the original file is removed from the vault folder. This can't be undone."
-        confirmLabel="Delete document"
-        busy={remove.isPending}
-        onConfirm={confirmDelete}
-        onCancel={() => setPendingDelete(null)}
-      />
-    </>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -1,4 +1,7 @@
-/** Live progress for each upload: every file's stage, a bar, and the error in words if it failed. */
+/**
+ * Live progress for each upload: every file's stage, a bar, and the error in words if it failed. Files
+ * refused outright are counted here and listed, with reasons, in the "Not added" group.
+ */
 import { useCallback, useMemo, type ReactNode } from "react";
 import { AlertTriangle, CheckCircle2, CircleSlash, FileText, RefreshCw, X } from "lucide-react";
 import type { DocumentOut } from "@/api/types";
@@ -107,14 +110,12 @@ function Entry({ entry, statusOf }: { entry: IngestEntry; statusOf: DocumentStat
       {items.length > 0 && <ul className="mt-1 divide-y divide-line">{items.map((item) => (
         <ItemRow key={item.id} item={item} outcome={afterCancel(item, run, statusOf)} />
       ))}</ul>}
+      {/* Refused files are listed (and kept by the server) under "Not added"; here only how many. */}
       {entry.rejected.length > 0 && (
-        <ul className="mt-2 space-y-1.5 rounded-lg bg-danger-soft p-2.5">
-          {entry.rejected.map((rejected) => (
-            <li key={rejected.filename + rejected.code} className="text-[13px] text-danger" data-testid="rejected-file">
-              <span className="font-medium">{rejected.filename}</span> — {rejected.message}
-            </li>
-          ))}
-        </ul>
+        <p className="mt-2 flex items-center gap-2 rounded-lg bg-danger-soft px-2.5 py-1.5 text-[13px] text-danger" data-testid="rejected-summary">
+          <AlertTriangle size={14} className="shrink-0" />
+          {plural(entry.rejected.length, "file")} not added — the reasons are listed under “Not added”.
+        </p>
       )}
       {entry.error && entry.rejected.length === 0 && <p role="alert" className="mt-2 text-[13px] text-danger">{entry.error}</p>}
     </li>

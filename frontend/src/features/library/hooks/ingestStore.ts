@@ -7,7 +7,8 @@
 import type { RejectedUpload, UploadAccepted } from "@/api/types";
 import { ApiError, errorMessage } from "@/lib/api";
 import { cancelRun, followRun, type FollowResult } from "../api/ingest";
-import { TERMINAL_RUN_STATUSES, type IngestItem, type IngestSnapshot } from "../api/types";
+import { TERMINAL_RUN_STATUSES, type IngestItem, type IngestSnapshot, type NameConflict } from "../api/types";
+import { nameConflicts } from "../lib/conflicts";
 
 export interface IngestEntry {
   key: string;
@@ -78,8 +79,12 @@ export class IngestStore {
     this.listeners.forEach((listener) => listener());
   }
 
-  /** Sends files (or a URL) through `send`, then follows the run the server started. */
-  async submit(label: string, send: (onProgress: (fraction: number) => void) => Promise<UploadAccepted>): Promise<void> {
+  /**
+   * Sends files (or a URL) through `send`, then follows the run the server started. A 409
+   * `name_conflict` is no failure but a question: the entry goes away and the conflicts are returned
+   * for the caller to ask about (null otherwise).
+   */
+  async submit(label: string, send: (onProgress: (fraction: number) => void) => Promise<UploadAccepted>): Promise<NameConflict[] | null> {
     const key = `upload-${++this.counter}`;
     this.add({ key, label, uploading: 0, connected: false, rejected: [] });
     try {
@@ -92,8 +97,20 @@ export class IngestStore {
       if (runId) this.follow(key, runId);
       else this.update(key, { ended: "GONE" });
     } catch (error) {
+      const conflicts = nameConflicts(error);
+      if (conflicts) {
+        this.remove(key);
+        return conflicts;
+      }
       this.update(key, { uploading: undefined, ended: "ERROR", error: errorMessage(error), rejected: rejectedFrom(error) });
+      this.onDocumentsChanged(); // a refused file is recorded by the server: the "Not added" list changed
     }
+    return null;
+  }
+
+  private remove(key: string): void {
+    this.entries = this.entries.filter((entry) => entry.key !== key);
+    this.listeners.forEach((listener) => listener());
   }
 
   /** Follow a run that was already going (found after a reload or restart). */
@@ -123,8 +140,7 @@ export class IngestStore {
     if (runId) this.dismissedRuns.add(runId);
     this.followers.get(key)?.abort();
     this.followers.delete(key);
-    this.entries = this.entries.filter((entry) => entry.key !== key);
-    this.listeners.forEach((listener) => listener());
+    this.remove(key);
   }
 
   dismissFinished(): void {

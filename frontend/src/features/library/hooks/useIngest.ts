@@ -7,6 +7,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import type { DocumentOut } from "@/api/types";
 import { vaultKeys } from "@/api/vault";
 import { fetchRecentRuns } from "../api/ingest";
+import { refusalsKey } from "../api/refusals";
 import { TERMINAL_RUN_STATUSES } from "../api/types";
 import { ingestStore } from "./ingestStore";
 
@@ -23,6 +24,7 @@ export function useIngest(documents: DocumentOut[] | undefined) {
       timer = setTimeout(() => {
         void queryClient.invalidateQueries({ queryKey: vaultKeys.documents });
         void queryClient.invalidateQueries({ queryKey: vaultKeys.categories });
+        void queryClient.invalidateQueries({ queryKey: refusalsKey });
       }, 150);
     };
   }, [queryClient]);

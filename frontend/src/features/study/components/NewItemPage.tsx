@@ -6,7 +6,7 @@
 import { useMemo, useState, type ReactNode } from "react";
 import { BookOpen, Sparkles } from "lucide-react";
 import { Navigate, useNavigate, useParams } from "react-router";
-import { useDocuments } from "@/api/vault";
+import { pickableDocuments, useDocuments } from "@/api/vault";
 import { Button } from "@/components/Button";
 import { ButtonLink } from "@/components/ButtonLink";
 import { CodeText } from "@/components/CodeText";
@@ -135,7 +135,7 @@ function NewItemForm({ kind }: { kind: GeneratorKind }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const names = useMemo(() => new Map((documents.data ?? []).map((doc) => [doc.id, doc.filename])), [documents.data]);
-  const ready = (documents.data ?? []).filter((doc) => doc.status === "ready" || doc.blocks > 0);
+  const ready = pickableDocuments(documents.data).filter((doc) => doc.status === "ready" || doc.blocks > 0);
   const invalid = kind === "quiz" && settings.types.length === 0;
 
   const submit = async () => {

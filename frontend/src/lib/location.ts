@@ -1,0 +1,50 @@
+/**
+ * Where a passage sits in its document, in words: presentations count slides ("slide 4"), workbooks
+ * name the sheet (`sheet "Budget"`, from the block's section `Sheet: Budget`), PDFs whose printed page
+ * label differs from the physical page show both ("p. iv (page 6)"), anything else "p. 12". Citations,
+ * search hits and the library all go through here so a location reads the same everywhere. `kind` and
+ * `page_label` may be missing (older citations): the page number alone is used then. Pure.
+ */
+
+export interface Locatable {
+  page?: number | null;
+  page_label?: string | null;
+  section?: string | null;
+  /** The document's kind: pdf, docx, pptx, xlsx, csv, md, txt, html. */
+  kind?: string | null;
+}
+
+/** `short` is for compact chips ("p. 3"); `long` spells it out for sentences and accessible names. */
+export type LocationStyle = "short" | "long";
+
+const SHEET = /^\s*Sheet:\s*(.+?)\s*(?:>|$)/;
+
+/** The sheet named in a workbook block's section (`Sheet: Budget > …` → `Budget`), or null. */
+export function sheetName(section: string | null | undefined): string | null {
+  const match = section ? SHEET.exec(section) : null;
+  return match?.[1] ? match[1] : null;
+}
+
+/** "p. 3", "slide 4", `sheet "Budget"`, "p. iv (page 6)"; "" when nothing locates the passage. */
+export function formatLocation(where: Locatable, style: LocationStyle = "short"): string {
+  const page = where.page ?? null;
+  const kind = where.kind?.toLowerCase() ?? null;
+  if (kind === "xlsx" || (kind === null && sheetName(where.section))) {
+    const sheet = sheetName(where.section);
+    if (sheet) return `sheet "${sheet}"`;
+    return page ? `sheet ${page}` : "";
+  }
+  if (!page) return "";
+  if (kind === "pptx") return `slide ${page}`;
+  const word = style === "long" ? "page" : "p.";
+  const label = where.page_label?.trim();
+  if (label && label !== String(page)) return `${word} ${label} (page ${page})`;
+  return `${word} ${page}`;
+}
+
+/** How long a document is, in its own unit: "12 pages", "30 slides", "3 sheets". */
+export function formatLength(kind: string | null | undefined, pages: number | null | undefined): string {
+  if (pages === null || pages === undefined) return "—";
+  const unit = kind === "pptx" ? "slide" : kind === "xlsx" ? "sheet" : "page";
+  return `${pages.toLocaleString("en")} ${pages === 1 ? unit : `${unit}s`}`;
+}
