@@ -71,7 +71,9 @@ def _assert_complete(server: QuireServer, snapshot: dict, expected: dict[str, in
 def test_kill_during_extraction_resumes(
     server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama, tmp_path: Path
 ) -> None:
-    server = server_factory()
+    # One document at a time, so exactly one extraction is in flight at the kill (a run's documents are
+    # child workflows that otherwise run side by side, up to QUIRE_INGEST_CONCURRENCY).
+    server = server_factory(QUIRE_INGEST_CONCURRENCY="1")
     files = {"thermo.pdf": _big_pdf(tmp_path / "src.pdf", 600), **MARKDOWN}
     expected = _expected_blocks(files, tmp_path)
     with server.client() as api:
