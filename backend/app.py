@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 
 from backend import durable
-from backend.api import chat, documents, health, ingest, progress, search, spa, study
+from backend.api import availability, chat, documents, health, ingest, progress, search, spa, study
 from backend.api.security import RequestGuard
 from backend.config import Settings
 from backend.context import AppContext, set_context
@@ -28,7 +28,7 @@ from backend.llm.prompts import PromptLibrary
 from backend.retrieval.service import SearchService
 from backend.store import ingest as ingest_store
 from backend.store.db import Database
-from backend.store.embedded import start_embedded_postgres
+from backend.store.embedded import start_embedded_postgres, stop_supervising
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +68,7 @@ def stop_services(context: AppContext) -> None:
         log.warning("could not end the embedding backfill before stopping", exc_info=True)
     durable.shutdown_dbos()
     context.db.close()
+    stop_supervising()
     set_context(None)
 
 
@@ -96,5 +97,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in ROUTERS:
         app.include_router(router)
     spa.mount(app, settings.frontend_dist)
+    availability.install(app)
     app.add_middleware(RequestGuard, settings=settings)
     return app

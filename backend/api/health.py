@@ -56,12 +56,22 @@ class Health(BaseModel):
     hints: list[str]
 
 
-def _dbos_state() -> dict[str, Any]:
+def _dbos_state(database_up: bool) -> dict[str, Any]:
+    if not database_up:  # DBOS would wait for its database for as long as it takes; health must not
+        return {"ok": False, "error": "The database is unreachable."}
     try:
         DBOS.list_workflows(limit=1, load_input=False, load_output=False)
     except Exception as exc:  # noqa: BLE001 - health reports any failure instead of raising it
         return {"ok": False, "error": str(exc)}
     return {"ok": True}
+
+
+def _database_hints(postgres_ok: bool, ctx: ContextDep) -> list[str]:
+    if postgres_ok:
+        return []
+    if ctx.settings.database_url is None:
+        return ["The embedded database stopped; Quire is restarting it and carries on by itself."]
+    return ["The database at DATABASE_URL is unreachable; Quire reconnects as soon as it is back."]
 
 
 def _hints(reachable: bool, chat_ok: bool, embed_ok: bool, ctx: ContextDep) -> list[str]:
@@ -77,7 +87,7 @@ def health(ctx: ContextDep) -> dict[str, Any]:
     settings = ctx.settings
     status = ctx.llm.status()
     postgres_ok = ctx.db.ping()
-    dbos_state = _dbos_state()
+    dbos_state = _dbos_state(postgres_ok)
     chat_ok = status.has(settings.chat_model)
     embed_ok = settings.embedder == "local" or status.has(settings.embed_model)
     healthy = postgres_ok and dbos_state["ok"] and status.reachable and chat_ok and embed_ok
@@ -96,5 +106,5 @@ def health(ctx: ContextDep) -> dict[str, Any]:
         },
         "embedder": {"kind": settings.embedder, "model": ctx.embedder.model},
         "index": ctx.search.stats(),
-        "hints": _hints(status.reachable, chat_ok, embed_ok, ctx),
+        "hints": _database_hints(postgres_ok, ctx) + _hints(status.reachable, chat_ok, embed_ok, ctx),
     }

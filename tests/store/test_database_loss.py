@@ -1,0 +1,144 @@
+"""Losing the database: the embedded postmaster is SIGKILLed in the middle of an ingestion. Requests must
+keep answering (a 503 within a second, `/api/health` within two), Quire must start Postgres again by
+itself, and the upload must then finish with every block exactly once — without restarting Quire."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+from pgserver.utils import PostmasterInfo
+
+from backend.ingest.chunk import chunk_units
+from backend.ingest.extract import extract_document
+from tests.support.fake_ollama import FakeOllama
+from tests.support.server import QuireServer
+from tests.support.vault import upload, wait_for_run
+
+pytestmark = pytest.mark.slow
+
+NOTES = {f"lecture-{i}.md": (f"# Lecture {i}\n\n" + f"Entropy and the second law, part {i}. " * 150).encode()
+         for i in range(3)}
+
+
+@dataclass
+class HealthLog:
+    """Every /api/health answer while the database is killed and restarted: (latency, postgres ok)."""
+
+    answers: list[tuple[float, bool]] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    stop: threading.Event = field(default_factory=threading.Event)
+
+    def poll(self, url: str) -> None:
+        with httpx.Client(base_url=url, timeout=10.0) as client:
+            while not self.stop.is_set():
+                began = time.monotonic()
+                try:
+                    response = client.get("/api/health")
+                    self.answers.append((time.monotonic() - began, response.json()["postgres"]["ok"]))
+                except (httpx.HTTPError, ValueError, KeyError) as exc:
+                    self.failures.append(repr(exc))
+                time.sleep(0.05)
+
+
+def _postmaster(pgdata: Path) -> int:
+    return int((pgdata / "postmaster.pid").read_text().splitlines()[0])
+
+
+def _block_counts(pgdata: Path) -> dict[str, tuple[int, int, int]]:
+    info = PostmasterInfo.read_from_pgdata(pgdata)
+    assert info is not None
+    with psycopg.connect(info.get_uri(database="quire")) as conn:
+        rows = conn.execute(
+            "SELECT d.filename, count(b.id), count(DISTINCT b.ordinal), count(b.embedding)"
+            " FROM documents d JOIN blocks b ON b.document_id = d.id AND b.is_live GROUP BY d.filename"
+        ).fetchall()
+    return {name: (blocks, ordinals, embedded) for name, blocks, ordinals, embedded in rows}
+
+
+def _expected_blocks(tmp_path: Path) -> dict[str, int]:
+    expected = {}
+    for name, data in NOTES.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        expected[name] = len(chunk_units(extract_document(path, "md").units, 1000, 100))
+    return expected
+
+
+def _wait(condition: str, check: Callable[[], object], timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        if time.monotonic() > deadline:
+            raise TimeoutError(condition)
+        time.sleep(0.05)
+
+
+def test_killing_the_embedded_postmaster_mid_ingestion_recovers_without_a_restart(
+        tmp_path: Path, fake_ollama: FakeOllama) -> None:
+    vault = tmp_path / "vault"
+    pgdata = vault / "postgres"
+    server = QuireServer("", vault, fake_ollama.url, DATABASE_URL="")
+    server.start(timeout_s=120)
+    health = HealthLog()
+    poller = threading.Thread(target=health.poll, args=(server.url,), daemon=True)
+    try:
+        with server.client(timeout=10.0) as api:
+            fake_ollama.hold_embeddings()
+            accepted = upload(api, NOTES)
+            assert accepted.status_code == 202, accepted.text
+            workflow_id = accepted.json()["workflow_id"]
+            _wait("an embedding request is held", lambda: fake_ollama.embed_requests, 60)
+
+            poller.start()
+            old_postmaster = _postmaster(pgdata)
+            os.kill(old_postmaster, signal.SIGKILL)
+            killed_at = time.monotonic()
+
+            # While it is down, an ordinary request is refused quickly and in the one error shape.
+            _wait("health reports the database down",
+                  lambda: any(not ok for _, ok in health.answers), 10)
+            began = time.monotonic()
+            refused = api.get("/api/documents")
+            refused_in = time.monotonic() - began
+            if refused.status_code == 503:  # unless Postgres was already back: the restart is quick
+                assert refused.json()["error"]["code"] == "database_unavailable"
+                assert refused_in < 1.0, refused_in
+
+            _wait("Postgres is started again", lambda: pgdata.joinpath("postmaster.pid").exists()
+                  and _postmaster(pgdata) != old_postmaster, 60)
+            _wait("health reports the database up again",
+                  lambda: health.answers and health.answers[-1][1], 60)
+            recovered_in = time.monotonic() - killed_at
+            assert api.get("/api/documents").status_code == 200
+
+            fake_ollama.release_embeddings()
+            snapshot = wait_for_run(api, workflow_id, timeout_s=120)
+        health.stop.set()
+        poller.join(timeout=15)
+
+        assert snapshot["status"] == "SUCCESS", snapshot
+        assert all(doc["status"] == "ready" for doc in snapshot["documents"]), snapshot
+        counts, expected = _block_counts(pgdata), _expected_blocks(tmp_path)
+        for name in NOTES:  # every block once (distinct ordinals), none missing, all embedded
+            assert counts[name] == (expected[name],) * 3, (name, counts[name], expected[name])
+        assert server.process is not None
+        assert server.process.poll() is None  # the same Quire process, never restarted
+        assert server.starts == 1
+        assert not health.failures, health.failures
+        assert any(not ok for _, ok in health.answers)
+        worst = max(latency for latency, _ in health.answers)
+        assert worst < 2.0, worst
+        print(f"health answers: {len(health.answers)}, worst {worst * 1000:.0f} ms; "
+              f"database back after {recovered_in:.1f} s; refused request in {refused_in * 1000:.0f} ms")
+    finally:
+        fake_ollama.release_embeddings()
+        health.stop.set()
+        server.stop()
