@@ -34,8 +34,31 @@ SECURITY_HEADERS = {
 }
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
 def _hostname(host_header: str) -> str:
     return (urlsplit(f"//{host_header}").hostname or "").lower()
+
+
+def _origin(scheme: str, netloc: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) with the scheme's default port filled in; None when malformed."""
+    try:
+        parts = urlsplit(f"//{netloc}")
+        port = parts.port or _DEFAULT_PORTS.get(scheme.lower())
+    except ValueError:
+        return None
+    if not parts.hostname or port is None:
+        return None
+    return scheme.lower(), parts.hostname.lower(), port
+
+
+def _same_origin(origin_header: str, scope: Scope, host_header: str) -> bool:
+    """Same origin means the same scheme, host and port as the address this request was sent to: a page
+    on another local port (a dev server, a notebook) is another site, whatever its host name."""
+    origin = urlsplit(origin_header)
+    theirs = _origin(origin.scheme, origin.netloc)
+    return theirs is not None and theirs == _origin(scope.get("scheme", "http"), host_header)
 
 
 class RequestGuard:
@@ -65,20 +88,20 @@ class RequestGuard:
     def _refusal(self, scope: Scope, headers: Headers) -> tuple[int, str, str] | None:
         if _hostname(headers.get("host", "")) not in self.allowed:
             return 403, "host_not_allowed", "This Host is not allowed; open Quire at its own address."
-        if scope["method"] not in _SAFE_METHODS and self._cross_site(headers):
+        if scope["method"] not in _SAFE_METHODS and self._cross_site(scope, headers):
             return 403, "cross_site_request", "Cross-site requests are not accepted."
         path: str = scope["path"]
         if self.token and path.startswith("/api/") and path != "/api/health" and not self._authorised(headers):
             return 401, "unauthorized", "This Quire server needs its API token."
         return None
 
-    def _cross_site(self, headers: Headers) -> bool:
+    def _cross_site(self, scope: Scope, headers: Headers) -> bool:
         if headers.get("sec-fetch-site") == "cross-site":
             return True
         origin = headers.get("origin")
         if not origin or origin == "null":
             return origin == "null"
-        return _hostname(urlsplit(origin).netloc) not in self.allowed
+        return not _same_origin(origin, scope, headers.get("host", ""))
 
     def _authorised(self, headers: Headers) -> bool:
         assert self.token is not None
