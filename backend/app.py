@@ -8,6 +8,7 @@ interrupted by a crash.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -21,6 +22,7 @@ from backend.config import Settings
 from backend.context import AppContext, set_context
 from backend.errors import install_error_handlers
 from backend.ingest.backfill import start_embed_backfill, stop_embed_backfills
+from backend.ingest.orphans import remove_orphaned_uploads
 from backend.ingest.reconcile import reconcile_stuck_documents
 from backend.llm.client import LLMClient
 from backend.llm.embedders import build_embedder
@@ -48,10 +50,12 @@ def _build_context(settings: Settings, database_url: str) -> AppContext:
 
 
 def start_services(settings: Settings) -> AppContext:
+    started_at = time.time()
     settings.docs_dir.mkdir(parents=True, exist_ok=True)
     database_url = settings.database_url or start_embedded_postgres(settings.postgres_dir)
     context = _build_context(settings, database_url)
     set_context(context)
+    remove_orphaned_uploads(context.db, settings.docs_dir, started_at)
     durable.launch_dbos(settings, context.db.url)
     reconcile_stuck_documents(context)
     context.search.start()
