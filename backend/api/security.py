@@ -9,15 +9,16 @@ import json
 from http.cookies import SimpleCookie
 from urllib.parse import urlsplit
 
+from fastapi import HTTPException
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from backend.config import Settings
 
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
-# JSON bodies are parsed in memory, so their size is capped before the app reads them. Chat carries up to
-# five base64 attachments of 20 MB; uploads stream through their own per-file limit instead.
-_BODY_LIMITS = {"/api/chat": 150 * 1024 * 1024, "/api/documents": None}
+# JSON bodies are parsed in memory, so their size is capped while they stream in, before the app holds them
+# whole. Chat carries base64 attachments (QUIRE_MAX_CHAT_BODY_MB in all); uploads stream to disk through
+# their own per-file limit instead.
 _DEFAULT_BODY_LIMIT = 1024 * 1024
 _LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
 TOKEN_COOKIE = "quire_token"  # noqa: S105 - a cookie name, not a secret
@@ -66,6 +67,8 @@ class RequestGuard:
         self.app = app
         self.allowed = _LOOPBACK_NAMES | {h.lower() for h in settings.allowed_hosts} | {settings.host.lower()}
         self.token = settings.api_token
+        self.body_limits: dict[str, int | None] = {"/api/chat": settings.max_chat_body_mb * 1024 * 1024,
+                                                   "/api/documents": None}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -76,10 +79,10 @@ class RequestGuard:
         if refusal is not None:
             await _send_error(send, *refusal)
             return
-        limit = _BODY_LIMITS.get(scope["path"], _DEFAULT_BODY_LIMIT)
+        limit = self.body_limits.get(scope["path"], _DEFAULT_BODY_LIMIT)
         declared = headers.get("content-length", "")
         if limit is not None and declared.isdigit() and int(declared) > limit:
-            await _send_error(send, 413, "too_large", f"The request body is larger than {limit // 1024} KB.")
+            await _send_error(send, 413, "too_large", _too_large(limit))
             return
         if limit is not None:
             receive = _capped(receive, limit)
@@ -112,8 +115,14 @@ class RequestGuard:
         return hmac.compare_digest(supplied.encode(), self.token.encode())
 
 
+def _too_large(limit: int) -> str:
+    size = f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{limit // 1024} KB"
+    return f"The request body is larger than {size}."
+
+
 def _capped(receive: Receive, limit: int) -> Receive:
-    """For bodies without a Content-Length: stop reading (as if the client left) once over the limit."""
+    """For bodies without a (truthful) Content-Length: a 413 as soon as the bytes read pass the limit;
+    the rest of the body is never read."""
     received = 0
 
     async def wrapped() -> Message:
@@ -122,7 +131,7 @@ def _capped(receive: Receive, limit: int) -> Receive:
         if message["type"] == "http.request":
             received += len(message.get("body", b""))
             if received > limit:
-                return {"type": "http.disconnect"}
+                raise HTTPException(413, _too_large(limit))
         return message
 
     return wrapped
