@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from dbos import DBOS
@@ -12,6 +14,11 @@ from backend.api.deps import ContextDep
 from backend.config import APPLICATION_VERSION
 
 router = APIRouter(prefix="/api", tags=["health"])
+# DBOS waits for its database for as long as it takes (its connections are retried with backoff); health
+# asks it in a worker of its own and gives up after this, so the answer never waits on DBOS.
+DBOS_CHECK_S = 0.75
+_dbos_checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quire-health-dbos")
+_dbos_check: Future[None] | None = None
 
 
 class PostgresHealth(BaseModel):
@@ -56,11 +63,20 @@ class Health(BaseModel):
     hints: list[str]
 
 
+def _list_one_workflow() -> None:
+    DBOS.list_workflows(limit=1, load_input=False, load_output=False)
+
+
 def _dbos_state(database_up: bool) -> dict[str, Any]:
-    if not database_up:  # DBOS would wait for its database for as long as it takes; health must not
+    global _dbos_check  # noqa: PLW0603 - one check in flight at a time, shared by concurrent requests
+    if not database_up:
         return {"ok": False, "error": "The database is unreachable."}
+    if _dbos_check is None or _dbos_check.done():
+        _dbos_check = _dbos_checker.submit(_list_one_workflow)
     try:
-        DBOS.list_workflows(limit=1, load_input=False, load_output=False)
+        _dbos_check.result(timeout=DBOS_CHECK_S)
+    except FutureTimeout:
+        return {"ok": False, "error": "DBOS is reconnecting to its database."}
     except Exception as exc:  # noqa: BLE001 - health reports any failure instead of raising it
         return {"ok": False, "error": str(exc)}
     return {"ok": True}
