@@ -1,6 +1,6 @@
 """Requests while the database is gone: a 503 within a second, never a hang.
 
-`DatabaseGate` answers every `/api/` request except `/api/health` with `database_unavailable` (503)
+`DatabaseGate` answers every `/api/` request except health and the API docs with `database_unavailable` (503)
 while the liveness flag says the database is down — before any handler can block on the pool or on
 DBOS, which waits for its database for as long as it takes — and marks the rest of the request as
 "fail fast", so a database lost halfway through a request also ends it with a 503 at once. A connection
@@ -18,7 +18,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from backend.errors import error_response
 from backend.store.liveness import CONNECTION_ERRORS, DatabaseUnavailable, failing_fast
 
-_UNGATED = {"/api/health"}
+_UNGATED = {"/api/health", "/api/openapi.json", "/api/docs"}  # none of them needs the database
 
 
 class DatabaseGate:

@@ -82,7 +82,11 @@ class PostmasterSupervisor:
         began = time.monotonic()
         try:
             # The handle from startup; it re-reads postmaster.pid and runs pg_ctl only if nobody else has.
-            pgserver.get_server(self.pgdata, cleanup_mode="stop").ensure_postgres_running()
+            server = pgserver.get_server(self.pgdata, cleanup_mode="stop")
+            # Run as root, pgserver starts Postgres as its own user and first opens up the folders above the
+            # data folder for it; something may have closed them since (pytest resets its temp root to 0700).
+            server.ensure_pgdata_inited()
+            server.ensure_postgres_running()
         except (subprocess.SubprocessError, OSError, AssertionError) as exc:
             # Often the dead server's last processes are still exiting; the next tick tries again.
             log.warning("restarting the embedded Postgres failed, retrying: %s", exc)

@@ -1,6 +1,8 @@
 """Losing the database: the embedded postmaster is SIGKILLed in the middle of an ingestion. Requests must
 keep answering (a 503 within a second, `/api/health` within two), Quire must start Postgres again by
-itself, and the upload must then finish with every block exactly once — without restarting Quire."""
+itself, and the upload must then finish with every block exactly once — without restarting Quire.
+With DATABASE_URL, Quire leaves the server alone, answers the same way meanwhile and reconnects when it
+is back."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from pgserver.utils import PostmasterInfo
 from backend.ingest.chunk import chunk_units
 from backend.ingest.extract import extract_document
 from tests.support.fake_ollama import FakeOllama
+from tests.support.postgres import ThrowawayPostgres
 from tests.support.server import QuireServer
 from tests.support.vault import upload, wait_for_run
 
@@ -142,3 +145,38 @@ def test_killing_the_embedded_postmaster_mid_ingestion_recovers_without_a_restar
         fake_ollama.release_embeddings()
         health.stop.set()
         server.stop()
+
+
+@pytest.mark.skipif(bool(os.environ.get("TEST_DATABASE_URL")), reason="kills a Postgres of its own (embedded)")
+def test_with_database_url_quire_answers_while_the_server_is_gone_and_reconnects(
+        tmp_path: Path, fake_ollama: FakeOllama) -> None:
+    own = ThrowawayPostgres()  # a server of this test's own: the suite's shared one must stay up
+    server = QuireServer(own.fresh_database(), tmp_path / "vault", fake_ollama.url)
+    try:
+        server.start()
+        with server.client(timeout=10.0) as api:
+            own.kill_postmaster()
+            _wait("health reports the database down",
+                  lambda: not api.get("/api/health", timeout=2.0).json()["postgres"]["ok"], 10)
+            time.sleep(3)  # Quire does not start someone else's server: still down, still answering
+            began = time.monotonic()
+            health = api.get("/api/health")
+            assert time.monotonic() - began < 2.0
+            assert health.json()["status"] == "degraded"
+            assert any("DATABASE_URL" in hint for hint in health.json()["hints"])
+            began = time.monotonic()
+            refused = api.get("/api/chat/sessions")
+            assert time.monotonic() - began < 1.0
+            assert refused.status_code == 503
+            assert refused.json()["error"]["code"] == "database_unavailable"
+
+            own.start_again()
+            _wait("health reports the database up", lambda: api.get("/api/health").json()["postgres"]["ok"], 30)
+            accepted = upload(api, {"after.md": NOTES["lecture-0.md"]})
+            assert accepted.status_code == 202, accepted.text
+            assert wait_for_run(api, accepted.json()["workflow_id"], timeout_s=120)["status"] == "SUCCESS"
+        assert server.process is not None
+        assert server.process.poll() is None
+    finally:
+        server.stop()
+        own.close()
