@@ -47,6 +47,14 @@ class DatabaseUnavailable(QuireError):
         )
 
 
+# Everything that means "the database went away under this work", for code that retries the work.
+DATABASE_LOST: tuple[type[Exception], ...] = (*CONNECTION_ERRORS, DatabaseUnavailable)
+
+
+def lost_database(exc: BaseException) -> bool:
+    return isinstance(exc, DATABASE_LOST)
+
+
 @contextmanager
 def failing_fast() -> Iterator[None]:
     """Within this block (and threads and tasks started from it) a dead database raises at once."""

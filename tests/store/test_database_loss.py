@@ -7,10 +7,12 @@ is back."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from pgserver.utils import PostmasterInfo
 
 from backend.ingest.chunk import chunk_units
 from backend.ingest.extract import extract_document
+from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama
 from tests.support.postgres import ThrowawayPostgres
 from tests.support.server import QuireServer
@@ -84,9 +87,18 @@ def _wait(condition: str, check: Callable[[], object], timeout_s: float) -> None
         time.sleep(0.05)
 
 
+@pytest.fixture
+def vault() -> Iterator[Path]:
+    """A data folder outside pytest's temp root: run as root, pgserver starts Postgres as its own user,
+    which needs the folders above the data folder opened, and pytest resets its temp root to 0700 whenever
+    another session starts."""
+    folder = Path(tempfile.mkdtemp(prefix="qvault", dir="/tmp"))
+    yield folder / "vault"
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def test_killing_the_embedded_postmaster_mid_ingestion_recovers_without_a_restart(
-        tmp_path: Path, fake_ollama: FakeOllama) -> None:
-    vault = tmp_path / "vault"
+        vault: Path, tmp_path: Path, fake_ollama: FakeOllama) -> None:
     pgdata = vault / "postgres"
     server = QuireServer("", vault, fake_ollama.url, DATABASE_URL="")
     server.start(timeout_s=120)
@@ -180,3 +192,35 @@ def test_with_database_url_quire_answers_while_the_server_is_gone_and_reconnects
     finally:
         server.stop()
         own.close()
+
+
+def test_killing_the_embedded_postmaster_during_extraction_costs_nothing(
+        vault: Path, tmp_path: Path, fake_ollama: FakeOllama) -> None:
+    """Extraction writes its progress to the database every quarter second: the write that meets the dead
+    server fails the step, which runs again once the server is back — the file is not marked failed."""
+    pgdata = vault / "postgres"
+    texts = [f"Page {n}. " + "Thermodynamics relates heat, work and energy in closed systems. " * 12
+             for n in range(1, 401)]
+    pdf = make_pdf(tmp_path / "thermo.pdf", texts)
+    expected = len(chunk_units(extract_document(pdf, "pdf").units, 1000, 100))
+    server = QuireServer("", vault, fake_ollama.url, DATABASE_URL="")
+    server.start(timeout_s=120)
+    try:
+        with server.client(timeout=10.0) as api:
+            workflow_id = upload(api, {"thermo.pdf": pdf.read_bytes()}).json()["workflow_id"]
+
+            def extracting() -> bool:
+                snapshot = api.get(f"/api/ingest/{workflow_id}").json()
+                return any(doc["status"] == "extracting" and doc["progress"]["done"] for doc in snapshot["documents"])
+
+            _wait("extraction is under way", extracting, 60)
+            os.kill(_postmaster(pgdata), signal.SIGKILL)
+            _wait("the database is back", lambda: api.get("/api/health").json()["postgres"]["ok"]
+                  and api.get("/api/documents").status_code == 200, 90)
+            snapshot = wait_for_run(api, workflow_id, timeout_s=180)
+        assert snapshot["status"] == "SUCCESS", snapshot
+        assert [doc["status"] for doc in snapshot["documents"]] == ["ready"], snapshot
+        assert _block_counts(pgdata)["thermo.pdf"] == (expected, expected, expected)
+        assert "Ingestion stopped" not in server.log_tail(400)
+    finally:
+        server.stop()
