@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ThreadPoolExecutor
+import threading
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
@@ -15,9 +16,8 @@ from backend.config import APPLICATION_VERSION
 
 router = APIRouter(prefix="/api", tags=["health"])
 # DBOS waits for its database for as long as it takes (its connections are retried with backoff); health
-# asks it in a worker of its own and gives up after this, so the answer never waits on DBOS.
+# asks it in a daemon thread of its own (never one the exit has to wait for) and gives up after this.
 DBOS_CHECK_S = 0.75
-_dbos_checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quire-health-dbos")
 _dbos_check: Future[None] | None = None
 
 
@@ -63,18 +63,25 @@ class Health(BaseModel):
     hints: list[str]
 
 
-def _list_one_workflow() -> None:
-    DBOS.list_workflows(limit=1, load_input=False, load_output=False)
+def _list_one_workflow(result: Future[None]) -> None:
+    try:
+        DBOS.list_workflows(limit=1, load_input=False, load_output=False)
+    except Exception as exc:  # noqa: BLE001 - handed to the health request, which reports it
+        result.set_exception(exc)
+    else:
+        result.set_result(None)
 
 
 def _dbos_state(database_up: bool) -> dict[str, Any]:
     global _dbos_check  # noqa: PLW0603 - one check in flight at a time, shared by concurrent requests
     if not database_up:
         return {"ok": False, "error": "The database is unreachable."}
-    if _dbos_check is None or _dbos_check.done():
-        _dbos_check = _dbos_checker.submit(_list_one_workflow)
+    check = _dbos_check
+    if check is None or check.done():
+        check = _dbos_check = Future()
+        threading.Thread(target=_list_one_workflow, args=(check,), name="quire-health-dbos", daemon=True).start()
     try:
-        _dbos_check.result(timeout=DBOS_CHECK_S)
+        check.result(timeout=DBOS_CHECK_S)
     except FutureTimeout:
         return {"ok": False, "error": "DBOS is reconnecting to its database."}
     except Exception as exc:  # noqa: BLE001 - health reports any failure instead of raising it
