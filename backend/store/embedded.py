@@ -58,7 +58,6 @@ class PostmasterSupervisor:
 
     def __init__(self, pgdata: Path) -> None:
         self.pgdata = pgdata
-        self.restarts = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="quire-postgres-supervisor", daemon=True)
 
@@ -71,15 +70,23 @@ class PostmasterSupervisor:
         self._thread.join(timeout=15)
 
     def _run(self) -> None:
+        down_since: float | None = None
         while not self._stop.wait(WATCH_INTERVAL_S):
-            if not _postmaster_alive(self.pgdata):
-                self._restart()
+            if _postmaster_alive(self.pgdata):
+                continue
+            if down_since is None:
+                down_since = time.monotonic()
+                log.warning("the embedded Postgres in %s has stopped; starting it again", self.pgdata)
+            self._restart()
+            if _postmaster_alive(self.pgdata):
+                log.warning("the embedded Postgres is running again (%.1f s)", time.monotonic() - down_since)
+                down_since = None
 
     def _restart(self) -> None:
+        """One attempt. Until the dead postmaster is reaped pgserver still sees it running and does nothing;
+        the next tick tries again."""
         import pgserver
 
-        log.warning("the embedded Postgres in %s has stopped; starting it again", self.pgdata)
-        began = time.monotonic()
         try:
             # The handle from startup; it re-reads postmaster.pid and runs pg_ctl only if nobody else has.
             server = pgserver.get_server(self.pgdata, cleanup_mode="stop")
@@ -90,9 +97,6 @@ class PostmasterSupervisor:
         except (subprocess.SubprocessError, OSError, AssertionError) as exc:
             # Often the dead server's last processes are still exiting; the next tick tries again.
             log.warning("restarting the embedded Postgres failed, retrying: %s", exc)
-            return
-        self.restarts += 1
-        log.warning("the embedded Postgres is running again (%.1f s)", time.monotonic() - began)
 
 
 def _postmaster_alive(pgdata: Path) -> bool:
