@@ -51,7 +51,9 @@ def test_a_restart_removes_what_a_killed_upload_left_and_keeps_queued_files(
     with server.client() as api:
         fake_ollama.hold_embeddings()  # the first run holds the only ingestion slot
         first = upload(api, {"thermo.md": _note("thermodynamics")}).json()["workflow_id"]
-        _wait("the first run is embedding", lambda: fake_ollama.embed_requests)
+        # (the fake is shared by every server of the session: this run's own state is what counts)
+        _wait("the first run is embedding", lambda: api.get(f"/api/ingest/{first}").json()["documents"][0]["status"]
+              == "embedding")
         second = upload(api, {"optics.md": _note("optics")})
         assert second.status_code == 202, second.text
         queued = set(pending.iterdir())

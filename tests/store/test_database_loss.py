@@ -110,7 +110,9 @@ def test_killing_the_embedded_postmaster_mid_ingestion_recovers_without_a_restar
             accepted = upload(api, NOTES)
             assert accepted.status_code == 202, accepted.text
             workflow_id = accepted.json()["workflow_id"]
-            _wait("an embedding request is held", lambda: fake_ollama.embed_requests, 60)
+            # This run's own state: the fake model server is shared by every server of the session.
+            _wait("the run is embedding (held)", lambda: all(
+                doc["status"] == "embedding" for doc in api.get(f"/api/ingest/{workflow_id}").json()["documents"]), 60)
 
             poller.start()
             old_postmaster = _postmaster(pgdata)
