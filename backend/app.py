@@ -8,6 +8,7 @@ interrupted by a crash.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -16,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from backend import durable
 from backend.api import (
+    availability,
     chat,
     document_versions,
     documents,
@@ -36,6 +38,7 @@ from backend.context import AppContext, set_context
 from backend.errors import install_error_handlers
 from backend.ingest.backfill import start_embed_backfill, stop_embed_backfills
 from backend.ingest.library import maintain_originals
+from backend.ingest.orphans import remove_orphaned_uploads
 from backend.ingest.reconcile import reconcile_stuck_documents
 from backend.ingest.trash import schedule_trash_retention
 from backend.llm.client import LLMClient
@@ -45,7 +48,7 @@ from backend.mcp import http as mcp_http
 from backend.retrieval.service import SearchService
 from backend.store import embeddings as embedding_store
 from backend.store.db import Database
-from backend.store.embedded import start_embedded_postgres
+from backend.store.embedded import start_embedded_postgres, stop_supervising
 from backend.store.processes import ProcessMode
 
 log = logging.getLogger(__name__)
@@ -68,6 +71,7 @@ def _build_context(settings: Settings, database_url: str, membership: Membership
 def start_services(settings: Settings, mode: ProcessMode = "server") -> AppContext:
     """Start everything but HTTP; a worker process (`backend.worker`) runs exactly this."""
     executor_id = resolve_executor_id(settings.executor_id, settings.data_dir)  # before the data folder fills
+    started_at = time.time()
     settings.docs_dir.mkdir(parents=True, exist_ok=True)
     database_url = settings.database_url or start_embedded_postgres(settings.postgres_dir)
     address = f"http://{settings.host}:{settings.port}" if mode == "server" else None
@@ -81,6 +85,7 @@ def start_services(settings: Settings, mode: ProcessMode = "server") -> AppConte
         raise
     set_context(context)
     maintain_originals(context)
+    remove_orphaned_uploads(context.db, settings.docs_dir, started_at)
     durable.launch_dbos(settings, context.db.url, executor_id)
     membership.start()
     schedule_trash_retention(settings)
@@ -100,6 +105,7 @@ def stop_services(context: AppContext) -> None:
     durable.shutdown_dbos()
     context.membership.stop()
     context.db.close()
+    stop_supervising()
     set_context(None)
 
 
@@ -129,5 +135,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router)
     mcp_http.mount(app, settings)
     spa.mount(app, settings.frontend_dist)
+    availability.install(app)
     app.add_middleware(RequestGuard, settings=settings)
     return app

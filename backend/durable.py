@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import importlib
 import logging
+from typing import Any
 
 from dbos import DBOS, DBOSConfig, Queue
 
 from backend.config import APPLICATION_VERSION, Settings
 from backend.store.db import sibling_database_url
+from backend.store.liveness import lost_database
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +26,14 @@ WORKFLOW_MODULES = ("backend.ingest.workflow", "backend.ingest.backfill", "backe
                     "backend.ingest.trash")
 
 _queues: dict[str, Queue] = {}
+
+# For `@DBOS.step(**RETRY_WHEN_DATABASE_LOST)`: a step whose statement hit a connection the database had
+# just dropped runs again (steps are idempotent); the next attempt's checkout waits until the database is
+# back. Any other error fails the step at once, as before.
+RETRY_WHEN_DATABASE_LOST: dict[str, Any] = {
+    "retries_allowed": True, "max_attempts": 5, "interval_seconds": 1.0, "backoff_rate": 2.0,
+    "should_retry": lost_database,
+}
 
 
 def launch_dbos(settings: Settings, database_url: str, executor_id: str) -> None:

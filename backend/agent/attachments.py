@@ -1,6 +1,10 @@
 """Files attached to a chat message: validated by content, then images go to the model as images and
 documents (PDF, DOCX, TXT, Markdown) are extracted with the ingestion extractors and framed as attached
 files, truncated with a visible note when long. Anything else is refused with a 4xx before the stream.
+
+Two stages: `accept` (names, sizes, real types: quick) runs before the stream; `extract` (reading the
+documents, OCR included: possibly slow) runs after the stream's `start` line, and a document that cannot
+be read ends the stream with an `error` line.
 """
 
 from __future__ import annotations
@@ -54,27 +58,84 @@ def refused(code: str, message: str, status: int) -> QuireError:
     return QuireError(code, message, status)
 
 
+@dataclass(frozen=True)
+class AcceptedImage:
+    name: str
+    mime_type: str  # from the bytes, not the declared type
+    data: bytes
+
+    def meta(self) -> dict[str, Any]:
+        return {"name": self.name, "mime_type": self.mime_type, "kind": "image", "size_bytes": len(self.data)}
+
+
+@dataclass(frozen=True)
+class PendingDocument:
+    """A document attachment checked by type and size, its text not yet extracted."""
+
+    name: str
+    extension: str
+    mime_type: str
+    data: bytes
+
+
+@dataclass
+class Accepted:
+    """Every attachment checked (the cheap part, before the stream starts); documents still to extract."""
+
+    items: list[AcceptedImage | PendingDocument] = field(default_factory=list)
+
+    @property
+    def images(self) -> list[tuple[str, bytes]]:
+        return [(item.mime_type, item.data) for item in self.items if isinstance(item, AcceptedImage)]
+
+    @property
+    def documents(self) -> list[PendingDocument]:
+        return [item for item in self.items if isinstance(item, PendingDocument)]
+
+    def placeholders(self) -> list[dict[str, Any]]:
+        """What the UI shows until the documents are read: final for images, `extracting` for documents."""
+        return [item.meta() if isinstance(item, AcceptedImage) else
+                {"name": item.name, "kind": "document", "mime_type": item.mime_type, "size_bytes": len(item.data),
+                 "extracting": True} for item in self.items]
+
+
 def process(items: Sequence[AttachmentIn], ocr_languages: str, max_total_chars: int) -> Attachments:
     """Validate and convert every attachment; raises QuireError (413/415/422) for the first bad one."""
+    return extract(accept(items), ocr_languages, max_total_chars)
+
+
+def accept(items: Sequence[AttachmentIn]) -> Accepted:
+    """Check every attachment's name, size and real type without reading documents; raises QuireError."""
     if len(items) > MAX_ATTACHMENTS:
         raise refused("too_many_attachments", f"At most {MAX_ATTACHMENTS} files can be attached to a message.", 422)
-    result = Attachments()
-    remaining = max_total_chars
+    accepted = Accepted()
     for item in items:
         name = _clean_name(item.name)
         extension = _extension(name, item.mime_type)
         if extension in _IMAGE_EXTENSIONS:
             data = _decode(item.data, name, MAX_IMAGE_BYTES)
-            mime = _image_type(data, name)
-            result.images.append((mime, data))
-            result.meta.append({"name": name, "mime_type": mime, "kind": "image", "size_bytes": len(data)})
+            accepted.items.append(AcceptedImage(name, _image_type(data, name), data))
         else:
             data = _decode(item.data, name, MAX_DOCUMENT_BYTES)
-            text, pages = _extract(data, name, extension, ocr_languages)
-            framed, meta = _frame(name, text, pages, max(0, min(MAX_FILE_CHARS, remaining)))
-            remaining -= meta["chars"]
-            result.files.append(framed)
-            result.meta.append({**meta, "mime_type": item.mime_type or "", "size_bytes": len(data)})
+            _check_kind(data, name, extension)
+            accepted.items.append(PendingDocument(name, extension, item.mime_type or "", data))
+    return accepted
+
+
+def extract(accepted: Accepted, ocr_languages: str, max_total_chars: int) -> Attachments:
+    """Read the accepted documents (the slow part: OCR may run); raises QuireError for an unreadable one."""
+    result = Attachments()
+    remaining = max_total_chars
+    for item in accepted.items:
+        if isinstance(item, AcceptedImage):
+            result.images.append((item.mime_type, item.data))
+            result.meta.append(item.meta())
+            continue
+        text, pages = _extract(item.data, item.name, item.extension, ocr_languages)
+        framed, meta = _frame(item.name, text, pages, max(0, min(MAX_FILE_CHARS, remaining)))
+        remaining -= meta["chars"]
+        result.files.append(framed)
+        result.meta.append({**meta, "mime_type": item.mime_type, "size_bytes": len(item.data)})
     return result
 
 
@@ -124,6 +185,17 @@ def _image_type(data: bytes, name: str) -> str:
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return _IMAGE_TYPES["webp"]
     raise refused("content_mismatch", f"{name} is not a PNG, JPEG, WebP or GIF image.", 415)
+
+
+def _check_kind(data: bytes, name: str, extension: str) -> None:
+    """Refuse (415) a document whose content is not what its name says, before the stream starts."""
+    with tempfile.TemporaryDirectory(prefix="quire-attachment-") as folder:
+        path = Path(folder) / f"attachment.{extension}"
+        path.write_bytes(data)
+        try:
+            detect_kind(path, path.name)
+        except RejectedFile as exc:
+            raise refused(exc.code, f"{name}: {exc.message}", exc.status) from exc
 
 
 def _extract(data: bytes, name: str, extension: str, ocr_languages: str) -> tuple[str, int | None]:

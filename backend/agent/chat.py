@@ -4,7 +4,8 @@
 bad input is a plain 4xx JSON error), stores the question with a placeholder answer and reads what the
 model needs from the database (history, scope names), so the stream itself only waits for the model,
 the tools and the final write. `run_chat`
-produces the stream: `start` at once, then phase 1 (thinking), phase 2 (the agent loop) or the
+produces the stream: `start` at once, then the attached documents are read (OCR may take a while; an
+unreadable one ends the answer with an `error` line), then phase 1 (thinking), phase 2 (the agent loop) or the
 model-down fallback, `memory`, any `error`, and always `done` — storing the answer (with its memory
 figures), complete or partial, even when the client disconnects halfway.
 """
@@ -15,13 +16,13 @@ import asyncio
 import json
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import anyio.to_thread
 
 from backend.agent import sessions
-from backend.agent.attachments import AttachmentIn, process
+from backend.agent.attachments import Accepted, AttachmentIn, accept, extract
 from backend.agent.context import RequestState, request_state
 from backend.agent.fallback import answer_without_model
 from backend.agent.loop import AgentLoop
@@ -59,6 +60,7 @@ class PreparedChat:
     start: sessions.TurnStart
     state: RequestState
     scope_text: str  # the active scope in words, "" for the whole vault
+    attached: Accepted = field(default_factory=Accepted)  # documents among them are read after `start`
 
     @property
     def question(self) -> sessions.Question:
@@ -100,12 +102,35 @@ def prepare_chat(ctx: AppContext, request: ChatInput) -> PreparedChat:
     if len(message) > MAX_MESSAGE_CHARS:
         raise QuireError("message_too_long", f"A message is at most {MAX_MESSAGE_CHARS:,} characters.", 422)
     scope = resolve_scope(ctx.db, request.document_ids, request.categories)
-    files = process(request.attachments, ctx.settings.ocr_languages, ctx.settings.chat_memory_chars // 2)
+    attached = accept(request.attachments)
     state = RequestState(app=ctx, scope=scope)
-    question = sessions.Question(text=message, scope=scope_payload(state), files=files.files, images=files.images,
-                                 attachments=files.meta)
+    question = sessions.Question(text=message, scope=scope_payload(state), images=attached.images,
+                                 attachments=attached.placeholders())
     start = sessions.begin_turn(ctx.db, request.session_id, request.rewind_to, question, request.reuse_attachments)
-    return PreparedChat(start, state, scope_statement(state))
+    return PreparedChat(start, state, scope_statement(state), attached)
+
+
+def _read_documents(chat: PreparedChat) -> PreparedChat:
+    """Extract the attached documents and store them with the question (blocking; a worker thread)."""
+    settings = chat.state.app.settings
+    files = extract(chat.attached, settings.ocr_languages, settings.chat_memory_chars // 2)
+    start = sessions.add_documents(chat.state.app.db, chat.start, files.files, files.meta)
+    return replace(chat, start=start, attached=Accepted())
+
+
+async def _with_documents(chat: PreparedChat, record: TurnRecord) -> PreparedChat:
+    if not chat.attached.documents:
+        return chat
+    try:
+        # abandon_on_cancel: a client that leaves is not kept waiting for the extraction to end.
+        return await anyio.to_thread.run_sync(_read_documents, chat, abandon_on_cancel=True)
+    except QuireError as exc:  # unreadable, encrypted, too large or complex to read safely
+        record.fail(exc.code, exc.message, False, "error")
+    except Exception:  # the stream must still end with an error line and `done`
+        log.exception("reading the attachments failed (session %s)", chat.start.session_id)
+        record.fail("attachment_failed", "The attached documents could not be read; see the server log.", True,
+                    "error")
+    return chat
 
 
 async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
@@ -114,7 +139,9 @@ async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
     channel.start(start.session_id, start.message_id, start.user_message_id)
     record, answered = TurnRecord(), False
     try:
-        await _produce(chat, channel, record)
+        chat = await _with_documents(chat, record)
+        if record.error is None:
+            await _produce(chat, channel, record)
         answered = True
     except asyncio.CancelledError:
         # The client went away. Stored synchronously on purpose: awaiting in a cancelled task could be

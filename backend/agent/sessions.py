@@ -143,6 +143,19 @@ def _with_attachments_of(conn: Connection, session_id: str, turn: int, question:
                    files=[*files, *question.files])
 
 
+def add_documents(db: Database, start: TurnStart, files: Sequence[str],
+                  attachments: Sequence[dict[str, Any]]) -> TurnStart:
+    """The stored question with its newly read documents: `files` go after any reused ones, and
+    `attachments` (this message's own, final) replace their placeholders."""
+    question = start.question
+    kept = question.attachments[:len(question.attachments) - len(attachments)]  # reused from a rewound turn
+    question = replace(question, files=[*question.files, *files], attachments=[*kept, *attachments])
+    store.update_question(db, start.user_message_id,
+                          question.model_content if question.model_content != question.text else None,
+                          question.attachments)
+    return replace(start, question=question)
+
+
 def attach_images(db: Database, turns: Sequence[Turn]) -> None:
     """Load the images of these turns' questions into their user messages."""
     images = store.images_of(db, [mid for turn in turns for mid in turn.image_message_ids])

@@ -21,6 +21,7 @@ from backend.agent.stream import MEDIA_TYPE, EventChannel
 from backend.api.deps import ContextDep, DatabaseDep
 
 router = APIRouter(prefix="/api/chat", tags=["chat"])
+MAX_OFFSET = 1_000_000  # far beyond any real history; unbounded, a huge offset overflowed Postgres (a 500)
 
 
 class ChatScope(BaseModel):
@@ -128,7 +129,7 @@ async def chat(body: ChatRequest, ctx: ContextDep) -> NdjsonStream:
 
 @router.get("/sessions", response_model=list[ChatSessionOut])
 def list_sessions(db: DatabaseDep, limit: Annotated[int, Query(ge=1, le=500)] = 100,
-                  offset: Annotated[int, Query(ge=0)] = 0) -> list[dict[str, Any]]:
+                  offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0) -> list[dict[str, Any]]:
     return sessions.list_sessions(db, limit, offset)
 
 

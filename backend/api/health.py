@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import asdict
 from datetime import datetime
 from typing import Any, Literal
@@ -16,6 +19,10 @@ from backend.config import APPLICATION_VERSION
 from backend.voice.service import transcriber
 
 router = APIRouter(prefix="/api", tags=["health"])
+# DBOS waits for its database for as long as it takes (its connections are retried with backoff); health
+# asks it in a daemon thread of its own (never one the exit has to wait for) and gives up after this.
+DBOS_CHECK_S = 0.75
+_dbos_check: Future[None] | None = None
 
 
 class PostgresHealth(BaseModel):
@@ -93,9 +100,27 @@ class Health(BaseModel):
     hints: list[str]
 
 
-def _dbos_state() -> dict[str, Any]:
+def _list_one_workflow(result: Future[None]) -> None:
     try:
         DBOS.list_workflows(limit=1, load_input=False, load_output=False)
+    except Exception as exc:  # noqa: BLE001 - handed to the health request, which reports it
+        result.set_exception(exc)
+    else:
+        result.set_result(None)
+
+
+def _dbos_state(database_up: bool) -> dict[str, Any]:
+    global _dbos_check  # noqa: PLW0603 - one check in flight at a time, shared by concurrent requests
+    if not database_up:
+        return {"ok": False, "error": "The database is unreachable."}
+    check = _dbos_check
+    if check is None or check.done():
+        check = _dbos_check = Future()
+        threading.Thread(target=_list_one_workflow, args=(check,), name="quire-health-dbos", daemon=True).start()
+    try:
+        check.result(timeout=DBOS_CHECK_S)
+    except FutureTimeout:
+        return {"ok": False, "error": "DBOS is reconnecting to its database."}
     except Exception as exc:  # noqa: BLE001 - health reports any failure instead of raising it
         return {"ok": False, "error": str(exc)}
     return {"ok": True}
@@ -103,6 +128,14 @@ def _dbos_state() -> dict[str, Any]:
 
 def _processes(ctx: ContextDep) -> list[ProcessOut]:
     return [ProcessOut.model_validate(process) for process in list_processes(ctx)]
+
+
+def _database_hints(postgres_ok: bool, ctx: ContextDep) -> list[str]:
+    if postgres_ok:
+        return []
+    if ctx.settings.database_url is None:
+        return ["The embedded database stopped; Quire is restarting it and carries on by itself."]
+    return ["The database at DATABASE_URL is unreachable; Quire reconnects as soon as it is back."]
 
 
 def _hints(reachable: bool, chat_ok: bool, embed_ok: bool, ctx: ContextDep) -> list[str]:
@@ -118,7 +151,7 @@ def health(ctx: ContextDep) -> dict[str, Any]:
     settings = ctx.settings
     status = ctx.llm.status()
     postgres_ok = ctx.db.ping()
-    dbos_state = _dbos_state()
+    dbos_state = _dbos_state(postgres_ok)
     chat_ok = status.has(settings.chat_model)
     embed_ok = settings.embedder == "local" or status.has(settings.embed_model)
     healthy = postgres_ok and dbos_state["ok"] and status.reachable and chat_ok and embed_ok
@@ -139,5 +172,5 @@ def health(ctx: ContextDep) -> dict[str, Any]:
         "index": ctx.search.stats(),
         "voice": asdict(transcriber(settings).status()),
         "processes": _processes(ctx) if postgres_ok else [],
-        "hints": _hints(status.reachable, chat_ok, embed_ok, ctx),
+        "hints": _database_hints(postgres_ok, ctx) + _hints(status.reachable, chat_ok, embed_ok, ctx),
     }

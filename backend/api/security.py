@@ -9,16 +9,16 @@ import json
 from http.cookies import SimpleCookie
 from urllib.parse import urlsplit
 
+from fastapi import HTTPException
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from backend.config import Settings
 
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
-# JSON bodies are parsed in memory, so their size is capped before the app reads them. Chat carries up to
-# five base64 attachments of 20 MB; uploads stream through their own per-file limit instead.
-_BODY_LIMITS = {"/api/chat": 150 * 1024 * 1024, "/api/documents": None,
-                "/api/transcribe": 51 * 1024 * 1024}  # the most QUIRE_VOICE_MAX_MB allows; the route checks its own
+# JSON bodies are parsed in memory, so their size is capped while they stream in, before the app holds them
+# whole. Chat carries base64 attachments (QUIRE_MAX_CHAT_BODY_MB in all); uploads stream to disk through
+# their own per-file limit instead.
 _DEFAULT_BODY_LIMIT = 1024 * 1024
 _LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
 TOKEN_COOKIE = "quire_token"  # noqa: S105 - a cookie name, not a secret
@@ -35,8 +35,31 @@ SECURITY_HEADERS = {
 }
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
 def _hostname(host_header: str) -> str:
     return (urlsplit(f"//{host_header}").hostname or "").lower()
+
+
+def _origin(scheme: str, netloc: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) with the scheme's default port filled in; None when malformed."""
+    try:
+        parts = urlsplit(f"//{netloc}")
+        port = parts.port or _DEFAULT_PORTS.get(scheme.lower())
+    except ValueError:
+        return None
+    if not parts.hostname or port is None:
+        return None
+    return scheme.lower(), parts.hostname.lower(), port
+
+
+def _same_origin(origin_header: str, scope: Scope, host_header: str) -> bool:
+    """Same origin means the same scheme, host and port as the address this request was sent to: a page
+    on another local port (a dev server, a notebook) is another site, whatever its host name."""
+    origin = urlsplit(origin_header)
+    theirs = _origin(origin.scheme, origin.netloc)
+    return theirs is not None and theirs == _origin(scope.get("scheme", "http"), host_header)
 
 
 class RequestGuard:
@@ -44,6 +67,12 @@ class RequestGuard:
         self.app = app
         self.allowed = _LOOPBACK_NAMES | {h.lower() for h in settings.allowed_hosts} | {settings.host.lower()}
         self.token = settings.api_token
+        self.body_limits: dict[str, int | None] = {
+            "/api/chat": settings.max_chat_body_mb * 1024 * 1024,
+            "/api/documents": None,
+            "/api/transcribe": 51 * 1024 * 1024,  # the most QUIRE_VOICE_MAX_MB allows; the route checks its own
+            "/mcp": 8 * 1024 * 1024,  # JSON-RPC; the write tool's upload is at most 5 MB before base64
+        }
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -54,10 +83,10 @@ class RequestGuard:
         if refusal is not None:
             await _send_error(send, *refusal)
             return
-        limit = _BODY_LIMITS.get(scope["path"], _DEFAULT_BODY_LIMIT)
+        limit = self.body_limits.get(scope["path"], _DEFAULT_BODY_LIMIT)
         declared = headers.get("content-length", "")
         if limit is not None and declared.isdigit() and int(declared) > limit:
-            await _send_error(send, 413, "too_large", f"The request body is larger than {limit // 1024} KB.")
+            await _send_error(send, 413, "too_large", _too_large(limit))
             return
         if limit is not None:
             receive = _capped(receive, limit)
@@ -66,7 +95,7 @@ class RequestGuard:
     def _refusal(self, scope: Scope, headers: Headers) -> tuple[int, str, str] | None:
         if _hostname(headers.get("host", "")) not in self.allowed:
             return 403, "host_not_allowed", "This Host is not allowed; open Quire at its own address."
-        if scope["method"] not in _SAFE_METHODS and self._cross_site(headers):
+        if scope["method"] not in _SAFE_METHODS and self._cross_site(scope, headers):
             return 403, "cross_site_request", "Cross-site requests are not accepted."
         path: str = scope["path"]
         guarded = path.startswith("/api/") or path == "/mcp"  # the API and the MCP server (backend/mcp)
@@ -74,13 +103,13 @@ class RequestGuard:
             return 401, "unauthorized", "This Quire server needs its API token."
         return None
 
-    def _cross_site(self, headers: Headers) -> bool:
+    def _cross_site(self, scope: Scope, headers: Headers) -> bool:
         if headers.get("sec-fetch-site") == "cross-site":
             return True
         origin = headers.get("origin")
         if not origin or origin == "null":
             return origin == "null"
-        return _hostname(urlsplit(origin).netloc) not in self.allowed
+        return not _same_origin(origin, scope, headers.get("host", ""))
 
     def _authorised(self, headers: Headers) -> bool:
         assert self.token is not None
@@ -91,8 +120,14 @@ class RequestGuard:
         return hmac.compare_digest(supplied.encode(), self.token.encode())
 
 
+def _too_large(limit: int) -> str:
+    size = f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{limit // 1024} KB"
+    return f"The request body is larger than {size}."
+
+
 def _capped(receive: Receive, limit: int) -> Receive:
-    """For bodies without a Content-Length: stop reading (as if the client left) once over the limit."""
+    """For bodies without a (truthful) Content-Length: a 413 as soon as the bytes read pass the limit;
+    the rest of the body is never read."""
     received = 0
 
     async def wrapped() -> Message:
@@ -101,7 +136,7 @@ def _capped(receive: Receive, limit: int) -> Receive:
         if message["type"] == "http.request":
             received += len(message.get("body", b""))
             if received > limit:
-                return {"type": "http.disconnect"}
+                raise HTTPException(413, _too_large(limit))
         return message
 
     return wrapped

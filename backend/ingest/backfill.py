@@ -20,7 +20,7 @@ from typing import Any
 from dbos import DBOS, SetWorkflowID
 
 from backend.context import get_context
-from backend.durable import embed_queue
+from backend.durable import RETRY_WHEN_DATABASE_LOST, embed_queue
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.store import embeddings as store
 
@@ -35,7 +35,7 @@ _STOP_WAIT_S = 10.0
 _RUN_ID = uuid.uuid4().hex
 
 
-@DBOS.step()
+@DBOS.step(**RETRY_WHEN_DATABASE_LOST)
 def backfill_batch_step() -> dict[str, Any]:
     """Embed the next batch of blocks missing a current-model vector; returns counts only."""
     ctx = get_context()

@@ -11,6 +11,7 @@ from typing import Any
 from dbos import DBOS
 
 from backend.context import get_context
+from backend.durable import RETRY_WHEN_DATABASE_LOST
 from backend.ingest import files
 from backend.ingest.chunk import chunk_units
 from backend.ingest.extract import extract_document
@@ -18,6 +19,7 @@ from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.store import embeddings, staging, versions
 from backend.store import ingest as store
+from backend.store.liveness import DATABASE_LOST
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +27,7 @@ _PROGRESS_INTERVAL_S = 0.25
 EMBED_RETRY_DELAYS_S = (1.0, 2.0, 4.0)
 
 
-@DBOS.step()
+@DBOS.step(**RETRY_WHEN_DATABASE_LOST)
 def scan_step(workflow_id: str) -> list[dict[str, Any]]:
     """Decide for every file of the run: new, changed or unchanged (its original is already stored and
     was verified against its SHA-256 when it was accepted)."""
@@ -47,7 +49,7 @@ def _decide(item: dict[str, Any]) -> str:
     return "changed"
 
 
-@DBOS.step()
+@DBOS.step(**RETRY_WHEN_DATABASE_LOST)
 def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     """Extract and chunk one document into `ingest_chunks`; a bad file fails only this document."""
     ctx = get_context()
@@ -63,6 +65,8 @@ def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     except ExtractionError as exc:
         _fail(item, exc.message)
         return {"ok": False, "reason": exc.code}
+    except DATABASE_LOST:  # not the file's fault: the step runs again once the database is back
+        raise
     except Exception as exc:
         log.exception("extracting %s failed", item["filename"])
         _fail(item, f"The file could not be read ({type(exc).__name__}).")
@@ -121,7 +125,7 @@ def _fail(item: dict[str, Any], message: str) -> None:
         store.set_document_status(ctx.db, item["document_id"], "failed", error=message)
 
 
-@DBOS.step()
+@DBOS.step(**RETRY_WHEN_DATABASE_LOST)
 def store_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     """Make the staged chunks the document's live blocks as a new version (one transaction)."""
     ctx = get_context()
@@ -150,7 +154,7 @@ def _analyse(workflow_id: str, document_id: str) -> versions.AnalysedTerms:
                                   [terms for terms, _ in analysed], [counts for _, counts in analysed])
 
 
-@DBOS.step()
+@DBOS.step(**RETRY_WHEN_DATABASE_LOST)
 def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batches: int) -> dict[str, Any]:
     """Embed one batch of a document's blocks, retrying with backoff while the model server is down."""
     ctx = get_context()
@@ -179,7 +183,7 @@ def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batc
     raise AssertionError("unreachable")
 
 
-@DBOS.step()
+@DBOS.step(**RETRY_WHEN_DATABASE_LOST)
 def finish_step(workflow_id: str) -> dict[str, Any]:
     """Mark stored documents ready, record per-document counts and clean up the staged chunks."""
     ctx = get_context()

@@ -247,6 +247,14 @@ def insert_images(conn: Connection, message_id: str, images: Sequence[tuple[str,
         )
 
 
+def update_question(db: Database, message_id: str, model_content: str | None,
+                    attachments: list[dict[str, Any]]) -> None:
+    """The question once its attached documents are read: what the model sees and what the UI lists."""
+    with db.connection() as conn:
+        conn.execute("UPDATE chat_messages SET model_content = %s, attachments = %s WHERE id = %s",
+                     (model_content, Jsonb(attachments), message_id))
+
+
 def finish_answer(db: Database, session_id: str, answer_id: str, rounds: Sequence[NewMessage],
                   update: AnswerUpdate) -> bool:
     """Store the tool rounds before the answer and the answer's final state: one statement, so one

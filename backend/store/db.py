@@ -9,6 +9,10 @@ Migrations are append-only: each applied one is recorded with the sha256 of its 
 an applied migration whose file changed since stops with `MigrationChanged` naming the file (a database
 migrated by an edited file would differ from one migrated by the original, silently). Vaults from before
 the checksums get them recorded on their first start.
+
+A checkout consults the liveness flag (`store/liveness.py`) first: while the server is unreachable a
+request fails at once with a 503 and background work waits for it to come back, instead of either of
+them sitting in the pool's queue.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,7 +33,9 @@ from pgvector.psycopg import register_vector
 from psycopg.rows import DictRow, dict_row
 from psycopg.types.json import set_json_dumps
 from psycopg.types.string import StrBinaryDumper, StrDumper, StrDumperUnknown
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from backend.store.liveness import CONNECT_TIMEOUT_S, DatabaseUnavailable, Liveness, fails_fast
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +49,14 @@ DatabaseError = psycopg.Error  # any failure talking to Postgres (lost connectio
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_LOCK = 727_001  # arbitrary constant shared by every Quire process
+# A request waits this long for a free connection of a live database; background work waits this long
+# for a lost database to come back before its step fails (DBOS itself waits for as long as it takes).
+REQUEST_CHECKOUT_S = 10.0
+BACKGROUND_WAIT_S = 600.0
+_CHECKOUT_SLICE_S = 0.25
+# A pool slot that cannot reconnect gives up after this; the next checkout grows the pool again, so
+# recovery does not wait out a long exponential backoff.
+_RECONNECT_TIMEOUT_S = 5.0
 
 
 def normalise_url(url: str) -> str:
@@ -119,27 +134,54 @@ class Database:
             self.url,
             min_size=min_size,
             max_size=max_size,
-            kwargs={"autocommit": True, "row_factory": dict_row},
+            kwargs={"autocommit": True, "row_factory": dict_row, "connect_timeout": CONNECT_TIMEOUT_S},
             configure=configure_connection,
             open=False,
             name="quire",
+            reconnect_timeout=_RECONNECT_TIMEOUT_S,
         )
+        # After an outage the idle connections are dead: check them all before anyone gets one.
+        self.liveness = Liveness(self.url, on_recovered=self._pool.check)
 
     def open(self) -> None:
         apply_migrations(self.url)
         self._pool.open(wait=True, timeout=30)
+        self.liveness.start()
 
     def close(self) -> None:
+        self.liveness.stop()
         self._pool.close()
+
+    def _checkout(self) -> Connection:
+        """A pooled connection; see the module docstring for what happens while the server is gone."""
+        fail_fast = fails_fast()
+        deadline = time.monotonic() + REQUEST_CHECKOUT_S
+        while True:
+            if not self.liveness.is_up():
+                if fail_fast or not self.liveness.wait_up(BACKGROUND_WAIT_S):
+                    raise DatabaseUnavailable()
+                deadline = time.monotonic() + REQUEST_CHECKOUT_S
+            try:
+                return self._pool.getconn(timeout=_CHECKOUT_SLICE_S)
+            except PoolTimeout:
+                if fail_fast and time.monotonic() > deadline:
+                    raise
 
     @contextmanager
     def connection(self) -> Iterator[Connection]:
-        with self._pool.connection() as conn:
-            yield conn
+        conn = self._checkout()
+        try:
+            with conn:  # commits or rolls back, as the pool's own context manager does
+                yield conn
+        except psycopg.OperationalError:
+            self.liveness.suspect()
+            raise
+        finally:
+            self._pool.putconn(conn)
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
-        with self._pool.connection() as conn, conn.transaction():
+        with self.connection() as conn, conn.transaction():
             yield conn
 
     @contextmanager
@@ -149,15 +191,17 @@ class Database:
         An app crash loses nothing (Postgres keeps running and writes them out a moment later); only a
         crash of the database server itself could drop the last few, and those are only progress.
         """
-        with self._pool.connection() as conn, conn.transaction():
+        with self.connection() as conn, conn.transaction():
             conn.execute("SET LOCAL synchronous_commit TO off")
             yield conn
 
     def ping(self) -> bool:
+        if not self.liveness.is_up():
+            return False
         try:
             with self.connection() as conn:
                 conn.execute("SELECT 1")
-        except psycopg.Error:
+        except (psycopg.Error, PoolTimeout, DatabaseUnavailable):
             return False
         return True
 
@@ -200,7 +244,7 @@ def apply_migrations(url: str, migrations_dir: Path = MIGRATIONS_DIR) -> list[st
     """Check the applied migrations, then apply every one not yet recorded; returns the names applied now.
     Raises `MigrationChanged` when an applied migration's file differs from the one applied."""
     done: list[str] = []
-    with psycopg.connect(url, autocommit=True) as conn:
+    with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S) as conn:
         conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
         try:
             # The runner's own table is bootstrapped here, not by a migration: the checksum column must

@@ -3,13 +3,21 @@
 Its data lives under `<data dir>/postgres`; it listens only on a Unix socket inside that folder. The
 server is stopped when the last process using it exits normally (Ctrl-C or SIGTERM); after a crash the
 next start finds the still-running server (or its stale pid file), carries on, and stops it on exit.
+
+While Quire runs, a supervisor thread watches the postmaster: if it dies (killed, out of memory) the
+server is started again on the same data folder and socket, after Postgres's own crash recovery, and the
+pool and DBOS reconnect by themselves. Several Quire processes sharing the data folder may all try; the
+first wins and the others find it running.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import subprocess
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 import psycopg
@@ -18,6 +26,9 @@ from psycopg import sql
 log = logging.getLogger(__name__)
 
 APP_DATABASE = "quire"
+WATCH_INTERVAL_S = 0.5
+
+_supervisors: list[PostmasterSupervisor] = []
 
 
 def start_embedded_postgres(pgdata: Path) -> str:
@@ -32,7 +43,76 @@ def start_embedded_postgres(pgdata: Path) -> str:
     server = pgserver.get_server(pgdata, cleanup_mode="stop")
     admin_url = server.get_uri("postgres")
     ensure_database(admin_url, APP_DATABASE)
+    _supervisors.append(PostmasterSupervisor(pgdata.resolve()).start())
     return server.get_uri(APP_DATABASE)
+
+
+def stop_supervising() -> None:
+    """Stop restarting the server (before shutdown, when it is stopped on purpose)."""
+    while _supervisors:
+        _supervisors.pop().stop()
+
+
+class PostmasterSupervisor:
+    """Restarts the embedded server whenever its postmaster is gone."""
+
+    def __init__(self, pgdata: Path) -> None:
+        self.pgdata = pgdata
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="quire-postgres-supervisor", daemon=True)
+
+    def start(self) -> PostmasterSupervisor:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=15)
+
+    def _run(self) -> None:
+        down_since: float | None = None
+        while not self._stop.wait(WATCH_INTERVAL_S):
+            if _postmaster_alive(self.pgdata):
+                continue
+            if down_since is None:
+                down_since = time.monotonic()
+                log.warning("the embedded Postgres in %s has stopped; starting it again", self.pgdata)
+            self._restart()
+            if _postmaster_alive(self.pgdata):
+                log.warning("the embedded Postgres is running again (%.1f s)", time.monotonic() - down_since)
+                down_since = None
+
+    def _restart(self) -> None:
+        """One attempt. Until the dead postmaster is reaped pgserver still sees it running and does nothing;
+        the next tick tries again."""
+        import pgserver
+
+        try:
+            # The handle from startup; it re-reads postmaster.pid and runs pg_ctl only if nobody else has.
+            server = pgserver.get_server(self.pgdata, cleanup_mode="stop")
+            # Run as root, pgserver starts Postgres as its own user and first opens up the folders above the
+            # data folder for it; something may have closed them since (pytest resets its temp root to 0700).
+            server.ensure_pgdata_inited()
+            server.ensure_postgres_running()
+        except (subprocess.SubprocessError, OSError, AssertionError) as exc:
+            # Often the dead server's last processes are still exiting; the next tick tries again.
+            log.warning("restarting the embedded Postgres failed, retrying: %s", exc)
+
+
+def _postmaster_alive(pgdata: Path) -> bool:
+    import psutil
+    from pgserver.utils import PostmasterInfo
+
+    try:
+        info = PostmasterInfo.read_from_pgdata(pgdata)
+    except (OSError, ValueError, AssertionError):  # being rewritten by a starting server
+        return True
+    if info is None or info.process is None:
+        return False
+    try:
+        return info.process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
 
 
 def _forget_dead_handles(pgdata: Path) -> None:

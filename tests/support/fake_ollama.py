@@ -69,6 +69,7 @@ class FakeOllama:
         self._connections: set[socket.socket] = set()
         self._port = 0  # kept across stop()/start() so the app under test finds us again
         self.default_models = models
+        self.embed_gate = threading.Event()  # cleared: embed requests wait (see hold_embeddings)
         self.reset()
 
     # -- scripting ------------------------------------------------------------------------------
@@ -81,9 +82,17 @@ class FakeOllama:
             self.embed_requests: list[dict[str, Any]] = []
             self.synonyms: dict[str, str] = {}
             self.embed_delay_s = 0.0
+            self.embed_gate.set()  # releases any request still held by the previous test
             self.embed_failures = 0
             self.embed_error_status = 500
             self.seconds_in_fake = 0.0
+
+    def hold_embeddings(self) -> None:
+        """Embed requests wait (unanswered) until `release_embeddings()`."""
+        self.embed_gate.clear()
+
+    def release_embeddings(self) -> None:
+        self.embed_gate.set()
 
     def script(self, *replies: Reply) -> None:
         with self._lock:
@@ -240,6 +249,7 @@ class _Handler(BaseHTTPRequestHandler):
                 fake.embed_failures -= 1
         if self._model_missing(body.get("model", "")):
             return
+        fake.embed_gate.wait(timeout=600)
         if fake.embed_delay_s:
             time.sleep(fake.embed_delay_s)
         if failing:

@@ -4,6 +4,7 @@ named by TEST_DATABASE_URL. Every Quire server under test gets a fresh database 
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -51,6 +52,17 @@ class ThrowawayPostgres:
             yield database
         finally:
             database.close()
+
+    def kill_postmaster(self) -> None:
+        """SIGKILL the embedded server's postmaster (a crash); `start_again()` brings it back."""
+        assert self._server is not None, "only the embedded server can be killed"
+        pid = self._server.get_pid()
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+
+    def start_again(self) -> None:
+        assert self._server is not None
+        self._server.ensure_postgres_running()
 
     def close(self) -> None:
         if self._server is not None:
