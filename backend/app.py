@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 
 from backend import durable
-from backend.api import chat, documents, health, ingest, progress, search, spa, study
+from backend.api import chat, documents, health, ingest, progress, search, spa, study, viewer
 from backend.api.security import RequestGuard
 from backend.config import Settings
 from backend.context import AppContext, set_context
@@ -33,7 +33,7 @@ from backend.store.embedded import start_embedded_postgres
 log = logging.getLogger(__name__)
 
 ROUTERS = (health.router, documents.router, ingest.router, search.router, chat.router, study.router,
-           progress.router)
+           progress.router, viewer.router)
 
 
 def _build_context(settings: Settings, database_url: str) -> AppContext:
