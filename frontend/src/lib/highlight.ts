@@ -1,0 +1,42 @@
+/**
+ * Marking the words of a search in a passage, as plain segments the caller renders as text nodes and
+ * <mark> elements (never as HTML built from strings, so nothing in a document can inject markup).
+ */
+
+export interface Segment {
+  text: string;
+  match: boolean;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const MIN_TERM = 2;
+
+/** The distinct words of a query worth marking: letters and digits, two characters or more, lower case. */
+export function queryTerms(query: string): string[] {
+  const words = query.normalize("NFKC").toLowerCase().match(WORD) ?? [];
+  return [...new Set(words.filter((word) => word.length >= MIN_TERM))];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * `text` cut into segments, the ones that start a word with one of `terms` marked. A term also marks a
+ * longer word it begins ("topolog" marks "Topologie"), as keyword search stems words.
+ */
+export function highlightSegments(text: string, terms: readonly string[]): Segment[] {
+  if (!text || terms.length === 0) return text ? [{ text, match: false }] : [];
+  const sorted = [...terms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${sorted.join("|")})[\\p{L}\\p{N}]*`, "giu");
+  const segments: Segment[] = [];
+  let last = 0;
+  for (const found of text.matchAll(pattern)) {
+    const start = found.index ?? 0;
+    if (start > last) segments.push({ text: text.slice(last, start), match: false });
+    segments.push({ text: found[0], match: true });
+    last = start + found[0].length;
+  }
+  if (last < text.length) segments.push({ text: text.slice(last), match: false });
+  return segments;
+}
