@@ -119,7 +119,7 @@ def test_the_palette_opens_conversations_documents_and_study_actions_from_the_ke
     page.keyboard.type("notes.md")
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"/library\?q=palette-photosynthesis-notes.md$"))
-    expect(page.get_by_label("Search documents by name")).to_have_value("palette-photosynthesis-notes.md")
+    expect(page.get_by_label("Search documents and passages")).to_have_value("palette-photosynthesis-notes.md")
     expect(page.get_by_test_id("document-row")).to_have_count(1)
 
     # Study actions; with no cards due, no review is offered.
