@@ -1,9 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { highlightSegments, queryTerms } from "./highlight";
+import { highlightSegments, queryTerms, withoutOverlap } from "./highlight";
 
 describe("queryTerms", () => {
   it("keeps distinct words of two characters or more, lower-cased", () => {
-    expect(queryTerms("Topologie, a topologie of R^2!")).toEqual(["topologie", "of"]);
+    expect(queryTerms("Topologie, a topologie of R^2!")).toEqual(["topologie"]);
+  });
+
+  it("leaves out common words but keeps numbers", () => {
+    expect(queryTerms("from the memory allocator at runtime 42")).toEqual(["memory", "allocator", "runtime", "42"]);
+  });
+});
+
+describe("withoutOverlap", () => {
+  it("drops the words a chunk repeats from the end of the one before", () => {
+    expect(withoutOverlap("First part. It needs memory here.", "It needs memory here. Then more.")).toBe("Then more.");
+  });
+
+  it("keeps text that does not repeat", () => {
+    expect(withoutOverlap("Something else entirely.", "A new paragraph.")).toBe("A new paragraph.");
+    expect(withoutOverlap(undefined, "Alone.")).toBe("Alone.");
   });
 });
 

@@ -10,11 +10,19 @@ export interface Segment {
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const MIN_TERM = 2;
+// Words too common to be worth marking (English and German, the corpus's languages); numbers always count.
+const STOPWORDS = new Set(
+  ("the and for are was were with from that this these those into onto than then them they their there " +
+    "its has have had not but all any can our out you your who what when where which why how also " +
+    "der die das und oder ein eine einer eines den dem des mit von für auf aus bei ist sind nicht " +
+    "an as at be by do if in is it of on or so to up we")
+    .split(" "),
+);
 
-/** The distinct words of a query worth marking: letters and digits, two characters or more, lower case. */
+/** The distinct words of a query worth marking: letters and digits, two characters or more, no stopwords. */
 export function queryTerms(query: string): string[] {
   const words = query.normalize("NFKC").toLowerCase().match(WORD) ?? [];
-  return [...new Set(words.filter((word) => word.length >= MIN_TERM))];
+  return [...new Set(words.filter((word) => word.length >= MIN_TERM && !STOPWORDS.has(word)))];
 }
 
 function escapeRegExp(text: string): string {
@@ -39,4 +47,16 @@ export function highlightSegments(text: string, terms: readonly string[]): Segme
   }
   if (last < text.length) segments.push({ text: text.slice(last), match: false });
   return segments;
+}
+
+/**
+ * `text` without the words it repeats from the end of `previous`: consecutive chunks overlap by up to a
+ * few hundred characters so that a passage read alone keeps its context; shown in a row, they repeat.
+ */
+export function withoutOverlap(previous: string | undefined, text: string, longest = 800): string {
+  if (!previous) return text;
+  for (let size = Math.min(longest, previous.length, text.length - 1); size >= 12; size -= 1) {
+    if (previous.endsWith(text.slice(0, size))) return text.slice(size).replace(/^\s+/, "");
+  }
+  return text;
 }

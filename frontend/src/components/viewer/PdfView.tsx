@@ -3,7 +3,7 @@
  * navigation. When the passage cannot be located on the image (a scanned page has no text layer), the
  * text recognised on the page is shown under it instead.
  */
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import { Spinner } from "@/components/Spinner";
 import { pageImageUrl, useBlocks, useHighlights } from "@/api/viewer";
 import { PageNav } from "./PageNav";
@@ -21,23 +21,25 @@ export function PdfView({ documentId, pages, initialPage, block, terms }: {
   const [page, setPage] = useState(initialPage);
   const [loaded, setLoaded] = useState<string | null>(null);
   const onCitedPage = page === initialPage && block !== null;
-  const passage = onCitedPage ? { block: block! } : terms.length ? { q: terms.join(" ") } : null;
-  const highlights = useHighlights(documentId, page, passage);
+  const highlights = useHighlights(documentId, page, onCitedPage ? { block: block! } : null);
+  // The searched words, boxed more strongly (on any page), and the view scrolls to the first of them.
+  const words = useHighlights(documentId, page, terms.length ? { q: terms.join(" ") } : null);
+  const wordRects = words.data?.page === page ? words.data.rects : [];
   const pageBlocks = useBlocks(documentId, onCitedPage ? { page } : null);
   const firstBox = useRef<HTMLDivElement>(null);
   const src = pageImageUrl(documentId, page, RENDER_SCALE);
   const rects = highlights.data?.page === page ? highlights.data.rects : [];
 
   useEffect(() => {
-    if (loaded === src && rects.length) firstBox.current?.scrollIntoView({ block: "center", behavior: "smooth" });
-  }, [loaded, src, rects.length]);
+    if (loaded === src && (rects.length || wordRects.length)) firstBox.current?.scrollIntoView({ block: "center", behavior: "smooth" });
+  }, [loaded, src, rects.length, wordRects.length]);
 
   const cited = pageBlocks.data?.blocks.find((b) => b.id === block);
   const notLocated = onCitedPage && highlights.isSuccess && rects.length === 0;
 
   return (
     <div className="flex flex-col gap-3" data-testid="pdf-view" data-page={page}>
-      <div className="sticky top-0 z-10 flex items-center justify-between gap-2 rounded-lg border border-line bg-surface/95 px-2 py-1 backdrop-blur">
+      <div className="sticky top-0 z-10 flex items-center justify-between gap-2 rounded-lg border border-line bg-surface px-2 py-1 shadow-sm">
         <PageNav unit="Page" page={page} count={pages} onPage={setPage} />
         {highlights.isFetching && <Spinner size={14} className="text-ink-faint" />}
       </div>
@@ -53,19 +55,14 @@ export function PdfView({ documentId, pages, initialPage, block, terms }: {
           className="block h-auto w-full"
           onLoad={() => setLoaded(src)}
         />
-        {highlights.data && highlights.data.page === page && rects.map((rect, index) => (
-          <div
-            key={index}
-            ref={index === 0 ? firstBox : undefined}
-            data-testid="pdf-highlight"
-            className="pointer-events-none absolute rounded-[2px] bg-amber-300/40 mix-blend-multiply ring-1 ring-amber-500/60"
-            style={{
-              left: `${(rect.x0 / highlights.data.width) * 100}%`,
-              top: `${(rect.y0 / highlights.data.height) * 100}%`,
-              width: `${((rect.x1 - rect.x0) / highlights.data.width) * 100}%`,
-              height: `${((rect.y1 - rect.y0) / highlights.data.height) * 100}%`,
-            }}
-          />
+        {highlights.data && rects.map((rect, index) => (
+          <Box key={`p${index}`} rect={rect} size={highlights.data!} testId="pdf-highlight"
+            boxRef={index === 0 && !wordRects.length ? firstBox : undefined}
+            className="bg-amber-300/35 ring-1 ring-amber-500/50" />
+        ))}
+        {words.data && wordRects.map((rect, index) => (
+          <Box key={`w${index}`} rect={rect} size={words.data!} testId="pdf-word-highlight"
+            boxRef={index === 0 ? firstBox : undefined} className="bg-orange-400/45 ring-2 ring-orange-600/70" />
         ))}
       </div>
       {notLocated && cited && (
@@ -79,5 +76,27 @@ export function PdfView({ documentId, pages, initialPage, block, terms }: {
         </div>
       )}
     </div>
+  );
+}
+
+function Box({ rect, size, testId, className, boxRef }: {
+  rect: { x0: number; y0: number; x1: number; y1: number };
+  size: { width: number; height: number };
+  testId: string;
+  className: string;
+  boxRef?: RefObject<HTMLDivElement | null>;
+}) {
+  return (
+    <div
+      ref={boxRef}
+      data-testid={testId}
+      className={`pointer-events-none absolute rounded-[2px] mix-blend-multiply ${className}`}
+      style={{
+        left: `${(rect.x0 / size.width) * 100}%`,
+        top: `${(rect.y0 / size.height) * 100}%`,
+        width: `${((rect.x1 - rect.x0) / size.width) * 100}%`,
+        height: `${((rect.y1 - rect.y0) / size.height) * 100}%`,
+      }}
+    />
   );
 }

@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from "react";
 import { StickyNote } from "lucide-react";
 import { SkeletonRows } from "@/components/Skeleton";
 import { cn } from "@/lib/cn";
-import { useBlocks, type ViewerBlock } from "@/api/viewer";
+import { useBlocks } from "@/api/viewer";
+import { withoutOverlap } from "@/lib/highlight";
 import { slideParts } from "@/lib/slide";
 import { PageNav } from "./PageNav";
 import { Highlighted } from "./Highlighted";
@@ -20,7 +21,7 @@ export function SlideView({ documentId, slides, initialSlide, block, terms }: {
   const title = blocks.data?.blocks.find((b) => b.section)?.section;
   return (
     <div className="flex flex-col gap-3" data-testid="slide-view" data-slide={slide}>
-      <div className="sticky top-0 z-10 flex items-center justify-between gap-2 rounded-lg border border-line bg-surface/95 px-2 py-1 backdrop-blur">
+      <div className="sticky top-0 z-10 flex items-center justify-between gap-2 rounded-lg border border-line bg-surface px-2 py-1 shadow-sm">
         <PageNav unit="Slide" page={slide} count={slides} onPage={setSlide} />
       </div>
       <article
@@ -36,8 +37,9 @@ export function SlideView({ documentId, slides, initialSlide, block, terms }: {
           <>
             {title && <h3 className="mb-4 text-xl font-semibold text-ink">{title}</h3>}
             <div className="space-y-3">
-              {blocks.data.blocks.map((b) => (
-                <SlideBlock key={b.id} block={b} cited={b.id === block} terms={terms} title={title ?? null} />
+              {blocks.data.blocks.map((b, index) => (
+                <SlideBlock key={b.id} cited={b.id === block} terms={b.id === block ? terms : []} title={title ?? null}
+                  text={withoutOverlap(blocks.data.blocks[index - 1]?.text, b.text)} />
               ))}
             </div>
           </>
@@ -49,13 +51,18 @@ export function SlideView({ documentId, slides, initialSlide, block, terms }: {
   );
 }
 
-function SlideBlock({ block, cited, terms, title }: { block: ViewerBlock; cited: boolean; terms: readonly string[]; title: string | null }) {
+function SlideBlock({ text, cited, terms, title }: {
+  text: string;
+  cited: boolean;
+  terms: readonly string[];
+  title: string | null;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (cited) ref.current?.scrollIntoView({ block: "center" });
   }, [cited]);
   // The title was printed as the heading; the block repeats it as its first paragraph.
-  const parts = slideParts(block.text).filter((part, index) => !(index === 0 && part.kind === "text" && part.text === title));
+  const parts = slideParts(text).filter((part, index) => !(index === 0 && part.kind === "text" && part.text === title));
   return (
     <div
       ref={ref}

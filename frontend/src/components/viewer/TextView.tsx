@@ -8,6 +8,7 @@ import { Button } from "@/components/Button";
 import { SkeletonRows } from "@/components/Skeleton";
 import { cn } from "@/lib/cn";
 import type { ViewerBlock } from "@/api/viewer";
+import { withoutOverlap } from "@/lib/highlight";
 import { Highlighted } from "./Highlighted";
 import { SheetTable } from "./SheetView";
 import { useBlockWindow } from "./useBlockWindow";
@@ -24,10 +25,15 @@ export function TextView({ documentId, block, terms }: { documentId: string; blo
         <Button size="sm" variant="ghost" className="mb-2" onClick={showEarlier}>Show earlier text</Button>
       )}
       <div className="rounded-xl border border-line bg-surface px-6 py-5 shadow-card">
-        {data.blocks.map((b, index) => (
-          <TextBlock key={b.id} block={b} cited={b.id === data.target} terms={terms}
-            heading={b.section && b.section !== data.blocks[index - 1]?.section ? b.section : null} />
-        ))}
+        {data.blocks.map((b, index) => {
+          const previous = data.blocks[index - 1];
+          const sameSection = previous !== undefined && previous.section === b.section;
+          return (
+            <TextBlock key={b.id} block={b} cited={b.id === data.target} terms={b.id === data.target ? terms : []}
+              text={displayText(b, sameSection ? previous.text : undefined)}
+              heading={b.section && !sameSection ? b.section : null} />
+          );
+        })}
         {data.blocks.length === 0 && <p className="text-sm text-ink-muted">No text was extracted from this document.</p>}
       </div>
       {data.has_after && (
@@ -37,7 +43,25 @@ export function TextView({ documentId, block, terms }: { documentId: string; blo
   );
 }
 
-function TextBlock({ block, cited, terms, heading }: { block: ViewerBlock; cited: boolean; terms: readonly string[]; heading: string | null }) {
+/** The block's text as shown: without the overlap it repeats from the block before, and without a
+ * leading Markdown heading line the section heading above already shows. */
+function displayText(block: ViewerBlock, previous: string | undefined): string {
+  const text = withoutOverlap(previous, block.text);
+  const title = block.section?.split(" > ").pop();
+  const [first, ...rest] = text.split("\n");
+  if (title && first !== undefined && /^#{1,6}\s/.test(first) && first.replace(/^#+\s*/, "").trim() === title) {
+    return rest.join("\n").replace(/^\s+/, "");
+  }
+  return text;
+}
+
+function TextBlock({ block, text, cited, terms, heading }: {
+  block: ViewerBlock;
+  text: string;
+  cited: boolean;
+  terms: readonly string[];
+  heading: string | null;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (cited) ref.current?.scrollIntoView({ block: "center" });
@@ -63,7 +87,7 @@ function TextBlock({ block, cited, terms, heading }: { block: ViewerBlock; cited
         {block.table ? (
           <SheetTable header={block.table.header} rows={block.table.rows} marked={cited} terms={terms} />
         ) : (
-          <p className="whitespace-pre-wrap">{cited || terms.length ? <Highlighted text={block.text} terms={terms} /> : block.text}</p>
+          <p className="whitespace-pre-wrap">{terms.length ? <Highlighted text={text} terms={terms} /> : text}</p>
         )}
       </div>
     </>
