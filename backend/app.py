@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 
 from backend import durable
-from backend.api import chat, documents, health, ingest, progress, search, spa, study, viewer
+from backend.api import chat, docs, documents, health, ingest, progress, search, spa, study, viewer
 from backend.api.security import RequestGuard
 from backend.config import Settings
 from backend.context import AppContext, set_context
@@ -33,7 +33,7 @@ from backend.store.embedded import start_embedded_postgres
 log = logging.getLogger(__name__)
 
 ROUTERS = (health.router, documents.router, ingest.router, search.router, chat.router, study.router,
-           progress.router, viewer.router)
+           progress.router, viewer.router, docs.router)
 
 
 def _build_context(settings: Settings, database_url: str) -> AppContext:
@@ -89,7 +89,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # FastAPI's built-in OpenTelemetry hooks are off: Quire exports no telemetry, and checking for
     # providers on every request cost more than some endpoints themselves.
-    app = FastAPI(title="Quire", version="1.0", lifespan=lifespan, docs_url="/api/docs",
+    # docs_url=None: /api/docs comes from backend/api/docs.py, with Swagger UI served from this server.
+    app = FastAPI(title="Quire", version="1.0", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/api/openapi.json",
                   telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False})
     install_error_handlers(app)

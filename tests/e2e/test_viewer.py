@@ -69,7 +69,8 @@ def test_pdf_result_opens_its_page_with_the_passage_boxed(
     # The boxes lie on the page image.
     page_box = image.bounding_box()
     mark_box = view.get_by_test_id("pdf-highlight").first.bounding_box()
-    assert page_box and mark_box
+    assert page_box
+    assert mark_box
     assert page_box["x"] <= mark_box["x"] <= page_box["x"] + page_box["width"]
     assert page_box["y"] <= mark_box["y"] <= page_box["y"] + page_box["height"]
     _screenshots(page, "pdf")
@@ -80,7 +81,9 @@ def test_pdf_result_opens_its_page_with_the_passage_boxed(
     expect(page.get_by_test_id("open-original")).to_have_attribute("href", re.compile(r"/file$"))
 
 
-def test_slide_result_opens_slide_n_of_m(page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]]) -> None:
+def test_slide_result_opens_slide_n_of_m(
+    page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]]
+) -> None:
     _open_hit(page, e2e_server, "express the classic math operations", "py4e-02-expressions.pptx")
     view = page.get_by_test_id("slide-view")
     expect(view).to_have_attribute("data-slide", "16")
@@ -124,7 +127,9 @@ def test_sheet_result_marks_the_cited_rows(
     _screenshots(page, filename.rsplit(".", 1)[1])
 
 
-def test_html_original_is_never_rendered(page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]]) -> None:
+def test_html_original_is_never_rendered(
+    page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]]
+) -> None:
     outside: list[str] = []
     page.on("request", lambda request: outside.append(request.url)
             if not request.url.startswith(e2e_server.url) and not request.url.startswith("data:") else None)
