@@ -15,6 +15,7 @@ from PIL import Image
 from playwright.sync_api import Page, expect
 
 from tests.e2e.browser import drop_files
+from tests.e2e.conftest import ARTIFACTS
 from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import QuireServer
@@ -75,6 +76,12 @@ def test_answer_streams_with_a_citation_that_opens_the_pdf_at_its_page(
     citation.click()
     viewer = page.get_by_test_id("source-viewer")
     expect(viewer.get_by_test_id("source-passage")).to_contain_text("Chlorophyll absorbs red and blue light")
+    # The cited page itself, rendered, with the passage boxed on it.
+    in_document = viewer.get_by_test_id("source-in-document")
+    expect(in_document.get_by_test_id("pdf-view")).to_have_attribute("data-page", "2")
+    expect(in_document.get_by_test_id("pdf-highlight").first).to_be_visible()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "viewer-chat-source-light.png"))
     original = viewer.get_by_test_id("open-original")
     expect(original).to_have_attribute("href", f"/api/documents/{notes['id']}/file#page=2")
     with page.context.expect_page() as opened:
