@@ -32,7 +32,7 @@ def _search(page: Page, server: QuireServer, query: str) -> Locator:
     box = page.get_by_label("Search documents and passages")
     box.fill(query)
     results = page.get_by_test_id("passage-results")
-    expect(results).to_contain_text(f"mention “{query}”")
+    expect(results).to_contain_text(re.compile(rf"Best \d+ passages? for “{re.escape(query)}”, in \d+ documents?"))
     return results
 
 
@@ -144,6 +144,7 @@ def test_ask_in_chat_from_a_result_scopes_the_question(
 ) -> None:
     results = _search(page, e2e_server, "memory allocator")
     hit = results.get_by_test_id("passage-group").filter(has_text="rust-book").get_by_test_id("passage-hit").first
+    _screenshots(page, "library-search")
     hit.hover()
     results.get_by_role("link", name=re.compile(r"^Ask in chat about “memory allocator” in rust-book")).first.click()
     expect(page).to_have_url(re.compile(r"/chat$"))

@@ -30,8 +30,8 @@ export function PassageResults({ query, categories }: { query: string; categorie
         <span>
           {search.isSuccess
             ? groups.length
-              ? `${plural(search.data.hits.length, "passage")} in ${plural(groups.length, "document")} mention “${settled}”`
-              : `No passage mentions “${settled}”`
+              ? `Best ${plural(search.data.hits.length, "passage")} for “${settled}”, in ${plural(groups.length, "document")}`
+              : `No passage matches “${settled}”`
             : `Searching the text of your documents for “${settled}”…`}
         </span>
         {search.isFetching && <Spinner size={12} />}
