@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { highlightSegments, queryTerms, withoutOverlap } from "./highlight";
+import { highlightSegments, queryTerms, readableMarkdown, withoutOverlap } from "./highlight";
 
 describe("queryTerms", () => {
   it("keeps distinct words of two characters or more, lower-cased", () => {
@@ -41,5 +41,22 @@ describe("highlightSegments", () => {
 
   it("escapes terms that look like patterns", () => {
     expect(highlightSegments("a+b aab c", ["a+b"]).filter((s) => s.match).map((s) => s.text)).toEqual(["a+b"]);
+  });
+});
+
+describe("readableMarkdown", () => {
+  it("undoes escapes and drops inline tags", () => {
+    expect(readableMarkdown("Rhino\\[edit\\] mode.<sup>\\[63\\]</sup> a \\* b")).toBe("Rhino[edit] mode.[63] a * b");
+  });
+
+  it("leaves a comparison alone", () => {
+    expect(readableMarkdown("if a < b and c > d")).toBe("if a < b and c > d");
+  });
+});
+
+describe("number terms", () => {
+  it("keeps decimals together", () => {
+    expect(queryTerms("Gentoo 45.2")).toEqual(["gentoo", "45.2"]);
+    expect(highlightSegments("45.9 and 45.2", ["45.2"]).filter((s) => s.match).map((s) => s.text)).toEqual(["45.2"]);
   });
 });

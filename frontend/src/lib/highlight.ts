@@ -8,7 +8,8 @@ export interface Segment {
   match: boolean;
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
+// A word, or a number with its decimals ("45.2" stays one term, so it does not mark "45" in "45.9").
+const WORD = /[\p{L}\p{N}]+(?:[.,]\p{N}+)*/gu;
 const MIN_TERM = 2;
 // Words too common to be worth marking (English and German, the corpus's languages); numbers always count.
 const STOPWORDS = new Set(
@@ -59,4 +60,13 @@ export function withoutOverlap(previous: string | undefined, text: string, longe
     if (previous.endsWith(text.slice(0, size))) return text.slice(size).replace(/^\s+/, "");
   }
   return text;
+}
+
+/**
+ * Markdown source (what Markdown and HTML documents are extracted as) made readable as plain text:
+ * backslash escapes undone ("\\[edit\\]" → "[edit]") and inline HTML tags dropped ("<sup>[1]</sup>" →
+ * "[1]"). Shown as text either way; this only removes the markup's noise.
+ */
+export function readableMarkdown(text: string): string {
+  return text.replace(/<\/?[a-zA-Z][a-zA-Z0-9]*(?:\s[^<>]*)?\/?>/g, "").replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, "$1");
 }

@@ -8,16 +8,23 @@ import { Button } from "@/components/Button";
 import { SkeletonRows } from "@/components/Skeleton";
 import { cn } from "@/lib/cn";
 import type { ViewerBlock } from "@/api/viewer";
-import { withoutOverlap } from "@/lib/highlight";
+import { readableMarkdown, withoutOverlap } from "@/lib/highlight";
 import { Highlighted } from "./Highlighted";
 import { SheetTable } from "./SheetView";
 import { useBlockWindow } from "./useBlockWindow";
 
-export function TextView({ documentId, block, terms }: { documentId: string; block: string | null; terms: readonly string[] }) {
+export function TextView({ documentId, block, terms, markdown }: {
+  documentId: string;
+  block: string | null;
+  terms: readonly string[];
+  /** The text is Markdown source (Markdown and HTML documents): shown without its escapes and tags. */
+  markdown: boolean;
+}) {
   const { blocks, showEarlier, showLater } = useBlockWindow(documentId, block, 40);
   if (blocks.isPending) return <SkeletonRows rows={8} />;
   if (!blocks.data) return null;
   const data = blocks.data;
+  const tidy = markdown ? readableMarkdown : (text: string) => text;
   return (
     <div className="mx-auto w-full max-w-[760px]" data-testid="text-view">
       {data.notice && <p className="mb-3 rounded-lg bg-warn-soft p-3 text-[13px] text-ink">{data.notice}</p>}
@@ -30,8 +37,8 @@ export function TextView({ documentId, block, terms }: { documentId: string; blo
           const sameSection = previous !== undefined && previous.section === b.section;
           return (
             <TextBlock key={b.id} block={b} cited={b.id === data.target} terms={b.id === data.target ? terms : []}
-              text={displayText(b, sameSection ? previous.text : undefined)}
-              heading={b.section && !sameSection ? b.section : null} />
+              text={tidy(displayText(b, sameSection ? previous.text : undefined))}
+              heading={b.section && !sameSection ? tidy(b.section) : null} />
           );
         })}
         {data.blocks.length === 0 && <p className="text-sm text-ink-muted">No text was extracted from this document.</p>}
