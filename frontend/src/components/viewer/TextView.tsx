@@ -51,12 +51,12 @@ export function TextView({ documentId, block, terms, markdown }: {
 }
 
 /** The block's text as shown: without the overlap it repeats from the block before, and without a
- * leading Markdown heading line the section heading above already shows. */
+ * first line (a Markdown heading or a DOCX heading paragraph) that repeats the section's own title. */
 function displayText(block: ViewerBlock, previous: string | undefined): string {
   const text = withoutOverlap(previous, block.text);
   const title = block.section?.split(" > ").pop();
   const [first, ...rest] = text.split("\n");
-  if (title && first !== undefined && /^#{1,6}\s/.test(first) && first.replace(/^#+\s*/, "").trim() === title) {
+  if (title && first !== undefined && first.replace(/^#{1,6}\s+/, "").trim() === title.trim()) {
     return rest.join("\n").replace(/^\s+/, "");
   }
   return text;
