@@ -17,7 +17,7 @@ from tests.support.server import REPO_ROOT, QuireServer
 from tests.support.vault import ingest
 
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
-FILES = ["federal-register-2020-17221.pdf", "py4e-02-expressions.pptx", "docling-word-sample.docx",
+FILES = ["huckleberry-finn-p22-scan.pdf", "federal-register-2020-17221.pdf", "py4e-02-expressions.pptx", "docling-word-sample.docx",
          "readxl-deaths.xlsx", "palmer-penguins.csv", "wikipedia-mozilla.html", "rust-book-ch04-01-ownership.md"]
 
 
@@ -83,6 +83,19 @@ def test_pdf_result_opens_its_page_with_the_passage_boxed(
     expect(view).to_have_attribute("data-page", "3")
     expect(view.get_by_test_id("pdf-page-image")).to_have_attribute("src", re.compile(r"/pages/3\.png"))
     expect(page.get_by_test_id("open-original")).to_have_attribute("href", re.compile(r"/file$"))
+
+
+def test_scanned_page_shows_the_recognised_passage_under_the_image(
+    page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]]
+) -> None:
+    _open_hit(page, e2e_server, "We scrouched down and laid still", "huckleberry-finn-p22-scan.pdf")
+    view = page.get_by_test_id("pdf-view")
+    expect(view).to_have_attribute("data-page", "1")
+    expect(view.get_by_test_id("pdf-page-image")).to_be_visible()
+    # No text layer to box the passage on: the text recognised from the image is shown instead.
+    expect(view).to_contain_text("This page has no text layer")
+    expect(view.get_by_test_id("cited-block")).to_contain_text("scrouched")
+    expect(view.get_by_test_id("pdf-highlight")).to_have_count(0)
 
 
 def test_slide_result_opens_slide_n_of_m(
