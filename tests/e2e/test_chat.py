@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Page, expect
 
+from tests.e2e.a11y import contrast_violations
 from tests.e2e.browser import drop_files
 from tests.e2e.conftest import ARTIFACTS
 from tests.support.documents import make_pdf
@@ -82,6 +83,12 @@ def test_answer_streams_with_a_citation_that_opens_the_pdf_at_its_page(
     expect(in_document.get_by_test_id("pdf-highlight").first).to_be_visible()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "viewer-chat-source-light.png"))
+    # The answer with its source pane open meets WCAG AA text contrast in both themes.
+    assert contrast_violations(page) == []
+    page.emulate_media(color_scheme="dark")
+    page.screenshot(path=str(ARTIFACTS / "viewer-chat-source-dark.png"))
+    assert contrast_violations(page) == []
+    page.emulate_media(color_scheme="light")
     original = viewer.get_by_test_id("open-original")
     expect(original).to_have_attribute("href", f"/api/documents/{notes['id']}/file#page=2")
     with page.context.expect_page() as opened:

@@ -17,8 +17,9 @@ from tests.support.server import REPO_ROOT, QuireServer
 from tests.support.vault import ingest
 
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
-FILES = ["huckleberry-finn-p22-scan.pdf", "federal-register-2020-17221.pdf", "py4e-02-expressions.pptx", "docling-word-sample.docx",
-         "readxl-deaths.xlsx", "palmer-penguins.csv", "wikipedia-mozilla.html", "rust-book-ch04-01-ownership.md"]
+FILES = ["huckleberry-finn-p22-scan.pdf", "federal-register-2020-17221.pdf", "py4e-02-expressions.pptx",
+         "docling-word-sample.docx", "readxl-deaths.xlsx", "palmer-penguins.csv", "wikipedia-mozilla.html",
+         "rust-book-ch04-01-ownership.md"]
 
 
 @pytest.fixture(scope="module")
