@@ -21,15 +21,22 @@ def _axe_source() -> str:
     return AXE.read_text()
 
 
-def contrast_violations(page: Page) -> list[dict[str, Any]]:
-    """Every element whose text fails WCAG AA contrast, as {target, html, summary}."""
+def contrast_violations(page: Page, within: str | None = None) -> list[dict[str, Any]]:
+    """Every element (inside the `within` selector, else the page) whose text fails WCAG AA contrast,
+    as {target, html, summary}."""
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.evaluate(_axe_source())
-    result = page.evaluate("""async () => {
-        const result = await window.axe.run(document, { runOnly: { type: "rule", values: ["color-contrast"] },
+    # Colours measured mid-transition (just after a theme switch) would be neither theme's: let the
+    # running transitions finish first (infinite animations, such as a pulsing dot, are left alone).
+    page.evaluate("""() => Promise.all(document.getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => null)))""")
+    result = page.evaluate("""async (within) => {
+        const context = within ? document.querySelector(within) : document;
+        const result = await window.axe.run(context, { runOnly: { type: "rule", values: ["color-contrast"] },
                                                         resultTypes: ["violations"] });
         return result.violations.flatMap((violation) => violation.nodes.map((node) => ({
             target: node.target.join(" "), html: node.html.slice(0, 160), summary: node.failureSummary,
         })));
-    }""")
+    }""", within)
     return list(result)

@@ -83,11 +83,13 @@ def test_answer_streams_with_a_citation_that_opens_the_pdf_at_its_page(
     expect(in_document.get_by_test_id("pdf-highlight").first).to_be_visible()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "viewer-chat-source-light.png"))
-    # The answer with its source pane open meets WCAG AA text contrast in both themes.
-    assert contrast_violations(page) == []
+    # The source pane meets WCAG AA text contrast in both themes (at this width it covers the dimmed
+    # conversation, which tests/e2e/test_contrast.py checks on its own).
+    pane = '[data-testid="source-viewer"]'
+    assert contrast_violations(page, within=pane) == []
     page.emulate_media(color_scheme="dark")
     page.screenshot(path=str(ARTIFACTS / "viewer-chat-source-dark.png"))
-    assert contrast_violations(page) == []
+    assert contrast_violations(page, within=pane) == []
     page.emulate_media(color_scheme="light")
     original = viewer.get_by_test_id("open-original")
     expect(original).to_have_attribute("href", f"/api/documents/{notes['id']}/file#page=2")
