@@ -21,16 +21,20 @@ def _axe_source() -> str:
     return AXE.read_text()
 
 
+def settle_transitions(page: Page) -> None:
+    """Wait for running transitions to end (infinite animations, such as a pulsing dot, are left alone):
+    colours measured or shown mid-transition, just after a theme switch, would be neither theme's."""
+    page.evaluate("""() => Promise.all(document.getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => null)))""")
+
+
 def contrast_violations(page: Page, within: str | None = None) -> list[dict[str, Any]]:
     """Every element (inside the `within` selector, else the page) whose text fails WCAG AA contrast,
     as {target, html, summary}."""
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.evaluate(_axe_source())
-    # Colours measured mid-transition (just after a theme switch) would be neither theme's: let the
-    # running transitions finish first (infinite animations, such as a pulsing dot, are left alone).
-    page.evaluate("""() => Promise.all(document.getAnimations()
-        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
-        .map((animation) => animation.finished.catch(() => null)))""")
+    settle_transitions(page)
     result = page.evaluate("""async (within) => {
         const context = within ? document.querySelector(within) : document;
         const result = await window.axe.run(context, { runOnly: { type: "rule", values: ["color-contrast"] },

@@ -88,8 +88,8 @@ def test_answer_streams_with_a_citation_that_opens_the_pdf_at_its_page(
     pane = '[data-testid="source-viewer"]'
     assert contrast_violations(page, within=pane) == []
     page.emulate_media(color_scheme="dark")
-    page.screenshot(path=str(ARTIFACTS / "viewer-chat-source-dark.png"))
     assert contrast_violations(page, within=pane) == []
+    page.screenshot(path=str(ARTIFACTS / "viewer-chat-source-dark.png"))
     page.emulate_media(color_scheme="light")
     original = viewer.get_by_test_id("open-original")
     expect(original).to_have_attribute("href", f"/api/documents/{notes['id']}/file#page=2")

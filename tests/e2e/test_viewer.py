@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.e2e.a11y import settle_transitions
 from tests.e2e.conftest import ARTIFACTS
 from tests.support.server import REPO_ROOT, QuireServer
 from tests.support.vault import ingest
@@ -52,6 +53,7 @@ def _screenshots(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"viewer-{name}-light.png"))
     page.emulate_media(color_scheme="dark")
+    settle_transitions(page)
     page.screenshot(path=str(ARTIFACTS / f"viewer-{name}-dark.png"))
     page.emulate_media(color_scheme="light")
 
