@@ -19,6 +19,7 @@ from backend import durable
 from backend.api import (
     availability,
     chat,
+    docs,
     document_versions,
     documents,
     health,
@@ -29,6 +30,7 @@ from backend.api import (
     study,
     transcribe,
     trash,
+    viewer,
 )
 from backend.api.security import RequestGuard
 from backend.cluster.identity import resolve_executor_id
@@ -54,7 +56,7 @@ from backend.store.processes import ProcessMode
 log = logging.getLogger(__name__)
 
 ROUTERS = (health.router, documents.router, document_versions.router, trash.router, ingest.router, search.router,
-           chat.router, study.router, progress.router, transcribe.router)
+           chat.router, study.router, progress.router, transcribe.router, viewer.router, docs.router)
 
 
 def _build_context(settings: Settings, database_url: str, membership: Membership) -> AppContext:
@@ -127,7 +129,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # FastAPI's built-in OpenTelemetry hooks are off: Quire exports no telemetry, and checking for
     # providers on every request cost more than some endpoints themselves.
-    app = FastAPI(title="Quire", version="1.0", lifespan=lifespan, docs_url="/api/docs",
+    # docs_url=None: /api/docs comes from backend/api/docs.py, with Swagger UI served from this server.
+    app = FastAPI(title="Quire", version="1.0", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/api/openapi.json",
                   telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False})
     install_error_handlers(app)

@@ -18,6 +18,7 @@ from backend.agent.documents import Material, document_material, resolve_documen
 from backend.agent.prompting import fence, passages_block
 from backend.agent.registry import Tool, ToolFailure, ToolOutput, ToolRegistry
 from backend.llm.errors import ModelError, ModelUnavailable
+from backend.wording import plural
 
 SEARCH_K = 7
 MAX_PASSAGE_CHARS = 1500
@@ -63,7 +64,7 @@ async def search_knowledge_base(query: str) -> ToolOutput:
         return passages_block(heading, labelled)
 
     files = len({s.document_id for s in sources})
-    summary = f"{len(sources)} passages from {files} document{'s' if files != 1 else ''}"
+    summary = f"{plural(len(sources), 'passage')} from {plural(files, 'document')}"
     return ToolOutput(summary=summary, render=render, sources=tuple(sources))
 
 

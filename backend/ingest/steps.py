@@ -20,6 +20,7 @@ from backend.llm.errors import ModelError, ModelUnavailable
 from backend.store import embeddings, staging, versions
 from backend.store import ingest as store
 from backend.store.liveness import DATABASE_LOST
+from backend.wording import plural
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
         return {"ok": False, "reason": "empty"}
     staging.stage_chunks(ctx.db, workflow_id, document_id, chunks)
     store.update_item(ctx.db, workflow_id, document_id, state="storing", pages=result.pages,
-                      detail=f"{len(chunks)} chunks", warnings=result.warnings)
+                      detail=plural(len(chunks), "passage"), warnings=result.warnings)
     return {"ok": True, "pages": result.pages, "chunks": len(chunks), "warnings": len(result.warnings)}
 
 
@@ -138,7 +139,7 @@ def store_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     if stored.skipped:
         return {"blocks": 0, "to_embed": 0, "sha256": item["sha256"]}
     store.update_item(ctx.db, workflow_id, document_id, state="embedding", blocks=stored.blocks, done=0,
-                      total=0, detail=f"{stored.blocks} blocks stored, waiting for embedding")
+                      total=0, detail=f"{plural(stored.blocks, 'passage')} stored, waiting for embedding")
     ctx.search.notify([document_id])
     return {"blocks": stored.blocks, "to_embed": stored.to_embed, "sha256": item["sha256"]}
 
@@ -214,5 +215,5 @@ def _summary_text(summary: dict[str, int]) -> str:
     if summary["failed"]:
         parts.append(f"{summary['failed']} failed")
     if summary["missing_embeddings"]:
-        parts.append(f"{summary['missing_embeddings']} blocks waiting for embeddings")
+        parts.append(f"{plural(summary['missing_embeddings'], 'passage')} waiting for embeddings")
     return ", ".join(parts)

@@ -14,7 +14,9 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Page, expect
 
+from tests.e2e.a11y import contrast_violations
 from tests.e2e.browser import drop_files
+from tests.e2e.conftest import ARTIFACTS
 from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import QuireServer
@@ -75,6 +77,20 @@ def test_answer_streams_with_a_citation_that_opens_the_pdf_at_its_page(
     citation.click()
     viewer = page.get_by_test_id("source-viewer")
     expect(viewer.get_by_test_id("source-passage")).to_contain_text("Chlorophyll absorbs red and blue light")
+    # The cited page itself, rendered, with the passage boxed on it.
+    in_document = viewer.get_by_test_id("source-in-document")
+    expect(in_document.get_by_test_id("pdf-view")).to_have_attribute("data-page", "2")
+    expect(in_document.get_by_test_id("pdf-highlight").first).to_be_visible()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "viewer-chat-source-light.png"))
+    # The source pane meets WCAG AA text contrast in both themes (at this width it covers the dimmed
+    # conversation, which tests/e2e/test_contrast.py checks on its own).
+    pane = '[data-testid="source-viewer"]'
+    assert contrast_violations(page, within=pane) == []
+    page.emulate_media(color_scheme="dark")
+    assert contrast_violations(page, within=pane) == []
+    page.screenshot(path=str(ARTIFACTS / "viewer-chat-source-dark.png"))
+    page.emulate_media(color_scheme="light")
     original = viewer.get_by_test_id("open-original")
     expect(original).to_have_attribute("href", f"/api/documents/{notes['id']}/file#page=2")
     with page.context.expect_page() as opened:

@@ -74,11 +74,11 @@ def test_documents_can_be_searched_filtered_recategorised_and_moved_to_the_trash
     expect(_row(page, "poetry-notes.md")).to_be_visible()
 
     page.keyboard.press("/")  # the shortcut focuses the name search
-    expect(page.get_by_label("Search documents by name")).to_be_focused()
+    expect(page.get_by_label("Search documents and passages")).to_be_focused()
     page.keyboard.type("poetry")
     expect(page.get_by_test_id("document-row")).to_have_count(1)
     expect(_row(page, "poetry-notes.md")).to_be_visible()
-    page.get_by_label("Search documents by name").fill("")
+    page.get_by_label("Search documents and passages").fill("")
 
     page.get_by_label("Filter by category").select_option(label="Chemistry (1)")
     expect(page.get_by_test_id("document-row")).to_have_count(1)

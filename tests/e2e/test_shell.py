@@ -94,7 +94,7 @@ def test_the_palette_opens_conversations_documents_and_study_actions_from_the_ke
     expect(page).to_have_url(re.compile(rf"/chat/{session['id']}$"))
     expect(page.get_by_role("heading", level=1, name=session["title"])).to_be_visible()
 
-    # Documents by a few letters of their names, the arrows moving the choice; a PDF opens in the viewer.
+    # Documents by a few letters of their names, the arrows moving the choice; they open in the viewer.
     page.keyboard.press("Control+k")
     page.keyboard.type("photosyn")
     documents = page.get_by_role("group", name="Documents").get_by_role("option")
@@ -108,19 +108,18 @@ def test_the_palette_opens_conversations_documents_and_study_actions_from_the_ke
     page.keyboard.type(" slides")
     expect(page.get_by_role("option", name=re.compile("^palette-photosynthesis-slides.pdf"))).to_have_attribute(
         "aria-selected", "true")
-    with page.context.expect_page() as opened:
-        page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
     slides_id = docs["palette-photosynthesis-slides.pdf"]["id"]
-    expect(opened.value).to_have_url(re.compile(rf"/api/documents/{slides_id}/file$"))
-    opened.value.close()
+    expect(page).to_have_url(re.compile(rf"/library/documents/{slides_id}$"))
+    expect(page.get_by_test_id("pdf-view")).to_have_attribute("data-page", "1")
 
-    # Other documents would only download: they show in the library, filtered to them.
+    # Every document opens in the viewer, other formats as their text.
     page.keyboard.press("Control+k")
     page.keyboard.type("notes.md")
     page.keyboard.press("Enter")
-    expect(page).to_have_url(re.compile(r"/library\?q=palette-photosynthesis-notes.md$"))
-    expect(page.get_by_label("Search documents by name")).to_have_value("palette-photosynthesis-notes.md")
-    expect(page.get_by_test_id("document-row")).to_have_count(1)
+    notes_id = docs["palette-photosynthesis-notes.md"]["id"]
+    expect(page).to_have_url(re.compile(rf"/library/documents/{notes_id}$"))
+    expect(page.get_by_test_id("text-view")).to_be_visible()
 
     # Study actions; with no cards due, no review is offered.
     page.keyboard.press("Control+k")

@@ -9,7 +9,7 @@ import datetime as dt
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import BinaryIO, Protocol
 
 from openpyxl import load_workbook
 from openpyxl.utils.exceptions import InvalidFileException
@@ -30,8 +30,15 @@ class _Cell(Protocol):
 
 def extract_xlsx(path: Path, on_progress: ProgressCallback | None = None) -> ExtractResult:
     check_zip_contents(path, "xlsx")
+    # Opened as a file object: given a path, openpyxl refuses any name not ending in .xlsx/.xlsm, and
+    # uploads wait under extension-less names in the pending folder.
+    with path.open("rb") as handle:
+        return _extract_workbook(handle, on_progress)
+
+
+def _extract_workbook(handle: BinaryIO, on_progress: ProgressCallback | None) -> ExtractResult:
     try:
-        workbook = load_workbook(path, read_only=True, data_only=True)
+        workbook = load_workbook(handle, read_only=True, data_only=True)
     except _OPENPYXL_ERRORS as exc:
         raise corrupt_office_file("xlsx") from exc
     units: list[ExtractedUnit] = []

@@ -153,6 +153,23 @@ export interface paths {
         patch: operations["update_document_api_documents__document_id__patch"];
         trace?: never;
     };
+    "/api/documents/{document_id}/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Document Blocks */
+        get: operations["document_blocks_api_documents__document_id__blocks_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/documents/{document_id}/file": {
         parameters: {
             query?: never;
@@ -165,6 +182,63 @@ export interface paths {
          * @description The current version's original (any Quire process on the database serves it).
          */
         get: operations["document_file_api_documents__document_id__file_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{document_id}/outline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Document Outline */
+        get: operations["document_outline_api_documents__document_id__outline_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{document_id}/pages/{page}.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Document Page Image
+         * @description A PDF page rendered as PNG (at most about 4 megapixels), cached by the browser per file version.
+         */
+        get: operations["document_page_image_api_documents__document_id__pages__page__png_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{document_id}/pages/{page}/highlights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Document Page Highlights
+         * @description Boxes (in PDF points, origin top left) of the passage's words on the page.
+         */
+        get: operations["document_page_highlights_api_documents__document_id__pages__page__highlights_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1262,6 +1336,24 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** BlockWindowOut */
+        BlockWindowOut: {
+            /** Blocks */
+            blocks: components["schemas"]["ViewerBlockOut"][];
+            /** Has After */
+            has_after: boolean;
+            /** Has Before */
+            has_before: boolean;
+            /** Notice */
+            notice?: string | null;
+            /**
+             * Target
+             * @description The block asked for with `around`, when it is live
+             */
+            target: string | null;
+            /** Total */
+            total: number;
+        };
         /** BreakdownItem */
         BreakdownItem: {
             /** Events */
@@ -1861,6 +1953,21 @@ export interface components {
             version: string;
             voice: components["schemas"]["VoiceHealth"];
         };
+        /** HighlightsOut */
+        HighlightsOut: {
+            /** Height */
+            height: number;
+            /** Matched Words */
+            matched_words: number;
+            /** Page */
+            page: number;
+            /** Passage Words */
+            passage_words: number;
+            /** Rects */
+            rects: components["schemas"]["RectOut"][];
+            /** Width */
+            width: number;
+        };
         /** IndexOut */
         IndexOut: {
             /** Blocks */
@@ -2153,6 +2260,26 @@ export interface components {
             /** Url */
             url: string;
         };
+        /** OutlineOut */
+        OutlineOut: {
+            /** Blocks */
+            blocks: number;
+            /** Filename */
+            filename: string;
+            /** Id */
+            id: string;
+            /** Kind */
+            kind: string | null;
+            /**
+             * Pages
+             * @description PDF pages or slides; null for formats without pages
+             */
+            pages: number | null;
+            /** Sections */
+            sections: components["schemas"]["SectionOut"][];
+            /** Status */
+            status: string;
+        };
         /** Position */
         Position: {
             /** X */
@@ -2352,6 +2479,17 @@ export interface components {
             types: ("mcq" | "true_false")[];
             /** Workshop Id */
             workshop_id: string | null;
+        };
+        /** RectOut */
+        RectOut: {
+            /** X0 */
+            x0: number;
+            /** X1 */
+            x1: number;
+            /** Y0 */
+            y0: number;
+            /** Y1 */
+            y1: number;
         };
         /** RefusalList */
         RefusalList: {
@@ -2568,6 +2706,17 @@ export interface components {
             /** Query */
             query: string;
         };
+        /** SectionOut */
+        SectionOut: {
+            /** Block Id */
+            block_id: string;
+            /** Ordinal */
+            ordinal: number;
+            /** Page */
+            page: number | null;
+            /** Title */
+            title: string;
+        };
         /** SessionOut */
         SessionOut: {
             /**
@@ -2653,6 +2802,15 @@ export interface components {
             total_minutes: number;
             /** Total Seconds */
             total_seconds: number;
+        };
+        /** TableOut */
+        TableOut: {
+            /** Header */
+            header: string[];
+            /** Rows */
+            rows: string[][];
+            /** Sheet */
+            sheet: string | null;
         };
         /** TranscriptOut */
         TranscriptOut: {
@@ -2740,6 +2898,23 @@ export interface components {
             size_bytes: number | null;
             /** Version */
             version: number;
+        };
+        /** ViewerBlockOut */
+        ViewerBlockOut: {
+            /** Id */
+            id: string;
+            /** Kind */
+            kind: string;
+            /** Ordinal */
+            ordinal: number;
+            /** Page */
+            page: number | null;
+            /** Section */
+            section: string | null;
+            /** @description Cells of a table block (sheet, CSV or DOCX table rows) */
+            table: components["schemas"]["TableOut"] | null;
+            /** Text */
+            text: string;
         };
         /**
          * VoiceHealth
@@ -3243,6 +3418,45 @@ export interface operations {
             };
         };
     };
+    document_blocks_api_documents__document_id__blocks_get: {
+        parameters: {
+            query?: {
+                /** @description Every block of this page or slide */
+                page?: number | null;
+                /** @description A window of blocks around this block */
+                around?: string | null;
+                /** @description First ordinal, when neither page nor around is given */
+                start?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockWindowOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     document_file_api_documents__document_id__file_get: {
         parameters: {
             query?: never;
@@ -3260,6 +3474,109 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    document_outline_api_documents__document_id__outline_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutlineOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    document_page_image_api_documents__document_id__pages__page__png_get: {
+        parameters: {
+            query?: {
+                /** @description Zoom; bounded by pixel count */
+                scale?: number;
+            };
+            header?: never;
+            path: {
+                document_id: string;
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    document_page_highlights_api_documents__document_id__pages__page__highlights_get: {
+        parameters: {
+            query?: {
+                /** @description Highlight this block's text (a cited passage) */
+                block?: string | null;
+                /** @description Or highlight this text */
+                q?: string | null;
+            };
+            header?: never;
+            path: {
+                document_id: string;
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HighlightsOut"];
+                };
             };
             /** @description Validation Error */
             422: {

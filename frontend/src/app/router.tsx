@@ -16,6 +16,7 @@ const DeckPage = lazy(() => study().then((m) => ({ default: m.DeckPage })));
 const ReviewPage = lazy(() => study().then((m) => ({ default: m.ReviewPage })));
 const WorkshopPage = lazy(() => study().then((m) => ({ default: m.WorkshopPage })));
 const MindmapPage = lazy(() => study().then((m) => ({ default: m.MindmapPage })));
+const ViewerPage = lazy(() => import("@/features/viewer").then((m) => ({ default: m.ViewerPage })));
 const DashboardPage = lazy(() => import("@/features/dashboard").then((m) => ({ default: m.DashboardPage })));
 
 function page(element: ReactNode) {
@@ -29,6 +30,7 @@ export const router = createBrowserRouter([
     children: [
       { index: true, element: <Navigate to="/library" replace /> },
       { path: "library", element: page(<LibraryPage />) },
+      { path: "library/documents/:documentId", element: page(<ViewerPage />) },
       { path: "chat/:sessionId?", element: page(<ChatPage />) },
       { path: "study", element: page(<StudyHub />) },
       { path: "study/new/:kind", element: page(<NewItemPage />) },

@@ -4,6 +4,7 @@
  * reached). A 401 also notifies `onUnauthorized` listeners so the app can ask for the API token.
  * No UI here: callers decide how to show errors.
  */
+import { reportReached, reportUnreachable } from "./connection";
 import { readNdjson, type NdjsonEvent } from "./ndjson";
 
 export class ApiError extends Error {
@@ -50,6 +51,9 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
   return error;
 }
 
+// 503 is not here: Quire answers 503 itself when the model server is missing (the server is up).
+const GATEWAY_ERRORS = new Set([502, 504]);
+
 export const NETWORK_ERROR_MESSAGE = "Quire's server can't be reached. Is it still running?";
 
 /** fetch() for our API: same-origin credentials; throws ApiError for HTTP and network failures. */
@@ -59,8 +63,12 @@ export async function apiFetch(path: string, init: RequestInit = {}): Promise<Re
     response = await fetch(path, { credentials: "same-origin", ...init });
   } catch (error) {
     if (error instanceof DOMException && error.name === "AbortError") throw error;
+    reportUnreachable();
     throw new ApiError(0, "network", NETWORK_ERROR_MESSAGE, error);
   }
+  // A proxy's "bad gateway" or "gateway timeout" means Quire itself did not answer.
+  if (GATEWAY_ERRORS.has(response.status)) reportUnreachable();
+  else reportReached();
   if (!response.ok) throw await errorFromResponse(response);
   return response;
 }

@@ -1,6 +1,7 @@
 /**
- * Ctrl/Cmd+K: jump to a screen, run an action, start something to study, or open a conversation or a
- * document by typing a few letters of its name — all from the keyboard (arrows, Enter, Esc).
+ * Ctrl/Cmd+K: jump to a screen, run an action, start something to study, open a quiz, deck, workshop,
+ * mind map, conversation or document by typing a few letters of its name, or a passage that mentions
+ * what was typed — all from the keyboard (arrows, Enter, Esc).
  */
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { CornerDownLeft, Search } from "lucide-react";
@@ -14,7 +15,7 @@ import { PALETTE_GROUPS, usePaletteItems, type PaletteItem } from "./usePaletteI
 export function CommandPalette({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
-  const { items, loading } = usePaletteItems(open);
+  const { items, loading } = usePaletteItems(open, query);
   const groups = useMemo(() => searchPalette(items, query, PALETTE_GROUPS), [items, query]);
   const results = useMemo(() => groups.flatMap((group) => group.items), [groups]);
   const list = useRef<HTMLDivElement>(null);
@@ -59,7 +60,7 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
             aria-activedescendant={results.length ? optionId(current) : undefined}
             aria-autocomplete="list"
             aria-label="Type a command"
-            placeholder="Search commands, conversations and documents…"
+            placeholder="Search commands, study items, documents and passages…"
             value={query}
             onChange={(event) => {
               setQuery(event.target.value);
@@ -104,7 +105,7 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
         )}
         {loading && query.trim() && (
           <p role="status" className="flex items-center gap-2 px-3 py-2.5 text-[13px] text-ink-muted">
-            <Spinner size={13} /> Looking through your conversations and documents…
+            <Spinner size={13} /> Looking through your documents and their passages…
           </p>
         )}
       </div>

@@ -1,17 +1,31 @@
-/** Model status at a glance (green: ready; amber: degraded) with what to do about it on click. */
+/**
+ * Model status at a glance (green: ready; amber: degraded or a request just failed to reach the server;
+ * red: the server is confirmed unreachable) with what to do about it on click. A failed request of any
+ * screen turns the light amber at once and re-checks health, rather than waiting for the next poll.
+ */
+import { useEffect, useSyncExternalStore } from "react";
 import { useHealth } from "@/api/vault";
 import { Popover } from "@/components/Popover";
 import { CodeText } from "@/components/CodeText";
 import { cn } from "@/lib/cn";
+import { connectionFailing, subscribeConnection } from "@/lib/connection";
 
 export function HealthIndicator() {
-  const health = useHealth();
+  const failing = useSyncExternalStore(subscribeConnection, connectionFailing);
+  const health = useHealth({ failing });
+  const { refetch } = health;
+  useEffect(() => {
+    if (failing) void refetch();
+  }, [failing, refetch]);
   const data = health.data;
   const offline = health.isError;
   const ready = data?.status === "ok";
+  const state = offline ? "offline" : failing ? "failing" : !data ? "checking" : ready ? "ready" : "degraded";
   const label = offline
     ? "Server unreachable"
-    : !data
+    : failing
+      ? "Server not answering…"
+      : !data
       ? "Checking…"
       : ready
         ? "All systems ready"
@@ -20,7 +34,7 @@ export function HealthIndicator() {
           : !data.ollama.chat_model.present
             ? "Chat model missing"
             : "Running with limits";
-  const dot = offline ? "bg-danger" : !data ? "bg-ink-faint" : ready ? "bg-ok" : "bg-warn";
+  const dot = offline ? "bg-danger" : failing ? "bg-warn" : !data ? "bg-ink-faint" : ready ? "bg-ok" : "bg-warn";
 
   return (
     <Popover
@@ -33,6 +47,8 @@ export function HealthIndicator() {
           aria-expanded={open}
           aria-controls={id}
           onClick={toggle}
+          data-testid="health-light"
+          data-state={state}
           className="flex h-8 w-full items-center gap-2 rounded-lg px-2.5 text-[13px] text-ink-muted hover:bg-surface-2"
         >
           <span aria-hidden="true" className={cn("size-2 rounded-full", dot)} />

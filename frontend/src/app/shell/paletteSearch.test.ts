@@ -6,6 +6,7 @@ const GROUPS: GroupSpec[] = [
   { name: "Study", browse: true },
   { name: "Conversations", browse: false, limit: 2 },
   { name: "Documents", browse: false, limit: 2 },
+  { name: "Passages", browse: false, limit: 2, matchedByServer: true },
 ];
 
 const items = [
@@ -18,6 +19,9 @@ const items = [
   { label: "cell-biology-lecture.pdf", keywords: "Biology PDF", group: "Documents" },
   { label: "biology-notes.md", keywords: "Biology MD", group: "Documents" },
   { label: "microbiology.pdf", keywords: "PDF", group: "Documents" },
+  { label: "Chlorophyll absorbs red and blue light", group: "Passages" },
+  { label: "Leaves are green", group: "Passages" },
+  { label: "A third passage", group: "Passages" },
 ];
 
 const labels = (query: string) => searchPalette(items, query, GROUPS).map((group) => [group.name, group.items.map((i) => i.label)]);
@@ -44,15 +48,24 @@ describe("command palette search", () => {
   });
 
   it("puts the group with the best match first and caps the long groups", () => {
-    expect(labels("bio")).toEqual([["Documents", ["biology-notes.md", "cell-biology-lecture.pdf"]]]);
-    expect(labels("questions")).toEqual([
+    expect(labels("bio")).toEqual([
+      ["Documents", ["biology-notes.md", "cell-biology-lecture.pdf"]],
+      ["Passages", ["Chlorophyll absorbs red and blue light", "Leaves are green"]],
+    ]);
+    expect(labels("questions").slice(0, 2)).toEqual([
       ["Conversations", ["Photosynthesis questions"]],
       ["Study", ["New quiz"]], // a keyword match only
     ]);
-    expect(labels("quiz")).toEqual([
+    expect(labels("quiz").slice(0, 2)).toEqual([
       ["Study", ["New quiz"]],
       ["Conversations", ["What is a quiz bowl?"]],
     ]);
-    expect(labels("nothing like this")).toEqual([]);
+    expect(labels("nothing like this")).toEqual([["Passages", ["Chlorophyll absorbs red and blue light", "Leaves are green"]]]);
+  });
+
+  it("keeps the server's passages in its order, after every name match, and hides them until something is typed", () => {
+    const found = labels("quiz");
+    expect(found[found.length - 1]).toEqual(["Passages", ["Chlorophyll absorbs red and blue light", "Leaves are green"]]);
+    expect(labels("").some(([name]) => name === "Passages")).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Finding things in the command palette: every typed word must appear in an item's label or keywords;
  * matches at the start of the label or of one of its words rank above matches inside a word, and
- * keyword-only matches rank last. Results come in groups (commands, conversations, documents), the
+ * keyword-only matches rank last; passages the server found for the query come after every name match.
+ * Results come in groups (commands, study items, conversations, documents, passages), the
  * group with the best match first; the long groups only appear once something is typed. Pure.
  */
 export interface Searchable {
@@ -16,6 +17,8 @@ export interface GroupSpec {
   browse: boolean;
   /** At most this many results with a query. */
   limit?: number;
+  /** Found by the server for this query (passages): kept in the server's order, listed after name matches. */
+  matchedByServer?: boolean;
 }
 
 export interface ResultGroup<T> {
@@ -57,7 +60,7 @@ export function searchPalette<T extends Searchable>(items: readonly T[], query: 
   const results = groups.map((spec, order) => {
     const scored = items
       .filter((item) => item.group === spec.name)
-      .map((item, index) => ({ item, index, score: browsing ? (spec.browse ? 1 : 0) : matchScore(item, query) }))
+      .map((item, index) => ({ item, index, score: browsing ? (spec.browse ? 1 : 0) : spec.matchedByServer ? 0.5 : matchScore(item, query) }))
       .filter((entry) => entry.score > 0)
       .sort((a, b) => b.score - a.score || a.index - b.index);
     const kept = browsing || spec.limit === undefined ? scored : scored.slice(0, spec.limit);

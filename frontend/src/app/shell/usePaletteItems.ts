@@ -1,20 +1,24 @@
 /**
  * Everything the command palette can do: go to a screen, run an action, start something in the study
- * hub, review a deck with cards due, or open a conversation or a document by its name. The lists behind
- * the last three are fetched only while the palette is open (shared with their screens' caches).
+ * hub, review a deck with cards due, open a quiz, deck, workshop, mind map, conversation or document by
+ * its name, or a passage found by searching the documents' text (hybrid search, debounced). The lists
+ * are fetched only while the palette is open (shared with their screens' caches).
  */
 import { useMemo } from "react";
 import { useQuery } from "@tanstack/react-query";
 import {
-  FileText, MessageSquare, MessageSquarePlus, Moon, RotateCcw, Sun, Upload,
+  FileText, MessageSquare, MessageSquarePlus, Moon, RotateCcw, Sun, TextSearch, Upload,
   type LucideIcon,
 } from "lucide-react";
 import { useNavigate } from "react-router";
-import { fetchDecks, fetchSessions, listKeys } from "@/api/lists";
-import { documentFileUrl, fetchDocuments, vaultKeys } from "@/api/vault";
+import { fetchDecks, fetchMindmaps, fetchQuizzes, fetchSessions, fetchWorkshops, listKeys } from "@/api/lists";
+import { hitPlace, usePassageSearch } from "@/api/search";
+import { fetchDocuments, vaultKeys } from "@/api/vault";
+import { useDebounced } from "@/hooks/useDebounced";
 import type { GeneratorKind } from "@/features/study/api/types";
 import { KINDS } from "@/features/study/components/kinds";
 import { fileTypeLabel, formatRelative } from "@/lib/format";
+import { viewerHref } from "@/lib/viewerLinks";
 import { NAV_ITEMS } from "../nav";
 import { useTheme } from "../theme";
 import type { GroupSpec } from "./paletteSearch";
@@ -34,9 +38,13 @@ export const PALETTE_GROUPS: GroupSpec[] = [
   { name: "Go to", browse: true },
   { name: "Study", browse: true },
   { name: "Actions", browse: true },
+  { name: "Study items", browse: false, limit: 6 },
   { name: "Conversations", browse: false, limit: 6 },
   { name: "Documents", browse: false, limit: 6 },
+  { name: "Passages", browse: false, limit: 6, matchedByServer: true },
 ];
+
+const PASSAGE_LABEL_CHARS = 110;
 
 /** The study hub's four generators (icons from the hub's own KINDS), with what people type to find them. */
 const STUDY_NEW: Array<{ kind: GeneratorKind; label: string; keywords: string }> = [
@@ -46,13 +54,18 @@ const STUDY_NEW: Array<{ kind: GeneratorKind; label: string; keywords: string }>
   { kind: "mindmap", label: "New mind map", keywords: "mindmap topics diagram generate" },
 ];
 
-/** The palette's items; `loading` while the lists it just asked for are on their way. */
-export function usePaletteItems(open: boolean): { items: PaletteItem[]; loading: boolean } {
+/** The palette's items for what is typed; `loading` while the lists it just asked for are on their way. */
+export function usePaletteItems(open: boolean, query: string): { items: PaletteItem[]; loading: boolean } {
   const navigate = useNavigate();
   const theme = useTheme();
   const documents = useQuery({ queryKey: vaultKeys.documents, queryFn: fetchDocuments, enabled: open });
   const sessions = useQuery({ queryKey: listKeys.sessions, queryFn: fetchSessions, enabled: open });
   const decks = useQuery({ queryKey: listKeys.decks, queryFn: fetchDecks, enabled: open });
+  const quizzes = useQuery({ queryKey: listKeys.quizzes, queryFn: fetchQuizzes, enabled: open });
+  const workshops = useQuery({ queryKey: listKeys.workshops, queryFn: fetchWorkshops, enabled: open });
+  const mindmaps = useQuery({ queryKey: listKeys.mindmaps, queryFn: fetchMindmaps, enabled: open });
+  const settled = useDebounced(open ? query.trim() : "", 250);
+  const search = usePassageSearch(settled, { k: 6 });
 
   const commands = useMemo<PaletteItem[]>(() => [
     ...NAV_ITEMS.map((item) => ({
@@ -85,21 +98,41 @@ export function usePaletteItems(open: boolean): { items: PaletteItem[]; loading:
     run: () => navigate(`/chat/${encodeURIComponent(session.id)}`),
   })), [sessions.data, navigate]);
 
-  // A PDF opens in the browser's viewer; other originals would only download, so those show in the
-  // library instead (filtered to them: status, category, the original a click away).
-  const files = useMemo<PaletteItem[]>(() => (documents.data ?? []).map((doc) => {
-    const type = fileTypeLabel(doc.filename, doc.kind);
-    const pdf = type === "PDF";
-    return {
-      id: `doc:${doc.id}`, label: doc.filename, group: "Documents", icon: FileText,
-      keywords: `document file ${doc.category ?? ""} ${type}`,
-      hint: [doc.category, pdf ? "opens the PDF" : "shows in the library"].filter(Boolean).join(" · "),
-      run: pdf
-        ? () => void window.open(documentFileUrl(doc.id), "_blank", "noopener")
-        : () => navigate(`/library?q=${encodeURIComponent(doc.filename)}`),
-    };
-  }), [documents.data, navigate]);
+  const studyItems = useMemo<PaletteItem[]>(() => {
+    const entry = (kind: GeneratorKind, id: string, title: string, to: string, hint: string): PaletteItem => ({
+      id: `${kind}:${id}`, label: title, group: "Study items", icon: KINDS[kind].icon,
+      keywords: `${KINDS[kind].noun} ${kind} study`, hint, run: () => navigate(to),
+    });
+    return [
+      ...(quizzes.data ?? []).map((q) => entry("quiz", q.id, q.title, `/study/quizzes/${encodeURIComponent(q.id)}`, "Quiz")),
+      ...(decks.data ?? []).map((d) => entry("deck", d.id, d.title, `/study/decks/${encodeURIComponent(d.id)}`, "Flashcards")),
+      ...(workshops.data ?? []).map((w) => entry("workshop", w.id, w.title, `/study/workshops/${encodeURIComponent(w.id)}`, "Workshop")),
+      ...(mindmaps.data ?? []).map((m) => entry("mindmap", m.id, m.title, `/study/mindmaps/${encodeURIComponent(m.id)}`, "Mind map")),
+    ];
+  }, [quizzes.data, decks.data, workshops.data, mindmaps.data, navigate]);
 
-  const items = useMemo(() => [...commands, ...due, ...conversations, ...files], [commands, due, conversations, files]);
-  return { items, loading: documents.isPending || sessions.isPending };
+  // Every document opens in the viewer (a PDF at its first page; other formats as their extracted text).
+  const files = useMemo<PaletteItem[]>(() => (documents.data ?? []).map((doc) => ({
+    id: `doc:${doc.id}`, label: doc.filename, group: "Documents", icon: FileText,
+    keywords: `document file ${doc.category ?? ""} ${fileTypeLabel(doc.filename, doc.kind)}`,
+    hint: [doc.category, fileTypeLabel(doc.filename, doc.kind)].filter(Boolean).join(" · "),
+    run: () => navigate(viewerHref(doc.id)),
+  })), [documents.data, navigate]);
+
+  // Only the search for what is typed now: an answer for an older query would list unrelated passages.
+  const current = search.data?.query === query.trim() ? search.data : undefined;
+  const passages = useMemo<PaletteItem[]>(() => (current?.hits ?? []).map((hit) => {
+    const text = hit.snippet.replace(/\s+/g, " ").trim();
+    return {
+      id: `passage:${hit.block_id}`, group: "Passages", icon: TextSearch,
+      label: text.length > PASSAGE_LABEL_CHARS ? `${text.slice(0, PASSAGE_LABEL_CHARS - 1)}…` : text,
+      hint: [hit.filename, hitPlace(hit)].filter(Boolean).join(" · "),
+      run: () => navigate(viewerHref(hit.document_id, { block: hit.block_id, page: hit.page, q: current?.query })),
+    };
+  }), [current, navigate]);
+
+  const items = useMemo(() => [...commands, ...due, ...studyItems, ...conversations, ...files, ...passages],
+    [commands, due, studyItems, conversations, files, passages]);
+  const searching = query.trim().length >= 2 && !current && (search.isFetching || settled !== query.trim());
+  return { items, loading: documents.isPending || sessions.isPending || searching };
 }

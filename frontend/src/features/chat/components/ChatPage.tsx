@@ -1,7 +1,7 @@
 /** The Chat screen: conversations on the left, the conversation, the composer, and the source pane. */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { BookOpen, MessagesSquare, PanelLeft, Sparkles } from "lucide-react";
-import { useNavigate, useParams } from "react-router";
+import { useNavigate, useParams, useSearchParams } from "react-router";
 import { useDocuments } from "@/api/vault";
 import { IconButton } from "@/components/Button";
 import { ButtonLink } from "@/components/ButtonLink";
@@ -66,7 +66,11 @@ export function ChatPage() {
   const navigate = useNavigate();
   const toast = useToast();
   const documents = useDocuments();
-  const [scope, setScope] = useState<Scope>(EMPTY_SCOPE);
+  const [params, setParams] = useSearchParams();
+  const [scope, setScope] = useState<Scope>(() => {
+    const doc = params.get("ask") !== null ? params.get("doc") : null;
+    return doc ? { document_ids: [doc], categories: [] } : EMPTY_SCOPE;
+  });
   const [source, setSource] = useState<Citation | null>(null);
   const [sessionsOpen, setSessionsOpen] = useState(false);
   const composer = useRef<ComposerHandle>(null);
@@ -84,6 +88,14 @@ export function ChatPage() {
     setScope({ document_ids: loaded.document_ids ?? [], categories: loaded.categories ?? [] });
     setSource(null);
   }
+
+  // "Ask in chat" from a search result: `/chat?ask=…` types the question in (the scope came from `doc`).
+  const askParam = params.get("ask");
+  useEffect(() => {
+    if (!askParam) return;
+    composer.current?.setText(askParam);
+    setParams({}, { replace: true });
+  }, [askParam, setParams]);
 
   // Follow the answer as it streams, unless the reader scrolled up to read something.
   const lastTurn = turns[turns.length - 1];

@@ -1,4 +1,7 @@
-/** How full the conversation's memory is: older turns are dropped, whole, once the budget is reached. */
+/**
+ * How full the conversation's memory is, in words: "Remembers the whole chat · 34% of memory used", or,
+ * once the budget is reached and the oldest turns are dropped (whole), how many are forgotten.
+ */
 import type { MemoryInfo } from "../api/types";
 import { cn } from "@/lib/cn";
 import { formatPercent, plural } from "@/lib/format";
@@ -10,13 +13,21 @@ export function memoryDescription(memory: MemoryInfo): string {
   return `${used}; ${kept}${dropped}.`;
 }
 
+/** The meter's visible words: what the model still has of the conversation. */
+export function memoryLabel(memory: MemoryInfo): string {
+  const fraction = memory.budget_chars ? memory.used_chars / memory.budget_chars : 0;
+  const used = `${formatPercent(fraction)} of memory used`;
+  if (memory.turns_dropped === 1) return `Forgot the oldest turn · ${used}`;
+  if (memory.turns_dropped > 1) return `Forgot the ${plural(memory.turns_dropped, "oldest turn")} · ${used}`;
+  return `Remembers the whole chat · ${used}`;
+}
+
 export function MemoryMeter({ memory }: { memory?: MemoryInfo }) {
   if (!memory) return null;
   const fraction = memory.budget_chars ? memory.used_chars / memory.budget_chars : 0;
   const tone = memory.turns_dropped > 0 || fraction > 0.85 ? "bg-warn" : "bg-accent";
   return (
     <div className="flex items-center gap-2 text-xs text-ink-faint" title={memoryDescription(memory)} data-testid="memory-meter">
-      <span className="hidden sm:inline">Memory</span>
       <div
         role="meter"
         aria-label="Conversation memory"
@@ -28,7 +39,8 @@ export function MemoryMeter({ memory }: { memory?: MemoryInfo }) {
       >
         <div className={cn("h-full rounded-full", tone)} style={{ width: `${Math.min(100, fraction * 100)}%` }} />
       </div>
-      <span className="tabular-nums">{formatPercent(fraction)}</span>
+      <span className="hidden tabular-nums sm:inline" data-testid="memory-label">{memoryLabel(memory)}</span>
+      <span className="tabular-nums sm:hidden">{formatPercent(fraction)}</span>
     </div>
   );
 }

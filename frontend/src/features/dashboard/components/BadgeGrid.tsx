@@ -10,7 +10,7 @@ import {
 } from "lucide-react";
 import { Progress } from "@/components/Progress";
 import { cn } from "@/lib/cn";
-import { formatDate, formatDateTime } from "@/lib/format";
+import { formatDate, formatDateTime, plural } from "@/lib/format";
 import type { BadgeOut } from "../api/progress";
 import { badgeProgressText, nextLevelName, orderBadges } from "../lib/badges";
 
@@ -67,7 +67,7 @@ export function BadgeGrid({ badges }: { badges: BadgeOut[] }) {
       {ordered.length > shown.length || all ? (
         <button type="button" onClick={() => setAll((value) => !value)} aria-expanded={all}
           className="mt-3 rounded-md px-1.5 py-0.5 text-[13px] font-medium text-ink-muted hover:bg-surface-2 hover:text-ink">
-          {all ? "Show fewer" : `Show all ${ordered.length} badges`}
+          {all ? "Show fewer" : `Show all ${plural(ordered.length, "badge")}`}
         </button>
       ) : null}
     </>

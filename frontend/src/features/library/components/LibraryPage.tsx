@@ -22,6 +22,7 @@ import { ConflictDialog } from "./ConflictDialog";
 import { DocumentsTable } from "./DocumentsTable";
 import { IngestActivity } from "./IngestActivity";
 import { NotAdded } from "./NotAdded";
+import { PassageResults } from "./PassageResults";
 import { TrashView } from "./TrashView";
 
 function ViewTabs({ trash, trashed }: { trash: boolean; trashed: number }) {
@@ -118,8 +119,8 @@ export function LibraryPage() {
                     type="search"
                     value={query}
                     onChange={(event) => setQuery(event.target.value)}
-                    placeholder="Search by name"
-                    aria-label="Search documents by name"
+                    placeholder="Search names and passages"
+                    aria-label="Search documents and passages"
                     className="w-full pr-10 pl-9"
                   />
                   <span className="pointer-events-none absolute top-1/2 right-2.5 hidden -translate-y-1/2 sm:block"><Kbd>/</Kbd></span>
@@ -135,6 +136,7 @@ export function LibraryPage() {
               <datalist id={categoryListId}>
                 {categories.data?.map((cat) => <option key={cat.name} value={cat.name} />)}
               </datalist>
+              <PassageResults query={query} categories={category && category !== UNCATEGORISED ? [category] : []} />
               {documents.isPending && <SkeletonRows rows={5} label="Loading documents" />}
               {documents.isError && (
                 <div role="alert" className="flex items-center justify-between gap-3 p-4 text-sm text-danger">
@@ -145,7 +147,10 @@ export function LibraryPage() {
               {documents.isSuccess && shown.length > 0 && (
                 <DocumentsTable documents={shown} live={live} categoryListId={categoryListId} />
               )}
-              {documents.isSuccess && shown.length === 0 && (
+              {documents.isSuccess && shown.length === 0 && query.trim() && !category && (
+                <p className="px-4 py-3 text-[13px] text-ink-muted">No file name contains “{query.trim()}”.</p>
+              )}
+              {documents.isSuccess && shown.length === 0 && !(query.trim() && !category) && (
                 <EmptyState title="No documents match" className="py-8"
                   actions={<Button size="sm" onClick={() => { setQuery(""); setCategory(""); }}>Clear filters</Button>}>
                   Nothing in your library matches {query ? <>“{query}”</> : "this filter"}.

@@ -102,7 +102,7 @@ export function WorkshopCard({ workshop }: { workshop: WorkshopSummary }) {
     >
       <p className="line-clamp-2 text-[13px] text-ink-muted">{workshop.summary}</p>
       <div className="mt-3 flex items-center gap-2">
-        <Progress value={workshop.progress} label={`${workshop.title}: ${workshop.completed_lessons} of ${workshop.lesson_count} lessons complete`} tone={done ? "ok" : "accent"} />
+        <Progress value={workshop.progress} label={`${workshop.title}: ${workshop.completed_lessons} of ${plural(workshop.lesson_count, "lesson")} complete`} tone={done ? "ok" : "accent"} />
         <span className="shrink-0 text-xs text-ink-faint tabular-nums">{workshop.completed_lessons}/{workshop.lesson_count}</span>
       </div>
     </ItemCard>

@@ -13,6 +13,7 @@ import { CodeText } from "@/components/CodeText";
 import { Progress } from "@/components/Progress";
 import { ApiError, errorMessage } from "@/lib/api";
 import { formatClock } from "@/lib/duration";
+import { plural } from "@/lib/format";
 import { startGeneration, useJob } from "../api/jobs";
 import { studyKeys } from "../api/keys";
 import type { Job } from "../api/types";
@@ -36,7 +37,7 @@ function Working({ job, label }: { job: Job; label?: string }) {
         <Progress label={`Generating the ${KIND_NOUN[job.kind]}`} />
         <div className="mt-2 flex items-center justify-between gap-3 text-[13px] text-ink-muted">
           <span role="status" aria-live="polite">{jobActivity(job.kind, job.status, elapsed)}</span>
-          <span className="shrink-0 tabular-nums text-ink-faint" aria-label={`${Math.floor(elapsed)} seconds so far`}>{formatClock(elapsed)}</span>
+          <span className="shrink-0 tabular-nums text-ink-faint" aria-label={`${plural(Math.floor(elapsed), "second")} so far`}>{formatClock(elapsed)}</span>
         </div>
       </div>
       <p className="mx-auto mt-8 max-w-sm text-[13px] text-ink-faint">

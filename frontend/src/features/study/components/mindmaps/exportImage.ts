@@ -1,6 +1,9 @@
 /**
  * Rendering the whole map (not just what is on screen) to a PNG, and that PNG into a one-page PDF of
  * the same proportions. html-to-image and jsPDF load only when an export is asked for.
+ *
+ * html-to-image is pinned to 1.11.11: with 1.11.13 the edges were
+ * missing from the image: boxes without their connecting lines (tests/e2e/test_mindmap_export.py checks).
  */
 import { getNodesBounds, getViewportForBounds, type Node } from "@xyflow/react";
 

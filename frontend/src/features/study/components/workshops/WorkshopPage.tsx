@@ -15,6 +15,7 @@ import { useToast } from "@/components/Toast";
 import { errorMessage } from "@/lib/api";
 import { cn } from "@/lib/cn";
 import { formatMinutesEstimate } from "@/lib/duration";
+import { plural } from "@/lib/format";
 import type { Workshop } from "@/features/study/api/types";
 import { useDeleteWorkshop, useRecap, useWorkshop } from "@/features/study/api/workshops";
 import { pendingJobs } from "@/features/study/hooks/pendingJobs";
@@ -103,7 +104,7 @@ function Outline({ workshop }: { workshop: Workshop }) {
       <Panel className="space-y-4">
         <p className="text-[15px] leading-relaxed">{workshop.summary}</p>
         <div className="flex items-center gap-3">
-          <Progress value={workshop.progress} label={`${workshop.completed_lessons} of ${workshop.lesson_count} lessons complete`}
+          <Progress value={workshop.progress} label={`${workshop.completed_lessons} of ${plural(workshop.lesson_count, "lesson")} complete`}
             tone={workshop.progress >= 1 ? "ok" : "accent"} />
           <span className="shrink-0 text-[13px] text-ink-muted tabular-nums">{workshop.completed_lessons} of {workshop.lesson_count} done</span>
         </div>
@@ -151,7 +152,7 @@ export function WorkshopPage() {
         back={{ to: "/study", label: "Study" }}
         title={data?.title ?? (workshop.isError ? "Workshop not found" : "Workshop")}
         badges={data && <Badge tone="accent">{data.difficulty[0]?.toUpperCase() + data.difficulty.slice(1)}</Badge>}
-        subtitle={data && `${data.lesson_count} lessons · ${formatMinutesEstimate(data.total_minutes)}`}
+        subtitle={data && `${plural(data.lesson_count, "lesson")} · ${formatMinutesEstimate(data.total_minutes)}`}
         actions={data && <IconButton label="Delete workshop" onClick={() => setConfirming(true)} className="hover:text-danger"><Trash2 size={16} /></IconButton>}
       />
       {workshop.isPending && <SkeletonRows rows={8} label="Loading the workshop" />}

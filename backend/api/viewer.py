@@ -1,0 +1,125 @@
+"""The source viewer's reads: a document's outline, windows of its extracted blocks, PDF page images and
+the boxes of a passage on a page. All bounded; all read-only."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+from fastapi import APIRouter, Path, Query, Request, Response
+from pydantic import BaseModel, Field
+
+from backend.api.deps import ContextDep
+from backend.viewer import service
+
+router = APIRouter(prefix="/api/documents", tags=["viewer"])
+
+MAX_PASSAGE_CHARS = 4000  # a query string; the whole cited passage goes by `block` instead
+
+
+class SectionOut(BaseModel):
+    title: str
+    block_id: str
+    ordinal: int
+    page: int | None
+
+
+class OutlineOut(BaseModel):
+    id: str
+    filename: str
+    kind: str | None
+    status: str
+    pages: int | None = Field(description="PDF pages or slides; null for formats without pages")
+    blocks: int
+    sections: list[SectionOut]
+
+
+class TableOut(BaseModel):
+    sheet: str | None
+    header: list[str]
+    rows: list[list[str]]
+
+
+class ViewerBlockOut(BaseModel):
+    id: str
+    ordinal: int
+    page: int | None
+    section: str | None
+    kind: str
+    text: str
+    table: TableOut | None = Field(description="Cells of a table block (sheet, CSV or DOCX table rows)")
+
+
+class BlockWindowOut(BaseModel):
+    blocks: list[ViewerBlockOut]
+    total: int
+    target: str | None = Field(description="The block asked for with `around`, when it is live")
+    has_before: bool
+    has_after: bool
+    notice: str | None = None
+
+
+class RectOut(BaseModel):
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+class HighlightsOut(BaseModel):
+    page: int
+    width: float
+    height: float
+    rects: list[RectOut]
+    matched_words: int
+    passage_words: int
+
+
+@router.get("/{document_id}/outline", response_model=OutlineOut)
+def document_outline(document_id: UUID, ctx: ContextDep) -> OutlineOut:
+    return OutlineOut.model_validate(service.outline(ctx, document_id), from_attributes=True)
+
+
+@router.get("/{document_id}/blocks", response_model=BlockWindowOut)
+def document_blocks(
+    document_id: UUID,
+    ctx: ContextDep,
+    page: Annotated[int | None, Query(ge=1, description="Every block of this page or slide")] = None,
+    around: Annotated[UUID | None, Query(description="A window of blocks around this block")] = None,
+    start: Annotated[int, Query(ge=0, description="First ordinal, when neither page nor around is given")] = 0,
+    limit: Annotated[int, Query(ge=1, le=service.MAX_BLOCKS)] = 60,
+) -> BlockWindowOut:
+    if page is not None:
+        window = service.blocks_on_page(ctx, document_id, page)
+    elif around is not None:
+        window = service.blocks_around(ctx, document_id, around, limit)
+    else:
+        window = service.blocks_from(ctx, document_id, start, limit)
+    return BlockWindowOut.model_validate(window, from_attributes=True)
+
+
+@router.get("/{document_id}/pages/{page}.png", response_class=Response,
+            responses={200: {"content": {"image/png": {}}}})
+def document_page_image(
+    document_id: UUID, page: Annotated[int, Path(ge=1)], request: Request, ctx: ContextDep,
+    scale: Annotated[float, Query(gt=0, le=8, description="Zoom; bounded by pixel count")] = 1.5,
+) -> Response:
+    """A PDF page rendered as PNG (at most about 4 megapixels), cached by the browser per file version."""
+    etag = f'"{service.document_sha(ctx, document_id)[:20]}-{page}-{scale:g}"'
+    headers = {"ETag": etag, "Cache-Control": "private, max-age=3600"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    png = service.page_png(ctx, document_id, page, scale)
+    return Response(png, media_type="image/png", headers=headers)
+
+
+@router.get("/{document_id}/pages/{page}/highlights", response_model=HighlightsOut)
+def document_page_highlights(
+    document_id: UUID, page: Annotated[int, Path(ge=1)], ctx: ContextDep,
+    block: Annotated[UUID | None, Query(description="Highlight this block's text (a cited passage)")] = None,
+    q: Annotated[str | None, Query(min_length=1, max_length=MAX_PASSAGE_CHARS,
+                                   description="Or highlight this text")] = None,
+) -> HighlightsOut:
+    """Boxes (in PDF points, origin top left) of the passage's words on the page."""
+    found = service.page_highlights(ctx, document_id, page, block=block, text=q)
+    return HighlightsOut.model_validate(found, from_attributes=True)

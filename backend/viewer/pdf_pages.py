@@ -1,0 +1,130 @@
+"""PDF pages for the viewer: a page rendered to PNG at a bounded size, and where a passage sits on it.
+
+Pages are rendered on the server with PyMuPDF (already used to extract them) rather than by PDF.js in
+the browser: nothing extra to download or ship, it works offline, the browser never parses the uploaded
+file, and no script from a document can run (MuPDF does not execute PDF JavaScript).
+
+A cited passage is a slice of the page's extracted text, so its words appear in the page's word list in
+the same order. Aligning the two word sequences (difflib) finds the passage's words even where the
+extracted text joined hyphenated words or collapsed whitespace; their boxes are merged per text line.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymupdf
+
+from backend.errors import QuireError
+
+MIN_SCALE = 0.25
+MAX_SCALE = 3.0
+MAX_PIXELS = 4_000_000  # about 2,000 x 2,000: sharp on a large screen, a bounded cost per request
+MAX_PASSAGE_WORDS = 600
+_TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_DEHYPHENATE
+_EDGE_PUNCTUATION = re.compile(r"^\W+|\W+$")
+_MUPDF_ERRORS = (pymupdf.mupdf.FzErrorBase, RuntimeError, ValueError)
+
+
+@dataclass(frozen=True)
+class Rect:
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+@dataclass(frozen=True)
+class PageHighlights:
+    page: int
+    width: float
+    height: float
+    rects: list[Rect]
+    matched_words: int
+    passage_words: int
+
+
+def _open(path: Path) -> pymupdf.Document:
+    try:
+        return pymupdf.open(path, filetype="pdf")
+    except _MUPDF_ERRORS as exc:
+        raise QuireError("unreadable_pdf", "This PDF cannot be opened for viewing.", 422) from exc
+
+
+def _load_page(document: pymupdf.Document, number: int) -> pymupdf.Page:
+    if not 1 <= number <= document.page_count:
+        raise QuireError("page_out_of_range", f"This PDF has pages 1 to {document.page_count}.", 404,
+                         {"pages": document.page_count})
+    page: pymupdf.Page = document.load_page(number - 1)
+    return page
+
+
+def bounded_scale(width: float, height: float, requested: float) -> float:
+    """`requested` clamped to [MIN_SCALE, MAX_SCALE] and to at most MAX_PIXELS pixels for the page."""
+    scale = min(max(requested, MIN_SCALE), MAX_SCALE)
+    area = max(width * height, 1.0)
+    # 1% margin: MuPDF rounds the pixel size up to whole pixels on each side.
+    return min(scale, 0.99 * math.sqrt(MAX_PIXELS / area))
+
+
+def render_page_png(path: Path, number: int, scale: float) -> bytes:
+    """Page `number` (1-based) as PNG, `scale` x its size in points (bounded, see `bounded_scale`)."""
+    with _open(path) as document:
+        page = _load_page(document, number)
+        factor = bounded_scale(page.rect.width, page.rect.height, scale)
+        try:
+            pixmap = page.get_pixmap(matrix=pymupdf.Matrix(factor, factor), alpha=False)
+            png: bytes = pixmap.tobytes("png")
+            return png
+        except _MUPDF_ERRORS as exc:
+            raise QuireError("unreadable_pdf", f"Page {number} of this PDF cannot be rendered.", 422) from exc
+
+
+def _norm(word: str) -> str:
+    return _EDGE_PUNCTUATION.sub("", unicodedata.normalize("NFKC", word).casefold())
+
+
+def passage_words(text: str) -> list[str]:
+    words = [_norm(word) for word in text.split()]
+    return [word for word in words if word][:MAX_PASSAGE_WORDS]
+
+
+def find_passage(path: Path, number: int, passage: str) -> PageHighlights:
+    """The line boxes (page points) of `passage`'s words on page `number`."""
+    wanted = passage_words(passage)
+    with _open(path) as document:
+        page = _load_page(document, number)
+        words = page.get_text("words", flags=_TEXT_FLAGS)
+        size = page.rect
+    # words: (x0, y0, x1, y1, text, block_no, line_no, word_no)
+    indexed = [(index, _norm(str(word[4]))) for index, word in enumerate(words)]
+    indexed = [(index, text) for index, text in indexed if text]
+    on_page = [text for _, text in indexed]
+    matched: list[int] = []
+    if wanted and on_page:
+        matcher = difflib.SequenceMatcher(None, on_page, wanted, autojunk=False)
+        # A run of one or two words is likely a common word matched by chance, unless the passage is short.
+        shortest = 1 if len(wanted) < 4 else 3
+        for block in matcher.get_matching_blocks():
+            if block.size >= shortest:
+                matched.extend(indexed[i][0] for i in range(block.a, block.a + block.size))
+    return PageHighlights(page=number, width=size.width, height=size.height,
+                          rects=_line_rects([words[i] for i in sorted(set(matched))]),
+                          matched_words=len(set(matched)), passage_words=len(wanted))
+
+
+def _line_rects(words: list[tuple]) -> list[Rect]:  # type: ignore[type-arg]
+    """One box per text line covering the given words of that line."""
+    lines: dict[tuple[int, int], list[float]] = {}
+    for x0, y0, x1, y1, _text, block_no, line_no, _word_no in words:
+        box = lines.get((block_no, line_no))
+        if box is None:
+            lines[(block_no, line_no)] = [x0, y0, x1, y1]
+        else:
+            box[0], box[1], box[2], box[3] = min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)
+    return [Rect(round(b[0], 2), round(b[1], 2), round(b[2], 2), round(b[3], 2)) for b in lines.values()]

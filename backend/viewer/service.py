@@ -1,0 +1,147 @@
+"""What the viewer shows of a document: its outline (kind, page or slide count, sections), bounded
+windows of its extracted blocks (by page or slide, around a cited block, or from a position), PDF page
+images and passage boxes. Table blocks come back as cells so sheets render as tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from uuid import UUID
+
+from backend.context import AppContext
+from backend.errors import QuireError
+from backend.ingest import library
+from backend.store import viewer as store
+from backend.viewer import pdf_pages
+from backend.viewer.tables import TABLE_KINDS, TableRows, parse_table
+
+MAX_SECTIONS = 1000
+MAX_BLOCKS = 200
+# Pages and slides carry a handful of blocks each; this only bounds a pathological one.
+MAX_BLOCKS_PER_PAGE = 200
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    block_id: str
+    ordinal: int
+    page: int | None
+
+
+@dataclass(frozen=True)
+class Outline:
+    id: str
+    filename: str
+    kind: str | None
+    status: str
+    pages: int | None
+    blocks: int
+    sections: list[Section]
+
+
+@dataclass(frozen=True)
+class ViewerBlock:
+    id: str
+    ordinal: int
+    page: int | None
+    section: str | None
+    kind: str
+    text: str
+    table: TableRows | None
+
+
+@dataclass(frozen=True)
+class BlockWindow:
+    blocks: list[ViewerBlock]
+    total: int
+    target: str | None
+    has_before: bool
+    has_after: bool
+    notice: str | None = None
+
+
+def original_path(ctx: AppContext, document_id: UUID) -> Path:
+    """The local path of the document's original file (the one place the viewer asks where it lives)."""
+    return library.original_file(ctx, document_id).path
+
+
+def outline(ctx: AppContext, document_id: UUID) -> Outline:
+    document = library.get_document(ctx, document_id)
+    sections = [Section(**row) for row in store.section_starts(ctx.db, document_id, MAX_SECTIONS)]
+    return Outline(id=document["id"], filename=document["filename"], kind=document["kind"],
+                   status=document["status"], pages=document["pages"], blocks=document["blocks"],
+                   sections=sections)
+
+
+def _block(row: store.BlockRow) -> ViewerBlock:
+    table = parse_table(row["text"]) if row["kind"] in TABLE_KINDS else None
+    return ViewerBlock(**row, table=table)
+
+
+def _window(ctx: AppContext, document_id: UUID, rows: list[store.BlockRow], target: str | None,
+            notice: str | None = None) -> BlockWindow:
+    bounds = store.live_ordinal_bounds(ctx.db, document_id)
+    total = store.count_live_blocks(ctx.db, document_id)
+    has_before = bool(rows and bounds and rows[0]["ordinal"] > bounds[0])
+    has_after = bool(rows and bounds and rows[-1]["ordinal"] < bounds[1])
+    return BlockWindow(blocks=[_block(row) for row in rows], total=total, target=target,
+                       has_before=has_before, has_after=has_after, notice=notice)
+
+
+def blocks_on_page(ctx: AppContext, document_id: UUID, page: int) -> BlockWindow:
+    library.get_document(ctx, document_id)
+    rows = store.blocks_on_page(ctx.db, document_id, page, MAX_BLOCKS_PER_PAGE)
+    return _window(ctx, document_id, rows, None)
+
+
+def blocks_from(ctx: AppContext, document_id: UUID, start: int, limit: int) -> BlockWindow:
+    library.get_document(ctx, document_id)
+    rows = store.blocks_from(ctx.db, document_id, start, min(limit, MAX_BLOCKS))
+    return _window(ctx, document_id, rows, None)
+
+
+def blocks_around(ctx: AppContext, document_id: UUID, block_id: UUID, limit: int) -> BlockWindow:
+    """A window of `limit` blocks with the cited block about a third of the way in (context above it)."""
+    library.get_document(ctx, document_id)
+    limit = min(limit, MAX_BLOCKS)
+    place = store.block_place(ctx.db, document_id, block_id)
+    if place is None:
+        raise QuireError("block_not_found", "That passage is not part of this document.", 404)
+    if not place["is_live"]:
+        # The document was replaced by a newer version since the passage was cited: open where it was.
+        rows = (store.blocks_on_page(ctx.db, document_id, place["page"], MAX_BLOCKS_PER_PAGE)
+                if place["page"] is not None else [])
+        rows = rows or store.blocks_from(ctx.db, document_id, 0, limit)
+        return _window(ctx, document_id, rows, None,
+                       "This passage comes from an earlier version of the document; it has changed since.")
+    start = store.ordinal_before(ctx.db, document_id, place["ordinal"], limit // 3)
+    rows = store.blocks_from(ctx.db, document_id, start, limit)
+    return _window(ctx, document_id, rows, str(block_id))
+
+
+def _require_pdf(ctx: AppContext, document_id: UUID) -> Path:
+    document = library.get_document(ctx, document_id)
+    if document["kind"] != "pdf":
+        raise QuireError("not_a_pdf", "Only PDF documents have page images; use the blocks instead.", 409)
+    return original_path(ctx, document_id)
+
+
+def page_png(ctx: AppContext, document_id: UUID, page: int, scale: float) -> bytes:
+    return pdf_pages.render_page_png(_require_pdf(ctx, document_id), page, scale)
+
+
+def page_highlights(ctx: AppContext, document_id: UUID, page: int, *, block: UUID | None,
+                    text: str | None) -> pdf_pages.PageHighlights:
+    """Where the passage (block `block`'s text, else `text`) sits on the page."""
+    if block is not None:
+        text = store.block_text(ctx.db, document_id, block)
+        if text is None:
+            raise QuireError("block_not_found", "That passage is not part of this document.", 404)
+    if not text or not text.strip():
+        raise QuireError("missing_passage", "Say which passage to find: `block` or `q`.", 422)
+    return pdf_pages.find_passage(_require_pdf(ctx, document_id), page, text)
+
+
+def document_sha(ctx: AppContext, document_id: UUID) -> str:
+    return str(library.get_document(ctx, document_id)["sha256"])

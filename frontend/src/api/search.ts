@@ -1,0 +1,47 @@
+/** `GET /api/search` for screens outside chat: hybrid search over passages, debounced by the caller. */
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { apiJson } from "@/lib/api";
+import type { SearchHit, SearchResponse } from "./types";
+
+export const MIN_SEARCH_CHARS = 2;
+
+export function usePassageSearch(query: string, options: { k?: number; categories?: string[] } = {}) {
+  const q = query.trim();
+  const k = options.k ?? 30;
+  const categories = options.categories ?? [];
+  return useQuery({
+    queryKey: ["search", q, k, categories],
+    queryFn: ({ signal }) => {
+      const params = new URLSearchParams({ q, k: String(k) });
+      for (const category of categories) params.append("categories", category);
+      return apiJson<SearchResponse>(`/api/search?${params}`, { signal });
+    },
+    enabled: q.length >= MIN_SEARCH_CHARS,
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+}
+
+export interface HitGroup {
+  documentId: string;
+  filename: string;
+  hits: SearchHit[];
+}
+
+/** Hits grouped by document, documents in the order of their best hit. */
+export function groupHits(hits: readonly SearchHit[]): HitGroup[] {
+  const groups = new Map<string, HitGroup>();
+  for (const hit of hits) {
+    const group = groups.get(hit.document_id) ?? { documentId: hit.document_id, filename: hit.filename, hits: [] };
+    group.hits.push(hit);
+    groups.set(hit.document_id, group);
+  }
+  return [...groups.values()];
+}
+
+/** "Page 4", "Slide 2", "Sheet “arts”" or the section, for a hit. */
+export function hitPlace(hit: Pick<SearchHit, "page" | "section" | "kind">): string | null {
+  if (hit.page) return `${hit.kind === "slide" ? "Slide" : "Page"} ${hit.page}`;
+  if (hit.section?.startsWith("Sheet: ")) return `Sheet “${hit.section.slice(7)}”`;
+  return hit.section ? hit.section.split(" > ").slice(-2).join(" › ") : null;
+}

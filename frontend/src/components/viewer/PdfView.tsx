@@ -1,0 +1,102 @@
+/**
+ * A PDF page as the server renders it (PNG), with the cited passage's lines boxed over it, and page
+ * navigation. When the passage cannot be located on the image (a scanned page has no text layer), the
+ * text recognised on the page is shown under it instead.
+ */
+import { useEffect, useRef, useState, type RefObject } from "react";
+import { Spinner } from "@/components/Spinner";
+import { pageImageUrl, useBlocks, useHighlights } from "@/api/viewer";
+import { PageNav } from "./PageNav";
+import { Highlighted } from "./Highlighted";
+
+const RENDER_SCALE = 2; // sharp on high-density screens; the server bounds the pixel count anyway
+
+export function PdfView({ documentId, pages, initialPage, block, terms }: {
+  documentId: string;
+  pages: number | null;
+  initialPage: number;
+  block: string | null;
+  terms: readonly string[];
+}) {
+  const [page, setPage] = useState(initialPage);
+  const [loaded, setLoaded] = useState<string | null>(null);
+  const onCitedPage = page === initialPage && block !== null;
+  const highlights = useHighlights(documentId, page, onCitedPage ? { block: block! } : null);
+  // The searched words, boxed more strongly (on any page), and the view scrolls to the first of them.
+  const words = useHighlights(documentId, page, terms.length ? { q: terms.join(" ") } : null);
+  const wordRects = words.data?.page === page ? words.data.rects : [];
+  const pageBlocks = useBlocks(documentId, onCitedPage ? { page } : null);
+  const firstBox = useRef<HTMLDivElement>(null);
+  const src = pageImageUrl(documentId, page, RENDER_SCALE);
+  const rects = highlights.data?.page === page ? highlights.data.rects : [];
+
+  useEffect(() => {
+    if (loaded === src && (rects.length || wordRects.length)) firstBox.current?.scrollIntoView({ block: "center", behavior: "smooth" });
+  }, [loaded, src, rects.length, wordRects.length]);
+
+  const cited = pageBlocks.data?.blocks.find((b) => b.id === block);
+  const notLocated = onCitedPage && highlights.isSuccess && rects.length === 0;
+
+  return (
+    <div className="flex flex-col gap-3" data-testid="pdf-view" data-page={page}>
+      <div className="sticky top-0 z-10 flex items-center justify-between gap-2 rounded-lg border border-line bg-surface px-2 py-1 shadow-sm">
+        <PageNav unit="Page" page={page} count={pages} onPage={setPage} />
+        {highlights.isFetching && <Spinner size={14} className="text-ink-faint" />}
+      </div>
+      <div className="relative mx-auto w-full max-w-[900px] overflow-hidden rounded-lg border border-line bg-white shadow-card">
+        {loaded !== src && (
+          <div className="absolute inset-0 flex items-center justify-center text-ink-faint"><Spinner /></div>
+        )}
+        <img
+          key={src}
+          src={src}
+          alt={`Page ${page}${pages ? ` of ${pages}` : ""}`}
+          data-testid="pdf-page-image"
+          className="block h-auto w-full"
+          onLoad={() => setLoaded(src)}
+        />
+        {highlights.data && rects.map((rect, index) => (
+          <Box key={`p${index}`} rect={rect} size={highlights.data!} testId="pdf-highlight"
+            boxRef={index === 0 && !wordRects.length ? firstBox : undefined}
+            className="bg-amber-300/35 ring-1 ring-amber-500/50" />
+        ))}
+        {words.data && wordRects.map((rect, index) => (
+          <Box key={`w${index}`} rect={rect} size={words.data!} testId="pdf-word-highlight"
+            boxRef={index === 0 ? firstBox : undefined} className="bg-orange-400/45 ring-2 ring-orange-600/70" />
+        ))}
+      </div>
+      {notLocated && cited && (
+        <div className="rounded-lg border border-line bg-surface-2 p-3 text-[13px]">
+          <p className="mb-2 text-ink-muted">
+            This page has no text layer (a scan), so the passage is shown as recognised from the image:
+          </p>
+          <p className="whitespace-pre-wrap text-ink" data-testid="cited-block">
+            <Highlighted text={cited.text} terms={terms} />
+          </p>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Box({ rect, size, testId, className, boxRef }: {
+  rect: { x0: number; y0: number; x1: number; y1: number };
+  size: { width: number; height: number };
+  testId: string;
+  className: string;
+  boxRef?: RefObject<HTMLDivElement | null>;
+}) {
+  return (
+    <div
+      ref={boxRef}
+      data-testid={testId}
+      className={`pointer-events-none absolute rounded-[2px] mix-blend-multiply ${className}`}
+      style={{
+        left: `${(rect.x0 / size.width) * 100}%`,
+        top: `${(rect.y0 / size.height) * 100}%`,
+        width: `${((rect.x1 - rect.x0) / size.width) * 100}%`,
+        height: `${((rect.y1 - rect.y0) / size.height) * 100}%`,
+      }}
+    />
+  );
+}

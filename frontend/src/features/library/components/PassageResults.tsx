@@ -1,0 +1,88 @@
+/**
+ * The library search's passage results: hybrid search over the documents' text, grouped by document,
+ * the matching words marked. Each passage opens the viewer at its page, slide or rows; "Ask in chat"
+ * starts a question about it, scoped to that document.
+ */
+import { FileText, MessageSquare, TextSearch } from "lucide-react";
+import { Link } from "react-router";
+import { groupHits, hitPlace, MIN_SEARCH_CHARS, usePassageSearch } from "@/api/search";
+import { Spinner } from "@/components/Spinner";
+import { Highlighted } from "@/components/viewer/Highlighted";
+import { useDebounced } from "@/hooks/useDebounced";
+import { errorMessage } from "@/lib/api";
+import { plural } from "@/lib/format";
+import { extensionOf } from "@/lib/files";
+import { queryTerms, readableMarkdown } from "@/lib/highlight";
+import { askInChatHref, viewerHref } from "@/lib/viewerLinks";
+
+const HITS_PER_DOCUMENT = 3;
+const MARKDOWN_SOURCES = new Set(["md", "markdown", "html", "htm"]);
+
+/** Markdown and HTML documents' passages are Markdown source. */
+function isMarkdown(filename: string): boolean {
+  return MARKDOWN_SOURCES.has(extensionOf(filename));
+}
+
+export function PassageResults({ query, categories }: { query: string; categories: string[] }) {
+  const settled = useDebounced(query.trim(), 250);
+  const search = usePassageSearch(settled, { k: 30, categories });
+  if (settled.length < MIN_SEARCH_CHARS) return null;
+  const terms = queryTerms(settled);
+  const groups = groupHits(search.data?.hits ?? []);
+
+  return (
+    <section aria-label="Passages" data-testid="passage-results" className="border-b border-line">
+      <header className="flex items-center gap-2 px-4 pt-3 pb-1 text-[13px] font-medium text-ink-muted">
+        <TextSearch size={14} />
+        <span>
+          {search.isSuccess
+            ? groups.length
+              ? `Best ${plural(search.data.hits.length, "passage")} for “${settled}”, in ${plural(groups.length, "document")}`
+              : `No passage matches “${settled}”`
+            : `Searching the text of your documents for “${settled}”…`}
+        </span>
+        {search.isFetching && <Spinner size={12} />}
+      </header>
+      {search.isError && <p role="alert" className="px-4 pb-3 text-sm text-danger">Search failed: {errorMessage(search.error)}</p>}
+      {search.data?.notice && <p className="px-4 pb-2 text-xs text-ink-muted">{search.data.notice}</p>}
+      <ul className="divide-y divide-line">
+        {groups.map((group) => (
+          <li key={group.documentId} className="px-4 py-3" data-testid="passage-group">
+            <Link to={viewerHref(group.documentId, { block: group.hits[0]!.block_id, page: group.hits[0]!.page, q: settled })}
+              className="flex items-center gap-2 text-sm font-semibold text-ink hover:text-accent">
+              <FileText size={15} className="shrink-0 text-ink-muted" />
+              <span className="truncate">{group.filename}</span>
+              <span className="shrink-0 font-normal text-ink-muted">· {plural(group.hits.length, "passage")}</span>
+            </Link>
+            <ul className="mt-1.5 space-y-1">
+              {group.hits.slice(0, HITS_PER_DOCUMENT).map((hit) => (
+                <li key={hit.block_id} className="group flex items-start gap-2">
+                  <Link
+                    to={viewerHref(hit.document_id, { block: hit.block_id, page: hit.page, q: settled })}
+                    data-testid="passage-hit"
+                    className="min-w-0 flex-1 rounded-lg px-2 py-1.5 hover:bg-surface-2"
+                  >
+                    {hitPlace(hit) && <span className="mr-2 text-xs font-medium text-accent-soft-ink">{hitPlace(hit)}</span>}
+                    <span className="line-clamp-2 text-[13px] text-ink"><Highlighted text={isMarkdown(hit.filename) ? readableMarkdown(hit.snippet) : hit.snippet} terms={terms} /></span>
+                  </Link>
+                  <Link
+                    to={askInChatHref(hit.document_id, settled)}
+                    className="mt-1 flex shrink-0 items-center gap-1 rounded-md px-2 py-1 text-xs text-ink-muted opacity-0 group-hover:opacity-100 hover:bg-surface-2 hover:text-ink focus-visible:opacity-100"
+                    aria-label={`Ask in chat about “${settled}” in ${hit.filename}`}
+                  >
+                    <MessageSquare size={13} /> Ask in chat
+                  </Link>
+                </li>
+              ))}
+              {group.hits.length > HITS_PER_DOCUMENT && (
+                <li className="px-2 text-xs text-ink-muted">
+                  and {plural(group.hits.length - HITS_PER_DOCUMENT, "more passage")} — open the document to see them
+                </li>
+              )}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,2 @@
+/** The viewer feature's public surface: the full-page viewer. (The embeddable viewer is in components/viewer.) */
+export { ViewerPage } from "./components/ViewerPage";

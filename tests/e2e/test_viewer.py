@@ -1,0 +1,172 @@
+"""The source viewer in a real browser, on real corpus files of every format: the library's search box
+finds passages (not just names), groups them by document with the words marked, and each result opens
+the document at its place — a PDF page with the passage boxed, slide N of M, a text document scrolled
+to the passage, sheet rows marked. Screenshots of each view, light and dark, go to test-artifacts/."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.e2e.a11y import settle_transitions
+from tests.e2e.conftest import ARTIFACTS
+from tests.support.server import REPO_ROOT, QuireServer
+from tests.support.vault import ingest
+
+CORPUS = REPO_ROOT.parent / "shared" / "corpus"
+FILES = ["huckleberry-finn-p22-scan.pdf", "federal-register-2020-17221.pdf", "py4e-02-expressions.pptx",
+         "docling-word-sample.docx", "readxl-deaths.xlsx", "palmer-penguins.csv", "wikipedia-mozilla.html",
+         "rust-book-ch04-01-ownership.md"]
+
+
+@pytest.fixture(scope="module")
+def corpus(e2e_server: QuireServer) -> Iterator[dict[str, dict[str, Any]]]:
+    with e2e_server.client() as api:
+        yield ingest(api, {name: (CORPUS / name).read_bytes() for name in FILES}, category="Corpus", timeout_s=180)
+
+
+def _search(page: Page, server: QuireServer, query: str) -> Locator:
+    page.goto(server.url + "/library")
+    box = page.get_by_label("Search documents and passages")
+    box.fill(query)
+    results = page.get_by_test_id("passage-results")
+    expect(results).to_contain_text(re.compile(rf"Best \d+ passages? for “{re.escape(query)}”, in \d+ documents?"))
+    return results
+
+
+def _open_hit(page: Page, server: QuireServer, query: str, filename: str) -> None:
+    """Search, check the document's group marks the query's words, open its passage containing `query`."""
+    results = _search(page, server, query)
+    group = results.get_by_test_id("passage-group").filter(has_text=filename)
+    expect(group).to_be_visible()
+    expect(group.get_by_test_id("term-mark").first).to_be_visible()
+    group.get_by_test_id("passage-hit").first.click()
+    expect(page).to_have_url(re.compile(r"/library/documents/[0-9a-f-]{36}\?block="))
+    expect(page.get_by_test_id("viewer-title")).to_contain_text(filename)
+
+
+def _screenshots(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"viewer-{name}-light.png"))
+    page.emulate_media(color_scheme="dark")
+    settle_transitions(page)
+    page.screenshot(path=str(ARTIFACTS / f"viewer-{name}-dark.png"))
+    page.emulate_media(color_scheme="light")
+
+
+def test_pdf_result_opens_its_page_with_the_passage_boxed(
+    page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]]
+) -> None:
+    _open_hit(page, e2e_server, "process inputs from the pilots", "federal-register-2020-17221.pdf")
+    view = page.get_by_test_id("pdf-view")
+    expect(view).to_have_attribute("data-page", "2")
+    expect(view.get_by_test_id("page-count")).to_have_text("of 15")
+    image = view.get_by_test_id("pdf-page-image")
+    expect(image).to_have_attribute("src", re.compile(r"/pages/2\.png"))
+    expect(view.get_by_test_id("pdf-highlight").first).to_be_visible()
+    assert image.evaluate("img => img.complete && img.naturalWidth > 600")
+    # The boxes lie on the page image (measured in one go: the view may still be scrolling to them).
+    inside = view.evaluate("""view => {
+        const page = view.querySelector('[data-testid="pdf-page-image"]').getBoundingClientRect();
+        return [...view.querySelectorAll('[data-testid$="highlight"]')].map((mark) => {
+            const box = mark.getBoundingClientRect();
+            return box.left >= page.left && box.right <= page.right + 1
+                && box.top >= page.top && box.bottom <= page.bottom + 1;
+        });
+    }""")
+    assert inside
+    assert all(inside)
+    _screenshots(page, "pdf")
+
+    view.get_by_role("button", name="Next page").click()
+    expect(view).to_have_attribute("data-page", "3")
+    expect(view.get_by_test_id("pdf-page-image")).to_have_attribute("src", re.compile(r"/pages/3\.png"))
+    expect(page.get_by_test_id("open-original")).to_have_attribute("href", re.compile(r"/file$"))
+
+
+def test_scanned_page_shows_the_recognised_passage_under_the_image(
+    page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]]
+) -> None:
+    _open_hit(page, e2e_server, "We scrouched down and laid still", "huckleberry-finn-p22-scan.pdf")
+    view = page.get_by_test_id("pdf-view")
+    expect(view).to_have_attribute("data-page", "1")
+    expect(view.get_by_test_id("pdf-page-image")).to_be_visible()
+    # No text layer to box the passage on: the text recognised from the image is shown instead.
+    expect(view).to_contain_text("This page has no text layer")
+    expect(view.get_by_test_id("cited-block")).to_contain_text("scrouched")
+    expect(view.get_by_test_id("pdf-highlight")).to_have_count(0)
+
+
+def test_slide_result_opens_slide_n_of_m(
+    page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]]
+) -> None:
+    _open_hit(page, e2e_server, "express the classic math operations", "py4e-02-expressions.pptx")
+    view = page.get_by_test_id("slide-view")
+    expect(view).to_have_attribute("data-slide", "16")
+    expect(view).to_contain_text("Slide 16 of 34")
+    expect(view.get_by_test_id("cited-block")).to_contain_text("express the classic math operations")
+    expect(view.get_by_test_id("cited-block").get_by_test_id("term-mark").first).to_be_visible()
+    _screenshots(page, "pptx")
+    view.get_by_role("button", name="Next slide").click()
+    expect(view).to_contain_text("Slide 17 of 34")
+
+
+@pytest.mark.parametrize(("query", "filename", "heading"), [
+    ("some interesting things a respectful duck could eat", "docling-word-sample.docx", None),
+    ("converts JavaScript scripts into Java classes", "wikipedia-mozilla.html", "Rhino"),
+    ("from the memory allocator at runtime", "rust-book-ch04-01-ownership.md", "Memory and Allocation"),
+])
+def test_text_result_scrolls_to_the_passage(
+    page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]], query: str, filename: str,
+    heading: str | None,
+) -> None:
+    _open_hit(page, e2e_server, query, filename)
+    cited = page.get_by_test_id("text-view").get_by_test_id("cited-block")
+    expect(cited).to_contain_text(query)
+    expect(cited).to_be_in_viewport()
+    if heading:
+        expect(page.get_by_test_id("text-view").get_by_role("heading", name=heading)).to_be_visible()
+    _screenshots(page, filename.rsplit(".", 1)[1])
+
+
+@pytest.mark.parametrize(("query", "filename", "row"), [
+    ("Vera Rubin scientist", "readxl-deaths.xlsx", "Vera Rubin"),
+    ("Gentoo Biscoe 45.2 16.4 223 5950", "palmer-penguins.csv", "5950"),
+])
+def test_sheet_result_marks_the_cited_rows(
+    page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]], query: str, filename: str, row: str,
+) -> None:
+    _open_hit(page, e2e_server, query, filename)
+    view = page.get_by_test_id("sheet-view")
+    expect(view.get_by_test_id("cited-row").filter(has_text=row).first).to_be_in_viewport()
+    expect(view.locator("th").first).to_be_visible()
+    _screenshots(page, filename.rsplit(".", 1)[1])
+
+
+def test_html_original_is_never_rendered(
+    page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]]
+) -> None:
+    outside: list[str] = []
+    page.on("request", lambda request: outside.append(request.url)
+            if not request.url.startswith(e2e_server.url) and not request.url.startswith("data:") else None)
+    _open_hit(page, e2e_server, "converts JavaScript scripts into Java classes", "wikipedia-mozilla.html")
+    expect(page.get_by_test_id("text-view")).to_be_visible()
+    assert page.locator("iframe").count() == 0
+    assert outside == []
+
+
+def test_ask_in_chat_from_a_result_scopes_the_question(
+    page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]]
+) -> None:
+    results = _search(page, e2e_server, "memory allocator")
+    hit = results.get_by_test_id("passage-group").filter(has_text="rust-book").get_by_test_id("passage-hit").first
+    _screenshots(page, "library-search")
+    hit.hover()
+    results.get_by_role("link", name=re.compile(r"^Ask in chat about “memory allocator” in rust-book")).first.click()
+    expect(page).to_have_url(re.compile(r"/chat$"))
+    expect(page.get_by_role("textbox").first).to_have_value("memory allocator")
+    expect(page.get_by_text("rust-book-ch04-01-ownership.md").first).to_be_visible()
