@@ -34,7 +34,9 @@ _DOCX_ERRORS = (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, 
 def extract_docx(path: Path) -> ExtractResult:
     check_zip_contents(path, "docx")
     try:
-        document = docx.Document(str(path))
+        # From a file object: the stored file's name carries no suffix python-docx could rely on.
+        with path.open("rb") as stream:
+            document = docx.Document(stream)
         outline = Outline("text", separator="\n\n")
         for block in _blocks(document):
             if isinstance(block, Table):

@@ -20,6 +20,8 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # Lines that belong to a block a Setext underline cannot turn into a heading.
 _NOT_A_TITLE = re.compile(r"^(?: {4,}|\t| {0,3}(?:[-*+>|]|\d+[.)])(?:\s|$))")
 _FRONT_MATTER_END = ("---", "...")
+# CommonMark backslash escapes: a breadcrumb shows the heading as rendered ("Step [1]", not "Step \\[1\\]").
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
 def extract_markdown(path: Path) -> ExtractResult:
@@ -44,13 +46,13 @@ def split_markdown(text: str, kind: BlockKind = "text") -> list[ExtractedUnit]:
             fence = match.group(1)
             outline.text(line)
         elif (atx := _ATX.match(line)) and atx.group(2):
-            outline.heading(len(atx.group(1)), atx.group(2).strip(), line)
+            outline.heading(len(atx.group(1)), _unescape(atx.group(2).strip()), line)
             after_break = True
             index += 1
             continue
         elif after_break and _is_setext_title(lines, index):
             level = 1 if lines[index + 1].strip().startswith("=") else 2
-            outline.heading(level, line.strip(), line + "\n" + lines[index + 1])
+            outline.heading(level, _unescape(line.strip()), line + "\n" + lines[index + 1])
             index += 2
             continue
         else:
@@ -58,6 +60,10 @@ def split_markdown(text: str, kind: BlockKind = "text") -> list[ExtractedUnit]:
         after_break = not line.strip()
         index += 1
     return outline.finish()
+
+
+def _unescape(title: str) -> str:
+    return _ESCAPE.sub(r"\1", title)
 
 
 def _front_matter_end(lines: list[str]) -> int:

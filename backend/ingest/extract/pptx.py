@@ -30,7 +30,9 @@ _PPTX_ERRORS = (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, 
 def extract_pptx(path: Path, on_progress: ProgressCallback | None = None) -> ExtractResult:
     check_zip_contents(path, "pptx")
     try:
-        slides = list(Presentation(str(path)).slides)
+        # From a file object: the stored file's name carries no suffix python-pptx could rely on.
+        with path.open("rb") as stream:
+            slides = list(Presentation(stream).slides)
         units: list[ExtractedUnit] = []
         for number, slide in enumerate(slides, start=1):
             unit = _slide_unit(slide, number)

@@ -9,7 +9,7 @@ import datetime as dt
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import BinaryIO, Protocol
 
 from openpyxl import load_workbook
 from openpyxl.utils.exceptions import InvalidFileException
@@ -30,8 +30,15 @@ class _Cell(Protocol):
 
 def extract_xlsx(path: Path, on_progress: ProgressCallback | None = None) -> ExtractResult:
     check_zip_contents(path, "xlsx")
+    with path.open("rb") as stream:
+        return _extract_workbook(stream, on_progress)
+
+
+def _extract_workbook(stream: BinaryIO, on_progress: ProgressCallback | None) -> ExtractResult:
+    # A file object, not the path: openpyxl refuses paths without an .xlsx suffix, and uploads are
+    # staged under names without one.
     try:
-        workbook = load_workbook(path, read_only=True, data_only=True)
+        workbook = load_workbook(stream, read_only=True, data_only=True)
     except _OPENPYXL_ERRORS as exc:
         raise corrupt_office_file("xlsx") from exc
     units: list[ExtractedUnit] = []
