@@ -29,6 +29,8 @@ class SearchHit(BaseModel):
     score: float
     dense_rank: int | None
     sparse_rank: int | None
+    page_label: str | None = None  # the page's printed label (PDFs that number pages their own way)
+    document_kind: str | None = None  # pdf | docx | pptx | xlsx | csv | md | txt | html
 
 
 class SearchResponse(BaseModel):

@@ -46,6 +46,8 @@ class IndexedBlock(NamedTuple):
     text: str
     embedding: np.ndarray | None = None
     terms: tuple[str, bytes] | None = None
+    page_label: str | None = None
+    document_kind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,8 @@ class Hit:
     score: float
     dense_rank: int | None
     sparse_rank: int | None
+    page_label: str | None = None  # the printed label of `page` (PDF page labels), when the file has one
+    document_kind: str | None = None  # the document's format: pdf, pptx, xlsx, ...
 
 
 class ScoredBlock(NamedTuple):

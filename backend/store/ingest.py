@@ -251,10 +251,10 @@ def stage_chunks(db: Database, workflow_id: str, document_id: str, chunks: Seque
             "DELETE FROM ingest_chunks WHERE workflow_id = %s AND document_id = %s", (workflow_id, document_id)
         )
         with conn.cursor().copy(
-            "COPY ingest_chunks (workflow_id, document_id, ordinal, text, page, section, kind) FROM STDIN"
+            "COPY ingest_chunks (workflow_id, document_id, ordinal, text, page, section, kind, page_label) FROM STDIN"
         ) as copy:
             for c in chunks:
-                copy.write_row((workflow_id, document_id, c.ordinal, c.text, c.page, c.section, c.kind))
+                copy.write_row((workflow_id, document_id, c.ordinal, c.text, c.page, c.section, c.kind, c.page_label))
 
 
 @dataclass(frozen=True)
@@ -294,9 +294,10 @@ def store_version(
         ordinals, terms, counts = _staged_terms(conn, wf, doc, analyzer)
         conn.execute(
             "INSERT INTO blocks (id, document_id, doc_sha256, ordinal, text, page, section, kind, terms,"
-            " term_counts, terms_analyzer)"
+            " term_counts, terms_analyzer, page_label)"
             " SELECT md5(document_id::text || ':' || %s || ':' || ordinal)::uuid, document_id, %s, ordinal,"
-            " text, page, section, kind, t.terms, t.counts, CASE WHEN t.terms IS NOT NULL THEN %s END"
+            " text, page, section, kind, t.terms, t.counts, CASE WHEN t.terms IS NOT NULL THEN %s END,"
+            " page_label"
             " FROM ingest_chunks LEFT JOIN unnest(%s::int[], %s::text[], %s::bytea[]) AS t (ordinal, terms, counts)"
             " USING (ordinal) WHERE workflow_id = %s AND document_id = %s"
             " ON CONFLICT (id) DO NOTHING",

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pymupdf
 import pytest
 
 from tests.support.corpus import CORPUS, contains, manifest, where_matches
@@ -59,7 +60,20 @@ def test_every_corpus_file_is_ingested_and_every_probe_found(
             for probe in entry["probes"]:
                 hits = [hit for hit in _hits(api, probe["text"]) if hit["document_id"] == document_id]
                 matching = [hit for hit in hits if contains(hit["text"], probe["text"], ocr=probe.get("ocr", False))]
-                if not any(where_matches(probe["where"], hit) for hit in matching):
+                placed = [hit for hit in matching if where_matches(probe["where"], hit)]
+                if not placed:
                     found = [(hit["page"], hit["section"]) for hit in matching]
                     misses.append(f"{entry['file']}: {probe['text']!r} at {probe['where']}; found at {found}")
+                for hit in placed:
+                    shown = (hit["document_kind"], hit["page_label"])
+                    if shown != (entry["format"], printed_label(entry, hit["page"])):
+                        misses.append(f"{entry['file']}: {probe['text']!r} shown as {shown}")
         assert not misses, "probes not found where expected:\n" + "\n".join(misses)
+
+
+def printed_label(entry: dict[str, Any], page: int | None) -> str | None:
+    """The page label the PDF itself gives physical page `page` (None for other formats or no labels)."""
+    if entry["format"] != "pdf" or page is None:
+        return None
+    with pymupdf.open(CORPUS / entry["file"]) as document:
+        return document[page - 1].get_label() or None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pymupdf
 import pytest
 
 from backend.ingest.extract import extract_document
@@ -164,3 +165,15 @@ def test_partially_truncated_pdf_keeps_what_can_be_read(tmp_path: Path) -> None:
     result = extract_pdf_pages(path, ocr_languages="eng")
     assert result.units, "a repairable PDF must yield its readable pages"
     assert "part 1" in result.units[0].text
+
+
+def test_printed_page_labels_are_kept_next_to_physical_pages(tmp_path: Path) -> None:
+    path = make_pdf(tmp_path / "labelled.pdf", [filler("the preface"), filler("the intro"), filler("chapter one")])
+    with pymupdf.open(path) as document:
+        # Front matter in roman numerals, then the body numbered from 1: how books and theses print pages.
+        document.set_page_labels([{"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
+                                  {"startpage": 2, "prefix": "", "style": "D", "firstpagenum": 1}])
+        document.save(tmp_path / "with-labels.pdf")
+    units = extract_pdf_pages(tmp_path / "with-labels.pdf").units
+    assert [(unit.page, unit.page_label) for unit in units] == [(1, "i"), (2, "ii"), (3, "1")]
+    assert all(unit.page_label is None for unit in extract_pdf_pages(path).units)

@@ -143,7 +143,8 @@ def _extract_pages(
             text, kind = "", "text"
             unreadable.append(number)
         if text:
-            units.append(ExtractedUnit(text=text, kind=kind, page=number, section=sections.get(number)))
+            units.append(ExtractedUnit(text=text, kind=kind, page=number, section=sections.get(number),
+                                       page_label=page_label(document, number)))
         if on_progress is not None:
             detail = f"page {number} of {total}" + (" (OCR)" if kind == "ocr" else "")
             on_progress(ExtractProgress(done=number, total=total, detail=detail))
@@ -169,6 +170,15 @@ def _read_page(page: pymupdf.Page, ocr: _Ocr) -> tuple[str, BlockKind]:
     if recognised is None or _visible_chars(recognised) <= chars:
         return text, "text"
     return recognised.strip(), "ocr"
+
+
+def page_label(document: pymupdf.Document, number: int) -> str | None:
+    """The printed label of 1-based page `number` ("iv", "12", "A-3"), or None when the PDF defines none."""
+    try:
+        label = document[number - 1].get_label()
+    except _MUPDF_ERRORS:
+        return None
+    return label.strip() or None
 
 
 def _visible_chars(text: str) -> int:
