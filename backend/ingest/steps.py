@@ -14,7 +14,7 @@ from dbos import DBOS
 from backend.context import get_context
 from backend.ingest import files
 from backend.ingest.chunk import chunk_units
-from backend.ingest.extract import extract_document
+from backend.ingest.sandbox import ExtractionCancelled, Limits, extract_sandboxed, shared_pool
 from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.store import ingest as store
@@ -63,8 +63,8 @@ def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
         return {"ok": False, "reason": "superseded"}
     store.update_item(ctx.db, workflow_id, document_id, state="extracting", detail="opening file")
     try:
-        result = _extract(item, ctx.settings.ocr_languages, _progress_writer(workflow_id, item))
-    except ExtractionStopped:
+        result = _extract(item, _progress_writer(workflow_id, item))
+    except (ExtractionStopped, ExtractionCancelled):
         return {"ok": False, "reason": "cancelled"}
     except ExtractionError as exc:
         _fail(item, exc.message)
@@ -83,11 +83,20 @@ def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     return {"ok": True, "pages": result.pages, "chunks": len(chunks), "warnings": len(result.warnings)}
 
 
-def _extract(item: dict[str, Any], languages: str, on_progress: Any) -> ExtractResult:
+def _extract(item: dict[str, Any], on_progress: Any) -> ExtractResult:
+    """Read the file in the sandbox's child processes (limits: backend/ingest/sandbox.py); the child is
+    killed as soon as the run is cancelled or the document deleted."""
+    ctx = get_context()
     source = Path(item["pending_path"])
     if not source.exists():
         raise ExtractionError("file_missing", "The uploaded file is no longer on disk; upload it again.")
-    return extract_document(source, item["kind"], ocr_languages=languages, on_progress=on_progress)
+    pool = shared_pool(ctx.settings.extract_workers, Limits.from_settings(ctx.settings))
+
+    def stopped() -> bool:
+        return not store.item_is_current(store.load_item(ctx.db, item["workflow_id"], item["document_id"]))
+
+    return extract_sandboxed(pool, source, item["kind"], ocr_languages=ctx.settings.ocr_languages,
+                             on_progress=on_progress, should_stop=stopped)
 
 
 class ExtractionStopped(Exception):

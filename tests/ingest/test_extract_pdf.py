@@ -8,7 +8,6 @@ import pymupdf
 import pytest
 
 from backend.ingest.extract import extract_document
-from backend.ingest.extract import pdf as pdf_module
 from backend.ingest.extract.pdf import extract_pdf_pages
 from backend.ingest.types import ExtractionError, ExtractProgress
 from tests.support.documents import (
@@ -115,9 +114,9 @@ def test_mixed_document_ocrs_only_the_scanned_page(tmp_path: Path) -> None:
 def test_without_tesseract_scanned_pages_are_skipped_with_one_warning(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pdf_module.shutil, "which", lambda _name: None)
     path = make_pdf(tmp_path / "scans.pdf", [SCANNED_TEXT, filler("typed"), SCANNED_TEXT], scanned={1, 3})
     events: list[ExtractProgress] = []
+    monkeypatch.setenv("PATH", str(tmp_path / "no-programs-here"))  # tesseract cannot be found
     result = extract_pdf_pages(path, on_progress=events.append)
     assert [unit.page for unit in result.units] == [2]
     assert len(result.warnings) == 1
