@@ -41,6 +41,7 @@ _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | py
 # MuPDF reports damaged objects as its own error classes; PyMuPDF wraps some in RuntimeError.
 _MUPDF_ERRORS = (pymupdf.mupdf.FzErrorBase, RuntimeError)
 
+_EOF_MARKER, _EOF_WINDOW = b"%%EOF", 2048
 ENCRYPTED_MESSAGE = "This PDF is password-protected; remove the password and upload it again."
 CORRUPT_MESSAGE = "This PDF is damaged and could not be opened; try saving or exporting it again."
 
@@ -50,15 +51,39 @@ def open_pdf(path: Path) -> pymupdf.Document:
     try:
         document = pymupdf.open(path, filetype="pdf")
     except (pymupdf.FileDataError, pymupdf.EmptyFileError, *_MUPDF_ERRORS) as exc:
-        raise ExtractionError("pdf_corrupt", CORRUPT_MESSAGE) from exc
+        document = _open_cut_short(path)
+        if document is None:
+            raise ExtractionError("pdf_corrupt", CORRUPT_MESSAGE) from exc
     # `needs_pass`, not `is_encrypted`: a PDF with only an owner password opens and reads normally.
     if document.needs_pass:
         document.close()
         raise ExtractionError("pdf_encrypted", ENCRYPTED_MESSAGE)
-    if document.page_count == 0:
+    if _page_count(document) == 0:
         document.close()
         raise ExtractionError("pdf_corrupt", CORRUPT_MESSAGE)
     return document
+
+
+def _page_count(document: pymupdf.Document) -> int:
+    try:
+        return document.page_count
+    except _MUPDF_ERRORS:  # a rebuilt page tree can be beyond use ("Invalid number of pages")
+        return 0
+
+
+def _open_cut_short(path: Path) -> pymupdf.Document | None:
+    """A file cut off mid-object (a broken download) without its torn last object, which MuPDF's repair
+    chokes on ("invalid key in dict"); None if that does not open either or the file is not cut short."""
+    data = path.read_bytes()
+    if _EOF_MARKER in data[-_EOF_WINDOW:]:
+        return None
+    end = data.rfind(b"endobj")
+    if end <= 0:
+        return None
+    try:
+        return pymupdf.open(stream=data[: end + len(b"endobj")] + b"\n", filetype="pdf")
+    except (pymupdf.FileDataError, pymupdf.EmptyFileError, *_MUPDF_ERRORS):
+        return None
 
 
 @dataclass(frozen=True)
@@ -85,6 +110,7 @@ def scan_pdf(path: Path, on_progress: ProgressCallback | None = None) -> PdfScan
         units: list[ExtractedUnit] = []
         candidates: dict[int, str] = {}
         unreadable: list[int] = []
+        empty: list[int] = []
         done = 0
         for number in range(1, total + 1):
             try:
@@ -100,32 +126,48 @@ def scan_pdf(path: Path, on_progress: ProgressCallback | None = None) -> PdfScan
             if text:
                 units.append(ExtractedUnit(text=text, kind="text", page=number, section=sections.get(number),
                                            page_label=labels.get(number) or None))
+            else:
+                empty.append(number)
             done += 1
             if on_progress is not None:
                 on_progress(ExtractProgress(done=done, total=total, detail=f"page {done} of {total}"))
-        warnings = damage_warnings(document, unreadable)
+        warnings = damage_warnings(document, unreadable, empty)
         return PdfScan(total, units, candidates, sections, {n: label for n, label in labels.items() if label},
                        warnings)
     finally:
         document.close()
 
 
-def damage_warnings(document: pymupdf.Document, unreadable: list[int]) -> list[str]:
+def damage_warnings(document: pymupdf.Document, unreadable: list[int], empty: list[int]) -> list[str]:
     """What the library should show about a damaged file that still opened: pages that failed to load,
-    and a cross-reference table MuPDF had to rebuild (a cut-off or corrupted file) with fewer pages
-    than the document's own page tree declares."""
+    and, when MuPDF had to rebuild the cross-reference table (a cut-off or corrupted file), the pages
+    lost: fewer than the page tree declares, or pages whose content came out empty."""
     warnings = []
     if unreadable:
-        warnings.append(f"Page(s) {', '.join(map(str, unreadable))} are damaged and were skipped.")
+        warnings.append(f"Page(s) {page_ranges(unreadable)} are damaged and were skipped.")
     if document.is_repaired:
         declared = _declared_page_count(document)
         if declared is not None and declared > document.page_count:
             warnings.append(f"This PDF is damaged (it looks cut short): only {document.page_count} of its "
                             f"{declared} pages could be read.")
+        elif empty:
+            warnings.append(f"This PDF is damaged (it looks cut short or corrupted): page(s) {page_ranges(empty)} "
+                            f"of {document.page_count} came out empty; their content is probably lost.")
         else:
             warnings.append("This PDF is damaged (it looks cut short or corrupted) and was repaired while "
                             "reading; some of its content may be missing.")
     return warnings
+
+
+def page_ranges(numbers: list[int]) -> str:
+    """``1, 3, 5-60`` for [1, 3, 5, 6, ..., 60]."""
+    ranges: list[list[int]] = []
+    for number in sorted(numbers):
+        if ranges and number == ranges[-1][1] + 1:
+            ranges[-1][1] = number
+        else:
+            ranges.append([number, number])
+    return ", ".join(str(first) if first == last else f"{first}-{last}" for first, last in ranges)
 
 
 def _declared_page_count(document: pymupdf.Document) -> int | None:
