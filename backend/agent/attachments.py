@@ -16,7 +16,7 @@ from typing import Any
 
 from backend.agent.prompting import fence
 from backend.errors import QuireError
-from backend.ingest.extract import extract_document
+from backend.ingest.sandbox import SandboxPool, extract_sandboxed
 from backend.ingest.types import ExtractionError, RejectedFile
 from backend.ingest.validate import detect_kind, sanitise_filename
 
@@ -54,8 +54,10 @@ def refused(code: str, message: str, status: int) -> QuireError:
     return QuireError(code, message, status)
 
 
-def process(items: Sequence[AttachmentIn], ocr_languages: str, max_total_chars: int) -> Attachments:
-    """Validate and convert every attachment; raises QuireError (413/415/422) for the first bad one."""
+def process(items: Sequence[AttachmentIn], ocr_languages: str, max_total_chars: int,
+            pool: SandboxPool) -> Attachments:
+    """Validate and convert every attachment; raises QuireError (413/415/422) for the first bad one.
+    Documents are read in the extraction sandbox's child processes, under the same limits as uploads."""
     if len(items) > MAX_ATTACHMENTS:
         raise refused("too_many_attachments", f"At most {MAX_ATTACHMENTS} files can be attached to a message.", 422)
     result = Attachments()
@@ -70,7 +72,7 @@ def process(items: Sequence[AttachmentIn], ocr_languages: str, max_total_chars: 
             result.meta.append({"name": name, "mime_type": mime, "kind": "image", "size_bytes": len(data)})
         else:
             data = _decode(item.data, name, MAX_DOCUMENT_BYTES)
-            text, pages = _extract(data, name, extension, ocr_languages)
+            text, pages = _extract(data, name, extension, ocr_languages, pool)
             framed, meta = _frame(name, text, pages, max(0, min(MAX_FILE_CHARS, remaining)))
             remaining -= meta["chars"]
             result.files.append(framed)
@@ -126,14 +128,15 @@ def _image_type(data: bytes, name: str) -> str:
     raise refused("content_mismatch", f"{name} is not a PNG, JPEG, WebP or GIF image.", 415)
 
 
-def _extract(data: bytes, name: str, extension: str, ocr_languages: str) -> tuple[str, int | None]:
+def _extract(data: bytes, name: str, extension: str, ocr_languages: str,
+             pool: SandboxPool) -> tuple[str, int | None]:
     """The document's text (with page markers where pages exist) and its page count."""
     with tempfile.TemporaryDirectory(prefix="quire-attachment-") as folder:
         path = Path(folder) / f"attachment.{extension}"
         path.write_bytes(data)
         try:
             kind = detect_kind(path, path.name)
-            extracted = extract_document(path, kind, ocr_languages=ocr_languages)
+            extracted = extract_sandboxed(pool, path, kind, ocr_languages=ocr_languages)
         except RejectedFile as exc:
             raise refused(exc.code, f"{name}: {exc.message}", exc.status) from exc
         except ExtractionError as exc:

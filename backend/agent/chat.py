@@ -32,6 +32,7 @@ from backend.agent.thinking import is_trivial, think
 from backend.agent.tools import chat_tools
 from backend.context import AppContext
 from backend.errors import QuireError
+from backend.ingest.sandbox import pool_for
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.llm.prompts import PromptError
 from backend.progress.events import check_badges_soon
@@ -100,7 +101,8 @@ def prepare_chat(ctx: AppContext, request: ChatInput) -> PreparedChat:
     if len(message) > MAX_MESSAGE_CHARS:
         raise QuireError("message_too_long", f"A message is at most {MAX_MESSAGE_CHARS:,} characters.", 422)
     scope = resolve_scope(ctx.db, request.document_ids, request.categories)
-    files = process(request.attachments, ctx.settings.ocr_languages, ctx.settings.chat_memory_chars // 2)
+    files = process(request.attachments, ctx.settings.ocr_languages, ctx.settings.chat_memory_chars // 2,
+                    pool_for(ctx.settings))
     state = RequestState(app=ctx, scope=scope)
     question = sessions.Question(text=message, scope=scope_payload(state), files=files.files, images=files.images,
                                  attachments=files.meta)

@@ -367,3 +367,8 @@ def shared_pool(workers: int, limits: Limits) -> SandboxPool:
                 current.close()
             current = _Shared.pool = SandboxPool(workers or len(os.sched_getaffinity(0)) or 1, limits)
         return current
+
+
+def pool_for(settings: Settings) -> SandboxPool:
+    """The shared pool, sized and limited as `settings` say."""
+    return shared_pool(settings.extract_workers, Limits.from_settings(settings))

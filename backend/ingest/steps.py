@@ -14,7 +14,7 @@ from dbos import DBOS
 from backend.context import get_context
 from backend.ingest import files
 from backend.ingest.chunk import chunk_units
-from backend.ingest.sandbox import ExtractionCancelled, Limits, extract_sandboxed, shared_pool
+from backend.ingest.sandbox import ExtractionCancelled, extract_sandboxed, pool_for
 from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.store import ingest as store
@@ -90,7 +90,7 @@ def _extract(item: dict[str, Any], on_progress: Any) -> ExtractResult:
     source = Path(item["pending_path"])
     if not source.exists():
         raise ExtractionError("file_missing", "The uploaded file is no longer on disk; upload it again.")
-    pool = shared_pool(ctx.settings.extract_workers, Limits.from_settings(ctx.settings))
+    pool = pool_for(ctx.settings)
 
     def stopped() -> bool:
         return not store.item_is_current(store.load_item(ctx.db, item["workflow_id"], item["document_id"]))

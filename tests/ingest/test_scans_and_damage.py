@@ -3,18 +3,23 @@ upload API of a real server, with the corpus's own scan and PDFs (../shared/corp
 
 from __future__ import annotations
 
+import os
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+import psutil
 import pymupdf
 import pytest
 from PIL import Image, ImageOps
 
 from tests.support.corpus import CORPUS, contains
 from tests.support.documents import make_pdf, tesseract_available
-from tests.support.vault import ingest
+from tests.support.hostile import tree
+from tests.support.server import QuireServer
+from tests.support.vault import TERMINAL, ingest, upload
 
 needs_tesseract = pytest.mark.skipif(not tesseract_available(), reason="tesseract is not installed")
 SCAN = CORPUS / "huckleberry-finn-p22-scan.pdf"
@@ -107,3 +112,32 @@ def test_a_truncated_corpus_pdf_is_read_as_far_as_it_goes_with_a_warning(
     assert any(warning.startswith("This PDF is damaged") for warning in stored["warnings"]), stored["warnings"]
     hits = _hits_in(api, "This section of the FEDERAL REGISTER", document["id"])
     assert any(hit["page"] == 1 for hit in hits)
+
+
+@needs_tesseract
+def test_the_pages_of_a_scanned_pdf_are_read_in_parallel(quire: QuireServer, api: httpx.Client,
+                                                         unique: Callable[[str], str], tmp_path: Path) -> None:
+    assert quire.process is not None
+    pages = [f"Scanned page {n} about moraines, drumlins and eskers of the last ice age." for n in range(1, 5)]
+    name = unique("scanned-stack.pdf")
+    response = upload(api, {name: make_pdf(tmp_path / "s.pdf", pages, scanned=range(1, 5)).read_bytes()})
+    assert response.status_code == 202, response.text
+    most_at_once = 0
+    deadline = time.monotonic() + 180
+    while api.get(f"/api/ingest/{response.json()['workflow_id']}").json()["status"] not in TERMINAL:
+        assert time.monotonic() < deadline
+        readers = [p for p in tree(quire.process.pid) if _is_tesseract(p)]
+        most_at_once = max(most_at_once, len(readers))
+        time.sleep(0.02)
+    document = _document(api, name)
+    assert (document["status"], document["pages"]) == ("ready", 4)
+    assert most_at_once >= min(2, len(os.sched_getaffinity(0))), "pages were OCR'd one after another"
+    for n in range(1, 5):
+        assert any(hit["page"] == n for hit in _hits_in(api, f"Scanned page {n} moraines", document["id"]))
+
+
+def _is_tesseract(process: psutil.Process) -> bool:
+    try:
+        return process.name() == "tesseract"
+    except psutil.Error:
+        return False
