@@ -223,7 +223,7 @@ class SandboxPool:
                 worker.conn.send((job, args, cpu_s or self.limits.cpu_s))
                 *reply, rss, capped = self._wait(worker, should_stop, on_progress)
                 healthy = rss < RECYCLE_RSS_BYTES and not capped
-                return _result(tuple(reply))
+                return _result(tuple(reply), self.limits)
             finally:
                 self._give_back(worker, healthy)
 
@@ -282,14 +282,14 @@ class SandboxPool:
             worker.kill()
 
 
-def _result(reply: tuple[Any, ...]) -> Any:
+def _result(reply: tuple[Any, ...], limits: Limits) -> Any:
     status = reply[0]
     if status == "ok":
         return reply[1]
     if status == "error":
         raise ExtractionError(reply[1], reply[2])
     if status == "memory":
-        raise too_large("reading it needed more memory than allowed")
+        raise too_large(f"reading it needed more than {limits.memory_mb} MB of memory")
     raise ExtractionError("extract_failed", f"The file could not be read ({reply[1]}).")
 
 

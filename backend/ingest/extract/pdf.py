@@ -212,7 +212,8 @@ def assemble(scan: PdfScan, recognised: dict[int, PageOcr], ocr_missing: str | N
         # Nothing else to show: the reason is the document's error rather than "no text found".
         oversized = [page.number for page in recognised.values() if page.too_large]
         if oversized:
-            raise too_large(f"page(s) {', '.join(map(str, sorted(oversized)))} are too large to render for OCR")
+            pages = f"page {oversized[0]} is" if len(oversized) == 1 else f"pages {page_ranges(oversized)} are"
+            raise too_large(f"{pages} too large to render for OCR")
         reasons = "; ".join(unreliable)
         raise ExtractionError("ocr_unreadable", f"The scanned pages could not be read reliably: {reasons}.")
     ocr_pages = sum(unit.kind == "ocr" for unit in units)
