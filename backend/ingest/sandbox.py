@@ -246,7 +246,7 @@ class SandboxPool:
             if should_stop is not None and should_stop():
                 raise ExtractionCancelled
             if time.monotonic() > deadline:
-                raise too_large(f"reading it took longer than {self.limits.wall_s:.0f} seconds")
+                raise too_large(f"reading it took longer than {self.limits.wall_s:g} seconds")
 
     def _died(self, worker: _Worker) -> ExtractionError:
         worker.process.join(timeout=5)
