@@ -21,9 +21,11 @@ _BLOCKS = (
     *("footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol"),
     *("p", "pre", "section", "table", "td", "th", "tr", "ul"),
 )
+_HEADINGS = "*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6]"
 _FURNITURE = (
     "//*[contains(concat(' ', normalize-space(@class), ' '), ' mw-editsection ')]"
-    " | //a[contains(concat(' ', normalize-space(@class), ' '), ' headerlink ')]"
+    # Permalink anchors inside headings: empty, or only a mark such as # ¶ § (Sphinx, MkDocs, GitHub, Docusaurus).
+    f" | //{_HEADINGS}//a[string-length(translate(normalize-space(.), '#¶§🔗', '')) = 0]"
 )
 _SPACES = re.compile(r"[ \t\u00a0]+")
 
@@ -46,7 +48,7 @@ def extract_html(path: Path) -> ExtractResult:
 
 def _without_page_furniture(source: str) -> str:
     """The page without the links that wikis and documentation generators put inside headings
-    ("[edit]" on MediaWiki pages, "¶" permalinks in Sphinx docs): they would end up in the breadcrumbs."""
+    ("[edit]" on MediaWiki pages, "¶" or "#" permalinks): they would end up in the breadcrumbs."""
     try:
         tree = lxml_html.document_fromstring(source.encode("utf-8"), parser=lxml_html.HTMLParser(encoding="utf-8"))
     except (etree.ParserError, ValueError):

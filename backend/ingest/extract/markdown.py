@@ -21,8 +21,14 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _NOT_A_TITLE = re.compile(r"^(?: {4,}|\t| {0,3}(?:[-*+>|]|\d+[.)])(?:\s|$))")
 _FRONT_MATTER_END = ("---", "...")
 MAX_INDENT = 64
-# CommonMark backslash escapes: a breadcrumb shows the heading as rendered ("Step [1]", not "Step \\[1\\]").
+# A breadcrumb shows a heading as rendered: backslash escapes resolved ("Step [1]", not "Step \\[1\\]"),
+# links and images as their text, inline HTML tags (`<a id="x"></a>`) and `{#anchor}` attributes dropped.
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+# Only inline HTML elements by name: `Box<T>` or `Vec<String>` in a heading is code, not a tag.
+_TAG = re.compile(r"</?(?:a|abbr|b|br|code|del|em|i|img|ins|kbd|mark|s|small|span|strong|sub|sup|u)(?:\s[^>]*)?/?>",
+                  re.IGNORECASE)
+_ATTRIBUTES = re.compile(r"\s*\{[#.][^}]*\}\s*$")
 
 
 def extract_markdown(path: Path) -> ExtractResult:
@@ -72,7 +78,8 @@ def _capped_indent(line: str) -> str:
 
 
 def _unescape(title: str) -> str:
-    return _ESCAPE.sub(r"\1", title)
+    plain = _ATTRIBUTES.sub("", _TAG.sub("", _LINK.sub(r"\1", title)))
+    return _ESCAPE.sub(r"\1", " ".join(plain.split())) or title
 
 
 def _front_matter_end(lines: list[str]) -> int:
