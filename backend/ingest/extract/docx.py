@@ -1,7 +1,7 @@
 """Word documents: paragraphs and tables in document order, headings as breadcrumbs.
 
-The body XML is walked directly (descending into content controls) so each table lands between the
-paragraphs it sits between. Heading 1..9 and Title styles, or styles based on them, open sections;
+The body XML is walked directly (descending into content controls and text boxes) so each table lands
+between the paragraphs it sits between. Heading 1..9 and Title styles, or styles based on them, open sections;
 tables become atomic pipe-row units of kind ``table`` with the header repeated every 20 rows.
 """
 
@@ -27,7 +27,8 @@ from backend.ingest.types import ExtractedUnit, ExtractResult
 
 _HEADING_STYLE = re.compile(r"Heading (\d)")
 _STYLE_DEPTH = 5  # how far up `based on` chains to look for a heading style
-_PARAGRAPH, _TABLE, _CONTENT_CONTROL = qn("w:p"), qn("w:tbl"), qn("w:sdt")
+_PARAGRAPH, _TABLE, _CONTENT_CONTROL, _TEXT_BOX = qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:txbxContent")
+_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 _DOCX_ERRORS = (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError)
 
 
@@ -61,6 +62,10 @@ def _walk(element: BaseOxmlElement, document: Document) -> Iterator[Paragraph | 
     for child in element.iterchildren():
         if child.tag == _PARAGRAPH:
             yield Paragraph(child, document)
+            for box in child.iter(_TEXT_BOX):
+                # Word writes each text box twice (a DrawingML shape and a VML fallback): read it once.
+                if not any(ancestor.tag == _FALLBACK for ancestor in box.iterancestors()):
+                    yield from _walk(box, document)
         elif child.tag == _TABLE:
             yield Table(child, document)
         elif child.tag == _CONTENT_CONTROL:
