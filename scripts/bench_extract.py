@@ -3,7 +3,7 @@ fast a cancel stops the reading process, and OCR throughput of a scanned PDF wit
 
 It starts a throwaway embedded Postgres, the fake Ollama and real Quire servers, and measures through the
 public API with psutil over the server's process tree (summed RSS: shared pages count in every process,
-so the figure is an upper bound). Usage: .venv/bin/python scripts/bench_extract.py [--ocr-pages 8]
+so the figure is an upper bound). Usage: .venv/bin/python scripts/bench_extract.py [--ocr-pages 8] [--ocr-only]
 """
 
 from __future__ import annotations
@@ -131,16 +131,18 @@ def omp_threads(tmp: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--ocr-pages", type=int, default=8)
+    parser.add_argument("--ocr-only", action="store_true", help="only the OCR throughput figures")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         postgres, fake = ThrowawayPostgres(), FakeOllama().start()
         try:
-            server = QuireServer(postgres.fresh_database(), tmp / "data", fake.url).start()
-            try:
-                hostile(server, tmp)
-            finally:
-                server.stop()
+            if not args.ocr_only:
+                server = QuireServer(postgres.fresh_database(), tmp / "data", fake.url).start()
+                try:
+                    hostile(server, tmp)
+                finally:
+                    server.stop()
             ocr_throughput(postgres, fake, tmp, args.ocr_pages)
             omp_threads(tmp)
         finally:
