@@ -27,13 +27,13 @@ class Source:
     score: float
     text: str
     page_label: str | None = None  # the printed label of `page`, where the PDF numbers pages its own way
-    document_kind: str | None = None  # pdf | docx | pptx | xlsx | ...
+    kind: str | None = None  # the document's format: pdf | docx | pptx | xlsx | ... (the web app's `kind`)
 
     @classmethod
     def from_hit(cls, hit: Hit) -> Source:
         return cls(block_id=hit.block_id, document_id=hit.document_id, filename=hit.filename, page=hit.page,
                    section=hit.section, snippet=hit.snippet, score=round(hit.score, 6), text=hit.text,
-                   page_label=hit.page_label, document_kind=hit.document_kind)
+                   page_label=hit.page_label, kind=hit.document_kind)
 
     def where(self) -> str:
         """`notes.pdf, page 7 (printed iv), "Intro > Setup"`, `deck.pptx, slide 3`, `data.xlsx, sheet "Q1"` —
@@ -42,7 +42,7 @@ class Source:
         section = self.section
         if self.page is not None:
             parts.append(self._page())
-        if self.document_kind == "xlsx" and section and section.startswith(_SHEET_PREFIX):
+        if self.kind == "xlsx" and section and section.startswith(_SHEET_PREFIX):
             parts.append(f'sheet "{section.removeprefix(_SHEET_PREFIX)}"')
             section = None
         if section:
@@ -50,7 +50,7 @@ class Source:
         return ", ".join(parts)
 
     def _page(self) -> str:
-        if self.document_kind == "pptx":
+        if self.kind == "pptx":
             return f"slide {self.page}"
         if self.page_label and self.page_label != str(self.page):
             return f"page {self.page} (printed {self.page_label})"
