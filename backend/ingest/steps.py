@@ -93,7 +93,10 @@ def _extract(item: dict[str, Any], on_progress: Any) -> ExtractResult:
     pool = pool_for(ctx.settings)
 
     def stopped() -> bool:
-        return not store.item_is_current(store.load_item(ctx.db, item["workflow_id"], item["document_id"]))
+        try:
+            return not store.item_is_current(store.load_item(ctx.db, item["workflow_id"], item["document_id"]))
+        except LookupError:  # the run's record is gone: nobody waits for this file any more
+            return True
 
     return extract_sandboxed(pool, source, item["kind"], ocr_languages=ctx.settings.ocr_languages,
                              on_progress=on_progress, should_stop=stopped)
