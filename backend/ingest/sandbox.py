@@ -333,13 +333,13 @@ def _ocr_pages(pool: SandboxPool, path: Path, total: int, numbers: list[int], la
         try:
             page = pool.run("ocr_page", (str(path), number, languages, pool.limits.max_page_pixels),
                             should_stop=lambda: stop.is_set() or bool(should_stop and should_stop()))
+            with lock:
+                done += 1
+                if on_progress is not None:  # may raise to stop: the run was cancelled
+                    on_progress(ExtractProgress(done=done, total=total, detail=f"page {done} of {total} (OCR)"))
         except BaseException:
             stop.set()
             raise
-        with lock:
-            done += 1
-            if on_progress is not None:
-                on_progress(ExtractProgress(done=done, total=total, detail=f"page {done} of {total} (OCR)"))
         return page
 
     with ThreadPoolExecutor(max_workers=pool.size, thread_name_prefix="quire-ocr") as threads:

@@ -13,7 +13,8 @@ from tests.agent.chatting import Library, Stream, chat, library, model_requests
 from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import QuireServer
 
-CITATION_KEYS = {"n", "block_id", "document_id", "filename", "page", "section", "snippet", "score", "text"}
+CITATION_KEYS = {"n", "block_id", "document_id", "filename", "page", "section", "snippet", "score", "text",
+                 "page_label", "kind"}
 TOOLS = ["search_knowledge_base", "list_documents", "analyze_document", "compare_documents", "calculator",
          "current_time"]
 

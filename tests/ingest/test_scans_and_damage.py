@@ -118,7 +118,10 @@ def test_a_truncated_corpus_pdf_is_read_as_far_as_it_goes_with_a_warning(
 def test_the_pages_of_a_scanned_pdf_are_read_in_parallel(quire: QuireServer, api: httpx.Client,
                                                          unique: Callable[[str], str], tmp_path: Path) -> None:
     assert quire.process is not None
-    pages = [f"Scanned page {n} about moraines, drumlins and eskers of the last ice age." for n in range(1, 5)]
+    # Full pages: tesseract takes a second or more on each, so two workers overlap even on a busy machine.
+    pages = [f"Scanned page {n} about moraines, drumlins and eskers of the last ice age. " +
+             "Glaciers carve valleys and leave till, erratics and kettle lakes behind them. " * 12
+             for n in range(1, 5)]
     name = unique("scanned-stack.pdf")
     response = upload(api, {name: make_pdf(tmp_path / "s.pdf", pages, scanned=range(1, 5)).read_bytes()})
     assert response.status_code == 202, response.text
