@@ -213,14 +213,14 @@ class SandboxPool:
         self._closed = False
 
     def run(self, job: str, args: tuple[Any, ...], *, should_stop: Callable[[], bool] | None = None,
-            on_progress: ProgressCallback | None = None, cpu_s: int | None = None) -> Any:
+            on_progress: ProgressCallback | None = None) -> Any:
         """Run `job` in a worker and return its result; raises the job's ExtractionError, `too_large`
         for a broken limit, or ExtractionCancelled when `should_stop` turns true (the worker is killed)."""
         with self._slots:
             worker = self._take()
             healthy = False
             try:
-                worker.conn.send((job, args, cpu_s or self.limits.cpu_s))
+                worker.conn.send((job, args, self.limits.cpu_s))
                 *reply, rss, capped = self._wait(worker, should_stop, on_progress)
                 healthy = rss < RECYCLE_RSS_BYTES and not capped
                 return _result(tuple(reply), self.limits)
@@ -230,6 +230,7 @@ class SandboxPool:
     def _wait(self, worker: _Worker, should_stop: Callable[[], bool] | None,
               on_progress: ProgressCallback | None) -> tuple[Any, ...]:
         deadline = time.monotonic() + self.limits.wall_s
+        next_check = time.monotonic() + CANCEL_POLL_S
         while True:
             if worker.conn.poll(CANCEL_POLL_S):
                 try:
@@ -240,12 +241,16 @@ class SandboxPool:
                     return message
                 if on_progress is not None:
                     on_progress(message[1])  # may raise to stop (the run was cancelled)
-                continue
-            if not worker.process.is_alive():
+            elif not worker.process.is_alive():
                 raise self._died(worker)
-            if should_stop is not None and should_stop():
-                raise ExtractionCancelled
-            if time.monotonic() > deadline:
+            # Checked on a clock, not only when the worker is quiet: a job reporting progress all the
+            # time must still be stoppable and bounded.
+            now = time.monotonic()
+            if now >= next_check:
+                next_check = now + CANCEL_POLL_S
+                if should_stop is not None and should_stop():
+                    raise ExtractionCancelled
+            if now > deadline:
                 raise too_large(f"reading it took longer than {self.limits.wall_s:g} seconds")
 
     def _died(self, worker: _Worker) -> ExtractionError:
@@ -253,8 +258,9 @@ class SandboxPool:
         code = worker.process.exitcode
         if code == -signal.SIGXCPU:
             return too_large(f"reading it needed more than {self.limits.cpu_s} seconds of CPU time")
+        # Out of address space, C libraries fail hard (abort, or a crash on an unchecked allocation).
         log.warning("an extraction worker died (exit code %s)", code)
-        return too_large(f"reading it needed more than {self.limits.memory_mb} MB of memory")
+        return too_large(f"its reader crashed or needed more than {self.limits.memory_mb} MB of memory")
 
     def _take(self) -> _Worker:
         with self._lock:
