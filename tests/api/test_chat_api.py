@@ -319,7 +319,7 @@ def test_citations_carry_the_document_kind_and_the_printed_page_label(
     name = unique("glossary.pdf")
     doc_id = ingest(api, {name: (tmp_path / "labelled.pdf").read_bytes()})[name]["id"]
     with ollama_down(fake_ollama):
-        stream = chat(api, "How do glaciers carve cirques?", document_ids=[doc_id])
+        stream = chat(api, "How do glaciers carve cirques?", scope={"document_ids": [doc_id]})
     assert stream.citations
     assert {(c["kind"], c["page"], c["page_label"]) for c in stream.citations} <= {("pdf", 1, "i"), ("pdf", 2, "ii")}
     assert "(printed i" in stream.text  # the fallback answer names where each passage was found
