@@ -5,8 +5,9 @@ own address space (`RLIMIT_AS`, inherited by the tesseract processes it starts) 
 job (`RLIMIT_CPU`, the kernel kills it with SIGXCPU); the parent enforces a wall-clock limit and kills
 the worker when the run is cancelled, checking every CANCEL_POLL_S. A worker that breaks a limit is
 gone: the file fails with "too large or complex to read safely: …" and a fresh worker takes its place.
-Workers whose memory grew past RECYCLE_RSS_BYTES during a job are replaced too, so memory a big file
-took returns to the system instead of staying in a reused process.
+Workers whose resident memory ever reached RECYCLE_RSS_BYTES are replaced after their job, so memory a
+big file took returns to the system instead of staying (fragmented, counted against the cap) in a reused
+process.
 
 A PDF is read in two kinds of job: one text pass over all pages, then one job per page that needs OCR,
 spread over the pool so a scanned book uses every core (tesseract runs with OMP_THREAD_LIMIT=1: with
@@ -104,21 +105,25 @@ def _worker_main(conn: Connection, memory_bytes: int) -> None:
             reply = ("memory",)
         except Exception as exc:  # noqa: BLE001 - a parser's crash fails this file, not the worker
             reply = ("crash", type(exc).__name__)
-        capped = _peak_address_space() >= memory_bytes * _AT_CAP_SHARE
+        peaks = _memory_peaks()
+        capped = peaks["VmPeak"] >= memory_bytes * _AT_CAP_SHARE
         if capped and reply[0] != "ok":
             reply = ("memory",)
         try:
-            conn.send((*reply, _rss_bytes(), capped))
+            conn.send((*reply, peaks["VmHWM"], capped))
         except MemoryError:
             conn.send(("memory", 0, True))
 
 
-def _peak_address_space() -> int:
+def _memory_peaks() -> dict[str, int]:
+    """This process's peak address space (VmPeak) and peak resident memory (VmHWM), in bytes."""
+    peaks = {"VmPeak": 0, "VmHWM": 0}
     with open("/proc/self/status") as status:
         for line in status:
-            if line.startswith("VmPeak:"):
-                return int(line.split()[1]) * 1024
-    return 0
+            name, _, value = line.partition(":")
+            if name in peaks:
+                peaks[name] = int(value.split()[0]) * 1024
+    return peaks
 
 
 def _limit_cpu(seconds: int) -> None:
@@ -141,11 +146,6 @@ def _progress_sender(conn: Connection) -> ProgressCallback:
             conn.send(("progress", progress))
 
     return send
-
-
-def _rss_bytes() -> int:
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
 def _job_document(path: str, kind: DocKind, languages: str, max_chars: int,
@@ -221,8 +221,8 @@ class SandboxPool:
             healthy = False
             try:
                 worker.conn.send((job, args, self.limits.cpu_s))
-                *reply, rss, capped = self._wait(worker, should_stop, on_progress)
-                healthy = rss < RECYCLE_RSS_BYTES and not capped
+                *reply, peak_rss, capped = self._wait(worker, should_stop, on_progress)
+                healthy = peak_rss < RECYCLE_RSS_BYTES and not capped
                 return _result(tuple(reply), self.limits)
             finally:
                 self._give_back(worker, healthy)
