@@ -47,6 +47,13 @@ class Settings(BaseSettings):
     embed_batch_size: int = Field(32, ge=1, le=512, validation_alias=_env("QUIRE_EMBED_BATCH_SIZE"))
     embed_retry_s: float = Field(5.0, gt=0, le=300, validation_alias=_env("QUIRE_EMBED_RETRY_S"))
     ocr_languages: str = Field("eng+deu", validation_alias=_env("QUIRE_OCR_LANGUAGES"))
+    # Limits on reading one file (backend/ingest/sandbox.py); 0 workers = one per available core.
+    extract_workers: int = Field(0, ge=0, le=64, validation_alias=_env("QUIRE_EXTRACT_WORKERS"))
+    extract_memory_mb: int = Field(1024, ge=256, validation_alias=_env("QUIRE_EXTRACT_MEMORY_MB"))
+    extract_cpu_s: int = Field(300, ge=5, validation_alias=_env("QUIRE_EXTRACT_CPU_S"))
+    extract_timeout_s: float = Field(600.0, gt=0, validation_alias=_env("QUIRE_EXTRACT_TIMEOUT_S"))
+    extract_max_chars: int = Field(20_000_000, ge=10_000, validation_alias=_env("QUIRE_EXTRACT_MAX_CHARS"))
+    ocr_max_page_megapixels: int = Field(25, ge=1, le=1000, validation_alias=_env("QUIRE_OCR_MAX_PAGE_MEGAPIXELS"))
     ingest_concurrency: int = Field(2, ge=1, le=16, validation_alias=_env("QUIRE_INGEST_CONCURRENCY"))
     # None: generated once and kept in the data folder (backend/cluster/identity.py).
     executor_id: str | None = Field(None, min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.:-]+$",

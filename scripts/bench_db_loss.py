@@ -26,6 +26,10 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from backend.process import configure_process
+
+configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
+
 from pgserver.utils import PostmasterInfo
 
 from tests.support.fake_ollama import FakeOllama

@@ -17,6 +17,10 @@ import pymupdf
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from backend.process import configure_process
+
+configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
+
 from backend.ingest.extract.pdf import page_text
 from backend.viewer.pdf_pages import find_passage, render_page_png
 

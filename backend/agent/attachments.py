@@ -20,7 +20,7 @@ from typing import Any
 
 from backend.agent.prompting import fence
 from backend.errors import QuireError
-from backend.ingest.extract import extract_document
+from backend.ingest.sandbox import SandboxPool, extract_sandboxed
 from backend.ingest.types import ExtractionError, RejectedFile
 from backend.ingest.validate import detect_kind, sanitise_filename
 
@@ -99,9 +99,11 @@ class Accepted:
                  "extracting": True} for item in self.items]
 
 
-def process(items: Sequence[AttachmentIn], ocr_languages: str, max_total_chars: int) -> Attachments:
-    """Validate and convert every attachment; raises QuireError (413/415/422) for the first bad one."""
-    return extract(accept(items), ocr_languages, max_total_chars)
+def process(items: Sequence[AttachmentIn], ocr_languages: str, max_total_chars: int,
+            pool: SandboxPool) -> Attachments:
+    """Validate and convert every attachment; raises QuireError (413/415/422) for the first bad one.
+    Documents are read in the extraction sandbox's child processes, under the same limits as uploads."""
+    return extract(accept(items), ocr_languages, max_total_chars, pool)
 
 
 def accept(items: Sequence[AttachmentIn]) -> Accepted:
@@ -122,8 +124,9 @@ def accept(items: Sequence[AttachmentIn]) -> Accepted:
     return accepted
 
 
-def extract(accepted: Accepted, ocr_languages: str, max_total_chars: int) -> Attachments:
-    """Read the accepted documents (the slow part: OCR may run); raises QuireError for an unreadable one."""
+def extract(accepted: Accepted, ocr_languages: str, max_total_chars: int, pool: SandboxPool) -> Attachments:
+    """Read the accepted documents (the slow part: OCR may run) in the extraction sandbox, under the same
+    limits as uploads; raises QuireError for an unreadable one."""
     result = Attachments()
     remaining = max_total_chars
     for item in accepted.items:
@@ -131,7 +134,7 @@ def extract(accepted: Accepted, ocr_languages: str, max_total_chars: int) -> Att
             result.images.append((item.mime_type, item.data))
             result.meta.append(item.meta())
             continue
-        text, pages = _extract(item.data, item.name, item.extension, ocr_languages)
+        text, pages = _extract(item.data, item.name, item.extension, ocr_languages, pool)
         framed, meta = _frame(item.name, text, pages, max(0, min(MAX_FILE_CHARS, remaining)))
         remaining -= meta["chars"]
         result.files.append(framed)
@@ -198,14 +201,15 @@ def _check_kind(data: bytes, name: str, extension: str) -> None:
             raise refused(exc.code, f"{name}: {exc.message}", exc.status) from exc
 
 
-def _extract(data: bytes, name: str, extension: str, ocr_languages: str) -> tuple[str, int | None]:
+def _extract(data: bytes, name: str, extension: str, ocr_languages: str,
+             pool: SandboxPool) -> tuple[str, int | None]:
     """The document's text (with page markers where pages exist) and its page count."""
     with tempfile.TemporaryDirectory(prefix="quire-attachment-") as folder:
         path = Path(folder) / f"attachment.{extension}"
         path.write_bytes(data)
         try:
             kind = detect_kind(path, path.name)
-            extracted = extract_document(path, kind, ocr_languages=ocr_languages)
+            extracted = extract_sandboxed(pool, path, kind, ocr_languages=ocr_languages)
         except RejectedFile as exc:
             raise refused(exc.code, f"{name}: {exc.message}", exc.status) from exc
         except ExtractionError as exc:

@@ -33,6 +33,7 @@ from backend.agent.thinking import is_trivial, think
 from backend.agent.tools import chat_tools
 from backend.context import AppContext
 from backend.errors import QuireError
+from backend.ingest.sandbox import pool_for
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.llm.prompts import PromptError
 from backend.progress.events import check_badges_soon
@@ -113,7 +114,7 @@ def prepare_chat(ctx: AppContext, request: ChatInput) -> PreparedChat:
 def _read_documents(chat: PreparedChat) -> PreparedChat:
     """Extract the attached documents and store them with the question (blocking; a worker thread)."""
     settings = chat.state.app.settings
-    files = extract(chat.attached, settings.ocr_languages, settings.chat_memory_chars // 2)
+    files = extract(chat.attached, settings.ocr_languages, settings.chat_memory_chars // 2, pool_for(settings))
     start = sessions.add_documents(chat.state.app.db, chat.start, files.files, files.meta)
     return replace(chat, start=start, attached=Accepted())
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from backend.retrieval.types import Hit
 
+_SHEET_PREFIX = "Sheet: "  # how the workbook extractor names a sheet's section
+
 
 @dataclass(frozen=True)
 class Source:
@@ -26,21 +28,35 @@ class Source:
     text: str
     # Relevant enough to answer from (backend/retrieval/relevance.py); False: only the closest match.
     relevant: bool = True
+    page_label: str | None = None  # the printed label of `page`, where the PDF numbers pages its own way
+    kind: str | None = None  # the document's format: pdf | docx | pptx | xlsx | ... (the web app's `kind`)
 
     @classmethod
     def from_hit(cls, hit: Hit) -> Source:
         return cls(block_id=hit.block_id, document_id=hit.document_id, filename=hit.filename, page=hit.page,
                    section=hit.section, snippet=hit.snippet, score=round(hit.score, 6), text=hit.text,
-                   relevant=hit.relevant)
+                   relevant=hit.relevant, page_label=hit.page_label, kind=hit.document_kind)
 
     def where(self) -> str:
-        """`notes.pdf, page 3, "Intro > Setup"` — how a passage is introduced to the model and the user."""
+        """`notes.pdf, page 7 (printed iv), "Intro > Setup"`, `deck.pptx, slide 3`, `data.xlsx, sheet "Q1"` —
+        how a passage is introduced to the model and the user."""
         parts = [self.filename]
+        section = self.section
         if self.page is not None:
-            parts.append(f"page {self.page}")
-        if self.section:
-            parts.append(f'"{self.section}"')
+            parts.append(self._page())
+        if self.kind == "xlsx" and section and section.startswith(_SHEET_PREFIX):
+            parts.append(f'sheet "{section.removeprefix(_SHEET_PREFIX)}"')
+            section = None
+        if section:
+            parts.append(f'"{section}"')
         return ", ".join(parts)
+
+    def _page(self) -> str:
+        if self.kind == "pptx":
+            return f"slide {self.page}"
+        if self.page_label and self.page_label != str(self.page):
+            return f"page {self.page} (printed {self.page_label})"
+        return f"page {self.page}"
 
 
 @dataclass(frozen=True)

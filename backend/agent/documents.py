@@ -72,7 +72,8 @@ def document_material(state: RequestState, document: dict[str, Any], max_chars: 
     first = blocks[0]
     source = Source(block_id=first["id"], document_id=document["id"], filename=document["filename"],
                     page=first["page"], section=first["section"], snippet=first["text"][:SNIPPET_CHARS],
-                    score=0.0, text=first["text"])
+                    score=0.0, text=first["text"], page_label=first["page_label"],
+                    kind=first["document_kind"])
     return Material(document["filename"], "\n\n".join(_with_page(block) for block in chosen), note, source)
 
 

@@ -31,6 +31,8 @@ class SearchHit(BaseModel):
     sparse_rank: int | None
     relevance: float  # share of the query this passage covers, 0..1 (backend/retrieval/relevance.py)
     relevant: bool  # relevance at or above the calibrated threshold
+    page_label: str | None = None  # the page's printed label (PDFs that number pages their own way)
+    document_kind: str | None = None  # pdf | docx | pptx | xlsx | csv | md | txt | html
 
 
 class SearchResponse(BaseModel):

@@ -84,9 +84,10 @@ def document_outline(document_id: UUID, ctx: ContextDep) -> OutlineOut:
 def document_blocks(
     document_id: UUID,
     ctx: ContextDep,
-    page: Annotated[int | None, Query(ge=1, description="Every block of this page or slide")] = None,
+    page: Annotated[int | None, Query(ge=1, le=1_000_000, description="Every block of this page or slide")] = None,
     around: Annotated[UUID | None, Query(description="A window of blocks around this block")] = None,
-    start: Annotated[int, Query(ge=0, description="First ordinal, when neither page nor around is given")] = 0,
+    start: Annotated[int, Query(ge=0, le=100_000_000,
+                                description="First ordinal, when neither page nor around is given")] = 0,
     limit: Annotated[int, Query(ge=1, le=service.MAX_BLOCKS)] = 60,
 ) -> BlockWindowOut:
     if page is not None:

@@ -41,6 +41,7 @@ class _Run:
     section: str | None
     atomic: bool = False
     header_lines: int = 0
+    page_label: str | None = None
 
 
 def chunk_units(units: Sequence[ExtractedUnit], chunk_size: int = 1000, overlap: int = 100) -> list[Chunk]:
@@ -51,7 +52,7 @@ def chunk_units(units: Sequence[ExtractedUnit], chunk_size: int = 1000, overlap:
     for run in _runs(units):
         pieces = _split_atomic(run, chunk_size) if run.atomic else _split_text(run.text, chunk_size, overlap)
         for piece in pieces:
-            chunks.append(Chunk(len(chunks), piece, run.kind, run.page, run.section))
+            chunks.append(Chunk(len(chunks), piece, run.kind, run.page, run.section, run.page_label))
     return chunks
 
 
@@ -65,21 +66,22 @@ def _runs(units: Sequence[ExtractedUnit]) -> Iterator[_Run]:
             yield _joined(pending)
             pending = []
         if unit.atomic:
-            yield _Run(unit.text.strip(), unit.kind, unit.page, unit.section, True, unit.header_lines)
+            yield _Run(unit.text.strip(), unit.kind, unit.page, unit.section, True, unit.header_lines,
+                       unit.page_label)
         else:
             pending.append(unit)
     if pending:
         yield _joined(pending)
 
 
-def _key(unit: ExtractedUnit) -> tuple[int | None, str | None, BlockKind]:
-    return unit.page, unit.section, unit.kind
+def _key(unit: ExtractedUnit) -> tuple[int | None, str | None, str | None, BlockKind]:
+    return unit.page, unit.page_label, unit.section, unit.kind
 
 
 def _joined(units: list[ExtractedUnit]) -> _Run:
     first = units[0]
     text = "\n\n".join(unit.text.strip() for unit in units)
-    return _Run(text, first.kind, first.page, first.section)
+    return _Run(text, first.kind, first.page, first.section, page_label=first.page_label)
 
 
 def _split_text(text: str, size: int, overlap: int) -> list[str]:

@@ -14,7 +14,7 @@ from backend.context import get_context
 from backend.durable import RETRY_WHEN_DATABASE_LOST
 from backend.ingest import files
 from backend.ingest.chunk import chunk_units
-from backend.ingest.extract import extract_document
+from backend.ingest.sandbox import ExtractionCancelled, extract_sandboxed, pool_for
 from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.store import embeddings, staging, versions
@@ -60,8 +60,8 @@ def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
         return {"ok": False, "reason": "superseded"}
     store.update_item(ctx.db, workflow_id, document_id, state="extracting", detail="opening file")
     try:
-        result = _extract(item, ctx.settings.ocr_languages, _progress_writer(workflow_id, item))
-    except ExtractionStopped:
+        result = _extract(item, _progress_writer(workflow_id, item))
+    except (ExtractionStopped, ExtractionCancelled):
         return {"ok": False, "reason": "cancelled"}
     except ExtractionError as exc:
         _fail(item, exc.message)
@@ -82,13 +82,23 @@ def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     return {"ok": True, "pages": result.pages, "chunks": len(chunks), "warnings": len(result.warnings)}
 
 
-def _extract(item: dict[str, Any], languages: str, on_progress: Any) -> ExtractResult:
+def _extract(item: dict[str, Any], on_progress: Any) -> ExtractResult:
+    """Read the file in the sandbox's child processes (limits: backend/ingest/sandbox.py); the child is
+    killed as soon as the run is cancelled or the document deleted."""
     ctx = get_context()
     try:  # this process's cached copy of the original, fetched from Postgres if it has none yet
         source = files.materialise(ctx.db, ctx.settings.docs_dir, item["sha256"])
     except files.OriginalMissing as exc:
         raise ExtractionError("file_missing", "The uploaded file is no longer stored; upload it again.") from exc
-    return extract_document(source, item["kind"], ocr_languages=languages, on_progress=on_progress)
+    pool = pool_for(ctx.settings)
+
+    def stopped() -> bool:
+        current = store.load_item(ctx.db, item["workflow_id"], item["document_id"])
+        # No record left (the run is gone): nobody waits for this file any more.
+        return current is None or not store.item_is_current(current)
+
+    return extract_sandboxed(pool, source, item["kind"], ocr_languages=ctx.settings.ocr_languages,
+                             on_progress=on_progress, should_stop=stopped)
 
 
 class ExtractionStopped(Exception):

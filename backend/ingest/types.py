@@ -20,7 +20,8 @@ DOC_KINDS: tuple[DocKind, ...] = ("pdf", "docx", "pptx", "xlsx", "csv", "md", "t
 class ExtractedUnit:
     """One coherent piece of a document, in reading order.
 
-    `page` is 1-based (PDF page, slide number, ...) or None where pages mean nothing.
+    `page` is 1-based (PDF page, slide number, ...) or None where pages mean nothing; `page_label` is
+    the page's printed label where the file defines one (PDF page labels such as ``iv`` or ``12``).
     `section` is a breadcrumb such as ``"Intro > Setup"`` or ``"Sheet: Budget"``.
     `atomic` units (a group of table rows with its header) are never merged with their neighbours.
     `header_lines` is how many leading lines of an atomic unit (``[Sheet: x]``, the header row) are
@@ -33,6 +34,7 @@ class ExtractedUnit:
     section: str | None = None
     atomic: bool = False
     header_lines: int = 1
+    page_label: str | None = None
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class Chunk:
     kind: BlockKind
     page: int | None = None
     section: str | None = None
+    page_label: str | None = None
 
 
 @dataclass(frozen=True)

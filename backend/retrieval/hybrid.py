@@ -62,6 +62,8 @@ class _Block(NamedTuple):
     section: str | None
     kind: str
     text: str
+    page_label: str | None
+    document_kind: str | None
 
 
 @dataclass(frozen=True)
@@ -267,7 +269,7 @@ class HybridIndex:
                    page=block.page, section=block.section, kind=block.kind, text=block.text,
                    snippet=snippet(block.text, weights, self.analyzer), score=fused.score,
                    dense_rank=dense_rank, sparse_rank=sparse_rank, relevance=relevance,
-                   relevant=is_relevant(relevance))
+                   relevant=is_relevant(relevance), page_label=block.page_label, document_kind=block.document_kind)
 
     def __len__(self) -> int:
         """Live blocks."""
@@ -328,7 +330,7 @@ def _next_dense(dense: DenseIndex, removed: list[str], with_vec: list[tuple[RowK
 
 def _bare(block: IndexedBlock) -> _Block:
     return _Block(block.id, block.document_id, block.filename, block.category, block.ordinal, block.page,
-                  block.section, block.kind, block.text)
+                  block.section, block.kind, block.text, block.page_label, block.document_kind)
 
 
 def _stack(vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:

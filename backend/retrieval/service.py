@@ -57,6 +57,7 @@ def _indexed(rows: Sequence[dict[str, Any]], analyzer: Analyzer) -> list[Indexed
             embedding=next(matrix) if row["vector"] is not None else None,
             terms=(row["terms"], row["term_counts"]) if row["terms"] is not None
             else analyzer.term_counts(row["text"]),
+            page_label=row["page_label"], document_kind=row["document_kind"],
         )
         for row in rows
     ]

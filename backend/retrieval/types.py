@@ -47,6 +47,8 @@ class IndexedBlock(NamedTuple):
     text: str
     embedding: np.ndarray | None = None
     terms: tuple[str, bytes] | None = None
+    page_label: str | None = None
+    document_kind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,8 @@ class Hit:
     sparse_rank: int | None
     relevance: float  # the query's coverage by this passage, 0..1 (backend/retrieval/relevance.py)
     relevant: bool  # relevant enough to answer from: coverage at or above the calibrated threshold
+    page_label: str | None = None  # the printed label of `page` (PDF page labels), when the file has one
+    document_kind: str | None = None  # the document's format: pdf, pptx, xlsx, ...
 
 
 class ScoredBlock(NamedTuple):

@@ -18,7 +18,7 @@ from backend.store.db import Database, one
 
 _LIVE_BLOCKS = """
     SELECT b.id::text AS id, b.document_id::text AS document_id, d.filename, d.category, b.ordinal, b.page,
-           b.section, b.kind, b.text,
+           b.section, b.kind, b.text, b.page_label, d.kind AS document_kind,
            CASE WHEN b.embed_model = %(model)s THEN vector_send(b.embedding) END AS vector,
            CASE WHEN b.terms_analyzer = %(analyzer)s THEN b.terms END AS terms,
            CASE WHEN b.terms_analyzer = %(analyzer)s THEN b.term_counts END AS term_counts

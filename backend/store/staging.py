@@ -23,6 +23,8 @@ class Chunk(Protocol):
     def section(self) -> str | None: ...
     @property
     def kind(self) -> str: ...
+    @property
+    def page_label(self) -> str | None: ...
 
 
 @dataclass(frozen=True)
@@ -37,10 +39,10 @@ def stage_chunks(db: Database, workflow_id: str, document_id: str, chunks: Seque
             "DELETE FROM ingest_chunks WHERE workflow_id = %s AND document_id = %s", (workflow_id, document_id)
         )
         with conn.cursor().copy(
-            "COPY ingest_chunks (workflow_id, document_id, ordinal, text, page, section, kind) FROM STDIN"
+            "COPY ingest_chunks (workflow_id, document_id, ordinal, text, page, section, kind, page_label) FROM STDIN"
         ) as copy:
             for c in chunks:
-                copy.write_row((workflow_id, document_id, c.ordinal, c.text, c.page, c.section, c.kind))
+                copy.write_row((workflow_id, document_id, c.ordinal, c.text, c.page, c.section, c.kind, c.page_label))
 
 
 def staged_texts(db: Database, workflow_id: str, document_id: str) -> list[StagedText]:

@@ -100,9 +100,9 @@ def store_version(db: Database, item: dict[str, Any], embed_model: str, mime: st
 def _insert_blocks(conn: psycopg.Connection[DictRow], wf: str, doc: str, sha: str, terms: AnalysedTerms) -> None:
     conn.execute(
         "INSERT INTO blocks (id, document_id, doc_sha256, ordinal, text, page, section, kind, terms,"
-        " term_counts, terms_analyzer)"
+        " term_counts, terms_analyzer, page_label)"
         " SELECT md5(document_id::text || ':' || %s || ':' || ordinal)::uuid, document_id, %s, ordinal,"
-        " text, page, section, kind, t.terms, t.counts, CASE WHEN t.terms IS NOT NULL THEN %s END"
+        " text, page, section, kind, t.terms, t.counts, CASE WHEN t.terms IS NOT NULL THEN %s END, page_label"
         " FROM ingest_chunks LEFT JOIN unnest(%s::int[], %s::text[], %s::bytea[]) AS t (ordinal, terms, counts)"
         " USING (ordinal) WHERE workflow_id = %s AND document_id = %s"
         " ON CONFLICT (id) DO NOTHING",

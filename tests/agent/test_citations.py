@@ -26,6 +26,17 @@ def test_payload_is_the_metadata_line() -> None:
     (citation,) = citations.all()
     assert citation.payload() == {"n": 1, "block_id": "a", "document_id": "d", "filename": "notes.pdf", "page": 3,
                                   "section": "Intro > Setup", "snippet": "snip", "score": 0.5, "text": "text of a",
-                                  "relevant": True}
+                                  "relevant": True, "page_label": None, "kind": None}
     assert citation.source.where() == 'notes.pdf, page 3, "Intro > Setup"'
     assert source("x", page=None).where() == 'notes.pdf, "Intro > Setup"'
+
+
+def test_where_names_slides_sheets_and_printed_page_labels() -> None:
+    def of(kind: str, page: int | None, section: str | None, label: str | None = None) -> str:
+        return Source(block_id="b", document_id="d", filename=f"f.{kind}", page=page, section=section,
+                      snippet="s", score=0.0, text="t", page_label=label, kind=kind).where()
+
+    assert of("pptx", 4, "Loops") == 'f.pptx, slide 4, "Loops"'
+    assert of("xlsx", None, "Sheet: Q1 budget") == 'f.xlsx, sheet "Q1 budget"'
+    assert of("pdf", 7, None, "iv") == "f.pdf, page 7 (printed iv)"
+    assert of("pdf", 7, None, "7") == "f.pdf, page 7"

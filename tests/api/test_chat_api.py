@@ -8,18 +8,22 @@ import base64
 import io
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
 import psycopg
+import pymupdf
 import pytest
 from PIL import Image
 
 from tests.agent.chatting import Library, chat, library, user_messages
+from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import QuireServer
+from tests.support.vault import ingest
 
 
 @pytest.fixture
@@ -303,3 +307,19 @@ def test_an_answer_the_database_refuses_still_ends_the_stream(quire: QuireServer
     assert stream.text == "An answer far too long for the constraint above."
     error = stream.one("error")
     assert (error["code"], error["retryable"]) == ("storage_error", True)
+
+
+def test_citations_carry_the_document_kind_and_the_printed_page_label(
+        api: httpx.Client, fake_ollama: FakeOllama, unique: Callable[[str], str], tmp_path: Path) -> None:
+    body = "Glaciers carve cirques and leave moraines; the preface explains how to read this glossary. " * 4
+    plain = make_pdf(tmp_path / "plain.pdf", [body, body])
+    with pymupdf.open(plain) as document:
+        document.set_page_labels([{"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1}])
+        document.save(tmp_path / "labelled.pdf")
+    name = unique("glossary.pdf")
+    doc_id = ingest(api, {name: (tmp_path / "labelled.pdf").read_bytes()})[name]["id"]
+    with ollama_down(fake_ollama):
+        stream = chat(api, "How do glaciers carve cirques?", scope={"document_ids": [doc_id]})
+    assert stream.citations
+    assert {(c["kind"], c["page"], c["page_label"]) for c in stream.citations} <= {("pdf", 1, "i"), ("pdf", 2, "ii")}
+    assert "(printed i" in stream.text  # the fallback answer names where each passage was found

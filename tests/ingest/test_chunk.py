@@ -218,3 +218,12 @@ def test_nothing_is_dropped_and_rules_hold(units: list[ExtractedUnit], size: int
         found = {token for c in chunks if (c.page, c.section, c.kind) == key for token in c.text.split()}
         missing = set(unit.text.split()) - found
         assert not missing
+
+
+def test_chunks_carry_the_printed_page_label_and_never_join_across_labels() -> None:
+    units = [ExtractedUnit("Front matter text.", page=1, page_label="i"),
+             ExtractedUnit("Body text.", page=2, page_label="1"),
+             ExtractedUnit("More body text.", page=2, page_label="1")]
+    chunks = chunk_units(units, 1000, 100)
+    assert [(c.page, c.page_label, c.text) for c in chunks] == [
+        (1, "i", "Front matter text."), (2, "1", "Body text.\n\nMore body text.")]

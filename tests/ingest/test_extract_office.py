@@ -18,6 +18,7 @@ from tests.support.documents import (
     Table,
     ZipBomb,
     make_docx,
+    make_pdf,
     make_pptx,
     make_xlsx,
     make_zip,
@@ -217,3 +218,42 @@ def test_member_bigger_than_declared_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ExtractionError) as caught:
         extract_document(path, "xlsx")
     assert caught.value.code == "xlsx_corrupt"
+
+
+# ---------------------------------------------------------------- stored names
+
+
+def test_every_format_reads_a_file_stored_without_its_extension(tmp_path: Path) -> None:
+    # Uploads are staged as docs/.pending/<uuid>: no extractor may rely on the file name's suffix.
+    sources = {
+        "xlsx": make_xlsx(tmp_path / "w.xlsx", {"Budget": [["Item", "Cost"], ["Quillpen", 3]]}),
+        "docx": make_docx(tmp_path / "d.docx", [Heading("Quills", 1), Para("Quillpen care.")]),
+        "pptx": make_pptx(tmp_path / "p.pptx", [Slide("Quills", ["Quillpen slide."])]),
+        "pdf": make_pdf(tmp_path / "p.pdf", ["Quillpen page text long enough to need no OCR at all here."]),
+    }
+    for kind, source in sources.items():
+        staged = tmp_path / f"staged-{kind}"
+        staged.write_bytes(source.read_bytes())
+        result = extract_document(staged, kind)  # type: ignore[arg-type]
+        assert any("Quillpen" in unit.text for unit in result.units), kind
+
+
+def test_docx_text_boxes_are_read_once(tmp_path: Path) -> None:
+    import docx
+    from docx.oxml import parse_xml
+
+    path = make_docx(tmp_path / "boxed.docx", [Para("Before the box."), Para("After the box.")])
+    document = docx.Document(str(path))
+    box = ('<w:p><w:r>{}</w:r></w:p>').format(
+        '<w:txbxContent><w:p><w:r><w:t>Text inside a text box about tides.</w:t></w:r></w:p></w:txbxContent>')
+    shape = parse_xml(
+        '<w:r xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+        ' xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006">'
+        f"<mc:AlternateContent><mc:Choice Requires='wps'>{box}</mc:Choice>"
+        f"<mc:Fallback>{box}</mc:Fallback></mc:AlternateContent></w:r>"
+    )
+    document.paragraphs[0]._p.append(shape)
+    document.save(str(path))
+    text = "\n".join(unit.text for unit in extract_document(path, "docx").units)
+    assert text.count("Text inside a text box about tides.") == 1
+    assert text.index("Before the box.") < text.index("tides") < text.index("After the box.")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pymupdf
 import pytest
 
 from backend.ingest.extract import extract_document
-from backend.ingest.extract import pdf as pdf_module
 from backend.ingest.extract.pdf import extract_pdf_pages
 from backend.ingest.types import ExtractionError, ExtractProgress
 from tests.support.documents import (
@@ -114,9 +114,9 @@ def test_mixed_document_ocrs_only_the_scanned_page(tmp_path: Path) -> None:
 def test_without_tesseract_scanned_pages_are_skipped_with_one_warning(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pdf_module.shutil, "which", lambda _name: None)
     path = make_pdf(tmp_path / "scans.pdf", [SCANNED_TEXT, filler("typed"), SCANNED_TEXT], scanned={1, 3})
     events: list[ExtractProgress] = []
+    monkeypatch.setenv("PATH", str(tmp_path / "no-programs-here"))  # tesseract cannot be found
     result = extract_pdf_pages(path, on_progress=events.append)
     assert [unit.page for unit in result.units] == [2]
     assert len(result.warnings) == 1
@@ -164,3 +164,15 @@ def test_partially_truncated_pdf_keeps_what_can_be_read(tmp_path: Path) -> None:
     result = extract_pdf_pages(path, ocr_languages="eng")
     assert result.units, "a repairable PDF must yield its readable pages"
     assert "part 1" in result.units[0].text
+
+
+def test_printed_page_labels_are_kept_next_to_physical_pages(tmp_path: Path) -> None:
+    path = make_pdf(tmp_path / "labelled.pdf", [filler("the preface"), filler("the intro"), filler("chapter one")])
+    with pymupdf.open(path) as document:
+        # Front matter in roman numerals, then the body numbered from 1: how books and theses print pages.
+        document.set_page_labels([{"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
+                                  {"startpage": 2, "prefix": "", "style": "D", "firstpagenum": 1}])
+        document.save(tmp_path / "with-labels.pdf")
+    units = extract_pdf_pages(tmp_path / "with-labels.pdf").units
+    assert [(unit.page, unit.page_label) for unit in units] == [(1, "i"), (2, "ii"), (3, "1")]
+    assert all(unit.page_label is None for unit in extract_pdf_pages(path).units)

@@ -223,3 +223,21 @@ def test_html_with_only_scripts_gives_no_units(tmp_path: Path) -> None:
     path = tmp_path / "s.html"
     path.write_text("<html><body><script>var x = 'SCRIPT';</script></body></html>", encoding="utf-8")
     assert extract_document(path, "html").units == []
+
+
+def test_breadcrumbs_show_headings_as_rendered(tmp_path: Path) -> None:
+    markdown = tmp_path / "notes"
+    markdown.write_text("# Guide {#top}\n\n## Step \\[1\\]: [Install](https://example.org) <a id=\"i\"></a>\n\n"
+                        "Install it.\n\n## Using `Box<T>`\n\nBoxes.\n")
+    sections = [unit.section for unit in extract_document(markdown, "md").units]
+    assert sections == ["Guide > Step [1]: Install", "Guide > Using `Box<T>`"]
+    page = tmp_path / "page"
+    body = " ".join(["Words about the topic of this section."] * 12)
+    page.write_text(
+        "<html><body><article><h1>Manual</h1>"
+        f"<h2>Intro<span class='mw-editsection'>[<a href='?edit'>edit</a>]</span></h2><p>{body}</p>"
+        f"<h2>Setup<a class='headerlink' href='#setup'>¶</a></h2><p>{body}</p>"
+        f"<h2>Usage<a href='#usage' aria-hidden='true'>#</a></h2><p>{body}</p></article></body></html>"
+    )
+    sections = [unit.section for unit in extract_document(page, "html").units]
+    assert sections == ["Manual > Intro", "Manual > Setup", "Manual > Usage"]

@@ -1,5 +1,6 @@
 """Building blocks shared by the extractors: the heading outline and table rendering.
 
+`too_large` is the error of a file that breaks a limit on reading it (see backend/ingest/sandbox.py).
 `Outline` turns a stream of headings and body text into one unit per section, each carrying its
 breadcrumb (``Intro > Setup``). `row_group_units` renders table rows as pipe rows in atomic units of
 at most `ROWS_PER_UNIT` rows, each repeating the header so any one of them reads on its own.
@@ -9,9 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from backend.ingest.types import BlockKind, ExtractedUnit
+from backend.ingest.types import BlockKind, ExtractedUnit, ExtractionError
 
 ROWS_PER_UNIT = 20
+TOO_LARGE = "This file is too large or complex to read safely"
+
+
+def too_large(reason: str) -> ExtractionError:
+    """The error of a file that breaks a limit on reading it (memory, time, text, page size)."""
+    return ExtractionError("too_large", f"{TOO_LARGE}: {reason}.")
+
 BREADCRUMB_SEPARATOR = " > "
 
 

@@ -1,7 +1,7 @@
 """Word documents: paragraphs and tables in document order, headings as breadcrumbs.
 
-The body XML is walked directly (descending into content controls) so each table lands between the
-paragraphs it sits between. Heading 1..9 and Title styles, or styles based on them, open sections;
+The body XML is walked directly (descending into content controls and text boxes) so each table lands
+between the paragraphs it sits between. Heading 1..9 and Title styles, or styles based on them, open sections;
 tables become atomic pipe-row units of kind ``table`` with the header repeated every 20 rows.
 """
 
@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import re
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Protocol
 
 import docx
 from docx.document import Document
 from docx.opc.exceptions import PackageNotFoundError
 from docx.oxml.ns import qn
 from docx.oxml.xmlchemy import BaseOxmlElement
-from docx.styles.style import BaseStyle
-from docx.table import Table, _Row
+from docx.styles.style import BaseStyle, CharacterStyle
+from docx.table import Table
 from docx.text.paragraph import Paragraph
 
 from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file
@@ -27,14 +28,17 @@ from backend.ingest.types import ExtractedUnit, ExtractResult
 
 _HEADING_STYLE = re.compile(r"Heading (\d)")
 _STYLE_DEPTH = 5  # how far up `based on` chains to look for a heading style
-_PARAGRAPH, _TABLE, _CONTENT_CONTROL = qn("w:p"), qn("w:tbl"), qn("w:sdt")
+_PARAGRAPH, _TABLE, _CONTENT_CONTROL, _TEXT_BOX = qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:txbxContent")
+_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 _DOCX_ERRORS = (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError)
 
 
 def extract_docx(path: Path) -> ExtractResult:
     check_zip_contents(path, "docx")
     try:
-        document = docx.Document(str(path))
+        # From a file object: the stored file's name carries no suffix python-docx could rely on.
+        with path.open("rb") as stream:
+            document = docx.Document(stream)
         outline = Outline("text", separator="\n\n")
         for block in _blocks(document):
             if isinstance(block, Table):
@@ -59,6 +63,10 @@ def _walk(element: BaseOxmlElement, document: Document) -> Iterator[Paragraph | 
     for child in element.iterchildren():
         if child.tag == _PARAGRAPH:
             yield Paragraph(child, document)
+            for box in child.iter(_TEXT_BOX):
+                # Word writes each text box twice (a DrawingML shape and a VML fallback): read it once.
+                if not any(ancestor.tag == _FALLBACK for ancestor in box.iterancestors()):
+                    yield from _walk(box, document)
         elif child.tag == _TABLE:
             yield Table(child, document)
         elif child.tag == _CONTENT_CONTROL:
@@ -77,25 +85,36 @@ def _heading_level(paragraph: Paragraph) -> int | None:
             return 0
         if match := _HEADING_STYLE.fullmatch(style.name or ""):
             return int(match.group(1))
-        style = style.base_style
+        style = style.base_style if isinstance(style, CharacterStyle) else None
     return None
 
 
 def _table_units(table: Table, section: str | None) -> list[ExtractedUnit]:
-    rows = [_row_texts(row) for row in table.rows]
+    rows = [_row_texts(row.cells) for row in table.rows]
     rows = [row for row in rows if any(row)]
     if not rows:
         return []
     return row_group_units(rows[0], rows[1:], kind="table", section=section)
 
 
-def _row_texts(row: _Row) -> list[str]:
-    """Cell texts, with a horizontally merged cell (repeated by python-docx) counted once."""
+class _GridCell(Protocol):
+    """A table cell as python-docx's public API describes it."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def grid_span(self) -> int: ...
+
+
+def _row_texts(cells: Sequence[_GridCell]) -> list[str]:
+    """Cell texts, with a horizontally merged cell counted once: python-docx lists a merged cell once per
+    grid column it spans (`grid_span`), so its repeats are skipped."""
     texts: list[str] = []
-    previous = None
-    for cell in row.cells:
-        # python-docx repeats a merged cell once per grid column; the XML element identifies it.
-        if cell._tc is not previous:
-            texts.append(cell.text.strip())
-        previous = cell._tc
+    repeats = 0
+    for cell in cells:
+        if repeats:
+            repeats -= 1
+            continue
+        texts.append(cell.text.strip())
+        repeats = max(cell.grid_span, 1) - 1
     return texts

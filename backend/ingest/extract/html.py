@@ -21,13 +21,19 @@ _BLOCKS = (
     *("footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol"),
     *("p", "pre", "section", "table", "td", "th", "tr", "ul"),
 )
+_HEADINGS = "*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6]"
+_FURNITURE = (
+    "//*[contains(concat(' ', normalize-space(@class), ' '), ' mw-editsection ')]"
+    # Permalink anchors inside headings: empty, or only a mark such as # ¶ § (Sphinx, MkDocs, GitHub, Docusaurus).
+    f" | //{_HEADINGS}//a[string-length(translate(normalize-space(.), '#¶§🔗', '')) = 0]"
+)
 _SPACES = re.compile(r"[ \t\u00a0]+")
 
 
 def extract_html(path: Path) -> ExtractResult:
     source = read_text_file(path)
     markdown = trafilatura.extract(
-        source,
+        _without_page_furniture(source),
         output_format="markdown",
         include_tables=True,
         include_comments=False,
@@ -38,6 +44,21 @@ def extract_html(path: Path) -> ExtractResult:
     if markdown and markdown.strip():
         return ExtractResult(units=split_markdown(markdown, kind="html"))
     return ExtractResult(units=_fallback_units(source))
+
+
+def _without_page_furniture(source: str) -> str:
+    """The page without the links that wikis and documentation generators put inside headings
+    ("[edit]" on MediaWiki pages, "¶" or "#" permalinks): they would end up in the breadcrumbs."""
+    try:
+        tree = lxml_html.document_fromstring(source.encode("utf-8"), parser=lxml_html.HTMLParser(encoding="utf-8"))
+    except (etree.ParserError, ValueError):
+        return source
+    furniture = tree.xpath(_FURNITURE)
+    if not furniture:
+        return source
+    for element in furniture:
+        element.drop_tree()
+    return str(lxml_html.tostring(tree, encoding="unicode"))
 
 
 def _fallback_units(source: str) -> list[ExtractedUnit]:

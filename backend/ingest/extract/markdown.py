@@ -20,6 +20,15 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # Lines that belong to a block a Setext underline cannot turn into a heading.
 _NOT_A_TITLE = re.compile(r"^(?: {4,}|\t| {0,3}(?:[-*+>|]|\d+[.)])(?:\s|$))")
 _FRONT_MATTER_END = ("---", "...")
+MAX_INDENT = 64
+# A breadcrumb shows a heading as rendered: backslash escapes resolved ("Step [1]", not "Step \\[1\\]"),
+# links and images as their text, inline HTML tags (`<a id="x"></a>`) and `{#anchor}` attributes dropped.
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+# Only inline HTML elements by name: `Box<T>` or `Vec<String>` in a heading is code, not a tag.
+_TAG = re.compile(r"</?(?:a|abbr|b|br|code|del|em|i|img|ins|kbd|mark|s|small|span|strong|sub|sup|u)(?:\s[^>]*)?/?>",
+                  re.IGNORECASE)
+_ATTRIBUTES = re.compile(r"\s*\{[#.][^}]*\}\s*$")
 
 
 def extract_markdown(path: Path) -> ExtractResult:
@@ -28,7 +37,7 @@ def extract_markdown(path: Path) -> ExtractResult:
 
 def split_markdown(text: str, kind: BlockKind = "text") -> list[ExtractedUnit]:
     """Units of `kind`, one per section, in document order."""
-    lines = text.split("\n")
+    lines = [_capped_indent(line) for line in text.split("\n")]
     outline = Outline(kind)
     index = _front_matter_end(lines)
     for line in lines[:index]:
@@ -44,13 +53,13 @@ def split_markdown(text: str, kind: BlockKind = "text") -> list[ExtractedUnit]:
             fence = match.group(1)
             outline.text(line)
         elif (atx := _ATX.match(line)) and atx.group(2):
-            outline.heading(len(atx.group(1)), atx.group(2).strip(), line)
+            outline.heading(len(atx.group(1)), _unescape(atx.group(2).strip()), line)
             after_break = True
             index += 1
             continue
         elif after_break and _is_setext_title(lines, index):
             level = 1 if lines[index + 1].strip().startswith("=") else 2
-            outline.heading(level, line.strip(), line + "\n" + lines[index + 1])
+            outline.heading(level, _unescape(line.strip()), line + "\n" + lines[index + 1])
             index += 2
             continue
         else:
@@ -58,6 +67,19 @@ def split_markdown(text: str, kind: BlockKind = "text") -> list[ExtractedUnit]:
         after_break = not line.strip()
         index += 1
     return outline.finish()
+
+
+def _capped_indent(line: str) -> str:
+    """The line with at most MAX_INDENT columns of indentation: beyond that, nesting carries no meaning
+    a reader can see, and 5,000 nested list items would otherwise be 25 MB of leading spaces."""
+    if len(line) - len(line.lstrip(" \t")) <= MAX_INDENT:
+        return line
+    return " " * MAX_INDENT + line.lstrip(" \t")
+
+
+def _unescape(title: str) -> str:
+    plain = _ATTRIBUTES.sub("", _TAG.sub("", _LINK.sub(r"\1", title)))
+    return _ESCAPE.sub(r"\1", " ".join(plain.split())) or title
 
 
 def _front_matter_end(lines: list[str]) -> int:

@@ -3,20 +3,23 @@
 PyMuPDF over pypdf: on a generated 200-page text PDF (~3,200 characters a page) PyMuPDF read about
 550-600 pages/s and pypdf about 60 pages/s on the same 2 cores. Each page becomes one unit (kind
 ``text``, or ``ocr`` when recognised from an image) whose text keeps the page's blocks as paragraphs.
-Pages with fewer than OCR_MIN_CHARS characters that show an image are rendered and OCR'd.
+Pages with fewer than OCR_MIN_CHARS characters that show an image are rendered and OCR'd (ocr.py).
+Reading is two passes: `scan_pdf` reads every text layer, then each page left for OCR is read on its
+own (`ocr_pdf_page`), so the sandbox can OCR pages in parallel in separate processes; `assemble` puts
+the pages back in order. A page's printed label (PDF page labels, "iv", "12") is kept next to its
+physical number. A damaged file that still opens is read as far as it goes, with a warning.
 A page's section is the bookmark (outline) path in force on it, when the PDF has bookmarks.
 """
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pymupdf
-import pytesseract
-from PIL import Image
 
+from backend.ingest.extract.common import too_large
+from backend.ingest.extract.ocr import PageOcr, missing_ocr, ocr_page
 from backend.ingest.types import (
     BlockKind,
     ExtractedUnit,
@@ -33,12 +36,13 @@ OCR_MIN_CHARS = 50
 # A near-empty page drawn with at least this many vector paths may be text exported as outlines (a
 # line of text is dozens of glyph paths; a rule or a frame is a handful).
 OUTLINE_MIN_PATHS = 20
-OCR_DPI = 144
-OCR_TIMEOUT_S = 120  # per page; a pathological image must not stall the whole ingestion queue
+# The largest bitmap a page is rendered to for OCR (A4 at 144 dpi is 2 Mpx); see ocr.render_dpi.
+DEFAULT_MAX_PAGE_PIXELS = 40_000_000
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_DEHYPHENATE
 # MuPDF reports damaged objects as its own error classes; PyMuPDF wraps some in RuntimeError.
 _MUPDF_ERRORS = (pymupdf.mupdf.FzErrorBase, RuntimeError)
 
+_EOF_MARKER, _EOF_WINDOW = b"%%EOF", 2048
 ENCRYPTED_MESSAGE = "This PDF is password-protected; remove the password and upload it again."
 CORRUPT_MESSAGE = "This PDF is damaged and could not be opened; try saving or exporting it again."
 
@@ -48,127 +52,220 @@ def open_pdf(path: Path) -> pymupdf.Document:
     try:
         document = pymupdf.open(path, filetype="pdf")
     except (pymupdf.FileDataError, pymupdf.EmptyFileError, *_MUPDF_ERRORS) as exc:
-        raise ExtractionError("pdf_corrupt", CORRUPT_MESSAGE) from exc
+        cut_short = _open_cut_short(path)
+        if cut_short is None:
+            raise ExtractionError("pdf_corrupt", CORRUPT_MESSAGE) from exc
+        document = cut_short
     # `needs_pass`, not `is_encrypted`: a PDF with only an owner password opens and reads normally.
     if document.needs_pass:
         document.close()
         raise ExtractionError("pdf_encrypted", ENCRYPTED_MESSAGE)
-    if document.page_count == 0:
+    if _page_count(document) == 0:
         document.close()
         raise ExtractionError("pdf_corrupt", CORRUPT_MESSAGE)
     return document
 
 
-@dataclass
-class _Ocr:
-    """OCR for one document: checks tesseract once, counts the pages it had to skip."""
-
-    languages: str
-    skipped: int = 0
-    failed: list[int] = field(default_factory=list)
-    _missing: str | None = field(default=None, init=False)
-    _checked: bool = field(default=False, init=False)
-
-    def read(self, page: pymupdf.Page) -> str | None:
-        """The recognised text, or None when OCR cannot run (the page is then counted as skipped)."""
-        if not self._ready():
-            self.skipped += 1
-            return None
-        pixmap = page.get_pixmap(dpi=OCR_DPI, colorspace=pymupdf.csGRAY)
-        image = Image.frombytes("L", (pixmap.width, pixmap.height), pixmap.samples)
-        try:
-            text = pytesseract.image_to_string(image, lang=self.languages, timeout=OCR_TIMEOUT_S)
-        except (pytesseract.TesseractError, RuntimeError):
-            # RuntimeError: pytesseract's timeout; one unreadable page must not sink the document.
-            self.failed.append(page.number + 1)
-            return None
-        return text
-
-    def _ready(self) -> bool:
-        if not self._checked:
-            self._checked = True
-            self._missing = _missing_ocr(self.languages)
-        return self._missing is None
-
-    def warnings(self) -> list[str]:
-        found = []
-        if self.skipped:
-            found.append(
-                f"{self.skipped} page(s) without a text layer were skipped: {self._missing}. "
-                "Install it and re-ingest the document to read them."
-            )
-        if self.failed:
-            pages = ", ".join(str(number) for number in self.failed)
-            found.append(f"OCR failed on page(s) {pages}; their text is missing.")
-        return found
-
-
-def _missing_ocr(languages: str) -> str | None:
-    """What OCR lacks (tesseract itself or language packs), or None when it can run."""
-    if shutil.which("tesseract") is None:
-        return "OCR needs tesseract, which is not installed"
+def _page_count(document: pymupdf.Document) -> int:
     try:
-        installed = set(pytesseract.get_languages(config=""))
-    except (pytesseract.TesseractError, pytesseract.TesseractNotFoundError, OSError):
-        return "OCR needs tesseract, which could not be started"
-    missing = [language for language in languages.split("+") if language and language not in installed]
-    if missing:
-        return "OCR needs the tesseract language pack(s) " + ", ".join(missing)
-    return None
+        count: int = document.page_count
+    except _MUPDF_ERRORS:  # a rebuilt page tree can be beyond use ("Invalid number of pages")
+        return 0
+    return count
 
 
-def extract_pdf_pages(
-    path: Path, *, ocr_languages: str = "eng+deu", on_progress: ProgressCallback | None = None
-) -> ExtractResult:
-    """One unit per page with text (1-based pages), OCR for pages under OCR_MIN_CHARS characters."""
+def _open_cut_short(path: Path) -> pymupdf.Document | None:
+    """A file cut off mid-object (a broken download) without its torn last object, which MuPDF's repair
+    chokes on ("invalid key in dict"); None if that does not open either or the file is not cut short."""
+    data = path.read_bytes()
+    if _EOF_MARKER in data[-_EOF_WINDOW:]:
+        return None
+    end = data.rfind(b"endobj")
+    if end <= 0:
+        return None
+    try:
+        return pymupdf.open(stream=data[: end + len(b"endobj")] + b"\n", filetype="pdf")
+    except (pymupdf.FileDataError, pymupdf.EmptyFileError, *_MUPDF_ERRORS):
+        return None
+
+
+@dataclass(frozen=True)
+class PdfScan:
+    """The text pass over a PDF: units of the pages read from their text layer, and the pages that need
+    OCR (with whatever little text layer they have, kept if OCR cannot do better)."""
+
+    total: int
+    units: list[ExtractedUnit]
+    ocr_candidates: dict[int, str]
+    sections: dict[int, str]
+    labels: dict[int, str]
+    warnings: list[str] = field(default_factory=list)
+
+
+def scan_pdf(path: Path, on_progress: ProgressCallback | None = None) -> PdfScan:
+    """Read every page's text layer; pages that show an image or outlines but hardly any text are left
+    for OCR. Progress counts the pages finished here ("page 3 of 21")."""
     document = open_pdf(path)
     try:
-        return _extract_pages(document, ocr_languages, on_progress)
+        total = document.page_count
+        sections = _bookmark_sections(document)
+        labels: dict[int, str] = {}
+        units: list[ExtractedUnit] = []
+        candidates: dict[int, str] = {}
+        unreadable: list[int] = []
+        empty: list[int] = []
+        done = 0
+        for number in range(1, total + 1):
+            try:
+                page = document.load_page(number - 1)
+                text, needs_ocr = _read_page(page)
+                labels[number] = page.get_label().strip()
+            except _MUPDF_ERRORS:
+                unreadable.append(number)
+                text, needs_ocr = "", False
+            if needs_ocr:
+                candidates[number] = text
+                continue
+            if text:
+                units.append(ExtractedUnit(text=text, kind="text", page=number, section=sections.get(number),
+                                           page_label=labels.get(number) or None))
+            else:
+                empty.append(number)
+            done += 1
+            if on_progress is not None:
+                on_progress(ExtractProgress(done=done, total=total, detail=f"page {done} of {total}"))
+        warnings = damage_warnings(document, unreadable, empty)
+        return PdfScan(total, units, candidates, sections, {n: label for n, label in labels.items() if label},
+                       warnings)
     finally:
         document.close()
 
 
-def _extract_pages(
-    document: pymupdf.Document, ocr_languages: str, on_progress: ProgressCallback | None
-) -> ExtractResult:
-    total = document.page_count
-    sections = _bookmark_sections(document)
-    ocr = _Ocr(ocr_languages)
-    units: list[ExtractedUnit] = []
-    unreadable: list[int] = []
-    for number in range(1, total + 1):
-        try:
-            text, kind = _read_page(document.load_page(number - 1), ocr)
-        except _MUPDF_ERRORS:
-            text, kind = "", "text"
-            unreadable.append(number)
-        if text:
-            units.append(ExtractedUnit(text=text, kind=kind, page=number, section=sections.get(number)))
-        if on_progress is not None:
-            detail = f"page {number} of {total}" + (" (OCR)" if kind == "ocr" else "")
-            on_progress(ExtractProgress(done=number, total=total, detail=detail))
-    warnings = ocr.warnings()
+def damage_warnings(document: pymupdf.Document, unreadable: list[int], empty: list[int]) -> list[str]:
+    """What the library should show about a damaged file that still opened: pages that failed to load,
+    and, when MuPDF had to rebuild the cross-reference table (a cut-off or corrupted file), the pages
+    lost: fewer than the page tree declares, or pages whose content came out empty."""
+    warnings = []
     if unreadable:
-        warnings.append(f"Page(s) {', '.join(map(str, unreadable))} are damaged and were skipped.")
+        warnings.append(f"Page(s) {page_ranges(unreadable)} are damaged and were skipped.")
+    if document.is_repaired:
+        declared = _declared_page_count(document)
+        if declared is not None and declared > document.page_count:
+            warnings.append(f"This PDF is damaged (it looks cut short): only {document.page_count} of its "
+                            f"{declared} pages could be read.")
+        elif empty:
+            warnings.append(f"This PDF is damaged (it looks cut short or corrupted): page(s) {page_ranges(empty)} "
+                            f"of {document.page_count} came out empty; their content is probably lost.")
+        else:
+            warnings.append("This PDF is damaged (it looks cut short or corrupted) and was repaired while "
+                            "reading; some of its content may be missing.")
+    return warnings
+
+
+def page_ranges(numbers: list[int]) -> str:
+    """``1, 3, 5-60`` for [1, 3, 5, 6, ..., 60]."""
+    ranges: list[list[int]] = []
+    for number in sorted(numbers):
+        if ranges and number == ranges[-1][1] + 1:
+            ranges[-1][1] = number
+        else:
+            ranges.append([number, number])
+    return ", ".join(str(first) if first == last else f"{first}-{last}" for first, last in ranges)
+
+
+def _declared_page_count(document: pymupdf.Document) -> int | None:
+    """The /Count of the page tree's root, as the file declares it (None if unreadable)."""
+    try:
+        kind, value = document.xref_get_key(document.pdf_catalog(), "Pages")
+        if kind != "xref":
+            return None
+        kind, count = document.xref_get_key(int(value.split()[0]), "Count")
+        return int(count) if kind == "int" else None
+    except (*_MUPDF_ERRORS, ValueError, IndexError):
+        return None
+
+
+def assemble(scan: PdfScan, recognised: dict[int, PageOcr], ocr_missing: str | None) -> ExtractResult:
+    """The document's units in page order: text-layer pages, and OCR'd pages where OCR read more."""
+    units = list(scan.units)
+    failed: list[int] = []
+    unreliable: list[str] = []
+    for number, layer_text in scan.ocr_candidates.items():
+        page = recognised.get(number)
+        text = layer_text
+        kind: BlockKind = "text"
+        if page is not None:
+            if page.failed:
+                failed.append(number)
+            elif page.warning:
+                unreliable.append(page.warning)
+            elif _visible_chars(page.text) > _visible_chars(layer_text):
+                text, kind = page.text.strip(), "ocr"
+        if text:
+            units.append(ExtractedUnit(text=text, kind=kind, page=number, section=scan.sections.get(number),
+                                       page_label=scan.labels.get(number)))
+    units.sort(key=lambda unit: unit.page or 0)
+    warnings = list(scan.warnings)
+    if ocr_missing and scan.ocr_candidates:
+        warnings.append(f"{len(scan.ocr_candidates)} page(s) without a text layer were skipped: {ocr_missing}. "
+                        "Install it and re-ingest the document to read them.")
+    warnings.extend(unreliable)
+    if failed:
+        warnings.append(f"OCR failed on page(s) {', '.join(map(str, failed))}; their text is missing.")
+    if not units and unreliable:
+        # Nothing else to show: the reason is the document's error rather than "no text found".
+        oversized = [page.number for page in recognised.values() if page.too_large]
+        if oversized:
+            pages = f"page {oversized[0]} is" if len(oversized) == 1 else f"pages {page_ranges(oversized)} are"
+            raise too_large(f"{pages} too large to render for OCR")
+        reasons = "; ".join(unreliable)
+        raise ExtractionError("ocr_unreadable", f"The scanned pages could not be read reliably: {reasons}.")
     ocr_pages = sum(unit.kind == "ocr" for unit in units)
-    return ExtractResult(units=units, pages=total, warnings=warnings, ocr_pages=ocr_pages)
+    return ExtractResult(units=units, pages=scan.total, warnings=warnings, ocr_pages=ocr_pages)
 
 
-def _read_page(page: pymupdf.Page, ocr: _Ocr) -> tuple[str, BlockKind]:
-    """The page's text and its kind: ``ocr`` when it had to be recognised from the rendered page.
+def extract_pdf_pages(
+    path: Path, *, ocr_languages: str = "eng+deu", on_progress: ProgressCallback | None = None,
+    max_pixels: int = DEFAULT_MAX_PAGE_PIXELS,
+) -> ExtractResult:
+    """One unit per page with text (1-based pages), in this process, OCR'ing pages one after another.
+
+    The sandbox (`backend.ingest.sandbox`) runs the same passes in child processes, OCR'ing pages in
+    parallel; this in-process form serves tests and tools."""
+    scan = scan_pdf(path, on_progress)
+    missing = missing_ocr(ocr_languages) if scan.ocr_candidates else None
+    recognised: dict[int, PageOcr] = {}
+    done = scan.total - len(scan.ocr_candidates)
+    for number in scan.ocr_candidates:
+        if missing is None:
+            recognised[number] = ocr_pdf_page(path, number, ocr_languages, max_pixels)
+        done += 1
+        if on_progress is not None:
+            suffix = "" if missing else " (OCR)"
+            on_progress(ExtractProgress(done=done, total=scan.total, detail=f"page {done} of {scan.total}{suffix}"))
+    return assemble(scan, recognised, missing)
+
+
+def ocr_pdf_page(path: Path, number: int, languages: str, max_pixels: int) -> PageOcr:
+    """OCR of 1-based page `number` of the PDF at `path` (one job of the sandbox's pool)."""
+    document = open_pdf(path)
+    try:
+        return ocr_page(document.load_page(number - 1), languages, max_pixels)
+    finally:
+        document.close()
+
+
+def _read_page(page: pymupdf.Page) -> tuple[str, bool]:
+    """The page's text layer and whether it needs OCR.
 
     Only pages that show something beyond their text layer are OCR'd: an image (a scan), or many vector
     paths (text exported as outlines). Rendering a page without either reveals nothing the text layer
     lacks, and title or blank pages would each cost a second of tesseract.
     """
     text = page_text(page)
-    chars = _visible_chars(text)
-    if chars >= OCR_MIN_CHARS or not (page.get_image_info() or len(page.get_cdrawings()) >= OUTLINE_MIN_PATHS):
-        return text, "text"
-    recognised = ocr.read(page)
-    if recognised is None or _visible_chars(recognised) <= chars:
-        return text, "text"
-    return recognised.strip(), "ocr"
+    if _visible_chars(text) >= OCR_MIN_CHARS:
+        return text, False
+    return text, bool(page.get_image_info() or len(page.get_cdrawings()) >= OUTLINE_MIN_PATHS)
 
 
 def _visible_chars(text: str) -> int:

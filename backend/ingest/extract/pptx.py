@@ -15,6 +15,7 @@ from lxml.etree import XMLSyntaxError
 from pptx import Presentation
 from pptx.enum.shapes import MSO_SHAPE_TYPE
 from pptx.exc import PackageNotFoundError
+from pptx.shapes.autoshape import Shape
 from pptx.shapes.base import BaseShape
 from pptx.shapes.graphfrm import GraphicFrame
 from pptx.shapes.group import GroupShape
@@ -30,7 +31,9 @@ _PPTX_ERRORS = (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, 
 def extract_pptx(path: Path, on_progress: ProgressCallback | None = None) -> ExtractResult:
     check_zip_contents(path, "pptx")
     try:
-        slides = list(Presentation(str(path)).slides)
+        # From a file object: the stored file's name carries no suffix python-pptx could rely on.
+        with path.open("rb") as stream:
+            slides = list(Presentation(stream).slides)
         units: list[ExtractedUnit] = []
         for number, slide in enumerate(slides, start=1):
             unit = _slide_unit(slide, number)
@@ -66,5 +69,5 @@ def _shape_texts(shapes: Iterable[BaseShape]) -> Iterator[str]:
         elif isinstance(shape, GraphicFrame) and shape.has_table:
             rows = [[cell.text.strip() for cell in row.cells] for row in shape.table.rows]
             yield "\n".join(render_row(row) for row in rows if any(row))
-        elif shape.has_text_frame:
+        elif isinstance(shape, Shape) and shape.has_text_frame:  # placeholders are Shapes too
             yield shape.text_frame.text.strip()

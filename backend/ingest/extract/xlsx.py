@@ -30,15 +30,15 @@ class _Cell(Protocol):
 
 def extract_xlsx(path: Path, on_progress: ProgressCallback | None = None) -> ExtractResult:
     check_zip_contents(path, "xlsx")
-    # Opened as a file object: given a path, openpyxl refuses any name not ending in .xlsx/.xlsm, and
-    # uploads wait under extension-less names in the pending folder.
-    with path.open("rb") as handle:
-        return _extract_workbook(handle, on_progress)
+    with path.open("rb") as stream:
+        return _extract_workbook(stream, on_progress)
 
 
-def _extract_workbook(handle: BinaryIO, on_progress: ProgressCallback | None) -> ExtractResult:
+def _extract_workbook(stream: BinaryIO, on_progress: ProgressCallback | None) -> ExtractResult:
+    # A file object, not the path: openpyxl refuses paths without an .xlsx suffix, and uploads are
+    # staged under names without one.
     try:
-        workbook = load_workbook(handle, read_only=True, data_only=True)
+        workbook = load_workbook(stream, read_only=True, data_only=True)
     except _OPENPYXL_ERRORS as exc:
         raise corrupt_office_file("xlsx") from exc
     units: list[ExtractedUnit] = []

@@ -2671,12 +2671,16 @@ export interface components {
             dense_rank: number | null;
             /** Document Id */
             document_id: string;
+            /** Document Kind */
+            document_kind?: string | null;
             /** Filename */
             filename: string;
             /** Kind */
             kind: string;
             /** Page */
             page: number | null;
+            /** Page Label */
+            page_label?: string | null;
             /** Relevance */
             relevance: number;
             /** Relevant */

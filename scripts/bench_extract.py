@@ -1,0 +1,158 @@
+"""Extraction sandbox figures: memory of the server with its children while it reads hostile files, how
+fast a cancel stops the reading process, and OCR throughput of a scanned PDF with 1 worker vs one per core.
+
+It starts a throwaway embedded Postgres, the fake Ollama and real Quire servers, and measures through the
+public API with psutil over the server's process tree (summed RSS: shared pages count in every process,
+so the figure is an upper bound). Usage: .venv/bin/python scripts/bench_extract.py [--ocr-pages 8] [--ocr-only]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import psutil
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from backend.process import configure_process
+
+configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
+
+from tests.support.documents import make_pdf, render_text_image
+from tests.support.fake_ollama import FakeOllama
+from tests.support.hostile import (
+    PeakMeter,
+    giant_page_pdf,
+    huge_xml_docx,
+    nested_list_markdown,
+    one_line_text,
+    tree,
+)
+from tests.support.postgres import ThrowawayPostgres
+from tests.support.server import QuireServer
+from tests.support.vault import upload, wait_for_run
+
+MIB = 2**20
+
+
+def ingest(api: httpx.Client, name: str, data: bytes) -> tuple[dict, float]:
+    started = time.perf_counter()
+    response = upload(api, {name: data})
+    response.raise_for_status()
+    wait_for_run(api, response.json()["workflow_id"], timeout_s=900)
+    document = next(doc for doc in api.get("/api/documents").json() if doc["filename"] == name)
+    return document, time.perf_counter() - started
+
+
+def hostile(server: QuireServer, tmp: Path) -> None:
+    assert server.process is not None
+    pid = server.process.pid
+    cases: list[tuple[str, Callable[[], bytes]]] = [
+        ("giant-page.pdf", lambda: giant_page_pdf(tmp / "giant.pdf").read_bytes()),
+        ("nested-list.md", nested_list_markdown),
+        ("one-line.txt", one_line_text),
+        ("huge-xml.docx", lambda: huge_xml_docx(tmp / "huge.docx").read_bytes()),
+    ]
+    with server.client(timeout=300.0) as api:
+        before = psutil.Process(pid).memory_info().rss
+        print(f"server alone before: {before / MIB:.0f} MiB")
+        for name, make in cases:
+            data = make()
+            with PeakMeter(pid) as meter:
+                document, seconds = ingest(api, name, data)
+            outcome = document["status"] + (f" ({document['error']})" if document["error"] else "")
+            print(f"{name:16} {len(data) / MIB:6.1f} MiB  {seconds:5.1f} s  peak RSS with children "
+                  f"{meter.peak / MIB:5.0f} MiB  -> {outcome}")
+        after = psutil.Process(pid).memory_info().rss
+        print(f"server alone after:  {after / MIB:.0f} MiB (grew {(after - before) / MIB:.0f} MiB)")
+        cancel(api, pid, (tmp / "huge.docx").read_bytes())
+
+
+def cancel(api: httpx.Client, pid: int, data: bytes) -> None:
+    response = upload(api, {"cancelled.docx": data})
+    workflow_id = response.json()["workflow_id"]
+    while api.get(f"/api/ingest/{workflow_id}").json()["documents"][0]["status"] != "extracting":
+        time.sleep(0.02)
+    time.sleep(1.0)
+    workers = {p.pid for p in tree(pid) if p.pid != pid and _busy(p)}
+    started = time.perf_counter()
+    api.post(f"/api/ingest/{workflow_id}/cancel").raise_for_status()
+    while any(psutil.pid_exists(worker) and _busy(psutil.Process(worker)) for worker in workers):
+        time.sleep(0.005)
+    print(f"cancel -> reading process gone after {(time.perf_counter() - started) * 1000:.0f} ms "
+          f"(request included)")
+
+
+def _busy(process: psutil.Process) -> bool:
+    try:
+        return process.status() == psutil.STATUS_RUNNING or process.cpu_percent(0.05) > 10
+    except psutil.Error:
+        return False
+
+
+def ocr_throughput(postgres: ThrowawayPostgres, fake: FakeOllama, tmp: Path, pages: int) -> None:
+    texts = [f"Scanned page {n}: glaciers carve valleys, leave moraines and drumlins behind." * 3
+             for n in range(pages)]
+    pdf = make_pdf(tmp / "scans.pdf", texts, scanned=range(1, pages + 1)).read_bytes()
+    for workers in ("1", "0"):
+        server = QuireServer(postgres.fresh_database(), Path(tempfile.mkdtemp(dir=tmp)), fake.url,
+                             QUIRE_EXTRACT_WORKERS=workers).start()
+        try:
+            with server.client(timeout=300.0) as api:
+                document, seconds = ingest(api, "scans.pdf", pdf)
+            label = "1 worker" if workers == "1" else f"{len(os.sched_getaffinity(0))} workers (one per core)"
+            print(f"OCR {pages} scanned pages, {label}: {seconds:.1f} s ({pages / seconds:.2f} pages/s), "
+                  f"{document['status']}")
+        finally:
+            server.stop()
+
+
+def omp_threads(tmp: Path) -> None:
+    """Two tesseract runs side by side (as two pool workers run them), with and without OMP_THREAD_LIMIT=1."""
+    image = tmp / "page.png"
+    image.write_bytes(render_text_image("Moraines and drumlins are left behind by glaciers. " * 12))
+    for limit in (None, "1"):
+        env = {key: value for key, value in os.environ.items() if key != "OMP_THREAD_LIMIT"}
+        if limit is not None:
+            env["OMP_THREAD_LIMIT"] = limit
+        started = time.perf_counter()
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(lambda _, env=env: subprocess.run(["tesseract", str(image), "-", "--psm", "1"], env=env,
+                                                            capture_output=True, check=True), range(4)))
+        print(f"4 pages, 2 tesseracts at once, OMP_THREAD_LIMIT={limit or 'unset'}: "
+              f"{time.perf_counter() - started:.1f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--ocr-pages", type=int, default=8)
+    parser.add_argument("--ocr-only", action="store_true", help="only the OCR throughput figures")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        postgres, fake = ThrowawayPostgres(), FakeOllama().start()
+        try:
+            if not args.ocr_only:
+                server = QuireServer(postgres.fresh_database(), tmp / "data", fake.url).start()
+                try:
+                    hostile(server, tmp)
+                finally:
+                    server.stop()
+            ocr_throughput(postgres, fake, tmp, args.ocr_pages)
+            omp_threads(tmp)
+        finally:
+            fake.stop()
+            postgres.close()
+
+
+if __name__ == "__main__":
+    main()

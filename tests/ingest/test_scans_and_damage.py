@@ -1,0 +1,146 @@
+"""Scanned pages turned the wrong way, pages OCR cannot read reliably, and PDFs cut short — through the
+upload API of a real server, with the corpus's own scan and PDFs (../shared/corpus)."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import psutil
+import pymupdf
+import pytest
+from PIL import Image, ImageOps
+
+from tests.support.corpus import CORPUS, contains
+from tests.support.documents import make_pdf, tesseract_available
+from tests.support.hostile import tree
+from tests.support.server import QuireServer
+from tests.support.vault import TERMINAL, ingest, upload
+
+needs_tesseract = pytest.mark.skipif(not tesseract_available(), reason="tesseract is not installed")
+SCAN = CORPUS / "huckleberry-finn-p22-scan.pdf"
+SCAN_PROBES = ("We scrouched down and laid still", "there was a light behind him")
+
+
+def _scan_image() -> Image.Image:
+    with pymupdf.open(SCAN) as document:
+        pixmap = document[0].get_pixmap(dpi=150, colorspace=pymupdf.csGRAY)
+        return Image.frombytes("L", (pixmap.width, pixmap.height), pixmap.samples)
+
+
+def _image_pdf(path: Path, image: Image.Image, text_page: str | None = None) -> Path:
+    """A PDF of `image` as a scanned page, after a text page when `text_page` is given."""
+    document = pymupdf.open()
+    if text_page is not None:
+        document.new_page().insert_textbox(pymupdf.Rect(72, 72, 520, 770), text_page, fontsize=11)
+    png = path.with_suffix(".png")
+    image.save(png)
+    page = document.new_page(width=image.width * 72 / 150, height=image.height * 72 / 150)
+    page.insert_image(page.rect, filename=str(png))
+    document.save(path, deflate=True)
+    document.close()
+    return path
+
+
+def _document(api: httpx.Client, name: str) -> dict:
+    return next(doc for doc in api.get("/api/documents").json() if doc["filename"] == name)
+
+
+def _hits_in(api: httpx.Client, query: str, document_id: str) -> list[dict]:
+    hits = api.get("/api/search", params={"q": query, "k": 10, "mode": "sparse"}).json()["hits"]
+    return [hit for hit in hits if hit["document_id"] == document_id]
+
+
+@needs_tesseract
+def test_an_upside_down_scan_yields_readable_text(api: httpx.Client, unique: Callable[[str], str],
+                                                  tmp_path: Path) -> None:
+    name = unique("upside-down.pdf")
+    pdf = _image_pdf(tmp_path / "upside-down.pdf", _scan_image().rotate(180))
+    document = ingest(api, {name: pdf.read_bytes()}, timeout_s=180)[name]
+    stored = _document(api, name)
+    assert stored["status"] == "ready", stored
+    assert not stored["warnings"], stored["warnings"]
+    for probe in SCAN_PROBES:
+        hits = _hits_in(api, probe, document["id"])
+        assert any(contains(hit["text"], probe, ocr=True) and hit["page"] == 1 for hit in hits), (probe, hits)
+
+
+@needs_tesseract
+def test_a_page_ocr_cannot_read_reliably_is_a_warning_not_text(api: httpx.Client, unique: Callable[[str], str],
+                                                               tmp_path: Path) -> None:
+    # A mirrored scan: no rotation makes it readable, so whatever tesseract guesses is garbage.
+    name = unique("mirrored.pdf")
+    typed = "Notes typed before the scanned page: the widow's garden, Tom Sawyer and the candle. " * 3
+    pdf = _image_pdf(tmp_path / "mirrored.pdf", ImageOps.mirror(_scan_image()), text_page=typed)
+    document = ingest(api, {name: pdf.read_bytes()}, timeout_s=180)[name]
+    stored = _document(api, name)
+    assert stored["status"] == "ready", stored
+    assert any(warning.startswith("page 2: text could not be read reliably") for warning in stored["warnings"]), \
+        stored["warnings"]
+    pages = {hit["page"] for hit in _hits_in(api, "widow garden Tom Sawyer candle scrouched light", document["id"])}
+    assert pages == {1}, "only the typed page may be stored as text"
+
+
+def test_a_pdf_cut_in_half_is_stored_with_a_warning_naming_the_lost_pages(
+        api: httpx.Client, unique: Callable[[str], str], tmp_path: Path) -> None:
+    full = make_pdf(tmp_path / "full.pdf", [f"Page {n} explains enzyme number {n} with enough words to be text."
+                                             for n in range(1, 61)]).read_bytes()
+    name = unique("cut-in-half.pdf")
+    document = ingest(api, {name: full[: len(full) // 2]})[name]
+    stored = _document(api, name)
+    assert stored["status"] == "ready"
+    assert stored["pages"] == 60
+    (warning,) = stored["warnings"]
+    lost = re.search(r"cut short or corrupted\): page\(s\) (\d+)-60 of 60 came out empty", warning)
+    assert lost is not None, warning
+    assert 20 < int(lost.group(1)) < 40  # about half the pages survive the cut
+    hits = _hits_in(api, "Page 5 explains enzyme number 5", document["id"])
+    assert any(hit["page"] == 5 for hit in hits)
+
+
+def test_a_truncated_corpus_pdf_is_read_as_far_as_it_goes_with_a_warning(
+        api: httpx.Client, unique: Callable[[str], str]) -> None:
+    data = (CORPUS / "federal-register-2020-17221.pdf").read_bytes()
+    name = unique("federal-register-truncated.pdf")
+    document = ingest(api, {name: data[: int(len(data) * 0.9)]})[name]
+    stored = _document(api, name)
+    assert stored["status"] == "ready"
+    assert any(warning.startswith("This PDF is damaged") for warning in stored["warnings"]), stored["warnings"]
+    hits = _hits_in(api, "This section of the FEDERAL REGISTER", document["id"])
+    assert any(hit["page"] == 1 for hit in hits)
+
+
+@needs_tesseract
+def test_the_pages_of_a_scanned_pdf_are_read_in_parallel(quire: QuireServer, api: httpx.Client,
+                                                         unique: Callable[[str], str], tmp_path: Path) -> None:
+    assert quire.process is not None
+    # Full pages: tesseract takes a second or more on each, so two workers overlap even on a busy machine.
+    pages = [f"Scanned page {n} about moraines, drumlins and eskers of the last ice age. " +
+             "Glaciers carve valleys and leave till, erratics and kettle lakes behind them. " * 12
+             for n in range(1, 5)]
+    name = unique("scanned-stack.pdf")
+    response = upload(api, {name: make_pdf(tmp_path / "s.pdf", pages, scanned=range(1, 5)).read_bytes()})
+    assert response.status_code == 202, response.text
+    most_at_once = 0
+    deadline = time.monotonic() + 180
+    while api.get(f"/api/ingest/{response.json()['workflow_id']}").json()["status"] not in TERMINAL:
+        assert time.monotonic() < deadline
+        readers = [p for p in tree(quire.process.pid) if _is_tesseract(p)]
+        most_at_once = max(most_at_once, len(readers))
+        time.sleep(0.02)
+    document = _document(api, name)
+    assert (document["status"], document["pages"]) == ("ready", 4)
+    assert most_at_once >= min(2, len(os.sched_getaffinity(0))), "pages were OCR'd one after another"
+    for n in range(1, 5):
+        assert any(hit["page"] == n for hit in _hits_in(api, f"Scanned page {n} moraines", document["id"]))
+
+
+def _is_tesseract(process: psutil.Process) -> bool:
+    try:
+        return process.name() == "tesseract"
+    except psutil.Error:
+        return False

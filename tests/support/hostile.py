@@ -1,0 +1,150 @@
+"""Hostile files, generated on the spot, and a meter for a server's memory and CPU including its children.
+
+The files are those of issue #15's reliability campaign: a tiny PDF whose one page would render to
+gigabytes, 5,000 nested Markdown list items, a 30 MB one-line text, and a DOCX holding 250 MB of XML
+(inside the zip-bomb limits of backend/ingest/extract/archive.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+import threading
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+import pymupdf
+from PIL import Image
+
+_WORDS = ("alpha", "beta", "gamma", "delta", "sigma", "omega", "theta", "kappa")
+_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+_CONTENT_TYPES = (
+    '<?xml version="1.0" encoding="UTF-8"?>'
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+    '<Default Extension="xml" ContentType="application/xml"/>'
+    '<Override PartName="/word/document.xml"'
+    ' ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'
+)
+_RELS = (
+    '<?xml version="1.0" encoding="UTF-8"?>'
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    '<Relationship Id="rId1" Target="word/document.xml"'
+    ' Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument"/></Relationships>'
+)
+
+
+def giant_page_pdf(path: Path) -> Path:
+    """A few-KB PDF with one 200 x 200 inch page (the largest PDF allows) filled by a small scanned image:
+    rendered for OCR at the usual 144 dpi it would be a 28,800 x 28,800 pixel bitmap (~0.8 GB gray)."""
+    image = Image.effect_noise((64, 64), 64).convert("L")
+    document = pymupdf.open()
+    page = document.new_page(width=14_400, height=14_400)
+    page.insert_image(page.rect, stream=_png(image))
+    document.save(path, deflate=True)
+    document.close()
+    return path
+
+
+def _png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def nested_list_markdown(items: int = 5_000) -> bytes:
+    """`items` list items, each nested one level deeper than the one before (~25 MB of indentation)."""
+    lines = ["# Deeply nested list", ""] + ["  " * depth + f"- nested item {depth}" for depth in range(items)]
+    return "\n".join(lines).encode()
+
+
+def one_line_text(megabytes: int = 30) -> bytes:
+    """`megabytes` MB of words without a single line break."""
+    phrase = b"lorem ipsum dolor sit amet consectetur adipiscing elit "
+    size = megabytes * 1024 * 1024
+    return (phrase * (size // len(phrase) + 1))[:size]
+
+
+def huge_xml_docx(path: Path, xml_megabytes: int = 250) -> Path:
+    """A valid DOCX whose body XML inflates to `xml_megabytes` MB of short paragraphs. Its compression
+    ratio (~7x) and total size stay inside the zip-bomb limits, so only the parser's work is at stake."""
+    rng = random.Random(7)
+    paragraphs = "".join(
+        f"<w:p><w:r><w:t>{' '.join(rng.choice(_WORDS) for _ in range(12))}</w:t></w:r></w:p>" for _ in range(300)
+    ).encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+        archive.writestr("[Content_Types].xml", _CONTENT_TYPES)
+        archive.writestr("_rels/.rels", _RELS)
+        with archive.open("word/document.xml", "w", force_zip64=True) as member:
+            member.write(f'<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="{_W}"><w:body>'.encode())
+            written = 0
+            while written < xml_megabytes * 1024 * 1024:
+                member.write(paragraphs)
+                written += len(paragraphs)
+            member.write(b"</w:body></w:document>")
+    return path
+
+
+def tree(pid: int) -> list[psutil.Process]:
+    """The process and all its descendants (extraction workers, the forkserver, tesseract)."""
+    root = psutil.Process(pid)
+    return [root, *root.children(recursive=True)]
+
+
+def tree_rss(pid: int) -> int:
+    """Resident memory of the process and its descendants, summed (shared pages counted in each)."""
+    total = 0
+    for process in tree(pid):
+        try:
+            total += process.memory_info().rss
+        except psutil.Error:
+            continue  # a worker that ended between listing and reading
+    return total
+
+
+def tree_cpu_seconds(pid: int) -> dict[int, float]:
+    """CPU seconds (user + system) used so far by each live process of the tree."""
+    used = {}
+    for process in tree(pid):
+        try:
+            times = process.cpu_times()
+        except psutil.Error:
+            continue
+        used[process.pid] = times.user + times.system
+    return used
+
+
+def cpu_between(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds the tree used between two `tree_cpu_seconds` samples (a process that started in
+    between counts from zero; one that ended in between is not seen)."""
+    return sum(used - before.get(pid, 0.0) for pid, used in after.items())
+
+
+@dataclass
+class PeakMeter:
+    """Samples a process tree's summed RSS every `interval_s` on a background thread; `peak` is the most."""
+
+    pid: int
+    interval_s: float = 0.05
+    peak: int = 0
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+
+    def __enter__(self) -> PeakMeter:
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            with contextlib.suppress(psutil.Error):
+                self.peak = max(self.peak, tree_rss(self.pid))
+            self._stop.wait(self.interval_s)
