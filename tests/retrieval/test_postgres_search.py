@@ -84,7 +84,8 @@ def test_scope_filters_apply_before_ranking(pg_server: QuireServer) -> None:
         assert set(everywhere) >= {ids["volcano.md"], ids["volcano-notes.md"]}
         for mode in ("hybrid", "dense"):  # the scope's best blocks, though others rank higher vault-wide
             scoped = _search(api, "volcano andesitic magma", k=10, mode=mode, documents=ids["delta.md"])
-            assert scoped and {h["document_id"] for h in scoped} == {ids["delta.md"]}
+            assert scoped
+            assert {h["document_id"] for h in scoped} == {ids["delta.md"]}
         assert _search(api, "volcano andesitic magma", mode="sparse", documents=ids["delta.md"]) == []
         for mode in ("hybrid", "dense", "sparse"):
             by_category = _search(api, "volcano andesitic magma", k=10, mode=mode, categories="Notes")
@@ -101,7 +102,8 @@ def test_replaced_and_deleted_documents_leave_the_results(pg_server: QuireServer
         ingest(api, {"rock.md": b"# Rocks\n\nGranite is an intrusive igneous rock rich in quartz."})
         assert _search(api, "basalt columns", mode="sparse") == []
         dense = _search(api, "basalt columns", mode="dense", k=5)
-        assert dense and all("Basalt" not in h["text"] for h in dense)  # only the new version's blocks
+        assert dense
+        assert all("Basalt" not in h["text"] for h in dense)
         assert [h["document_id"] for h in _search(api, "granite quartz", mode="sparse")] == [doc_id]
         assert api.delete(f"/api/documents/{doc_id}").status_code == 204
         assert _search(api, "granite quartz") == []
@@ -117,7 +119,8 @@ def test_blocks_without_vectors_are_found_by_keyword(pg_server: QuireServer, fak
         assert _search(api, "limestone sinkholes", mode="dense") == []
         hits = _search(api, "limestone sinkholes")
         assert [h["document_id"] for h in hits] == [doc_id]
-        assert hits[0]["sparse_rank"] == 1 and hits[0]["dense_rank"] is None
+        assert hits[0]["sparse_rank"] == 1
+        assert hits[0]["dense_rank"] is None
         assert "sinkholes" in hits[0]["snippet"]
 
 
