@@ -42,6 +42,8 @@ log = logging.getLogger(__name__)
 # (100,000 768-d vectors: ~400 MB).
 HNSW_BUILD_MEMORY_MB = 1024
 _DF_CACHE_LIMIT = 50_000
+# MaxScore's first pass scores the blocks of the query's rarest terms, up to about this many blocks.
+_FIRST_PASS_BLOCKS = 2_000
 
 
 class PostgresIndex:
@@ -99,9 +101,7 @@ class PostgresIndex:
         weights = self.term_weights(query) if query.strip() else {}
         sparse: tuple[list[str], list[float]] = ([], [])
         if mode != "dense" and weights:
-            stats = self._stats
-            average = stats.total_length / max(stats.blocks, 1) if stats else 1.0
-            sparse = store.sparse_ranking(self.db, weights, average, self.bm25.k1, self.bm25.b, depth, ids, cats)
+            sparse = self._sparse(weights, depth, ids, cats)
         dense: tuple[list[str], list[float]] = ([], [])
         if mode != "sparse" and query_vector is not None:
             unit = l2_normalise(np.asarray(query_vector, dtype=np.float32).reshape(1, -1))[0]
@@ -114,6 +114,44 @@ class PostgresIndex:
                      for i, (b, s) in enumerate(zip(chosen[0][:k], chosen[1][:k], strict=True), start=1)]
         rows = store.hit_rows(self.db, [f.block_id for f in fused])
         return [self._hit(rows[f.block_id], f, weights) for f in fused if f.block_id in rows]
+
+    def _sparse(self, weights: dict[str, float], depth: int, ids: list[str],
+                cats: list[str]) -> tuple[list[str], list[float]]:
+        """BM25's top `depth`, exact, with MaxScore pruning in two statements.
+
+        A term adds at most weight × (k1 + 1) to a block's score. First the blocks holding the query's
+        rarest terms are scored (a small set); the `depth`-th of their scores is a threshold θ that the
+        final list's last score reaches at least. The commonest terms whose summed maxima stay below θ
+        cannot lift a block holding none of the other terms into the list, so the second statement scores
+        only blocks holding one of the other terms — without this, a query with a word found in nearly
+        every block scored the whole vault (~400 ms at 10,000 blocks).
+        """
+        stats, df = self._stats, self._df
+        assert stats is not None  # set by term_weights
+        average = stats.total_length / max(stats.blocks, 1)
+        k1, b = self.bm25.k1, self.bm25.b
+
+        def ranking(candidate_terms: list[str]) -> tuple[list[str], list[float]]:
+            return store.sparse_ranking(self.db, weights, candidate_terms, average, k1, b, depth, ids, cats)
+
+        rarest = sorted(weights, key=lambda t: df.get(t, 0))
+        first, held = [], 0
+        for term in rarest:
+            if first and held + df.get(term, 0) > _FIRST_PASS_BLOCKS:
+                break
+            first.append(term)
+            held += df.get(term, 0)
+        if len(first) == len(weights):
+            return ranking(first)
+        found = ranking(first)
+        theta = found[1][depth - 1] if len(found[0]) >= depth else 0.0
+        essential, bound = list(weights), 0.0
+        for term in sorted(weights, key=weights.__getitem__):  # cheapest maxima first
+            bound += weights[term] * (k1 + 1)
+            if bound >= theta:
+                break
+            essential.remove(term)
+        return ranking(essential)
 
     def _hit(self, row: store.HitRow, fused: Fused, weights: dict[str, float]) -> Hit:
         sparse_rank, dense_rank = fused.ranks
