@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from psycopg import errors, sql
+import psycopg
+from psycopg import sql
 
 from backend.store.db import Database
 
@@ -70,40 +71,44 @@ def hnsw_index_name(model: str, dimension: int) -> str:
     return f"blocks_hnsw_{digest}"
 
 
+def _index_state(conn: psycopg.Connection[Any], index: str) -> str:
+    row = conn.execute("SELECT i.indisvalid AS valid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid"
+                       " WHERE c.relname = %s", (index,)).fetchone()
+    return "missing" if row is None else ("ready" if row["valid"] else "building")
+
+
 def hnsw_index_state(db: Database, model: str, dimension: int) -> str:
     """'ready', 'building' (exists, not yet valid) or 'missing'."""
     with db.connection() as conn:
-        row = conn.execute("SELECT i.indisvalid AS valid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid"
-                           " WHERE c.relname = %s", (hnsw_index_name(model, dimension),)).fetchone()
-    return "missing" if row is None else ("ready" if row["valid"] else "building")
+        return _index_state(conn, hnsw_index_name(model, dimension))
 
 
 def ensure_hnsw_index(db: Database, model: str, dimension: int, build_memory_mb: int) -> None:
     """Create the model's HNSW index unless it exists: a one-time build, concurrently (writes go on).
 
-    An invalid leftover (a build interrupted by a crash) is dropped and built again. Two processes
-    starting the build at once: one of them fails with a duplicate name and leaves the build to the other.
+    The building process holds an advisory lock named after the index for the whole build; another
+    process finding it taken leaves the build to its holder. An invalid index found while holding the
+    lock is a build interrupted by a crash: it is dropped and built again.
     """
-    name = sql.Identifier(hnsw_index_name(model, dimension))
+    index = hnsw_index_name(model, dimension)
+    name = sql.Identifier(index)
     with db.connection() as conn:  # autocommit: CREATE INDEX CONCURRENTLY cannot run in a transaction
-        if hnsw_index_state(db, model, dimension) == "building":
-            locked = conn.execute("SELECT pg_try_advisory_lock(hashtext(%s)) AS ok", (name.as_string(conn),))
-            if not locked.fetchone()["ok"]:
-                return  # another process is building it
-            try:
-                conn.execute(sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS {}").format(name))
-            finally:
-                conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (name.as_string(conn),))
-        conn.execute(sql.SQL("SET maintenance_work_mem = {}").format(sql.Literal(f"{build_memory_mb}MB")))
+        if not conn.execute("SELECT pg_try_advisory_lock(hashtext(%s)) AS ok", (index,)).fetchone()["ok"]:
+            return
         try:
+            state = _index_state(conn, index)
+            if state == "ready":
+                return
+            if state == "building":
+                conn.execute(sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS {}").format(name))
+            conn.execute(sql.SQL("SET maintenance_work_mem = {}").format(sql.Literal(f"{build_memory_mb}MB")))
             conn.execute(sql.SQL(
                 "CREATE INDEX CONCURRENTLY IF NOT EXISTS {} ON blocks USING hnsw ((embedding::vector({})) "
                 "vector_cosine_ops) WHERE is_live AND embed_model = {}"
             ).format(name, sql.Literal(dimension), sql.Literal(model)))
-        except (errors.UniqueViolation, errors.DuplicateTable):
-            return
         finally:
             conn.execute("RESET maintenance_work_mem")
+            conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (index,))
 
 
 def stored_dimension(db: Database, model: str) -> int | None:
