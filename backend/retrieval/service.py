@@ -38,6 +38,10 @@ T = TypeVar("T")
 # Up to this many blocks a hybrid search takes a few milliseconds at most (scripts/bench_search.py: ~5 ms
 # at 10,000 on a slow machine), less than a round trip through a worker thread costs on a busy loop.
 INLINE_SEARCH_BLOCKS = 10_000
+# A search run on the event loop holds up every other request for its duration. When searches take longer
+# than this (a busy machine makes the same search several times slower), `asearch` sends them to a worker
+# thread until they are fast again.
+INLINE_SEARCH_BUDGET_S = 0.005
 
 
 @dataclass(frozen=True)
@@ -146,6 +150,7 @@ class SearchService:
         self.index = HybridIndex()
         self.poll_s = poll_s
         self.inline_search_blocks = inline_search_blocks
+        self._recent_search_s = 0.0  # moving average of asearch's search times, wherever they ran
         self.state = "empty"
         self.built_in_s: float | None = None
         self._seq = 0
@@ -262,14 +267,22 @@ class SearchService:
     async def asearch(self, query: str, k: int, scope: Scope | None = None) -> SearchResult:
         """A hybrid `search` for the event loop. The query is embedded without blocking the loop; a small
         index (up to `inline_search_blocks`) is searched right here — that takes less time than handing
-        the search to a worker thread — a larger one in a worker thread."""
+        the search to a worker thread — a larger one in a worker thread, and so is any search while recent
+        searches took longer than `INLINE_SEARCH_BUDGET_S` (the machine is busy)."""
         try:
             vector, notice = (await self._aembed(query))[0], None
         except (ModelUnavailable, ModelError) as exc:
             vector, notice = None, _keyword_only(exc)
-        search = functools.partial(self.index.search, query, k, scope=scope, query_vector=vector)
-        hits = search() if len(self.index) <= self.inline_search_blocks else await anyio.to_thread.run_sync(search)
+        search = functools.partial(self._timed_search, query, k, scope, vector)
+        inline = len(self.index) <= self.inline_search_blocks and self._recent_search_s <= INLINE_SEARCH_BUDGET_S
+        hits = search() if inline else await anyio.to_thread.run_sync(search)
         return SearchResult(hits, "hybrid", notice)
+
+    def _timed_search(self, query: str, k: int, scope: Scope | None, vector: np.ndarray | None) -> list[Hit]:
+        started = time.perf_counter()
+        hits = self.index.search(query, k, scope=scope, query_vector=vector)
+        self._recent_search_s = 0.8 * self._recent_search_s + 0.2 * (time.perf_counter() - started)
+        return hits
 
     async def _aembed(self, query: str) -> np.ndarray:
         if isinstance(self.embedder, AsyncEmbedder):
