@@ -9,7 +9,7 @@ iterative index scans, and HNSW with a filter returns at most `hnsw.ef_search` r
 a small scope would come back short.
 
 Sparse: Okapi BM25 computed in SQL from the terms ingestion caches (migration 0007): candidates through
-the GIN index over `string_to_array(terms, ' ')` (migration 0017), a term's frequency decoded from
+the GIN index over `term_array`, the terms as an array (migration 0017), a term's frequency decoded from
 `term_counts`, the length from the stored `term_total`. The collection statistics (live blocks, total
 length, document frequencies) come from the same indexes (`collection_stats`, `document_frequencies`).
 
@@ -163,7 +163,7 @@ def document_frequencies(db: Database, terms: Sequence[str]) -> dict[str, int]:
     with db.connection() as conn:
         rows = conn.execute(
             "SELECT t.term, (SELECT count(*) FROM blocks b WHERE b.is_live"
-            " AND string_to_array(b.terms, ' ') @> ARRAY[t.term]) AS df FROM unnest(%s::text[]) AS t(term)",
+            " AND b.term_array @> ARRAY[t.term]) AS df FROM unnest(%s::text[]) AS t(term)",
             (list(terms),),
         ).fetchall()
     return {r["term"]: int(r["df"]) for r in rows if r["df"]}
@@ -192,10 +192,10 @@ def sparse_ranking(db: Database, weights: dict[str, float], candidate_terms: Seq
     query = sql.SQL("""
         SELECT id::text AS id, {score} AS score FROM (
             SELECT id, term_counts, norm, {positions} FROM (
-                SELECT b.id, string_to_array(b.terms, ' ') AS arr, b.term_counts,
+                SELECT b.id, b.term_array AS arr, b.term_counts,
                        {k1} * (1 - {b} + {b} * b.term_total / {avg}) AS norm
                 FROM blocks b
-                WHERE b.is_live AND string_to_array(b.terms, ' ') && {candidates}::text[]{scope}
+                WHERE b.is_live AND b.term_array && {candidates}::text[]{scope}
                 OFFSET 0
             ) c OFFSET 0
         ) t ORDER BY score DESC, id LIMIT {depth}
