@@ -47,6 +47,7 @@ from backend.llm.client import LLMClient
 from backend.llm.embedders import build_embedder
 from backend.llm.prompts import PromptLibrary
 from backend.mcp import http as mcp_http
+from backend.retrieval.postgres import PostgresSearchService
 from backend.retrieval.service import SearchService
 from backend.store import embeddings as embedding_store
 from backend.store.db import Database
@@ -64,7 +65,8 @@ def _build_context(settings: Settings, database_url: str, membership: Membership
     db.open()
     llm = LLMClient(settings.ollama_host, settings.chat_model, settings.embed_model, settings.ollama_timeout_s)
     embedder = build_embedder(settings.embedder, llm, settings.embed_model)
-    search_service = SearchService(db, embedder, settings.index_poll_s)
+    search_service = (PostgresSearchService(db, embedder) if settings.search_backend == "postgres"
+                      else SearchService(db, embedder, settings.index_poll_s))
     search_service.build()
     return AppContext(settings=settings, db=db, llm=llm, embedder=embedder,
                       prompts=PromptLibrary(settings.prompts_dir), search=search_service, membership=membership)

@@ -7,7 +7,7 @@ terms cached as ingestion caches them). Then, in this one process:
 
 - product: `SearchService.build()` from Postgres (startup), hybrid query latency at k = 7 excluding the
   query's embedding (the vector is passed in), the time until a deleted document stops appearing
-  (`documents.mark_deleted` + `SearchService.notify`, then searching until it is gone), resident memory;
+  (`documents.trash_document` + `SearchService.notify`, then searching until it is gone), resident memory;
 - reference: FAISS flat + `rank_bm25.BM25Okapi` over ``lower().split()``, fused by the same RRF, built
   from the same Postgres rows; a delete means a rebuild of both.
 
@@ -15,6 +15,11 @@ Every timing is repeated (`--repeat`) and reported with its spread and the load 
 
     python scripts/bench_search.py [--blocks 100000] [--dim 768] [--queries 200] [--repeat 3]
                                    [--reference-queries 30] [--reference-deletes 2] [--no-reference]
+                                   [--backend memory|postgres]
+
+`--backend postgres` measures the Postgres search mode instead (QUIRE_SEARCH_BACKEND=postgres): the
+one-time HNSW build, cold start (`PostgresSearchService.build()`, all a process does at startup), query
+latencies and delete visibility, with the same vault and queries. "build from Postgres" is then the cold start.
 """
 
 from __future__ import annotations
@@ -40,11 +45,13 @@ from backend.process import configure_process
 
 configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
 
+from backend.retrieval.postgres import HNSW_BUILD_MEMORY_MB, PostgresSearchService
 from backend.retrieval.service import SearchService
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Scope
+from backend.store import search_sql
 from backend.store.db import Database
-from backend.store.documents import mark_deleted
+from backend.store.documents import trash_document
 from scripts.bench_reference import ReferenceIndex
 from tests.support.postgres import ThrowawayPostgres
 
@@ -253,8 +260,28 @@ def measure_service(service: SearchService, db: Database, vault: Vault, args: ar
         fig.notes.append(f"hybrid scoped to {name}: p50 {p50[0]:.1f} ms, p95 {p95[0]:.1f} ms")
     for query in vault.queries[-args.deletes:]:
         fig.delete_s.append(until_gone(hybrid, query, lambda q=query: (
-            mark_deleted(db, uuid.UUID(q.document_id)), service.notify([q.document_id]))))
+            trash_document(db, uuid.UUID(q.document_id)), service.notify([q.document_id]))))
     fig.notes.append(f"deletes done ({load()}); stats {service.stats()}")
+
+
+def bench_postgres(db: Database, vault: Vault, args: argparse.Namespace) -> Figures:
+    """The Postgres search mode: the one-time HNSW build, then cold starts (`build()`, the startup work) and
+    the same query and delete measurements as the in-memory mode."""
+    fig = Figures()
+    with db.connection() as conn:
+        conn.execute("VACUUM ANALYZE blocks")  # what autovacuum does after a large load
+    hnsw_s = timed(lambda: search_sql.ensure_hnsw_index(db, MODEL, args.dim, HNSW_BUILD_MEMORY_MB))
+    fig.notes.append(f"HNSW index built once in {hnsw_s:.1f}s ({load()}); "
+                     f"maintenance_work_mem {HNSW_BUILD_MEMORY_MB} MB")
+    gc.collect()
+    before = rss_mib()
+    for _ in range(args.repeat):
+        service = PostgresSearchService(db, BenchEmbedder())
+        fig.build_s.append(timed(service.build))
+    fig.rss_mib, fig.rss_added_mib = rss_mib(), rss_mib() - before
+    fig.notes.append(f"cold starts ({load()}); stats {service.stats()}")
+    measure_service(service, db, vault, args, fig)
+    return fig
 
 
 def bench_reference(db: Database, vault: Vault, args: argparse.Namespace) -> Figures:
@@ -273,7 +300,7 @@ def bench_reference(db: Database, vault: Vault, args: argparse.Namespace) -> Fig
     fig.p50_ms, fig.p95_ms = latency_rounds(hybrid, live[:args.reference_queries], args.repeat)
     for query in live[-args.reference_deletes:]:
         fig.delete_s.append(until_gone(hybrid, query, lambda q=query: (
-            mark_deleted(db, uuid.UUID(q.document_id)), ref.build())))
+            trash_document(db, uuid.UUID(q.document_id)), ref.build())))
         fig.build_s.append(fig.delete_s[-1])  # a delete is a full rebuild from Postgres
     fig.notes.append(f"reference queries and deletes done ({load()})")
     return fig
@@ -310,6 +337,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--reference-queries", type=int, default=30)
     p.add_argument("--reference-deletes", type=int, default=2)
     p.add_argument("--no-reference", action="store_true")
+    p.add_argument("--backend", choices=("memory", "postgres"), default="memory",
+                   help="postgres: the Postgres search mode in the product column (no reference run)")
     args = p.parse_args(argv)
     pg = ThrowawayPostgres()
     db = Database(pg.fresh_database("quire_bench"), min_size=1, max_size=4)
@@ -319,8 +348,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         vault = load_vault(db, args.blocks, args.dim, args.queries + args.deletes)
         print(f"vault: {args.blocks:,} blocks in {len(vault.documents):,} documents written in "
               f"{time.perf_counter() - started:.0f}s; {load()}; RSS {rss_mib():.0f} MiB", flush=True)
-        product = bench_product(db, vault, args)
-        reference = None if args.no_reference else bench_reference(db, vault, args)
+        if args.backend == "postgres":
+            product, reference = bench_postgres(db, vault, args), None
+        else:
+            product = bench_product(db, vault, args)
+            reference = None if args.no_reference else bench_reference(db, vault, args)
         report(args.blocks, product, reference)
     finally:
         db.close()

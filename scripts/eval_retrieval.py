@@ -15,6 +15,9 @@ first byte of SHA-256("quire-eval-split:" + id). Every default the product ships
 fusion, the candidate depth, the relevance threshold) was chosen on the tuning half only; the README
 reports the test half.
 
+With `--backend postgres` the rows "postgres sparse / dense / hybrid" rank with the Postgres search mode
+(BM25 and HNSW in SQL, the same RRF) over the same collection loaded into a throwaway embedded Postgres.
+
 Each document becomes one block (title + text), indexed text-first with its vector attached afterwards,
 as ingestion does. Metrics: nDCG@10 with linear graded gains and a log2(rank + 1) discount, the ideal DCG
 from all judged documents of the query; Recall@10 and Recall@100; MRR@10. Top-10 metrics come from a
@@ -172,6 +175,59 @@ def baseline_ranker(coll: Collection) -> Ranker:
     return rank
 
 
+def postgres_rankers(coll: Collection, analyzer: Analyzer, bm25: BM25Params, doc_vectors: np.ndarray | None,
+                     qvecs: dict[str, np.ndarray] | None) -> tuple[dict[str, Ranker], Callable[[], None]]:
+    """The Postgres search mode (`PostgresIndex`, QUIRE_SEARCH_BACKEND=postgres) over the collection in a
+    throwaway embedded Postgres: one document and one live block per collection document, with its terms
+    cached and its vector stored as ingestion stores them, and the model's HNSW index built. Returns the
+    rankers and a function that removes the database."""
+    import struct
+    import uuid
+
+    from backend.retrieval.postgres import HNSW_BUILD_MEMORY_MB, PostgresIndex
+    from backend.store import search_sql
+    from backend.store.db import Database
+    from tests.support.postgres import ThrowawayPostgres
+
+    pg = ThrowawayPostgres()
+    db = Database(pg.fresh_database("quire_eval"), min_size=1, max_size=2)
+    db.open()
+    model = "eval:collection"
+    ids = {doc: uuid.uuid5(uuid.NAMESPACE_URL, f"quire-eval:{doc}") for doc in coll.docs}
+    by_block = {str(u): doc for doc, u in ids.items()}
+    with db.transaction() as conn, conn.cursor() as cur:
+        with cur.copy("COPY documents (id, filename, status, sha256) FROM STDIN") as copy:
+            for doc, u in ids.items():
+                copy.write_row((u, f"{doc}.txt", "ready", doc))
+        with cur.copy("COPY blocks (id, document_id, doc_sha256, ordinal, text, kind, embedding, embed_model,"
+                      " is_live, terms, term_counts, terms_analyzer) FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types(["uuid", "uuid", "text", "int4", "text", "text", "bytea", "text", "bool", "text",
+                            "bytea", "text"])
+            for i, (doc, text) in enumerate(coll.docs.items()):
+                vector = None if doc_vectors is None else (
+                    struct.pack(">HH", doc_vectors.shape[1], 0) + doc_vectors[i].astype(">f4").tobytes())
+                copy.write_row((ids[doc], ids[doc], doc, 0, text, "text", vector,
+                                model if vector is not None else None, True, *analyzer.term_counts(text),
+                                analyzer.fingerprint))
+    if doc_vectors is not None:
+        search_sql.ensure_hnsw_index(db, model, doc_vectors.shape[1], HNSW_BUILD_MEMORY_MB)
+    index = PostgresIndex(db, model, analyzer=analyzer, bm25=bm25)
+
+    def ranker(mode: SearchMode) -> Ranker:
+        def rank(qid: str, text: str, k: int) -> list[str]:
+            vector = qvecs[qid] if qvecs is not None else None
+            return [by_block[h.block_id] for h in index.search(text, k, mode=mode, query_vector=vector)]
+
+        return rank
+
+    def close() -> None:
+        db.close()
+        pg.close()
+
+    modes: tuple[SearchMode, ...] = ("sparse", "dense", "hybrid") if qvecs is not None else ("sparse", "hybrid")
+    return {f"postgres {mode}": ranker(mode) for mode in modes}, close
+
+
 def ndcg(ranking: list[str], gains: dict[str, int], k: int) -> float:
     dcg = sum(gains.get(d, 0) / math.log2(r + 2) for r, d in enumerate(ranking[:k]))
     ideal = sum(g / math.log2(r + 2) for r, g in enumerate(sorted(gains.values(), reverse=True)[:k]))
@@ -218,6 +274,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--no-decompound", action="store_true")
     p.add_argument("--language", choices=("en", "de", "und"), default=None, help="force one treatment")
     p.add_argument("--skip-baseline", action="store_true")
+    p.add_argument("--backend", choices=("memory", "postgres"), default="memory",
+                   help="postgres: also rank with the Postgres search mode (QUIRE_SEARCH_BACKEND=postgres)")
     return p.parse_args(argv)
 
 
@@ -256,6 +314,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         rows["RRF + dense feedback"] = index_ranker(previous, "hybrid", qvecs)
     if not args.skip_baseline:
         rows["baseline rank_bm25"] = baseline_ranker(coll)
+    close_postgres = None
+    if args.backend == "postgres":
+        pg_rows, close_postgres = postgres_rankers(coll, analyzer, bm25, doc_vecs, qvecs)
+        rows.update(pg_rows)
     print(f"collection {args.collection.name}: {len(coll.docs)} docs, {len(judged)} judged queries: "
           f"{len(halves[TUNING])} tuning, {len(halves[TEST])} test; embedder "
           f"{embedder.model if embedder else 'none'}; BM25 k1 {bm25.k1:g} b {bm25.b:g}; index built in {built:.2f}s")
@@ -270,6 +332,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             m = evaluate(rank, coll, halves[half], args.exclude_source_docs)
             cells.append("".join(f"{m[key]:>8.4f}" for key in metrics))
         print(f"{name:<22}" + "  ".join(cells))
+    if close_postgres is not None:
+        close_postgres()
 
 
 if __name__ == "__main__":

@@ -229,7 +229,7 @@ class HybridIndex:
         if weights is None:
             weights = snap.sparse.term_weights(query)
         blocks = snap.blocks.get_many(f.block_id for f in fused)
-        judge = Judge(snap.sparse, query)
+        judge = Judge.of(snap.sparse, query)
         return [self._hit(block, f, weights, judge) for block, f in zip(blocks, fused, strict=True)]
 
     def _dense(self, snap: _Snapshot, query_vector: np.ndarray | None, depth: int, scope: Scope | None,

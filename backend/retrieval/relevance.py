@@ -19,7 +19,7 @@ chosen on the tuning half of Cranfield and a set of off-topic questions (scripts
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from backend.retrieval.sparse import BM25Params, SparseIndex
 from backend.retrieval.tokenizer import Analyzer
@@ -59,18 +59,24 @@ def coverage(groups: Sequence[tuple[float, tuple[str, ...]]], terms: Sequence[st
 
 
 class Judge:
-    """`coverage` of passages for one query against one version of the sparse channel."""
+    """`coverage` of passages for one query, against one state of the keyword channel's statistics."""
 
-    def __init__(self, sparse: SparseIndex, query: str) -> None:
-        self._sparse = sparse
+    def __init__(self, analyzer: Analyzer, idf: Callable[[str], float], average_length: float,
+                 params: BM25Params, query: str) -> None:
+        self._analyzer = analyzer
+        self._params = params
         # A word's weight: the idf of its best-known alternative (a word the vault lacks: the rarest idf).
-        self._groups = [(min(sparse.idf(t) for t in alts), alts) for alts in query_terms(sparse.analyzer, query)]
-        self._average = sparse.average_length
+        self._groups = [(min(idf(t) for t in alts), alts) for alts in query_terms(analyzer, query)]
+        self._average = average_length
+
+    @classmethod
+    def of(cls, sparse: SparseIndex, query: str) -> Judge:
+        """The judge of the in-memory keyword channel's current state."""
+        return cls(sparse.analyzer, sparse.idf, sparse.average_length, sparse.params, query)
 
     def __call__(self, text: str) -> float:
-        analyzer = self._sparse.analyzer
-        terms = analyzer.terms(text, analyzer.language_of(text))
-        return round(coverage(self._groups, terms, self._average, self._sparse.params), 4)
+        terms = self._analyzer.terms(text, self._analyzer.language_of(text))
+        return round(coverage(self._groups, terms, self._average, self._params), 4)
 
 
 def is_relevant(score: float) -> bool:

@@ -9,8 +9,10 @@ model are loaded, so vector spaces never mix while a re-embed is under way.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
+import gc
 import logging
 import queue
 import threading
@@ -36,6 +38,10 @@ T = TypeVar("T")
 # Up to this many blocks a hybrid search takes a few milliseconds at most (scripts/bench_search.py: ~5 ms
 # at 10,000 on a slow machine), less than a round trip through a worker thread costs on a busy loop.
 INLINE_SEARCH_BLOCKS = 10_000
+# A search run on the event loop holds up every other request for its duration. When searches take longer
+# than this (a busy machine makes the same search several times slower), `asearch` sends them to a worker
+# thread until they are fast again.
+INLINE_SEARCH_BUDGET_S = 0.005
 
 
 @dataclass(frozen=True)
@@ -75,6 +81,22 @@ def _release_free_memory() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
         return
+
+
+@contextlib.contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused. A startup build allocates a few container objects per block
+    (records, tuples, map entries), none in a cycle; each of the collector's full passes walks all of
+    them, and their number grows with the vault, so the build grew faster than the vault did. Measured
+    at 100k / 200k blocks (scripts/bench_search.py's vault): 5.2–6.1 / 12.0–12.6 s with the collector,
+    5.2 / 9.2 s without (200k/100k: 2.2× → 1.8×)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _prefetched(batches: Iterator[T], ahead: int = 2) -> Iterator[T]:
@@ -129,6 +151,7 @@ class SearchService:
         self.index = HybridIndex()
         self.poll_s = poll_s
         self.inline_search_blocks = inline_search_blocks
+        self._recent_search_s = 0.0  # moving average of asearch's search times, wherever they ran
         self.state: IndexState = "empty"
         self.built_in_s: float | None = None
         self._seq = 0
@@ -151,12 +174,13 @@ class SearchService:
         fingerprint = self.analyzer.fingerprint
         by_document: dict[str, list[IndexedBlock]] = {}
         stale: list[tuple[str, str, bytes]] = []
-        for rows in _prefetched(store.iter_live_blocks(self.db, self.embedder.model, fingerprint)):
-            for row, block in zip(rows, _indexed(rows, self.analyzer), strict=True):
-                by_document.setdefault(block.document_id, []).append(block)
-                if row["terms"] is None and block.terms is not None:  # analysed just now: cache it
-                    stale.append((block.id, *block.terms))
-        self.index.replace_documents(by_document)
+        with _no_cyclic_gc():
+            for rows in _prefetched(store.iter_live_blocks(self.db, self.embedder.model, fingerprint)):
+                for row, block in zip(rows, _indexed(rows, self.analyzer), strict=True):
+                    by_document.setdefault(block.document_id, []).append(block)
+                    if row["terms"] is None and block.terms is not None:  # analysed just now: cache it
+                        stale.append((block.id, *block.terms))
+            self.index.replace_documents(by_document)
         documents = len(by_document)
         del by_document  # the batches' vectors and term strings: free them before trimming the heap
         _release_free_memory()
@@ -244,14 +268,22 @@ class SearchService:
     async def asearch(self, query: str, k: int, scope: Scope | None = None) -> SearchResult:
         """A hybrid `search` for the event loop. The query is embedded without blocking the loop; a small
         index (up to `inline_search_blocks`) is searched right here — that takes less time than handing
-        the search to a worker thread — a larger one in a worker thread."""
+        the search to a worker thread — a larger one in a worker thread, and so is any search while recent
+        searches took longer than `INLINE_SEARCH_BUDGET_S` (the machine is busy)."""
         try:
             vector, notice = (await self._aembed(query))[0], None
         except (ModelUnavailable, ModelError) as exc:
             vector, notice = None, _keyword_only(exc)
-        search = functools.partial(self.index.search, query, k, scope=scope, query_vector=vector)
-        hits = search() if len(self.index) <= self.inline_search_blocks else await anyio.to_thread.run_sync(search)
+        search = functools.partial(self._timed_search, query, k, scope, vector)
+        inline = len(self.index) <= self.inline_search_blocks and self._recent_search_s <= INLINE_SEARCH_BUDGET_S
+        hits = search() if inline else await anyio.to_thread.run_sync(search)
         return SearchResult(hits, "hybrid", notice)
+
+    def _timed_search(self, query: str, k: int, scope: Scope | None, vector: np.ndarray | None) -> list[Hit]:
+        started = time.perf_counter()
+        hits = self.index.search(query, k, scope=scope, query_vector=vector)
+        self._recent_search_s = 0.8 * self._recent_search_s + 0.2 * (time.perf_counter() - started)
+        return hits
 
     async def _aembed(self, query: str) -> np.ndarray:
         if isinstance(self.embedder, AsyncEmbedder):

@@ -117,6 +117,13 @@ class _Stats:
     total_length: float  # sum of live blocks' lengths
 
 
+def bm25_idf(blocks: int, df: float) -> float:
+    """BM25's idf of a term held by `df` of `blocks` live blocks; a term none holds gets the idf of one
+    that one block holds (the highest a term can have here)."""
+    held = max(df, 1.0)
+    return math.log(1.0 + (blocks - held + 0.5) / (held + 0.5))
+
+
 class SparseIndex:
     """BM25 over live blocks. Immutable: `apply` returns the next version; old versions stay valid."""
 
@@ -185,10 +192,9 @@ class SparseIndex:
     def idf(self, term: str) -> float:
         """BM25's idf of a term; a term no live block contains gets the idf of a term one block contains
         (the highest a term can have here)."""
-        n = len(self)
         tid = self._vocab.get(term)
         df = float(self._stats.df[tid]) if tid is not None and tid < len(self._stats.df) else 0.0
-        return math.log(1.0 + (n - max(df, 1.0) + 0.5) / (max(df, 1.0) + 0.5))
+        return bm25_idf(len(self), df)
 
     @property
     def average_length(self) -> float:

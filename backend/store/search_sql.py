@@ -1,0 +1,248 @@
+"""SQL of the Postgres search mode: both retrieval channels run in the database, over live blocks only.
+
+Dense: cosine distance with pgvector. `blocks.embedding` is an untyped `vector` (its dimension depends on
+the embedding model), so the HNSW index is an expression index over `embedding::vector(D)`, partial on
+`is_live AND embed_model = '<model>'` (`ensure_hnsw_index`); a whole-vault query orders by exactly that
+expression under exactly that predicate, so the planner uses it. A scoped query (documents and/or
+categories) ranks the scope's own rows exactly instead: pgvector 0.6 (the one pgserver bundles) has no
+iterative index scans, and HNSW with a filter returns at most `hnsw.ef_search` rows before filtering, so
+a small scope would come back short.
+
+Sparse: Okapi BM25 computed in SQL from the terms ingestion caches (migration 0007): candidates through
+the GIN index over `term_array`, the terms as an array (migration 0017), a term's frequency decoded from
+`term_counts`, the length from the stored `term_total`. The collection statistics (live blocks, total
+length, document frequencies) come from the same indexes (`collection_stats`, `document_frequencies`).
+
+Scope filters sit in each channel's WHERE clause, before ranking.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from psycopg import sql
+
+from backend.store.db import Connection, Database, one
+
+# Rows each HNSW scan visits beyond the k it must return: dead tuples (blocks that stopped being live
+# since the last vacuum) are skipped after the index scan, so the scan needs some headroom.
+_EF_SEARCH_MIN = 100
+
+
+@dataclass(frozen=True)
+class CollectionStats:
+    seq: int  # the newest index change when counted: statistics are valid until it moves
+    blocks: int  # live blocks
+    total_length: int  # their summed BM25 lengths
+
+
+@dataclass(frozen=True)
+class HitRow:
+    id: str
+    document_id: str
+    filename: str
+    category: str | None
+    page: int | None
+    section: str | None
+    kind: str
+    text: str
+    page_label: str | None
+    document_kind: str | None
+
+
+def _scope_clause(document_ids: Sequence[str], categories: Sequence[str]) -> sql.Composable:
+    """`AND (...)` restricting blocks `b` to the scope (union of documents and categories), or nothing."""
+    parts: list[sql.Composable] = []
+    if document_ids:
+        parts.append(sql.SQL("b.document_id = ANY({}::uuid[])").format(sql.Literal(list(document_ids))))
+    if categories:
+        parts.append(sql.SQL("b.document_id IN (SELECT d.id FROM documents d WHERE d.category = ANY({}))")
+                     .format(sql.Literal(list(categories))))
+    if not parts:
+        return sql.SQL("")
+    return sql.SQL(" AND ({})").format(sql.SQL(" OR ").join(parts))
+
+
+def hnsw_index_name(model: str, dimension: int) -> str:
+    digest = hashlib.sha256(f"{model}\0{dimension}".encode()).hexdigest()[:12]
+    return f"blocks_hnsw_{digest}"
+
+
+def _index_state(conn: Connection, index: str) -> str:
+    row = conn.execute("SELECT i.indisvalid AS valid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid"
+                       " WHERE c.relname = %s", (index,)).fetchone()
+    return "missing" if row is None else ("ready" if row["valid"] else "building")
+
+
+def hnsw_index_state(db: Database, model: str, dimension: int) -> str:
+    """'ready', 'building' (exists, not yet valid) or 'missing'."""
+    with db.connection() as conn:
+        return _index_state(conn, hnsw_index_name(model, dimension))
+
+
+def ensure_hnsw_index(db: Database, model: str, dimension: int, build_memory_mb: int) -> None:
+    """Create the model's HNSW index unless it exists: a one-time build, concurrently (writes go on).
+
+    The building process holds an advisory lock named after the index for the whole build; another
+    process finding it taken leaves the build to its holder. An invalid index found while holding the
+    lock is a build interrupted by a crash: it is dropped and built again.
+    """
+    index = hnsw_index_name(model, dimension)
+    name = sql.Identifier(index)
+    with db.connection() as conn:  # autocommit: CREATE INDEX CONCURRENTLY cannot run in a transaction
+        if not one(conn.execute("SELECT pg_try_advisory_lock(hashtext(%s)) AS ok", (index,)))["ok"]:
+            return
+        try:
+            state = _index_state(conn, index)
+            if state == "ready":
+                return
+            if state == "building":
+                conn.execute(sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS {}").format(name))
+            conn.execute(sql.SQL("SET maintenance_work_mem = {}").format(sql.Literal(f"{build_memory_mb}MB")))
+            conn.execute(sql.SQL(
+                "CREATE INDEX CONCURRENTLY IF NOT EXISTS {} ON blocks USING hnsw ((embedding::vector({})) "
+                "vector_cosine_ops) WHERE is_live AND embed_model = {}"
+            ).format(name, sql.Literal(dimension), sql.Literal(model)))
+        finally:
+            conn.execute("RESET maintenance_work_mem")
+            conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (index,))
+
+
+def stored_dimension(db: Database, model: str) -> int | None:
+    """The dimension of this model's stored vectors (one row looked at), None if none is stored yet."""
+    with db.connection() as conn:
+        row = conn.execute("SELECT vector_dims(embedding) AS d FROM blocks WHERE embed_model = %s"
+                           " AND embedding IS NOT NULL LIMIT 1", (model,)).fetchone()
+    return None if row is None else int(row["d"])
+
+
+def dense_ranking(db: Database, model: str, vector: np.ndarray, depth: int, document_ids: Sequence[str],
+                  categories: Sequence[str]) -> tuple[list[str], list[float]]:
+    """The `depth` live blocks nearest to `vector` (cosine similarity, best first) within the scope."""
+    dim = int(vector.shape[0])
+    scope = _scope_clause(document_ids, categories)
+    literal = "[" + ",".join(map(repr, vector.astype(float).tolist())) + "]"
+    if document_ids or categories:
+        # Scoped: exact distances over the scope's rows (the untyped expression matches no HNSW index).
+        order = sql.SQL("b.embedding <=> {}::vector").format(sql.Literal(literal))
+    else:
+        order = sql.SQL("(b.embedding::vector({d})) <=> {v}::vector({d})").format(
+            d=sql.Literal(dim), v=sql.Literal(literal))
+    query = sql.SQL(
+        "SELECT b.id::text AS id, 1 - ({order}) AS score FROM blocks b"
+        " WHERE b.is_live AND b.embed_model = {model}{scope} ORDER BY {order} LIMIT {depth}"
+    ).format(order=order, model=sql.Literal(model), scope=scope, depth=sql.Literal(depth))
+    with db.transaction() as conn:
+        conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(max(depth, _EF_SEARCH_MIN))))
+        rows = conn.execute(query).fetchall()
+    return [r["id"] for r in rows], [float(r["score"]) for r in rows]
+
+
+def collection_stats(db: Database) -> CollectionStats:
+    """Live blocks and their total BM25 length, with the index change they were counted at."""
+    with db.transaction() as conn:
+        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")  # one snapshot for both numbers
+        seq = one(conn.execute("SELECT coalesce(max(seq), 0) AS seq FROM index_changes"))["seq"]
+        row = one(conn.execute("SELECT count(*) AS n, coalesce(sum(term_total), 0) AS total FROM blocks"
+                               " WHERE is_live"))
+    return CollectionStats(int(seq), int(row["n"]), int(row["total"]))
+
+
+def latest_change(db: Database) -> int:
+    with db.connection() as conn:
+        return int(one(conn.execute("SELECT coalesce(max(seq), 0) AS seq FROM index_changes"))["seq"])
+
+
+def document_frequencies(db: Database, terms: Sequence[str]) -> dict[str, int]:
+    """How many live blocks hold each term (terms held by none are left out)."""
+    if not terms:
+        return {}
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT t.term, (SELECT count(*) FROM blocks b WHERE b.is_live"
+            " AND b.term_array @> ARRAY[t.term]) AS df FROM unnest(%s::text[]) AS t(term)",
+            (list(terms),),
+        ).fetchall()
+    return {r["term"]: int(r["df"]) for r in rows if r["df"]}
+
+
+def sparse_ranking(db: Database, weights: dict[str, float], candidate_terms: Sequence[str], average_length: float,
+                   k1: float, b: float, depth: int, document_ids: Sequence[str],
+                   categories: Sequence[str]) -> tuple[list[str], list[float]]:
+    """The `depth` best by BM25 of the live blocks in the scope holding any of `candidate_terms`, scored
+    over all query terms (`weights`: each term's qtf × idf)."""
+    if not weights:
+        return [], []
+    # One expression per query term over columns computed once per candidate (OFFSET 0 keeps the planner
+    # from inlining them into each use): a join of candidates × terms with GROUP BY cost ~5 times more.
+    # A term's count is read from its first two bytes: a block is at most 8,000 characters, so no count
+    # reaches 65,536.
+    positions = [sql.SQL("array_position(arr, {}) AS {}").format(sql.Literal(t), sql.Identifier(f"p{i}"))
+                 for i, t in enumerate(weights)]
+    contributions = []
+    for i, weight in enumerate(weights.values()):
+        p = sql.Identifier(f"p{i}")
+        tf = sql.SQL("(get_byte(term_counts, 4 * ({p} - 1)) + (get_byte(term_counts, 4 * ({p} - 1) + 1) << 8))"
+                     "::float8").format(p=p)
+        contributions.append(sql.SQL("CASE WHEN {p} IS NULL THEN 0 ELSE {w} * {tf} * {k1p} / ({tf} + norm) END")
+                             .format(p=p, w=sql.Literal(weight), tf=tf, k1p=sql.Literal(k1 + 1)))
+    query = sql.SQL("""
+        SELECT id::text AS id, {score} AS score FROM (
+            SELECT id, term_counts, norm, {positions} FROM (
+                SELECT b.id, b.term_array AS arr, b.term_counts,
+                       {k1} * (1 - {b} + {b} * b.term_total / {avg}) AS norm
+                FROM blocks b
+                WHERE b.is_live AND b.term_array && {candidates}::text[]{scope}
+                OFFSET 0
+            ) c OFFSET 0
+        ) t ORDER BY score DESC, id LIMIT {depth}
+    """).format(score=sql.SQL(" + ").join(contributions), positions=sql.SQL(", ").join(positions),
+                candidates=sql.Literal(list(candidate_terms)), scope=_scope_clause(document_ids, categories),
+                k1=sql.Literal(k1), b=sql.Literal(b), avg=sql.Literal(max(average_length, 1e-9)),
+                depth=sql.Literal(depth))
+    with db.connection() as conn:
+        rows = conn.execute(query).fetchall()
+    return [r["id"] for r in rows], [float(r["score"]) for r in rows]
+
+
+def hit_rows(db: Database, block_ids: Sequence[str]) -> dict[str, HitRow]:
+    """What a hit shows of each of these blocks, by id (blocks no longer live are left out)."""
+    with db.connection() as conn:
+        rows: list[dict[str, Any]] = conn.execute(
+            "SELECT b.id::text AS id, b.document_id::text AS document_id, d.filename, d.category, b.page,"
+            " b.section, b.kind, b.text, b.page_label, d.kind AS document_kind"
+            " FROM blocks b JOIN documents d ON d.id = b.document_id"
+            " WHERE b.id = ANY(%s::uuid[]) AND b.is_live", (list(block_ids),),
+        ).fetchall()
+    return {r["id"]: HitRow(**r) for r in rows}
+
+
+def iter_stale_terms(db: Database, analyzer: str, batch_rows: int = 2000) -> Iterator[list[dict[str, Any]]]:
+    """Live blocks whose cached terms are missing or come from another analyser, in batches (id, text)."""
+    with db.connection() as conn, conn.transaction():
+        cursor = conn.cursor(name="stale_terms")
+        cursor.execute("SELECT id::text AS id, text FROM blocks WHERE is_live"
+                       " AND terms_analyzer IS DISTINCT FROM %s", (analyzer,))
+        while rows := cursor.fetchmany(batch_rows):
+            yield rows
+
+
+def live_document_ids(db: Database, document_ids: Sequence[str]) -> set[str]:
+    with db.connection() as conn:
+        rows = conn.execute("SELECT DISTINCT document_id::text AS id FROM blocks WHERE is_live"
+                            " AND document_id = ANY(%s::uuid[])", (list(document_ids),)).fetchall()
+    return {r["id"] for r in rows}
+
+
+def index_stats(db: Database, model: str) -> dict[str, int]:
+    """Live and embedded blocks and documents (counted: meant for the health and vault panels)."""
+    with db.connection() as conn:
+        row = one(conn.execute(
+            "SELECT count(*) AS blocks, count(*) FILTER (WHERE embed_model = %s) AS embedded_blocks,"
+            " count(DISTINCT document_id) AS documents FROM blocks WHERE is_live", (model,),
+        ))
+    return {key: int(value) for key, value in row.items()}

@@ -1,0 +1,142 @@
+"""QUIRE_SEARCH_BACKEND=postgres over real servers on one embedded Postgres: results identical across two
+processes after a change (and the same for the in-memory mode), scope filters, replaced and deleted
+documents gone from results, blocks without vectors still found by keyword, chat and study working."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+
+from tests.agent.chatting import chat
+from tests.support.fake_ollama import FakeOllama, Reply
+from tests.support.server import QuireServer
+from tests.support.study import generate, quiz_reply
+from tests.support.vault import ingest
+
+pytestmark = pytest.mark.slow
+
+NOTES = {
+    "volcano.md": b"# Volcanoes\n\nStratovolcanoes erupt viscous andesitic magma in explosive eruptions.",
+    "glacier.md": b"# Glaciers\n\nValley glaciers carve fjords and leave moraines of unsorted till behind.",
+    "delta.md": b"# Deltas\n\nRivers deposit sediment where they meet the sea, building a delta of silt.",
+}
+
+
+def _search(api: httpx.Client, query: str, **params: Any) -> list[dict[str, Any]]:
+    response = api.get("/api/search", params={"q": query, **params})
+    assert response.status_code == 200, response.text
+    return response.json()["hits"]
+
+
+def _ranked(hits: list[dict[str, Any]]) -> list[tuple[str, str, float]]:
+    return [(h["block_id"], h["snippet"], round(h["score"], 9)) for h in hits]
+
+
+def _eventually(check: Callable[[], bool], timeout_s: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        if time.monotonic() > deadline:
+            raise TimeoutError("condition not reached")
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("backend", ["memory", "postgres"])
+def test_two_processes_return_identical_results_after_a_change(
+    backend: str, server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama
+) -> None:
+    first = server_factory(QUIRE_EXECUTOR_ID="proc-a", QUIRE_SEARCH_BACKEND=backend)
+    second = QuireServer(first.database_url, first.data_dir, fake_ollama.url, QUIRE_EXECUTOR_ID="proc-b",
+                         QUIRE_SEARCH_BACKEND=backend).start()
+    try:
+        with first.client() as a, second.client() as b:
+            ingest(a, NOTES)
+            query = "glaciers carve fjords"
+            _eventually(lambda: len(_search(b, query)) == 3)
+            assert _ranked(_search(a, query)) == _ranked(_search(b, query))
+            changed = ingest(a, {"glacier.md": b"# Ice\n\nIce sheets flow outward under their own weight."})
+            doc_id = changed["glacier.md"]["id"]
+            _eventually(lambda: _ranked(_search(b, "ice sheets flow")) == _ranked(_search(a, "ice sheets flow")))
+            top = _search(b, "ice sheets flow", mode="sparse")
+            assert [h["document_id"] for h in top] == [doc_id]
+            assert _search(b, "moraines unsorted till", mode="sparse") == []  # the old version is gone
+            assert b.get("/api/health").json()["index"].get("backend", "memory") == backend
+    finally:
+        second.stop()
+
+
+@pytest.fixture
+def pg_server(server_factory: Callable[..., QuireServer]) -> QuireServer:
+    return server_factory(QUIRE_SEARCH_BACKEND="postgres")
+
+
+def test_scope_filters_apply_before_ranking(pg_server: QuireServer) -> None:
+    with pg_server.client() as api:
+        docs = ingest(api, NOTES, category="Earth")
+        other = ingest(api, {"volcano-notes.md": b"# Notes\n\nAndesitic magma: volcano notes, volcano again."},
+                       category="Notes")
+        ids = {name: d["id"] for name, d in {**docs, **other}.items()}
+        everywhere = [h["document_id"] for h in _search(api, "volcano andesitic magma", k=10)]
+        assert set(everywhere) >= {ids["volcano.md"], ids["volcano-notes.md"]}
+        for mode in ("hybrid", "dense"):  # the scope's best blocks, though others rank higher vault-wide
+            scoped = _search(api, "volcano andesitic magma", k=10, mode=mode, documents=ids["delta.md"])
+            assert scoped
+            assert {h["document_id"] for h in scoped} == {ids["delta.md"]}
+        assert _search(api, "volcano andesitic magma", mode="sparse", documents=ids["delta.md"]) == []
+        for mode in ("hybrid", "dense", "sparse"):
+            by_category = _search(api, "volcano andesitic magma", k=10, mode=mode, categories="Notes")
+            assert {h["document_id"] for h in by_category} == {ids["volcano-notes.md"]}
+        union = _search(api, "rivers glaciers volcano", k=10, categories="Notes", documents=ids["glacier.md"])
+        assert {h["document_id"] for h in union} == {ids["volcano-notes.md"], ids["glacier.md"]}
+
+
+def test_replaced_and_deleted_documents_leave_the_results(pg_server: QuireServer) -> None:
+    with pg_server.client() as api:
+        doc_id = ingest(api, {"rock.md": b"# Rocks\n\nBasalt columns form as lava cools and contracts."})[
+            "rock.md"]["id"]
+        assert [h["document_id"] for h in _search(api, "basalt columns", mode="sparse")] == [doc_id]
+        ingest(api, {"rock.md": b"# Rocks\n\nGranite is an intrusive igneous rock rich in quartz."})
+        assert _search(api, "basalt columns", mode="sparse") == []
+        dense = _search(api, "basalt columns", mode="dense", k=5)
+        assert dense
+        assert all("Basalt" not in h["text"] for h in dense)
+        assert [h["document_id"] for h in _search(api, "granite quartz", mode="sparse")] == [doc_id]
+        assert api.delete(f"/api/documents/{doc_id}").status_code == 204
+        assert _search(api, "granite quartz") == []
+
+
+def test_blocks_without_vectors_are_found_by_keyword(pg_server: QuireServer, fake_ollama: FakeOllama) -> None:
+    with pg_server.client() as api:
+        doc_id = ingest(api, {"karst.md": b"# Karst\n\nLimestone dissolves into sinkholes and caverns."})[
+            "karst.md"]["id"]
+    with psycopg.connect(pg_server.database_url, autocommit=True) as conn:
+        conn.execute("UPDATE blocks SET embedding = NULL, embed_model = NULL WHERE document_id = %s", (doc_id,))
+    with pg_server.client() as api:
+        assert _search(api, "limestone sinkholes", mode="dense") == []
+        hits = _search(api, "limestone sinkholes")
+        assert [h["document_id"] for h in hits] == [doc_id]
+        assert hits[0]["sparse_rank"] == 1
+        assert hits[0]["dense_rank"] is None
+        assert "sinkholes" in hits[0]["snippet"]
+
+
+def test_chat_and_study_work_on_the_postgres_mode(pg_server: QuireServer, fake_ollama: FakeOllama) -> None:
+    with pg_server.client() as api:
+        docs = ingest(api, NOTES)
+        ids = [d["id"] for d in docs.values()]
+        fake_ollama.script(Reply(thinking="Search the notes.", content="x"),  # phase 1: thinking
+                           Reply(tool_calls=[("search_knowledge_base", {"query": "glaciers carve fjords"})]),
+                           Reply(content="Glaciers carve fjords [1]."))
+        stream = chat(api, "How do glaciers carve fjords?")
+        assert stream.citations[0]["document_id"] == docs["glacier.md"]["id"]
+        tool_results = [m["content"] for m in fake_ollama.chat_requests[-1]["messages"] if m["role"] == "tool"]
+        assert "carve fjords" in " ".join(tool_results)
+        job = generate(api, fake_ollama, "/api/study/quizzes", {"scope": {"document_ids": ids}, "count": 5},
+                       quiz_reply(5))
+        assert job["status"] == "succeeded", job
+        quiz = api.get(job["result_url"]).json()
+        assert {q["sources"][0]["filename"] for q in quiz["questions"]} <= set(NOTES)
