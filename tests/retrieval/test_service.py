@@ -16,7 +16,7 @@ from backend.retrieval.service import SearchService
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import SearchMode
 from backend.store.db import Database
-from backend.store.documents import mark_deleted
+from backend.store.documents import trash_document
 from tests.support.postgres import ThrowawayPostgres
 
 MODEL = "test:4d"
@@ -81,7 +81,7 @@ def test_a_deleted_document_is_gone_from_the_next_search(db: Database) -> None:
     service.build()
     vector = np.array([1, 0.05, 0, 0], dtype=np.float32)
     assert {h.document_id for h in service.search("turbine blade", 5, query_vector=vector).hits} == {keep, gone}
-    mark_deleted(db, uuid.UUID(gone))
+    trash_document(db, uuid.UUID(gone))
     service.notify([gone])
     assert [h.document_id for h in service.search("turbine blade", 5, query_vector=vector).hits] == [keep]
 
