@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { vaultKeys } from "@/api/vault";
 import { apiJson, apiSend } from "@/lib/api";
-import type { LibraryDocument } from "./types";
+import type { LibraryDocument, TrashEmptied } from "./types";
 
 export const trashKey = [...vaultKeys.documents, "trashed"] as const;
 
@@ -41,5 +41,5 @@ export function useDeleteForever() {
 }
 
 export function useEmptyTrash() {
-  return useLibraryMutation(() => apiSend<{ deleted: number }>("DELETE", "/api/trash"));
+  return useLibraryMutation(() => apiSend<TrashEmptied>("DELETE", "/api/trash"));
 }
