@@ -37,7 +37,7 @@ export function useRestoreDocument() {
 
 export function useDeleteForever() {
   return useLibraryMutation((id: string) =>
-    apiSend<unknown>("DELETE", `/api/documents/${encodeURIComponent(id)}?permanent=true`));
+    apiSend<void>("DELETE", `/api/documents/${encodeURIComponent(id)}?permanent=true`));
 }
 
 export function useEmptyTrash() {
