@@ -1,6 +1,7 @@
 /**
  * The chat stream's events (DESIGN §5, backend/agent/stream.py) and the transcript types. The stream
- * is NDJSON, so its events are described here; the transcript comes from the generated schema.
+ * is NDJSON, so its events are described here; the request and the transcript come from the generated
+ * schema.
  */
 import type { components } from "@/api/schema";
 
@@ -10,6 +11,7 @@ export type { ChatSession } from "@/api/types";
 /** How full the conversation's memory is: the stream's `memory` line, also stored with each answer. */
 export type MemoryInfo = components["schemas"]["ChatMemoryOut"];
 
+/** One source of an answer: the stream's `metadata` line, and each of a stored answer's `citations`. */
 export interface Citation {
   n: number;
   block_id: string;
@@ -53,23 +55,14 @@ export type ChatEvent =
   | { type: "error"; data: ChatErrorInfo }
   | { type: "done"; data: { session_id: string; message_id: string } };
 
-export interface AttachmentPayload {
-  name: string;
-  mime_type: string;
-  data: string;
-}
+/** `POST /api/chat`'s body (backend/agent/chat.py `ChatRequest`). */
+export type ChatRequest = components["schemas"]["ChatRequest"];
 
-export interface ChatRequest {
-  session_id?: string;
-  message: string;
-  scope?: { document_ids?: string[]; categories?: string[] };
-  attachments?: AttachmentPayload[];
-  rewind_to_message_id?: string;
-  /** With `rewind_to_message_id`: the rewound question's attachments go with the new message too. */
-  reuse_attachments?: boolean;
-}
-
-/** What the UI knows about an attachment (sent ones come back from the transcript with this shape). */
+/**
+ * What the UI knows about an attachment (sent ones come back from the transcript with this shape).
+ * This and `Citation` stay hand-written: the schema types a stored message's attachments and citations
+ * as open dicts (`ChatMessageOut`), and the stream's events are NDJSON lines OpenAPI does not describe.
+ */
 export interface AttachmentMeta {
   name: string;
   kind?: string;

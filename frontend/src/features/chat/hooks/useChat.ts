@@ -93,7 +93,7 @@ export function useChat(sessionId: string | undefined, onSessionStarted: (id: st
         scope: options.scope,
         attachments: files.length ? await attachmentPayloads(files) : undefined,
         rewind_to_message_id: options.rewind?.userMessageId,
-        reuse_attachments: reuse || undefined,
+        reuse_attachments: reuse,
       };
       for await (const event of streamChat(body, abort.signal)) {
         if (event.type === "start") {

@@ -2,13 +2,10 @@
  * Voice questions: which recording format this browser's MediaRecorder can produce, and sending a
  * recording to `POST /api/transcribe` (speech to text on the Quire server; nothing is stored).
  */
+import type { components } from "@/api/schema";
 import { apiJson } from "@/lib/api";
 
-export interface Transcript {
-  text: string;
-  language: string;
-  duration_s: number;
-}
+export type Transcript = components["schemas"]["TranscriptOut"];
 
 /** The server refuses longer recordings (QUIRE_VOICE_MAX_SECONDS, 120 s by default); stop a little before. */
 export const MAX_RECORDING_MS = 115_000;

@@ -1,16 +1,12 @@
 /** Badges for people: the order they're shown in, and progress in the badge's own unit. Pure. */
 
-export interface BadgeLike {
-  code: string;
-  name: string;
-  metric: string;
-  target: number;
-  value: number;
-  progress: number;
-  earned: boolean;
-  earned_at?: string | null;
-  next_level?: string | null;
-}
+import type { components } from "@/api/schema";
+
+type BadgeOut = components["schemas"]["BadgeOut"];
+
+/** The fields of a badge (`BadgeOut`) these functions read; `earned_at` may be left out. */
+export type BadgeLike = Pick<BadgeOut, "code" | "name" | "metric" | "target" | "value" | "progress" | "earned" | "next_level">
+  & Partial<Pick<BadgeOut, "earned_at">>;
 
 const UNITS: Record<string, [string, string]> = {
   sessions: ["session", "sessions"],

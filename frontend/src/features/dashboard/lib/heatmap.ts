@@ -2,15 +2,12 @@
  * The activity heatmap: a study day's intensity level (0 = nothing, 1–4 by minutes studied), the grid
  * of weeks (columns, Monday first) the days fall into, month labels, and each cell's words. Pure.
  */
+import type { components } from "@/api/schema";
 import { formatDuration } from "@/lib/duration";
 import { plural } from "@/lib/format";
 
-export interface HeatDay {
-  date: string; // YYYY-MM-DD, a study-zone calendar day
-  seconds: number;
-  sessions: number;
-  events: number;
-}
+/** The fields of `GET /api/progress/daily`'s days (`DayOut`) the heatmap reads; `date` is YYYY-MM-DD, a study-zone calendar day. */
+export type HeatDay = Pick<components["schemas"]["DayOut"], "date" | "seconds" | "sessions" | "events">;
 
 export type Level = 0 | 1 | 2 | 3 | 4;
 

@@ -4,20 +4,20 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiJson, apiSend } from "@/lib/api";
-import type { Refusal } from "./types";
+import type { Refusal, RefusalList, RefusalsDismissed } from "./types";
 
 export const refusalsKey = ["refusals"] as const;
 
 export async function fetchRefusals(): Promise<Refusal[]> {
-  return (await apiJson<{ refusals: Refusal[] }>("/api/refusals")).refusals;
+  return (await apiJson<RefusalList>("/api/refusals")).refusals;
 }
 
-export function dismissRefusal(id: string): Promise<unknown> {
-  return apiSend<unknown>("DELETE", `/api/refusals/${encodeURIComponent(id)}`);
+export function dismissRefusal(id: string): Promise<RefusalsDismissed> {
+  return apiSend<RefusalsDismissed>("DELETE", `/api/refusals/${encodeURIComponent(id)}`);
 }
 
-export function dismissAllRefusals(): Promise<unknown> {
-  return apiSend<unknown>("DELETE", "/api/refusals");
+export function dismissAllRefusals(): Promise<RefusalsDismissed> {
+  return apiSend<RefusalsDismissed>("DELETE", "/api/refusals");
 }
 
 /** Newest first, whatever order the server sends. */

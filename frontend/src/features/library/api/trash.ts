@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { vaultKeys } from "@/api/vault";
 import { apiJson, apiSend } from "@/lib/api";
-import type { LibraryDocument } from "./types";
+import type { LibraryDocument, TrashEmptied } from "./types";
 
 export const trashKey = [...vaultKeys.documents, "trashed"] as const;
 
@@ -37,9 +37,9 @@ export function useRestoreDocument() {
 
 export function useDeleteForever() {
   return useLibraryMutation((id: string) =>
-    apiSend<unknown>("DELETE", `/api/documents/${encodeURIComponent(id)}?permanent=true`));
+    apiSend<void>("DELETE", `/api/documents/${encodeURIComponent(id)}?permanent=true`));
 }
 
 export function useEmptyTrash() {
-  return useLibraryMutation(() => apiSend<{ deleted: number }>("DELETE", "/api/trash"));
+  return useLibraryMutation(() => apiSend<TrashEmptied>("DELETE", "/api/trash"));
 }

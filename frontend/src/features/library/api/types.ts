@@ -3,8 +3,7 @@
  * narrowed to the values the server sends: DBOS's run statuses and each file's stage. Then the shapes
  * of document identity, versions, trash and refusals (issue #11).
  */
-import type { components } from "@/api/schema";
-import type { DocumentOut } from "@/api/types";
+import type { components, operations } from "@/api/schema";
 
 type Schemas = components["schemas"];
 
@@ -32,22 +31,22 @@ export const TERMINAL_RUN_STATUSES: ReadonlySet<string> = new Set([
 ]);
 
 /*
- * Document identity, versions, trash and refusals (issue #11, API-11.md). Written by hand from the
- * contract while the backend lands; once its OpenAPI schema is generated these are to be replaced by
- * `Schemas[...]` names (documents' identity fields, VersionOut, RefusalOut, the 409 details).
+ * Document identity, versions, trash and refusals (issue #11, API-11.md), from the generated schema.
  */
 
-export type OnConflict = "ask" | "replace" | "keep_both";
-export type DocumentStatus = "queued" | "ingesting" | "ready" | "failed" | "trashed";
+/** How an upload treats a name already used in its category: the upload endpoint's `on_conflict`. */
+export type OnConflict = NonNullable<
+  NonNullable<operations["upload_documents_api_documents_post"]["parameters"]["query"]>["on_conflict"]
+>;
 
-/** What API-11 adds to each document; optional so a list from an older server still type-checks. */
-export interface DocumentIdentity {
-  current_version: number;
-  versions: number;
-  trashed_at: string | null;
-}
+/** A document with its identity (current version, version count, when trashed). */
+export type LibraryDocument = Schemas["DocumentOut"];
 
-export type LibraryDocument = DocumentOut & Partial<DocumentIdentity>;
+/*
+ * The 409 `name_conflict` details stay hand-written: they travel in the error envelope's free-form
+ * `details` (backend/ingest/uploads.py `conflict_error`), which FastAPI's OpenAPI schema does not
+ * describe, so the generated types have no name for them. Copied from store.ExistingDocument / NameConflict.
+ */
 
 /** The existing document a conflicting upload would collide with (409 `name_conflict`). */
 export interface ExistingDocument {
@@ -66,23 +65,16 @@ export interface NameConflict {
 }
 
 /** `GET /api/documents/{id}/versions`, newest first. */
-export interface DocumentVersion {
-  version: number;
-  filename: string;
-  sha256: string;
-  size_bytes: number | null;
-  pages: number | null;
-  kind: string | null;
-  created_at: string;
-  current: boolean;
-}
+export type DocumentVersion = Schemas["VersionOut"];
+export type VersionList = Schemas["VersionList"];
+/** `DELETE /api/documents/{id}/versions/{version}`. */
+export type VersionDeleted = Schemas["VersionDeleted"];
+
+/** `DELETE /api/trash`: how many documents were deleted for good. */
+export type TrashEmptied = Schemas["TrashEmptied"];
 
 /** `GET /api/refusals`: a file refused at upload or URL import, until dismissed. */
-export interface Refusal {
-  id: string;
-  filename: string;
-  category: string | null;
-  code: string;
-  message: string;
-  created_at: string;
-}
+export type Refusal = Schemas["RefusalOut"];
+export type RefusalList = Schemas["RefusalList"];
+/** `DELETE /api/refusals[/{id}]`: how many were dismissed. */
+export type RefusalsDismissed = Schemas["RefusalsDismissed"];

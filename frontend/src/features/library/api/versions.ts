@@ -5,12 +5,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { vaultKeys } from "@/api/vault";
 import { apiJson, apiSend } from "@/lib/api";
-import type { DocumentVersion, LibraryDocument } from "./types";
+import type { DocumentVersion, LibraryDocument, VersionDeleted, VersionList } from "./types";
 
 export const versionsKey = (documentId: string) => [...vaultKeys.documents, documentId, "versions"] as const;
 
 export async function fetchVersions(documentId: string): Promise<DocumentVersion[]> {
-  const body = await apiJson<{ versions: DocumentVersion[] }>(`/api/documents/${encodeURIComponent(documentId)}/versions`);
+  const body = await apiJson<VersionList>(`/api/documents/${encodeURIComponent(documentId)}/versions`);
   return body.versions;
 }
 
@@ -41,6 +41,6 @@ export function useRestoreVersion(documentId: string) {
 }
 
 export function useDeleteVersion(documentId: string) {
-  return useVersionMutation((version) => apiSend<{ deleted: number }>(
+  return useVersionMutation((version) => apiSend<VersionDeleted>(
     "DELETE", `/api/documents/${encodeURIComponent(documentId)}/versions/${version}`));
 }

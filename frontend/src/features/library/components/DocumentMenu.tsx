@@ -60,7 +60,7 @@ export function DocumentMenu({ doc }: { doc: LibraryDocument }) {
             <button role="menuitem" type="button" className={ITEM} onClick={() => { close(); setVersionsOpen(true); }}>
               <History size={15} className="text-ink-faint" />
               <span className="flex-1">Versions</span>
-              {(doc.versions ?? 0) > 1 && <span className="text-xs text-ink-faint tabular-nums">{doc.versions}</span>}
+              {doc.versions > 1 && <span className="text-xs text-ink-faint tabular-nums">{doc.versions}</span>}
             </button>
             <div role="separator" className="my-1 h-px bg-line" />
             <button role="menuitem" type="button" className={cn(ITEM, "text-danger hover:bg-danger-soft")} disabled={trash.isPending}

@@ -1,5 +1,6 @@
 /** Quizzes: list, read, attempts (resume or start over), answers graded by the server, delete, export. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { operations } from "@/api/schema";
 import { apiJson, apiSend, buildQuery } from "@/lib/api";
 import { studyKeys } from "./keys";
 import type { Attempt, GradedAnswer, Quiz, QuizSummary } from "./types";
@@ -56,7 +57,10 @@ export function useDeleteQuiz() {
   });
 }
 
-export type QuizExportMode = "questions" | "answers" | "explanations";
+/** What the printable export shows: the `mode` query parameter of `GET /api/study/quizzes/{id}/export`. */
+export type QuizExportMode = NonNullable<
+  NonNullable<operations["export_quiz_api_study_quizzes__quiz_id__export_get"]["parameters"]["query"]>["mode"]
+>;
 
 export function quizExportUrl(id: string, mode: QuizExportMode): string {
   return `${base(id)}/export${buildQuery({ mode })}`;

@@ -36,32 +36,19 @@ export type MindmapSummary = Schemas["MindmapSummary"];
 export type Mindmap = Schemas["MindmapOut"];
 export type MindNode = Schemas["MindNode"];
 export type MapLayout = Schemas["LayoutIn"]["layout"];
-export type Positions = Record<string, { x: number; y: number }>;
+export type Positions = Mindmap["positions"];
 export type MindmapExportFormat = Schemas["ExportIn"]["format"];
 
-/** What a generator is asked for (the body of `POST /api/study/<kind>`), minus the token. */
+/**
+ * What a generator is asked for (the body of `POST /api/study/<kind>`), minus the token added when
+ * sending. Every field is required here although the schema marks them optional (the server has
+ * defaults): the UI always sends its scope and settings, and "try again" re-sends them as they were.
+ */
 export type GeneratorKind = "quiz" | "deck" | "workshop" | "mindmap";
-export interface ScopeIn {
-  document_ids: string[];
-  categories: string[];
-}
-export interface QuizParams {
-  scope: ScopeIn;
-  difficulty: Difficulty;
-  count: 5 | 10 | 20;
-  types: QuestionType[];
-}
-export interface DeckParams {
-  scope: ScopeIn;
-  count: 10 | 20 | 40;
-}
-export interface WorkshopParams {
-  scope: ScopeIn;
-  difficulty: Difficulty;
-  lessons: number;
-}
-export interface MindmapParams {
-  scope: ScopeIn;
-  depth: 2 | 3;
-}
+export type ScopeIn = Required<Schemas["ScopeIn"]>;
+type Sent<T> = Required<Omit<T, "client_token" | "scope">> & { scope: ScopeIn };
+export type QuizParams = Sent<Schemas["QuizRequest"]>;
+export type DeckParams = Sent<Schemas["DeckRequest"]>;
+export type WorkshopParams = Sent<Schemas["WorkshopRequest"]>;
+export type MindmapParams = Sent<Schemas["MindmapRequest"]>;
 export type GeneratorParams = QuizParams | DeckParams | WorkshopParams | MindmapParams;
