@@ -1,6 +1,7 @@
 /** `GET /api/search` for screens outside chat: hybrid search over passages, debounced by the caller. */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiJson } from "@/lib/api";
+import { formatLocation } from "@/lib/location";
 import type { SearchHit, SearchResponse } from "./types";
 
 export const MIN_SEARCH_CHARS = 2;
@@ -39,9 +40,11 @@ export function groupHits(hits: readonly SearchHit[]): HitGroup[] {
   return [...groups.values()];
 }
 
-/** "Page 4", "Slide 2", "Sheet “arts”" or the section, for a hit. */
-export function hitPlace(hit: Pick<SearchHit, "page" | "section" | "kind">): string | null {
-  if (hit.page) return `${hit.kind === "slide" ? "Slide" : "Page"} ${hit.page}`;
-  if (hit.section?.startsWith("Sheet: ")) return `Sheet “${hit.section.slice(7)}”`;
+/** Where a hit sits, in the words citations use ("Page 4", "Page iv (page 6)", "Slide 2", 'Sheet "arts"'),
+ * else its section. */
+export function hitPlace(hit: Pick<SearchHit, "page" | "section" | "page_label" | "document_kind">): string | null {
+  const where = formatLocation({ page: hit.page, page_label: hit.page_label, section: hit.section,
+    kind: hit.document_kind }, "long");
+  if (where) return where.charAt(0).toUpperCase() + where.slice(1);
   return hit.section ? hit.section.split(" > ").slice(-2).join(" › ") : null;
 }
