@@ -11,8 +11,9 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel
 
 from backend.api.deps import ContextDep
-from backend.api.documents import DocumentKind, DocumentOut, file_response
+from backend.api.documents import DocumentOut, file_response
 from backend.ingest import library
+from backend.store.kinds import DocKind
 
 router = APIRouter(prefix="/api/documents/{document_id}/versions", tags=["documents"])
 
@@ -25,7 +26,7 @@ class VersionOut(BaseModel):
     sha256: str
     size_bytes: int | None
     pages: int | None
-    kind: DocumentKind | None
+    kind: DocKind | None
     created_at: datetime
     current: bool
 
@@ -45,7 +46,7 @@ def list_versions(document_id: UUID, ctx: ContextDep) -> dict[str, Any]:
 
 
 @router.post("/{version}/restore", response_model=DocumentOut)
-def restore_version(document_id: UUID, version: VersionNumber, ctx: ContextDep) -> dict[str, Any]:
+def restore_version(document_id: UUID, version: VersionNumber, ctx: ContextDep) -> library.LibraryDocument:
     """Make this version current; the one it replaces stays in the list."""
     return library.restore_version(ctx, document_id, version)
 

@@ -4,7 +4,7 @@ move to the trash and back, delete for good, retry a failed one, open the origin
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Query, Request, status
@@ -18,12 +18,12 @@ from backend.errors import QuireError
 from backend.ingest import files, library
 from backend.ingest.uploads import Candidate, UploadOutcome, accept_files, clean_category
 from backend.ingest.url_import import import_url
+from backend.store.documents import CategoryRow
+from backend.store.kinds import DocKind, DocumentStatus
 from backend.store.registration import OnConflict
 
 router = APIRouter(prefix="/api", tags=["documents"])
 
-DocumentStatus = Literal["queued", "ingesting", "ready", "failed", "trashed"]
-DocumentKind = Literal["pdf", "docx", "pptx", "xlsx", "csv", "md", "txt", "html"]
 _ON_CONFLICT = ("ask", "replace", "keep_both")
 
 
@@ -31,7 +31,7 @@ class DocumentOut(BaseModel):
     id: str
     filename: str
     category: str | None
-    kind: DocumentKind | None
+    kind: DocKind | None
     mime: str | None
     size_bytes: int | None
     pages: int | None
@@ -53,7 +53,7 @@ class DocumentOut(BaseModel):
 class AcceptedDocument(BaseModel):
     id: str
     filename: str
-    status: str
+    status: DocumentStatus
 
 
 class RejectedUpload(BaseModel):
@@ -143,18 +143,18 @@ def import_document_url(body: UrlImport, ctx: ContextDep) -> UploadAccepted:
 
 @router.get("/documents", response_model=list[DocumentOut])
 def list_documents(ctx: ContextDep, status: DocumentStatus | None = None,
-                   category: str | None = None) -> list[dict[str, Any]]:
+                   category: str | None = None) -> list[library.LibraryDocument]:
     """Documents not in the trash (`?status=trashed` lists the trash)."""
     return library.list_documents(ctx, status, category)
 
 
 @router.get("/documents/{document_id}", response_model=DocumentOut)
-def get_document(document_id: UUID, ctx: ContextDep) -> dict[str, Any]:
+def get_document(document_id: UUID, ctx: ContextDep) -> library.LibraryDocument:
     return library.get_document(ctx, document_id, with_trashed=True)
 
 
 @router.patch("/documents/{document_id}", response_model=DocumentOut)
-def update_document(document_id: UUID, body: CategoryUpdate, ctx: ContextDep) -> dict[str, Any]:
+def update_document(document_id: UUID, body: CategoryUpdate, ctx: ContextDep) -> library.LibraryDocument:
     """Change a document's category (metadata only: nothing is re-extracted or re-embedded)."""
     return library.set_category(ctx, document_id, clean_category(body.category))
 
@@ -170,7 +170,7 @@ def delete_document(document_id: UUID, ctx: ContextDep, permanent: bool = False)
 
 
 @router.post("/documents/{document_id}/restore", response_model=DocumentOut)
-def restore_document(document_id: UUID, ctx: ContextDep) -> dict[str, Any]:
+def restore_document(document_id: UUID, ctx: ContextDep) -> library.LibraryDocument:
     """Out of the trash and searchable again, without re-ingesting (renamed `Name (n).ext` if taken)."""
     return library.restore_document(ctx, document_id)
 
@@ -200,5 +200,5 @@ def document_file(document_id: UUID, ctx: ContextDep) -> FileResponse:
 
 
 @router.get("/categories", response_model=list[CategoryOut])
-def list_categories(ctx: ContextDep) -> list[dict[str, Any]]:
+def list_categories(ctx: ContextDep) -> list[CategoryRow]:
     return library.list_categories(ctx)

@@ -21,29 +21,35 @@ from backend.ingest.backfill import start_embed_backfill
 from backend.ingest.workflow import start_ingest
 from backend.store import documents as store
 from backend.store import embeddings, originals, refusals, registration, versions
+from backend.store.kinds import DocumentStatus
 
 log = logging.getLogger(__name__)
 
 
-def _with_fraction(row: dict[str, Any]) -> dict[str, Any]:
+class LibraryDocument(store.DocumentRow):
+    """A document as the library shows it: its row and the share of its live blocks that have a vector."""
+
+    embedded_fraction: float
+
+
+def _with_fraction(row: store.DocumentRow) -> LibraryDocument:
     blocks = row["blocks"]
-    return {**row, "embedded_fraction": round(row["embedded"] / blocks, 4) if blocks else 0.0,
-            "current_version": row["current_version"] or 0}
+    return {**row, "embedded_fraction": round(row["embedded"] / blocks, 4) if blocks else 0.0}
 
 
-def list_documents(ctx: AppContext, status: str | None, category: str | None) -> list[dict[str, Any]]:
+def list_documents(ctx: AppContext, status: DocumentStatus | None, category: str | None) -> list[LibraryDocument]:
     rows = store.list_documents(ctx.db, ctx.embedder.model, status=status, category=category)
     return [_with_fraction(row) for row in rows]
 
 
-def get_document(ctx: AppContext, document_id: UUID, *, with_trashed: bool = False) -> dict[str, Any]:
+def get_document(ctx: AppContext, document_id: UUID, *, with_trashed: bool = False) -> LibraryDocument:
     row = store.get_document(ctx.db, document_id, ctx.embedder.model, with_trashed=with_trashed)
     if row is None:
         raise NotFound("Document", str(document_id))
     return _with_fraction(row)
 
 
-def set_category(ctx: AppContext, document_id: UUID, category: str | None) -> dict[str, Any]:
+def set_category(ctx: AppContext, document_id: UUID, category: str | None) -> LibraryDocument:
     outcome = store.set_category(ctx.db, document_id, category)
     if outcome == "not_found":
         raise NotFound("Document", str(document_id))
@@ -53,14 +59,14 @@ def set_category(ctx: AppContext, document_id: UUID, category: str | None) -> di
     return get_document(ctx, document_id)
 
 
-def trash_document(ctx: AppContext, document_id: UUID) -> dict[str, Any]:
+def trash_document(ctx: AppContext, document_id: UUID) -> LibraryDocument:
     """Move to the trash: gone from search and chat at once; restorable without re-ingesting."""
     if store.trash_document(ctx.db, document_id):
         ctx.search.notify([str(document_id)])
     return get_document(ctx, document_id, with_trashed=True)  # already in the trash: the same answer
 
 
-def restore_document(ctx: AppContext, document_id: UUID) -> dict[str, Any]:
+def restore_document(ctx: AppContext, document_id: UUID) -> LibraryDocument:
     restored = store.restore_document(ctx.db, document_id)
     if restored.outcome == "not_found":
         raise NotFound("Document", str(document_id))
@@ -97,7 +103,7 @@ def list_versions(ctx: AppContext, document_id: UUID) -> list[dict[str, Any]]:
     return [asdict(row) for row in rows]
 
 
-def restore_version(ctx: AppContext, document_id: UUID, version: int) -> dict[str, Any]:
+def restore_version(ctx: AppContext, document_id: UUID, version: int) -> LibraryDocument:
     """Make an earlier version current: its kept blocks go live in one transaction (no ingestion);
     a version whose blocks are gone is ingested again from its original."""
     outcome = versions.restore_version(ctx.db, document_id, version)
@@ -208,5 +214,5 @@ def maintain_originals(ctx: AppContext) -> None:
     files.remove_cached(ctx.settings.docs_dir, orphans)
 
 
-def list_categories(ctx: AppContext) -> list[dict[str, Any]]:
+def list_categories(ctx: AppContext) -> list[store.CategoryRow]:
     return store.list_categories(ctx.db)

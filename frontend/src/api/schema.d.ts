@@ -1228,8 +1228,11 @@ export interface components {
             filename: string;
             /** Id */
             id: string;
-            /** Status */
-            status: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "ingesting" | "ready" | "failed" | "trashed";
         };
         /** AnswerIn */
         AnswerIn: {
