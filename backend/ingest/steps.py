@@ -15,7 +15,7 @@ from backend.durable import RETRY_WHEN_DATABASE_LOST
 from backend.ingest import files
 from backend.ingest.chunk import chunk_units
 from backend.ingest.sandbox import ExtractionCancelled, extract_sandboxed, pool_for
-from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult
+from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult, ProgressCallback
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.store import embeddings, staging, versions
 from backend.store import ingest as store
@@ -41,7 +41,7 @@ def scan_step(workflow_id: str) -> list[dict[str, Any]]:
     return [{"document_id": doc, "decision": decision} for doc, decision in decisions]
 
 
-def _decide(item: dict[str, Any]) -> str:
+def _decide(item: store.IngestItemRow) -> store.Decision:
     if item["prior_status"] is None:
         return "new"
     if (item["target_version"] is None and item["prior_sha256"] == item["sha256"]
@@ -82,7 +82,7 @@ def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     return {"ok": True, "pages": result.pages, "chunks": len(chunks), "warnings": len(result.warnings)}
 
 
-def _extract(item: dict[str, Any], on_progress: Any) -> ExtractResult:
+def _extract(item: store.IngestItemWithDocument, on_progress: ProgressCallback) -> ExtractResult:
     """Read the file in the sandbox's child processes (limits: backend/ingest/sandbox.py); the child is
     killed as soon as the run is cancelled or the document deleted."""
     ctx = get_context()
@@ -105,7 +105,7 @@ class ExtractionStopped(Exception):
     """The document's item failed meanwhile (its run was cancelled): the rest of the file is not read."""
 
 
-def _progress_writer(workflow_id: str, item: dict[str, Any]) -> Any:
+def _progress_writer(workflow_id: str, item: store.IngestItemWithDocument) -> ProgressCallback:
     ctx = get_context()
     last = 0.0
 
@@ -124,7 +124,7 @@ def _progress_writer(workflow_id: str, item: dict[str, Any]) -> Any:
     return report
 
 
-def _fail(item: dict[str, Any], message: str) -> None:
+def _fail(item: store.IngestItemWithDocument, message: str) -> None:
     """Record a document's failure; a previous live version stays live and searchable."""
     ctx = get_context()
     store.update_item(ctx.db, item["workflow_id"], item["document_id"], state="failed", error=message,

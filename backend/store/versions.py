@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 from uuid import UUID
 
 from psycopg.types.json import Jsonb
@@ -19,6 +19,7 @@ from psycopg.types.json import Jsonb
 from backend.store import originals
 from backend.store.db import Connection, Database
 from backend.store.documents import record_index_change
+from backend.store.ingest import IngestItemRow
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ def _live_counts(conn: Connection, document_id: str, embed_model: str) -> Stored
     return StoredVersion(int(row["blocks"]), int(row["to_embed"]))
 
 
-def store_version(db: Database, item: dict[str, Any], embed_model: str, mime: str,
+def store_version(db: Database, item: IngestItemRow, embed_model: str, mime: str,
                   terms: AnalysedTerms) -> StoredVersion:
     """Make the staged chunks the document's live version, recorded as a new version (or as the version
     being restored), all in one transaction. A replay after the commit finds `stored_version` set."""
@@ -108,7 +109,7 @@ def _insert_blocks(conn: Connection, wf: str, doc: str, sha: str, terms: Analyse
     )
 
 
-def _record_version(conn: Connection, item: dict[str, Any], mime: str) -> int:
+def _record_version(conn: Connection, item: IngestItemRow, mime: str) -> int:
     doc = item["document_id"]
     if item["target_version"] is not None:
         conn.execute("UPDATE document_versions SET pages = %s, warnings = %s WHERE document_id = %s AND version = %s",
