@@ -3,6 +3,7 @@ move to the trash and back, delete for good, retry a failed one, open the origin
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import datetime
 from typing import Annotated, Any
 from uuid import UUID
@@ -84,7 +85,8 @@ class CategoryOut(BaseModel):
 
 def _accepted(outcome: UploadOutcome) -> UploadAccepted:
     return UploadAccepted.model_validate(
-        {"documents": outcome.documents, "workflow_id": outcome.workflow_id, "rejected": outcome.rejected}
+        {"documents": [asdict(doc) for doc in outcome.documents], "workflow_id": outcome.workflow_id,
+         "rejected": outcome.rejected}
     )
 
 
@@ -179,7 +181,8 @@ def restore_document(document_id: UUID, ctx: ContextDep) -> library.LibraryDocum
 def retry_document(document_id: UUID, ctx: ContextDep) -> UploadAccepted:
     """Ingest a failed document again from its stored original."""
     run = library.retry_document(ctx, document_id)
-    return UploadAccepted.model_validate({"documents": run.documents, "workflow_id": run.workflow_id})
+    return UploadAccepted.model_validate({"documents": [asdict(doc) for doc in run.documents],
+                                          "workflow_id": run.workflow_id})
 
 
 def file_response(original: library.OriginalFile) -> FileResponse:

@@ -133,7 +133,7 @@ def delete_version(ctx: AppContext, document_id: UUID, version: int) -> None:
 @dataclass(frozen=True)
 class StartedRun:
     workflow_id: str | None
-    documents: list[dict[str, Any]]
+    documents: list[registration.RunDocument]
 
 
 def retry_document(ctx: AppContext, document_id: UUID) -> StartedRun:
@@ -156,7 +156,7 @@ def _reingest(ctx: AppContext, document_id: UUID, source: registration.RetrySour
     except LookupError as exc:
         raise NotFound("Document", str(document_id)) from exc
     workflow_id = start_ingest(run.workflow_id, ctx.settings.embed_batch_size) if run.workflow_id else None
-    return StartedRun(workflow_id, [asdict(doc) for doc in run.documents])
+    return StartedRun(workflow_id, run.documents)
 
 
 def _backfill_if_needed(ctx: AppContext) -> None:

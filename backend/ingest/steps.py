@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from dbos import DBOS
 
@@ -28,8 +28,42 @@ _PROGRESS_INTERVAL_S = 0.25
 EMBED_RETRY_DELAYS_S = (1.0, 2.0, 4.0)
 
 
+# What the steps return: recorded by DBOS as each step's output (and replayed from there after a crash).
+class ScanDecision(TypedDict):
+    document_id: str
+    decision: store.Decision
+
+
+class Extracted(TypedDict):
+    """`ok` False: the document is not stored (`reason`: superseded, cancelled, empty, an error code)."""
+
+    ok: bool
+    reason: NotRequired[str]
+    pages: NotRequired[int | None]
+    chunks: NotRequired[int]
+    warnings: NotRequired[int]
+
+
+class Stored(TypedDict):
+    blocks: int
+    to_embed: int
+    sha256: str  # "" when the document was deleted for good meanwhile
+
+
+class Embedded(TypedDict):
+    embedded: int
+    unavailable: bool  # the model server stayed down through the retries
+
+
+class RunTally(TypedDict):
+    ready: int
+    skipped: int
+    failed: int
+    missing_embeddings: int
+
+
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
-def scan_step(workflow_id: str) -> list[dict[str, Any]]:
+def scan_step(workflow_id: str) -> list[ScanDecision]:
     """Decide for every file of the run: new, changed or unchanged (its original is already stored and
     was verified against its SHA-256 when it was accepted)."""
     ctx = get_context()
@@ -51,7 +85,7 @@ def _decide(item: store.IngestItemRow) -> store.Decision:
 
 
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
-def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
+def extract_step(workflow_id: str, document_id: str) -> Extracted:
     """Extract and chunk one document into `ingest_chunks`; a bad file fails only this document."""
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "extract", document_id)
@@ -137,7 +171,7 @@ def _fail(item: store.IngestItemWithDocument, message: str) -> None:
 
 
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
-def store_step(workflow_id: str, document_id: str) -> dict[str, Any]:
+def store_step(workflow_id: str, document_id: str) -> Stored:
     """Make the staged chunks the document's live blocks as a new version (one transaction)."""
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "store", document_id)
@@ -166,7 +200,7 @@ def _analyse(workflow_id: str, document_id: str) -> versions.AnalysedTerms:
 
 
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
-def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batches: int) -> dict[str, Any]:
+def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batches: int) -> Embedded:
     """Embed one batch of a document's blocks, retrying with backoff while the model server is down."""
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "embed", f"{document_id}#{batch}")
@@ -195,11 +229,11 @@ def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batc
 
 
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
-def finish_step(workflow_id: str) -> dict[str, Any]:
+def finish_step(workflow_id: str) -> RunTally:
     """Mark stored documents ready, record per-document counts and clean up the staged chunks."""
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "finish")
-    summary = {"ready": 0, "skipped": 0, "failed": 0, "missing_embeddings": 0}
+    summary: RunTally = {"ready": 0, "skipped": 0, "failed": 0, "missing_embeddings": 0}
     for item in store.load_items(ctx.db, workflow_id):
         state = item["state"]
         if state in ("embedding", "storing") and item["blocks"]:
@@ -218,7 +252,7 @@ def finish_step(workflow_id: str) -> dict[str, Any]:
     return summary
 
 
-def _summary_text(summary: dict[str, int]) -> str:
+def _summary_text(summary: RunTally) -> str:
     parts = [f"{summary['ready']} ready"]
     if summary["skipped"]:
         parts.append(f"{summary['skipped']} unchanged")
