@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 from uuid import UUID
 
 from fastapi import APIRouter, Path
@@ -40,9 +41,10 @@ class VersionDeleted(BaseModel):
 
 
 @router.get("", response_model=VersionList)
-def list_versions(document_id: UUID, ctx: ContextDep) -> dict[str, Any]:
+def list_versions(document_id: UUID, ctx: ContextDep) -> VersionList:
     """Newest first; `current` marks the one search and chat use."""
-    return {"versions": library.list_versions(ctx, document_id)}
+    rows = library.list_versions(ctx, document_id)
+    return VersionList(versions=[VersionOut.model_validate(asdict(row)) for row in rows])
 
 
 @router.post("/{version}/restore", response_model=DocumentOut)

@@ -9,9 +9,8 @@ committed; any process serves any original through its read-through cache.
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from uuid import UUID
 
 from backend.context import AppContext
@@ -96,11 +95,11 @@ def empty_trash(ctx: AppContext, older_than_days: float | None = None) -> int:
     return deleted
 
 
-def list_versions(ctx: AppContext, document_id: UUID) -> list[dict[str, Any]]:
+def list_versions(ctx: AppContext, document_id: UUID) -> list[versions.VersionRow]:
     rows = versions.list_versions(ctx.db, document_id)
     if rows is None:
         raise NotFound("Document", str(document_id))
-    return [asdict(row) for row in rows]
+    return rows
 
 
 def restore_version(ctx: AppContext, document_id: UUID, version: int) -> LibraryDocument:
@@ -165,8 +164,8 @@ def _backfill_if_needed(ctx: AppContext) -> None:
         start_embed_backfill()
 
 
-def list_refusals(ctx: AppContext) -> list[dict[str, Any]]:
-    return [asdict(row) for row in refusals.open_refusals(ctx.db)]
+def list_refusals(ctx: AppContext) -> list[refusals.Refusal]:
+    return refusals.open_refusals(ctx.db)
 
 
 def dismiss_refusal(ctx: AppContext, refusal_id: UUID | None) -> int:

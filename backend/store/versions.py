@@ -20,6 +20,7 @@ from backend.store import originals
 from backend.store.db import Connection, Database
 from backend.store.documents import record_index_change
 from backend.store.ingest import IngestItemRow
+from backend.store.kinds import DocKind
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ class VersionRow:
     sha256: str
     size_bytes: int | None
     pages: int | None
-    kind: str | None
+    kind: DocKind | None
     created_at: datetime
     current: bool
 
