@@ -163,7 +163,7 @@ def update_document(document_id: UUID, body: CategoryUpdate, ctx: ContextDep) ->
 
 @router.delete("/documents/{document_id}", response_model=DocumentOut,
                responses={204: {"description": "With `permanent=true`: deleted for good"}})
-def delete_document(document_id: UUID, ctx: ContextDep, permanent: bool = False) -> Any:
+def delete_document(document_id: UUID, ctx: ContextDep, permanent: bool = False) -> Response | library.LibraryDocument:
     """Move to the trash (200 with the document); `?permanent=true` deletes a trashed document for good (204)."""
     if permanent:
         library.purge_document(ctx, document_id)

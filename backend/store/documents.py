@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, TypedDict, cast
+from typing import Literal, TypedDict, cast
 from uuid import UUID
 
 import psycopg
@@ -72,7 +72,7 @@ def list_documents(
 ) -> list[DocumentRow]:
     """Documents not in the trash, or only the trash with `status="trashed"`."""
     where = ["d.status = 'trashed'" if status == "trashed" else "d.status <> 'trashed'"]
-    params: dict[str, Any] = {"embed_model": embed_model}
+    params: dict[str, str] = {"embed_model": embed_model}
     if status and status != "trashed":
         where.append("d.status = %(status)s")
         params["status"] = status
