@@ -12,6 +12,7 @@ from backend.agent.context import RequestState
 from backend.agent.registry import ToolFailure
 from backend.store import blocks as block_store
 from backend.store import documents as document_store
+from backend.store.documents import DocumentRow
 
 SNIPPET_CHARS = 240
 
@@ -26,13 +27,13 @@ class Material:
     source: Source
 
 
-def scoped_documents(state: RequestState) -> list[dict[str, Any]]:
+def scoped_documents(state: RequestState) -> list[DocumentRow]:
     """Every live document the request's scope admits, newest first."""
     rows = document_store.list_documents(state.app.db, state.app.embedder.model)
     return [row for row in rows if state.scope.admits(row["id"], row["category"])]
 
 
-def resolve_document(state: RequestState, name: str) -> dict[str, Any]:
+def resolve_document(state: RequestState, name: str) -> DocumentRow:
     """The scoped document called `name`: its id, its file name, or failing that a unique partial match."""
     wanted = name.strip().strip("\"'").lower()
     if not wanted:
@@ -52,7 +53,7 @@ def resolve_document(state: RequestState, name: str) -> dict[str, Any]:
     raise ToolFailure(f"there is no document {name!r} {where}; call list_documents to see the file names")
 
 
-def document_material(state: RequestState, document: dict[str, Any], max_chars: int) -> Material:
+def document_material(state: RequestState, document: DocumentRow, max_chars: int) -> Material:
     """The document's text with page markers, bounded to `max_chars` by sampling blocks evenly."""
     blocks = block_store.live_blocks_of(state.app.db, [document["id"]], state.app.embedder.model)
     if not blocks:

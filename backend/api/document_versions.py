@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 from uuid import UUID
 
 from fastapi import APIRouter, Path
@@ -11,8 +12,9 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel
 
 from backend.api.deps import ContextDep
-from backend.api.documents import DocumentKind, DocumentOut, file_response
+from backend.api.documents import DocumentOut, file_response
 from backend.ingest import library
+from backend.store.kinds import DocKind
 
 router = APIRouter(prefix="/api/documents/{document_id}/versions", tags=["documents"])
 
@@ -25,7 +27,7 @@ class VersionOut(BaseModel):
     sha256: str
     size_bytes: int | None
     pages: int | None
-    kind: DocumentKind | None
+    kind: DocKind | None
     created_at: datetime
     current: bool
 
@@ -39,13 +41,14 @@ class VersionDeleted(BaseModel):
 
 
 @router.get("", response_model=VersionList)
-def list_versions(document_id: UUID, ctx: ContextDep) -> dict[str, Any]:
+def list_versions(document_id: UUID, ctx: ContextDep) -> VersionList:
     """Newest first; `current` marks the one search and chat use."""
-    return {"versions": library.list_versions(ctx, document_id)}
+    rows = library.list_versions(ctx, document_id)
+    return VersionList(versions=[VersionOut.model_validate(asdict(row)) for row in rows])
 
 
 @router.post("/{version}/restore", response_model=DocumentOut)
-def restore_version(document_id: UUID, version: VersionNumber, ctx: ContextDep) -> dict[str, Any]:
+def restore_version(document_id: UUID, version: VersionNumber, ctx: ContextDep) -> library.LibraryDocument:
     """Make this version current; the one it replaces stays in the list."""
     return library.restore_version(ctx, document_id, version)
 

@@ -3,8 +3,9 @@ move to the trash and back, delete for good, retry a failed one, open the origin
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Query, Request, status
@@ -18,12 +19,12 @@ from backend.errors import QuireError
 from backend.ingest import files, library
 from backend.ingest.uploads import Candidate, UploadOutcome, accept_files, clean_category
 from backend.ingest.url_import import import_url
+from backend.store.documents import CategoryRow
+from backend.store.kinds import DocKind, DocumentStatus
 from backend.store.registration import OnConflict
 
 router = APIRouter(prefix="/api", tags=["documents"])
 
-DocumentStatus = Literal["queued", "ingesting", "ready", "failed", "trashed"]
-DocumentKind = Literal["pdf", "docx", "pptx", "xlsx", "csv", "md", "txt", "html"]
 _ON_CONFLICT = ("ask", "replace", "keep_both")
 
 
@@ -31,7 +32,7 @@ class DocumentOut(BaseModel):
     id: str
     filename: str
     category: str | None
-    kind: DocumentKind | None
+    kind: DocKind | None
     mime: str | None
     size_bytes: int | None
     pages: int | None
@@ -53,7 +54,7 @@ class DocumentOut(BaseModel):
 class AcceptedDocument(BaseModel):
     id: str
     filename: str
-    status: str
+    status: DocumentStatus
 
 
 class RejectedUpload(BaseModel):
@@ -84,7 +85,8 @@ class CategoryOut(BaseModel):
 
 def _accepted(outcome: UploadOutcome) -> UploadAccepted:
     return UploadAccepted.model_validate(
-        {"documents": outcome.documents, "workflow_id": outcome.workflow_id, "rejected": outcome.rejected}
+        {"documents": [asdict(doc) for doc in outcome.documents], "workflow_id": outcome.workflow_id,
+         "rejected": outcome.rejected}
     )
 
 
@@ -143,25 +145,25 @@ def import_document_url(body: UrlImport, ctx: ContextDep) -> UploadAccepted:
 
 @router.get("/documents", response_model=list[DocumentOut])
 def list_documents(ctx: ContextDep, status: DocumentStatus | None = None,
-                   category: str | None = None) -> list[dict[str, Any]]:
+                   category: str | None = None) -> list[library.LibraryDocument]:
     """Documents not in the trash (`?status=trashed` lists the trash)."""
     return library.list_documents(ctx, status, category)
 
 
 @router.get("/documents/{document_id}", response_model=DocumentOut)
-def get_document(document_id: UUID, ctx: ContextDep) -> dict[str, Any]:
+def get_document(document_id: UUID, ctx: ContextDep) -> library.LibraryDocument:
     return library.get_document(ctx, document_id, with_trashed=True)
 
 
 @router.patch("/documents/{document_id}", response_model=DocumentOut)
-def update_document(document_id: UUID, body: CategoryUpdate, ctx: ContextDep) -> dict[str, Any]:
+def update_document(document_id: UUID, body: CategoryUpdate, ctx: ContextDep) -> library.LibraryDocument:
     """Change a document's category (metadata only: nothing is re-extracted or re-embedded)."""
     return library.set_category(ctx, document_id, clean_category(body.category))
 
 
 @router.delete("/documents/{document_id}", response_model=DocumentOut,
                responses={204: {"description": "With `permanent=true`: deleted for good"}})
-def delete_document(document_id: UUID, ctx: ContextDep, permanent: bool = False) -> Any:
+def delete_document(document_id: UUID, ctx: ContextDep, permanent: bool = False) -> Response | library.LibraryDocument:
     """Move to the trash (200 with the document); `?permanent=true` deletes a trashed document for good (204)."""
     if permanent:
         library.purge_document(ctx, document_id)
@@ -170,7 +172,7 @@ def delete_document(document_id: UUID, ctx: ContextDep, permanent: bool = False)
 
 
 @router.post("/documents/{document_id}/restore", response_model=DocumentOut)
-def restore_document(document_id: UUID, ctx: ContextDep) -> dict[str, Any]:
+def restore_document(document_id: UUID, ctx: ContextDep) -> library.LibraryDocument:
     """Out of the trash and searchable again, without re-ingesting (renamed `Name (n).ext` if taken)."""
     return library.restore_document(ctx, document_id)
 
@@ -179,7 +181,8 @@ def restore_document(document_id: UUID, ctx: ContextDep) -> dict[str, Any]:
 def retry_document(document_id: UUID, ctx: ContextDep) -> UploadAccepted:
     """Ingest a failed document again from its stored original."""
     run = library.retry_document(ctx, document_id)
-    return UploadAccepted.model_validate({"documents": run.documents, "workflow_id": run.workflow_id})
+    return UploadAccepted.model_validate({"documents": [asdict(doc) for doc in run.documents],
+                                          "workflow_id": run.workflow_id})
 
 
 def file_response(original: library.OriginalFile) -> FileResponse:
@@ -200,5 +203,5 @@ def document_file(document_id: UUID, ctx: ContextDep) -> FileResponse:
 
 
 @router.get("/categories", response_model=list[CategoryOut])
-def list_categories(ctx: ContextDep) -> list[dict[str, Any]]:
+def list_categories(ctx: ContextDep) -> list[CategoryRow]:
     return library.list_categories(ctx)

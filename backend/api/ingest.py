@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import StreamingResponse
@@ -11,6 +11,8 @@ from starlette.concurrency import run_in_threadpool
 
 from backend.api.deps import ContextDep
 from backend.ingest import progress, reconcile
+from backend.ingest.progress import StepStatus
+from backend.store.ingest import Decision, ItemState, RunPhase
 
 router = APIRouter(prefix="/api/ingest", tags=["ingest"])
 
@@ -24,14 +26,14 @@ class Progress(BaseModel):
 
 
 class RunProgress(Progress):
-    phase: str
+    phase: RunPhase
 
 
 class RunDocument(BaseModel):
     id: str
     filename: str
-    status: str  # queued | extracting | storing | embedding | ready | skipped | failed
-    decision: str | None  # new | changed | unchanged
+    status: ItemState
+    decision: Decision | None  # None until the scan decided
     error: str | None
     warnings: list[str]
     progress: Progress
@@ -42,7 +44,7 @@ class RunDocument(BaseModel):
 
 class RunStep(BaseModel):
     name: str
-    status: str  # running | finished | error
+    status: StepStatus
     started_at: str | None
     finished_at: str | None
 
@@ -61,8 +63,8 @@ class RunSnapshot(BaseModel):
 class RunSummary(BaseModel):
     workflow_id: str
     source: str
-    status: str
-    phase: str
+    status: str  # DBOS: PENDING | ENQUEUED | SUCCESS | ERROR | CANCELLED | ...
+    phase: RunPhase
     done: int
     total: int
     detail: str
@@ -72,18 +74,18 @@ class RunSummary(BaseModel):
 
 
 @router.get("", response_model=list[RunSummary])
-def list_runs(ctx: ContextDep, limit: int = Query(20, ge=1, le=200)) -> list[dict[str, Any]]:
+def list_runs(ctx: ContextDep, limit: int = Query(20, ge=1, le=200)) -> list[progress.RunInfo]:
     return progress.list_runs(ctx, limit)
 
 
 @router.get("/{workflow_id}", response_model=RunSnapshot)
-def get_run(workflow_id: WorkflowId, ctx: ContextDep) -> dict[str, Any]:
+def get_run(workflow_id: WorkflowId, ctx: ContextDep) -> progress.Snapshot:
     """DBOS status, the steps taken so far, each document's state and the fine-grained progress."""
     return progress.run_snapshot(ctx, workflow_id)
 
 
 @router.post("/{workflow_id}/cancel", response_model=RunSnapshot)
-def cancel_run(workflow_id: WorkflowId, ctx: ContextDep) -> dict[str, Any]:
+def cancel_run(workflow_id: WorkflowId, ctx: ContextDep) -> progress.Snapshot:
     """Stop an ingestion at its next step boundary; documents already stored stay in the vault."""
     progress.run_snapshot(ctx, workflow_id)  # 404 for unknown runs
     reconcile.cancel_run(ctx, workflow_id)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import datetime
-from typing import Any
 from uuid import UUID
 
 from fastapi import APIRouter
@@ -43,8 +43,8 @@ def empty_trash(ctx: ContextDep) -> TrashEmptied:
 
 
 @router.get("/refusals", response_model=RefusalList)
-def list_refusals(ctx: ContextDep) -> dict[str, Any]:
-    return {"refusals": library.list_refusals(ctx)}
+def list_refusals(ctx: ContextDep) -> RefusalList:
+    return RefusalList(refusals=[RefusalOut.model_validate(asdict(row)) for row in library.list_refusals(ctx)])
 
 
 @router.delete("/refusals/{refusal_id}", response_model=RefusalsDismissed)

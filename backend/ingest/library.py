@@ -9,9 +9,8 @@ committed; any process serves any original through its read-through cache.
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from uuid import UUID
 
 from backend.context import AppContext
@@ -21,29 +20,35 @@ from backend.ingest.backfill import start_embed_backfill
 from backend.ingest.workflow import start_ingest
 from backend.store import documents as store
 from backend.store import embeddings, originals, refusals, registration, versions
+from backend.store.kinds import DocumentStatus
 
 log = logging.getLogger(__name__)
 
 
-def _with_fraction(row: dict[str, Any]) -> dict[str, Any]:
+class LibraryDocument(store.DocumentRow):
+    """A document as the library shows it: its row and the share of its live blocks that have a vector."""
+
+    embedded_fraction: float
+
+
+def _with_fraction(row: store.DocumentRow) -> LibraryDocument:
     blocks = row["blocks"]
-    return {**row, "embedded_fraction": round(row["embedded"] / blocks, 4) if blocks else 0.0,
-            "current_version": row["current_version"] or 0}
+    return {**row, "embedded_fraction": round(row["embedded"] / blocks, 4) if blocks else 0.0}
 
 
-def list_documents(ctx: AppContext, status: str | None, category: str | None) -> list[dict[str, Any]]:
+def list_documents(ctx: AppContext, status: DocumentStatus | None, category: str | None) -> list[LibraryDocument]:
     rows = store.list_documents(ctx.db, ctx.embedder.model, status=status, category=category)
     return [_with_fraction(row) for row in rows]
 
 
-def get_document(ctx: AppContext, document_id: UUID, *, with_trashed: bool = False) -> dict[str, Any]:
+def get_document(ctx: AppContext, document_id: UUID, *, with_trashed: bool = False) -> LibraryDocument:
     row = store.get_document(ctx.db, document_id, ctx.embedder.model, with_trashed=with_trashed)
     if row is None:
         raise NotFound("Document", str(document_id))
     return _with_fraction(row)
 
 
-def set_category(ctx: AppContext, document_id: UUID, category: str | None) -> dict[str, Any]:
+def set_category(ctx: AppContext, document_id: UUID, category: str | None) -> LibraryDocument:
     outcome = store.set_category(ctx.db, document_id, category)
     if outcome == "not_found":
         raise NotFound("Document", str(document_id))
@@ -53,14 +58,14 @@ def set_category(ctx: AppContext, document_id: UUID, category: str | None) -> di
     return get_document(ctx, document_id)
 
 
-def trash_document(ctx: AppContext, document_id: UUID) -> dict[str, Any]:
+def trash_document(ctx: AppContext, document_id: UUID) -> LibraryDocument:
     """Move to the trash: gone from search and chat at once; restorable without re-ingesting."""
     if store.trash_document(ctx.db, document_id):
         ctx.search.notify([str(document_id)])
     return get_document(ctx, document_id, with_trashed=True)  # already in the trash: the same answer
 
 
-def restore_document(ctx: AppContext, document_id: UUID) -> dict[str, Any]:
+def restore_document(ctx: AppContext, document_id: UUID) -> LibraryDocument:
     restored = store.restore_document(ctx.db, document_id)
     if restored.outcome == "not_found":
         raise NotFound("Document", str(document_id))
@@ -90,14 +95,14 @@ def empty_trash(ctx: AppContext, older_than_days: float | None = None) -> int:
     return deleted
 
 
-def list_versions(ctx: AppContext, document_id: UUID) -> list[dict[str, Any]]:
+def list_versions(ctx: AppContext, document_id: UUID) -> list[versions.VersionRow]:
     rows = versions.list_versions(ctx.db, document_id)
     if rows is None:
         raise NotFound("Document", str(document_id))
-    return [asdict(row) for row in rows]
+    return rows
 
 
-def restore_version(ctx: AppContext, document_id: UUID, version: int) -> dict[str, Any]:
+def restore_version(ctx: AppContext, document_id: UUID, version: int) -> LibraryDocument:
     """Make an earlier version current: its kept blocks go live in one transaction (no ingestion);
     a version whose blocks are gone is ingested again from its original."""
     outcome = versions.restore_version(ctx.db, document_id, version)
@@ -127,7 +132,7 @@ def delete_version(ctx: AppContext, document_id: UUID, version: int) -> None:
 @dataclass(frozen=True)
 class StartedRun:
     workflow_id: str | None
-    documents: list[dict[str, Any]]
+    documents: list[registration.RunDocument]
 
 
 def retry_document(ctx: AppContext, document_id: UUID) -> StartedRun:
@@ -150,7 +155,7 @@ def _reingest(ctx: AppContext, document_id: UUID, source: registration.RetrySour
     except LookupError as exc:
         raise NotFound("Document", str(document_id)) from exc
     workflow_id = start_ingest(run.workflow_id, ctx.settings.embed_batch_size) if run.workflow_id else None
-    return StartedRun(workflow_id, [asdict(doc) for doc in run.documents])
+    return StartedRun(workflow_id, run.documents)
 
 
 def _backfill_if_needed(ctx: AppContext) -> None:
@@ -159,8 +164,8 @@ def _backfill_if_needed(ctx: AppContext) -> None:
         start_embed_backfill()
 
 
-def list_refusals(ctx: AppContext) -> list[dict[str, Any]]:
-    return [asdict(row) for row in refusals.open_refusals(ctx.db)]
+def list_refusals(ctx: AppContext) -> list[refusals.Refusal]:
+    return refusals.open_refusals(ctx.db)
 
 
 def dismiss_refusal(ctx: AppContext, refusal_id: UUID | None) -> int:
@@ -208,5 +213,5 @@ def maintain_originals(ctx: AppContext) -> None:
     files.remove_cached(ctx.settings.docs_dir, orphans)
 
 
-def list_categories(ctx: AppContext) -> list[dict[str, Any]]:
+def list_categories(ctx: AppContext) -> list[store.CategoryRow]:
     return store.list_categories(ctx.db)

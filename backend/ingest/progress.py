@@ -7,7 +7,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from typing import Any
+from typing import Literal, TypedDict
 
 from dbos import DBOS
 from starlette.concurrency import run_in_threadpool
@@ -21,15 +21,76 @@ POLL_INTERVAL_S = 0.25
 HEARTBEAT_S = 10.0
 
 
+StepStatus = Literal["running", "finished", "error"]
+
+
+class StepInfo(TypedDict):
+    name: str
+    status: StepStatus
+    started_at: str | None
+    finished_at: str | None
+
+
+class Counts(TypedDict):
+    done: int
+    total: int
+    detail: str
+
+
+class PhaseCounts(Counts):
+    phase: store.RunPhase
+
+
+class DocumentProgress(TypedDict):
+    """One document of a run as the snapshot shows it (its item; `status` is the item's state)."""
+
+    id: str
+    filename: str
+    status: store.ItemState
+    decision: store.Decision | None
+    error: str | None
+    warnings: list[str]
+    progress: Counts
+    pages: int | None
+    blocks: int | None
+    embedded: int | None
+
+
+class Snapshot(TypedDict):
+    workflow_id: str
+    status: str  # DBOS's workflow status
+    source: str
+    created_at: str
+    documents: list[DocumentProgress]
+    steps: list[StepInfo]
+    executions: dict[str, int]
+    progress: PhaseCounts
+
+
+class RunInfo(TypedDict):
+    """A run in the list of recent runs."""
+
+    workflow_id: str
+    source: str
+    status: str  # DBOS's workflow status
+    phase: store.RunPhase
+    done: int
+    total: int
+    detail: str
+    documents: int
+    created_at: str
+    updated_at: str
+
+
 def _iso(epoch_ms: int | None) -> str | None:
     return datetime.fromtimestamp(epoch_ms / 1000, UTC).isoformat() if epoch_ms else None
 
 
-def _steps(workflow_id: str) -> list[dict[str, Any]]:
-    steps = []
+def _steps(workflow_id: str) -> list[StepInfo]:
+    steps: list[StepInfo] = []
     for step in DBOS.list_workflow_steps(workflow_id) or []:
         finished = step.get("completed_at_epoch_ms")
-        status = "error" if step.get("error") is not None else ("finished" if finished else "running")
+        status: StepStatus = "error" if step.get("error") is not None else ("finished" if finished else "running")
         steps.append({
             "name": step["function_name"],
             "status": status,
@@ -39,7 +100,7 @@ def _steps(workflow_id: str) -> list[dict[str, Any]]:
     return steps
 
 
-def _document(item: dict[str, Any]) -> dict[str, Any]:
+def _document(item: store.IngestItemRow) -> DocumentProgress:
     return {
         "id": item["document_id"],
         "filename": item["filename"],
@@ -54,7 +115,7 @@ def _document(item: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def run_snapshot(ctx: AppContext, workflow_id: str) -> dict[str, Any]:
+def run_snapshot(ctx: AppContext, workflow_id: str) -> Snapshot:
     run = store.run_row(ctx.db, workflow_id)
     if run is None:
         raise NotFound("Ingestion run", workflow_id)
@@ -71,13 +132,15 @@ def run_snapshot(ctx: AppContext, workflow_id: str) -> dict[str, Any]:
     }
 
 
-def list_runs(ctx: AppContext, limit: int) -> list[dict[str, Any]]:
+def list_runs(ctx: AppContext, limit: int) -> list[RunInfo]:
     runs = store.recent_runs(ctx.db, limit)
     statuses = {s.workflow_id: s.status for s in DBOS.list_workflows(
         workflow_ids=[r["workflow_id"] for r in runs], load_input=False, load_output=False)} if runs else {}
     return [
-        {**run, "status": statuses.get(run["workflow_id"], "ENQUEUED"),
-         "created_at": run["created_at"].isoformat(), "updated_at": run["updated_at"].isoformat()}
+        RunInfo(workflow_id=run["workflow_id"], source=run["source"],
+                status=statuses.get(run["workflow_id"], "ENQUEUED"), phase=run["phase"], done=run["done"],
+                total=run["total"], detail=run["detail"], documents=run["documents"],
+                created_at=run["created_at"].isoformat(), updated_at=run["updated_at"].isoformat())
         for run in runs
     ]
 

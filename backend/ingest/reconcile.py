@@ -19,7 +19,7 @@ from backend.store import ingest as store
 
 log = logging.getLogger(__name__)
 
-_STILL_RUNNING = {"PENDING", "ENQUEUED", "DELAYED"}
+_STILL_RUNNING: frozenset[str | None] = frozenset({"PENDING", "ENQUEUED", "DELAYED"})
 STOPPED_MESSAGE = "Ingestion stopped unexpectedly; use Retry to ingest the file again."
 CANCELLED_MESSAGE = "Ingestion was cancelled; upload the file again to add it."
 
@@ -42,7 +42,8 @@ def reconcile_stuck_documents(ctx: AppContext, message: str = STOPPED_MESSAGE) -
         status.workflow_id: status.status
         for status in DBOS.list_workflows(workflow_ids=workflow_ids, load_input=False, load_output=False)
     }
-    abandoned = [row for row in stuck if statuses.get(row["last_workflow_id"]) not in _STILL_RUNNING]
+    # A document without a workflow id has no run that could still finish it.
+    abandoned = [row for row in stuck if statuses.get(row["last_workflow_id"] or "") not in _STILL_RUNNING]
     for row in abandoned:
         store.abandon_document(ctx.db, row["id"], row["last_workflow_id"], row["has_live_blocks"], message)
     if abandoned:

@@ -41,13 +41,13 @@ from typing import Any
 from backend.config import Settings
 from backend.ingest.extract.common import too_large
 from backend.ingest.types import (
-    DocKind,
     ExtractedUnit,
     ExtractionError,
     ExtractProgress,
     ExtractResult,
     ProgressCallback,
 )
+from backend.store.kinds import DocKind
 
 log = logging.getLogger(__name__)
 

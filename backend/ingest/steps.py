@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from dbos import DBOS
 
@@ -15,7 +15,7 @@ from backend.durable import RETRY_WHEN_DATABASE_LOST
 from backend.ingest import files
 from backend.ingest.chunk import chunk_units
 from backend.ingest.sandbox import ExtractionCancelled, extract_sandboxed, pool_for
-from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult
+from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult, ProgressCallback
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.store import embeddings, staging, versions
 from backend.store import ingest as store
@@ -28,8 +28,42 @@ _PROGRESS_INTERVAL_S = 0.25
 EMBED_RETRY_DELAYS_S = (1.0, 2.0, 4.0)
 
 
+# What the steps return: recorded by DBOS as each step's output (and replayed from there after a crash).
+class ScanDecision(TypedDict):
+    document_id: str
+    decision: store.Decision
+
+
+class Extracted(TypedDict):
+    """`ok` False: the document is not stored (`reason`: superseded, cancelled, empty, an error code)."""
+
+    ok: bool
+    reason: NotRequired[str]
+    pages: NotRequired[int | None]
+    chunks: NotRequired[int]
+    warnings: NotRequired[int]
+
+
+class Stored(TypedDict):
+    blocks: int
+    to_embed: int
+    sha256: str  # "" when the document was deleted for good meanwhile
+
+
+class Embedded(TypedDict):
+    embedded: int
+    unavailable: bool  # the model server stayed down through the retries
+
+
+class RunTally(TypedDict):
+    ready: int
+    skipped: int
+    failed: int
+    missing_embeddings: int
+
+
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
-def scan_step(workflow_id: str) -> list[dict[str, Any]]:
+def scan_step(workflow_id: str) -> list[ScanDecision]:
     """Decide for every file of the run: new, changed or unchanged (its original is already stored and
     was verified against its SHA-256 when it was accepted)."""
     ctx = get_context()
@@ -41,7 +75,7 @@ def scan_step(workflow_id: str) -> list[dict[str, Any]]:
     return [{"document_id": doc, "decision": decision} for doc, decision in decisions]
 
 
-def _decide(item: dict[str, Any]) -> str:
+def _decide(item: store.IngestItemRow) -> store.Decision:
     if item["prior_status"] is None:
         return "new"
     if (item["target_version"] is None and item["prior_sha256"] == item["sha256"]
@@ -51,7 +85,7 @@ def _decide(item: dict[str, Any]) -> str:
 
 
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
-def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
+def extract_step(workflow_id: str, document_id: str) -> Extracted:
     """Extract and chunk one document into `ingest_chunks`; a bad file fails only this document."""
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "extract", document_id)
@@ -82,7 +116,7 @@ def extract_step(workflow_id: str, document_id: str) -> dict[str, Any]:
     return {"ok": True, "pages": result.pages, "chunks": len(chunks), "warnings": len(result.warnings)}
 
 
-def _extract(item: dict[str, Any], on_progress: Any) -> ExtractResult:
+def _extract(item: store.IngestItemWithDocument, on_progress: ProgressCallback) -> ExtractResult:
     """Read the file in the sandbox's child processes (limits: backend/ingest/sandbox.py); the child is
     killed as soon as the run is cancelled or the document deleted."""
     ctx = get_context()
@@ -105,7 +139,7 @@ class ExtractionStopped(Exception):
     """The document's item failed meanwhile (its run was cancelled): the rest of the file is not read."""
 
 
-def _progress_writer(workflow_id: str, item: dict[str, Any]) -> Any:
+def _progress_writer(workflow_id: str, item: store.IngestItemWithDocument) -> ProgressCallback:
     ctx = get_context()
     last = 0.0
 
@@ -124,7 +158,7 @@ def _progress_writer(workflow_id: str, item: dict[str, Any]) -> Any:
     return report
 
 
-def _fail(item: dict[str, Any], message: str) -> None:
+def _fail(item: store.IngestItemWithDocument, message: str) -> None:
     """Record a document's failure; a previous live version stays live and searchable."""
     ctx = get_context()
     store.update_item(ctx.db, item["workflow_id"], item["document_id"], state="failed", error=message,
@@ -137,7 +171,7 @@ def _fail(item: dict[str, Any], message: str) -> None:
 
 
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
-def store_step(workflow_id: str, document_id: str) -> dict[str, Any]:
+def store_step(workflow_id: str, document_id: str) -> Stored:
     """Make the staged chunks the document's live blocks as a new version (one transaction)."""
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "store", document_id)
@@ -166,7 +200,7 @@ def _analyse(workflow_id: str, document_id: str) -> versions.AnalysedTerms:
 
 
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
-def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batches: int) -> dict[str, Any]:
+def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batches: int) -> Embedded:
     """Embed one batch of a document's blocks, retrying with backoff while the model server is down."""
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "embed", f"{document_id}#{batch}")
@@ -195,11 +229,11 @@ def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batc
 
 
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
-def finish_step(workflow_id: str) -> dict[str, Any]:
+def finish_step(workflow_id: str) -> RunTally:
     """Mark stored documents ready, record per-document counts and clean up the staged chunks."""
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "finish")
-    summary = {"ready": 0, "skipped": 0, "failed": 0, "missing_embeddings": 0}
+    summary: RunTally = {"ready": 0, "skipped": 0, "failed": 0, "missing_embeddings": 0}
     for item in store.load_items(ctx.db, workflow_id):
         state = item["state"]
         if state in ("embedding", "storing") and item["blocks"]:
@@ -218,7 +252,7 @@ def finish_step(workflow_id: str) -> dict[str, Any]:
     return summary
 
 
-def _summary_text(summary: dict[str, int]) -> str:
+def _summary_text(summary: RunTally) -> str:
     parts = [f"{summary['ready']} ready"]
     if summary["skipped"]:
         parts.append(f"{summary['skipped']} unchanged")

@@ -10,10 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-DocKind = Literal["pdf", "docx", "pptx", "xlsx", "csv", "md", "txt", "html"]
 BlockKind = Literal["text", "table", "slide", "ocr", "csv", "sheet", "html"]
-
-DOC_KINDS: tuple[DocKind, ...] = ("pdf", "docx", "pptx", "xlsx", "csv", "md", "txt", "html")
 
 
 @dataclass(frozen=True)

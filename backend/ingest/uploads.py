@@ -41,7 +41,7 @@ class Candidate:
 @dataclass
 class UploadOutcome:
     workflow_id: str | None
-    documents: list[dict[str, Any]]
+    documents: list[store.RunDocument]
     rejected: list[dict[str, str]] = field(default_factory=list)
 
 
@@ -143,4 +143,4 @@ def accept_files(ctx: AppContext, candidates: list[Candidate], category: str | N
         for _, path in accepted:  # moved into the cache when stored; whatever is left goes
             path.unlink(missing_ok=True)
     workflow_id = start_ingest(run.workflow_id, ctx.settings.embed_batch_size) if run.workflow_id else None
-    return UploadOutcome(workflow_id, [asdict(doc) for doc in run.documents], rejected)
+    return UploadOutcome(workflow_id, run.documents, rejected)

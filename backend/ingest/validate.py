@@ -17,7 +17,8 @@ from typing import BinaryIO
 from backend.ingest.extract.archive import OFFICE_LABELS, check_zip_directory, open_zip
 from backend.ingest.extract.pdf import open_pdf
 from backend.ingest.extract.text import decode_text
-from backend.ingest.types import DocKind, ExtractionError, RejectedFile
+from backend.ingest.types import ExtractionError, RejectedFile
+from backend.store.kinds import DocKind
 
 MAX_FILENAME_CHARS = 200
 PDF_HEADER_WINDOW = 1024

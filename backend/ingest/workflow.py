@@ -9,7 +9,7 @@ through the DBOS ledger.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TypedDict
 
 from dbos import DBOS, SetWorkflowID
 
@@ -18,8 +18,17 @@ from backend.ingest import steps
 from backend.ingest.backfill import start_embed_backfill
 
 
+class DocumentIngested(TypedDict):
+    """A document workflow's result: what the run's embedding loop needs."""
+
+    document_id: str
+    blocks: int
+    to_embed: int
+    sha256: str | None  # None: not stored (superseded, cancelled or unreadable)
+
+
 @DBOS.workflow()
-def ingest_workflow(embed_batch_size: int) -> dict[str, Any]:
+def ingest_workflow(embed_batch_size: int) -> steps.RunTally:
     workflow_id = DBOS.workflow_id
     assert workflow_id is not None
     children = []
@@ -36,9 +45,11 @@ def ingest_workflow(embed_batch_size: int) -> dict[str, Any]:
     for result in stored:
         if embedder_down or not result["to_embed"]:
             continue
+        sha256 = result["sha256"]
+        assert sha256 is not None  # a document with blocks was stored
         batches = math.ceil(result["blocks"] / embed_batch_size)
         for batch in range(batches):
-            if steps.embed_step(workflow_id, result["document_id"], result["sha256"], batch, batches)["unavailable"]:
+            if steps.embed_step(workflow_id, result["document_id"], sha256, batch, batches)["unavailable"]:
                 embedder_down = True
                 break
     summary = steps.finish_step(workflow_id)
@@ -48,7 +59,7 @@ def ingest_workflow(embed_batch_size: int) -> dict[str, Any]:
 
 
 @DBOS.workflow()
-def ingest_document_workflow(workflow_id: str, document_id: str) -> dict[str, Any]:
+def ingest_document_workflow(workflow_id: str, document_id: str) -> DocumentIngested:
     """Extract, chunk and store one document of a run; its blocks are searchable by keyword afterwards."""
     if not steps.extract_step(workflow_id, document_id)["ok"]:
         return {"document_id": document_id, "blocks": 0, "to_embed": 0, "sha256": None}

@@ -207,7 +207,7 @@ def _write_tools(server: MCPServer[Any]) -> None:
         background (status queued → ready; check with list_documents). Give `text` or `content_base64`."""
         outcome = writes.upload_document(get_context(), filename, text, content_base64, category)
         return {"workflow_id": outcome.workflow_id, "documents": [
-            {"id": str(d["id"]), "filename": d["filename"], "status": d["status"]} for d in outcome.documents]}
+            {"id": d.id, "filename": d.filename, "status": d.status} for d in outcome.documents]}
 
     @server.tool(annotations=writing)
     @_shaped

@@ -16,6 +16,7 @@ from backend.ingest import library
 from backend.retrieval.scope import resolve_scope
 from backend.retrieval.types import SearchMode
 from backend.store import blocks as block_store
+from backend.store.kinds import DocKind, DocumentStatus
 from backend.study import flashcards, mindmaps, quizzes, workshops
 
 MAX_QUERY_CHARS = 1000
@@ -46,9 +47,9 @@ class DocumentInfo(BaseModel):
     id: str
     filename: str
     category: str | None
-    kind: str | None
+    kind: DocKind | None
     pages: int | None
-    status: str
+    status: DocumentStatus
     passages: int
     created_at: datetime
 
@@ -129,7 +130,7 @@ def list_documents(ctx: AppContext, category: str | None) -> list[DocumentInfo]:
             for r in rows]
 
 
-def _live_blocks(ctx: AppContext, document_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _live_blocks(ctx: AppContext, document_id: str) -> tuple[library.LibraryDocument, list[dict[str, Any]]]:
     document = library.get_document(ctx, _document_id(document_id))
     blocks = block_store.live_blocks_of(ctx.db, [str(document["id"])], ctx.embedder.model)
     if not blocks:

@@ -8,23 +8,56 @@ records an index change, so search follows at once and nothing is re-extracted o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from datetime import datetime
+from typing import Literal, TypedDict, cast
 from uuid import UUID
 
 import psycopg
-from psycopg.rows import DictRow
 
 from backend.store import originals
-from backend.store.db import Database
+from backend.store.db import Connection, Database
+from backend.store.kinds import DocKind, DocumentStatus
 from backend.store.registration import free_name
 
 _LIST_COLUMNS = """
     d.id::text AS id, d.filename, d.category, d.kind, d.mime, d.size_bytes, d.pages, d.status, d.error,
     d.warnings, d.source_url, d.sha256, d.last_workflow_id, d.created_at, d.updated_at,
-    d.current_version, d.trashed_at,
+    coalesce(d.current_version, 0) AS current_version, d.trashed_at,
     (SELECT count(*) FROM document_versions v WHERE v.document_id = d.id) AS versions,
     coalesce(s.blocks, 0) AS blocks, coalesce(s.embedded, 0) AS embedded
 """
+
+
+
+class DocumentRow(TypedDict):
+    """A document as `_LIST_COLUMNS` reads it, with its live blocks' counts."""
+
+    id: str
+    filename: str
+    category: str | None
+    kind: DocKind | None  # None until a first version is stored
+    mime: str | None
+    size_bytes: int | None
+    pages: int | None
+    status: DocumentStatus
+    error: str | None
+    warnings: list[str]
+    source_url: str | None
+    sha256: str | None
+    last_workflow_id: str | None
+    created_at: datetime
+    updated_at: datetime
+    current_version: int  # 0 until a first version is stored
+    trashed_at: datetime | None
+    versions: int
+    blocks: int  # live blocks
+    embedded: int  # live blocks with a vector of the current embedding model
+
+
+class CategoryRow(TypedDict):
+    name: str
+    documents: int  # not in the trash
+
 
 _STATS_JOIN = """
     LEFT JOIN LATERAL (
@@ -35,11 +68,11 @@ _STATS_JOIN = """
 
 
 def list_documents(
-    db: Database, embed_model: str, *, status: str | None = None, category: str | None = None
-) -> list[dict[str, Any]]:
+    db: Database, embed_model: str, *, status: DocumentStatus | None = None, category: str | None = None
+) -> list[DocumentRow]:
     """Documents not in the trash, or only the trash with `status="trashed"`."""
     where = ["d.status = 'trashed'" if status == "trashed" else "d.status <> 'trashed'"]
-    params: dict[str, Any] = {"embed_model": embed_model}
+    params: dict[str, str] = {"embed_model": embed_model}
     if status and status != "trashed":
         where.append("d.status = %(status)s")
         params["status"] = status
@@ -51,15 +84,15 @@ def list_documents(
     query = (f"SELECT {_LIST_COLUMNS} FROM documents d {_STATS_JOIN} WHERE {conditions}"  # noqa: S608 - fixed fragments
              f" ORDER BY {order}")
     with db.connection() as conn:
-        return conn.execute(query, params).fetchall()
+        return cast(list[DocumentRow], conn.execute(query, params).fetchall())
 
 
 def get_document(db: Database, document_id: UUID, embed_model: str, *,
-                 with_trashed: bool = False) -> dict[str, Any] | None:
+                 with_trashed: bool = False) -> DocumentRow | None:
     visible = "" if with_trashed else " AND d.status <> 'trashed'"
     query = f"SELECT {_LIST_COLUMNS} FROM documents d {_STATS_JOIN} WHERE d.id = %(id)s{visible}"  # noqa: S608
     with db.connection() as conn:
-        return conn.execute(query, {"id": document_id, "embed_model": embed_model}).fetchone()
+        return cast(DocumentRow | None, conn.execute(query, {"id": document_id, "embed_model": embed_model}).fetchone())
 
 
 def existing_ids(db: Database, ids: list[UUID]) -> set[str]:
@@ -76,7 +109,7 @@ def existing_ids(db: Database, ids: list[UUID]) -> set[str]:
 _INDEX_CHANGE_LOCK = 727_002
 
 
-def record_index_change(conn: psycopg.Connection[DictRow], db: Database, document_id: UUID | str, reason: str) -> None:
+def record_index_change(conn: Connection, db: Database, document_id: UUID | str, reason: str) -> None:
     """Append to the change feed; `db.origin` tells other processes who already applied it.
 
     Call it last in a transaction (after its other writes): the feed lock it takes is held to the commit,
@@ -177,7 +210,7 @@ def purge_document(db: Database, document_id: UUID) -> tuple[PurgeOutcome, list[
         return "deleted", _purge(conn, [document_id])
 
 
-def _purge(conn: psycopg.Connection[DictRow], document_ids: list[UUID]) -> list[str]:
+def _purge(conn: Connection, document_ids: list[UUID]) -> list[str]:
     ids = [str(d) for d in document_ids]
     shas = [row["sha256"] for row in conn.execute(
         "SELECT sha256 FROM document_versions WHERE document_id = ANY(%s::uuid[])"
@@ -200,9 +233,9 @@ def empty_trash(db: Database, older_than_days: float | None = None) -> tuple[int
         return len(ids), _purge(conn, ids) if ids else []
 
 
-def list_categories(db: Database) -> list[dict[str, Any]]:
+def list_categories(db: Database) -> list[CategoryRow]:
     with db.connection() as conn:
-        return conn.execute(
+        return cast(list[CategoryRow], conn.execute(
             "SELECT category AS name, count(*) AS documents FROM documents"
             " WHERE status <> 'trashed' AND category IS NOT NULL GROUP BY category ORDER BY lower(category)"
-        ).fetchall()
+        ).fetchall())

@@ -9,23 +9,124 @@ overwrites with the same values or recognises that its work is already done.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from datetime import datetime
+from typing import Literal, TypedDict, Unpack, cast
 
 from psycopg.types.json import Jsonb
 
 from backend.store.db import Database
+from backend.store.kinds import DocKind, DocumentStatus
+
+# The scan's verdict (`readded` is allowed by the column's CHECK; only runs of older releases hold it).
+Decision = Literal["new", "changed", "unchanged", "readded"]
+ItemState = Literal["queued", "extracting", "storing", "embedding", "ready", "skipped", "failed"]
+RunPhase = Literal["queued", "scanning", "extracting", "embedding", "done"]
 
 
-def load_items(db: Database, workflow_id: str) -> list[dict[str, Any]]:
+class IngestItemRow(TypedDict):
+    """One file of a run (`ingest_items`), with its document id as text."""
+
+    workflow_id: str
+    document_id: str
+    position: int
+    filename: str
+    pending_path: str | None
+    sha256: str
+    size_bytes: int
+    kind: DocKind
+    category: str | None
+    generation: int  # the document's generation when the run was registered
+    prior_status: DocumentStatus | None  # None: a new document
+    prior_sha256: str | None
+    target_version: int | None  # a version re-ingested in place (restore) instead of a new one
+    stored_version: int | None  # set by the store step: a replay recognises its work as done
+    decision: Decision | None  # None until the scan
+    state: ItemState
+    done: int
+    total: int
+    detail: str
+    error: str | None
+    warnings: list[str]
+    pages: int | None
+    blocks: int | None
+    embedded: int | None
+    updated_at: datetime
+
+
+class IngestItemWithDocument(IngestItemRow):
+    """An item with what a step checks before it works on it: its document's state and the run's."""
+
+    document_status: DocumentStatus
+    document_generation: int
+    document_filename: str
+    document_current_version: int | None
+    cancelled: bool  # the run's
+
+
+class ItemUpdate(TypedDict, total=False):
+    """The fields of an item a step may set (`update_item`)."""
+
+    decision: Decision
+    state: ItemState
+    done: int
+    total: int
+    detail: str
+    error: str
+    warnings: list[str]
+    pages: int | None
+    blocks: int
+    embedded: int
+
+
+_ITEM_FIELDS = frozenset(ItemUpdate.__annotations__)
+
+
+class IngestRunRow(TypedDict):
+    """A run (`ingest_runs`): its coarse progress and whether it was cancelled."""
+
+    workflow_id: str
+    source: str
+    phase: RunPhase
+    done: int
+    total: int
+    detail: str
+    cancelled: bool
+    created_at: datetime
+    updated_at: datetime
+
+
+class RunSummaryRow(TypedDict):
+    """A run as `recent_runs` lists it, with its number of documents."""
+
+    workflow_id: str
+    source: str
+    phase: RunPhase
+    done: int
+    total: int
+    detail: str
+    created_at: datetime
+    updated_at: datetime
+    documents: int
+
+
+class InFlightDocumentRow(TypedDict):
+    """A document still queued or ingesting, for the reconciler."""
+
+    id: str
+    last_workflow_id: str | None
+    has_live_blocks: bool
+
+
+def load_items(db: Database, workflow_id: str) -> list[IngestItemRow]:
     with db.connection() as conn:
-        return conn.execute(
+        return cast(list[IngestItemRow], conn.execute(
             "SELECT i.*, i.document_id::text AS document_id FROM ingest_items i"
             " WHERE workflow_id = %s ORDER BY position",
             (workflow_id,),
-        ).fetchall()
+        ).fetchall())
 
 
-def load_item(db: Database, workflow_id: str, document_id: str) -> dict[str, Any] | None:
+def load_item(db: Database, workflow_id: str, document_id: str) -> IngestItemWithDocument | None:
     """The run's item joined with its document's state; None once the document was deleted for good."""
     with db.connection() as conn:
         row = conn.execute(
@@ -37,10 +138,10 @@ def load_item(db: Database, workflow_id: str, document_id: str) -> dict[str, Any
             " WHERE i.workflow_id = %s AND i.document_id = %s",
             (workflow_id, document_id),
         ).fetchone()
-    return row
+    return cast(IngestItemWithDocument | None, row)
 
 
-def record_decisions(db: Database, workflow_id: str, decisions: Sequence[tuple[str, str]]) -> None:
+def record_decisions(db: Database, workflow_id: str, decisions: Sequence[tuple[str, Decision]]) -> None:
     """Store the scan's verdicts in one transaction; unchanged documents are skipped and ready again."""
     unchanged = [doc for doc, decision in decisions if decision == "unchanged"]
     with db.transaction() as conn:
@@ -60,7 +161,7 @@ def record_decisions(db: Database, workflow_id: str, decisions: Sequence[tuple[s
             )
 
 
-def item_is_current(item: dict[str, Any]) -> bool:
+def item_is_current(item: IngestItemWithDocument) -> bool:
     """False once the run was cancelled or the document trashed (or restored) after it was registered."""
     return (not item["cancelled"] and item["document_status"] != "trashed"
             and item["document_generation"] == item["generation"])
@@ -83,26 +184,27 @@ def mark_ingesting(db: Database, workflow_id: str, document_id: str) -> bool:
     return cur.rowcount == 1
 
 
-def update_item(db: Database, workflow_id: str, document_id: str, **fields: Any) -> bool:
+def update_item(db: Database, workflow_id: str, document_id: str, **fields: Unpack[ItemUpdate]) -> bool:
     """Update a run's item; False if it had already failed (e.g. its run was cancelled): nothing changes."""
-    allowed = {"decision", "state", "done", "total", "detail", "error", "warnings", "pages", "blocks", "embedded"}
-    unknown = set(fields) - allowed
+    unknown = set(fields) - _ITEM_FIELDS  # the names go into the SQL text: checked at run time too
     if unknown:
         raise ValueError(f"unknown ingest item fields {unknown}")
+    params: dict[str, object] = {**fields, "wf": workflow_id, "doc": document_id}
     if "warnings" in fields:
-        fields["warnings"] = Jsonb(list(fields["warnings"]))
+        params["warnings"] = Jsonb(list(fields["warnings"]))
     assignments = ", ".join(f"{name} = %({name})s" for name in fields)
     with db.bookkeeping() as conn:
         cur = conn.execute(
             f"UPDATE ingest_items SET {assignments}, updated_at = now()"  # noqa: S608 - names checked above
             # A failed item is final: a step still running when its run was cancelled must not revive it.
             " WHERE workflow_id = %(wf)s AND document_id = %(doc)s AND state <> 'failed'",
-            {**fields, "wf": workflow_id, "doc": document_id},
+            params,
         )
     return cur.rowcount == 1
 
 
-def update_run(db: Database, workflow_id: str, phase: str, done: int = 0, total: int = 0, detail: str = "") -> None:
+def update_run(db: Database, workflow_id: str, phase: RunPhase, done: int = 0, total: int = 0,
+               detail: str = "") -> None:
     with db.bookkeeping() as conn:
         conn.execute(
             "UPDATE ingest_runs SET phase = %s, done = %s, total = %s, detail = %s, updated_at = now()"
@@ -112,7 +214,7 @@ def update_run(db: Database, workflow_id: str, phase: str, done: int = 0, total:
 
 
 def set_document_status(
-    db: Database, document_id: str, status: str, *, error: str | None = None, warning: str | None = None
+    db: Database, document_id: str, status: DocumentStatus, *, error: str | None = None, warning: str | None = None
 ) -> None:
     with db.connection() as conn:
         conn.execute(
@@ -124,20 +226,21 @@ def set_document_status(
         )
 
 
-def run_row(db: Database, workflow_id: str) -> dict[str, Any] | None:
+def run_row(db: Database, workflow_id: str) -> IngestRunRow | None:
     with db.connection() as conn:
-        return conn.execute("SELECT * FROM ingest_runs WHERE workflow_id = %s", (workflow_id,)).fetchone()
+        return cast(IngestRunRow | None,
+                    conn.execute("SELECT * FROM ingest_runs WHERE workflow_id = %s", (workflow_id,)).fetchone())
 
 
-def recent_runs(db: Database, limit: int) -> list[dict[str, Any]]:
+def recent_runs(db: Database, limit: int) -> list[RunSummaryRow]:
     with db.connection() as conn:
-        return conn.execute(
+        return cast(list[RunSummaryRow], conn.execute(
             "SELECT r.workflow_id, r.source, r.phase, r.done, r.total, r.detail, r.created_at, r.updated_at,"
             " count(i.document_id) AS documents FROM ingest_runs r"
             " LEFT JOIN ingest_items i ON i.workflow_id = r.workflow_id"
             " GROUP BY r.workflow_id ORDER BY r.created_at DESC LIMIT %s",
             (limit,),
-        ).fetchall()
+        ).fetchall())
 
 
 def log_step_run(db: Database, workflow_id: str, step: str, key: str = "") -> None:
@@ -156,13 +259,13 @@ def step_run_counts(db: Database, workflow_id: str) -> dict[str, int]:
     return {f"{row['step']}:{row['key']}" if row["key"] else row["step"]: row["n"] for row in rows}
 
 
-def documents_in_flight(db: Database) -> list[dict[str, Any]]:
+def documents_in_flight(db: Database) -> list[InFlightDocumentRow]:
     with db.connection() as conn:
-        return conn.execute(
+        return cast(list[InFlightDocumentRow], conn.execute(
             "SELECT d.id::text AS id, d.last_workflow_id,"
             " EXISTS (SELECT 1 FROM blocks b WHERE b.document_id = d.id AND b.is_live) AS has_live_blocks"
             " FROM documents d WHERE d.status IN ('queued', 'ingesting')"
-        ).fetchall()
+        ).fetchall())
 
 
 def abandon_document(db: Database, document_id: str, workflow_id: str | None, has_live: bool, message: str) -> None:

@@ -13,10 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
-import psycopg
-from psycopg.rows import DictRow
-
-from backend.store.db import Database
+from backend.store.db import Connection, Database
 
 CHUNK_BYTES = 1024 * 1024
 
@@ -72,7 +69,7 @@ _NEEDED = """
 """
 
 
-def delete_unreferenced(conn: psycopg.Connection[DictRow], shas: Iterable[str]) -> list[str]:
+def delete_unreferenced(conn: Connection, shas: Iterable[str]) -> list[str]:
     """Within the caller's transaction: delete those of `shas` that nothing needs any more.
 
     The rows are locked first and the references checked in a later statement, so an upload that
@@ -88,7 +85,7 @@ def delete_unreferenced(conn: psycopg.Connection[DictRow], shas: Iterable[str]) 
     return [row["sha256"] for row in rows]
 
 
-def lock_for_reference(conn: psycopg.Connection[DictRow], shas: Iterable[str]) -> set[str]:
+def lock_for_reference(conn: Connection, shas: Iterable[str]) -> set[str]:
     """Within a transaction about to point at these originals: hold them against deletion until it
     commits; returns those that are missing (deleted meanwhile: the caller stores them again)."""
     wanted = sorted(set(shas))

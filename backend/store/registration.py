@@ -24,10 +24,10 @@ from pathlib import PurePath
 from typing import Literal
 
 import psycopg
-from psycopg.rows import DictRow
 
 from backend.store import originals
-from backend.store.db import Database
+from backend.store.db import Connection, Database
+from backend.store.kinds import DocKind, DocumentStatus
 
 OnConflict = Literal["ask", "replace", "keep_both"]
 _MAX_ATTEMPTS = 1000
@@ -39,7 +39,7 @@ class NewIngestItem:
     filename: str
     sha256: str
     size_bytes: int
-    kind: str
+    kind: DocKind
     mime: str
 
 
@@ -50,7 +50,7 @@ class ExistingDocument:
     category: str | None
     size_bytes: int | None
     updated_at: datetime
-    status: str
+    status: DocumentStatus
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ class ConflictsFound(Exception):
 class RunDocument:
     id: str
     filename: str
-    status: str
+    status: DocumentStatus
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ class _Doc:
     id: uuid.UUID
     filename: str
     category: str | None
-    status: str
+    status: DocumentStatus
     sha256: str | None
     current_version: int | None
     generation: int
@@ -120,7 +120,7 @@ _DOC_COLUMNS = ("id, filename, category, status, sha256, current_version, genera
                 " last_workflow_id")
 
 
-def _doc(conn: psycopg.Connection[DictRow], where: str, params: tuple[object, ...], lock: bool) -> _Doc | None:
+def _doc(conn: Connection, where: str, params: tuple[object, ...], lock: bool) -> _Doc | None:
     row = conn.execute(
         f"SELECT {_DOC_COLUMNS} FROM documents WHERE {where} AND status <> 'trashed'"  # noqa: S608 - fixed text
         f" ORDER BY updated_at DESC LIMIT 1{' FOR UPDATE' if lock else ''}",
@@ -139,16 +139,16 @@ def _doc(conn: psycopg.Connection[DictRow], where: str, params: tuple[object, ..
     return _Doc(**row, inflight_sha=inflight)
 
 
-def _by_name(conn: psycopg.Connection[DictRow], category: str | None, filename: str, lock: bool) -> _Doc | None:
+def _by_name(conn: Connection, category: str | None, filename: str, lock: bool) -> _Doc | None:
     return _doc(conn, "coalesce(lower(category), '') = coalesce(lower(%s), '') AND lower(filename) = lower(%s)",
                 (category, filename), lock)
 
 
-def _by_url(conn: psycopg.Connection[DictRow], url: str, lock: bool) -> _Doc | None:
+def _by_url(conn: Connection, url: str, lock: bool) -> _Doc | None:
     return _doc(conn, "source_url = %s", (url,), lock)
 
 
-def free_name(conn: psycopg.Connection[DictRow], category: str | None, filename: str) -> str:
+def free_name(conn: Connection, category: str | None, filename: str) -> str:
     """`filename`, or `stem (n).ext` with the first n ≥ 2 not taken in the category."""
     taken = {
         row["name"] for row in conn.execute(
@@ -172,7 +172,7 @@ def _existing(doc: _Doc) -> ExistingDocument:
     return ExistingDocument(str(doc.id), doc.filename, doc.category, doc.size_bytes, doc.updated_at, doc.status)
 
 
-def _resolve(conn: psycopg.Connection[DictRow], items: Sequence[NewIngestItem], category: str | None,
+def _resolve(conn: Connection, items: Sequence[NewIngestItem], category: str | None,
              on_conflict: OnConflict, source_url: str | None, lock: bool) -> tuple[list[_Target], list[NameConflict]]:
     targets: list[_Target] = []
     conflicts: list[NameConflict] = []
@@ -207,7 +207,7 @@ def _workflow_id(source: str, category: str | None, targets: Sequence[_Target], 
     return f"ingest-{digest[:24]}"
 
 
-def _attachable(conn: psycopg.Connection[DictRow], workflow_id: str) -> bool:
+def _attachable(conn: Connection, workflow_id: str) -> bool:
     """An existing run with this id is the one to join only while it is still ingesting its documents."""
     row = conn.execute(
         "SELECT count(*) AS items, count(*) FILTER (WHERE d.last_workflow_id = r.workflow_id"
@@ -219,7 +219,7 @@ def _attachable(conn: psycopg.Connection[DictRow], workflow_id: str) -> bool:
     return row is not None and row["items"] > 0 and row["items"] == row["current"] and not row["cancelled"]
 
 
-def run_documents(conn: psycopg.Connection[DictRow], workflow_id: str) -> list[RunDocument]:
+def run_documents(conn: Connection, workflow_id: str) -> list[RunDocument]:
     rows = conn.execute(
         "SELECT d.id::text AS id, d.filename, d.status FROM ingest_items i JOIN documents d ON d.id = i.document_id"
         " WHERE i.workflow_id = %s ORDER BY i.position",
@@ -228,7 +228,7 @@ def run_documents(conn: psycopg.Connection[DictRow], workflow_id: str) -> list[R
     return [RunDocument(**row) for row in rows]
 
 
-def _claim_run(conn: psycopg.Connection[DictRow], source: str, category: str | None,
+def _claim_run(conn: Connection, source: str, category: str | None,
                targets: Sequence[_Target]) -> tuple[str, bool]:
     """(workflow id, created): insert the run row, or find the identical run to attach to."""
     for attempt in range(1, _MAX_ATTEMPTS):
@@ -245,7 +245,7 @@ def _claim_run(conn: psycopg.Connection[DictRow], source: str, category: str | N
     raise RuntimeError("no free workflow id")
 
 
-def _add_item(conn: psycopg.Connection[DictRow], workflow_id: str, position: int, target: _Target, category: str | None,
+def _add_item(conn: Connection, workflow_id: str, position: int, target: _Target, category: str | None,
               source_url: str | None) -> uuid.UUID:
     item, doc = target.item, target.doc
     if doc is None:
@@ -281,7 +281,7 @@ def _register_once(db: Database, items: Sequence[NewIngestItem], category: str |
         return _register_targets(conn, targets, category, source, source_url)
 
 
-def _register_targets(conn: psycopg.Connection[DictRow], targets: list[_Target], category: str | None, source: str,
+def _register_targets(conn: Connection, targets: list[_Target], category: str | None, source: str,
                       source_url: str | None) -> RegisteredRun:
     # Files whose identical bytes are being ingested into the same document already: that run has them.
     busy = [t for t in targets if t.doc is not None and t.doc.inflight_sha == t.item.sha256]
@@ -329,7 +329,7 @@ class RetrySource:
 
     sha256: str
     size_bytes: int
-    kind: str
+    kind: DocKind
     mime: str
     filename: str
 
@@ -357,7 +357,7 @@ def version_source(db: Database, document_id: uuid.UUID, version: int) -> RetryS
         ).fetchone()
     if row is None:
         return None
-    return RetrySource(row["sha256"], row["size_bytes"] or 0, row["kind"] or "", row["mime"] or "", row["filename"])
+    return RetrySource(row["sha256"], row["size_bytes"] or 0, row["kind"], row["mime"] or "", row["filename"])
 
 
 def register_reingest(db: Database, document_id: uuid.UUID, source: RetrySource, origin: str,

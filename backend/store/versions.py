@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 from uuid import UUID
 
-import psycopg
-from psycopg.rows import DictRow
 from psycopg.types.json import Jsonb
 
 from backend.store import originals
-from backend.store.db import Database
+from backend.store.db import Connection, Database
 from backend.store.documents import record_index_change
+from backend.store.ingest import IngestItemRow
+from backend.store.kinds import DocKind
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class AnalysedTerms:
     counts: list[bytes]
 
 
-def _live_counts(conn: psycopg.Connection[DictRow], document_id: str, embed_model: str) -> StoredVersion:
+def _live_counts(conn: Connection, document_id: str, embed_model: str) -> StoredVersion:
     row = conn.execute(
         "SELECT count(*) AS blocks, count(*) FILTER (WHERE embed_model IS DISTINCT FROM %s) AS to_embed"
         " FROM blocks WHERE document_id = %s AND is_live",
@@ -58,7 +58,7 @@ def _live_counts(conn: psycopg.Connection[DictRow], document_id: str, embed_mode
     return StoredVersion(int(row["blocks"]), int(row["to_embed"]))
 
 
-def store_version(db: Database, item: dict[str, Any], embed_model: str, mime: str,
+def store_version(db: Database, item: IngestItemRow, embed_model: str, mime: str,
                   terms: AnalysedTerms) -> StoredVersion:
     """Make the staged chunks the document's live version, recorded as a new version (or as the version
     being restored), all in one transaction. A replay after the commit finds `stored_version` set."""
@@ -97,7 +97,7 @@ def store_version(db: Database, item: dict[str, Any], embed_model: str, mime: st
     return counts
 
 
-def _insert_blocks(conn: psycopg.Connection[DictRow], wf: str, doc: str, sha: str, terms: AnalysedTerms) -> None:
+def _insert_blocks(conn: Connection, wf: str, doc: str, sha: str, terms: AnalysedTerms) -> None:
     conn.execute(
         "INSERT INTO blocks (id, document_id, doc_sha256, ordinal, text, page, section, kind, terms,"
         " term_counts, terms_analyzer, page_label)"
@@ -110,7 +110,7 @@ def _insert_blocks(conn: psycopg.Connection[DictRow], wf: str, doc: str, sha: st
     )
 
 
-def _record_version(conn: psycopg.Connection[DictRow], item: dict[str, Any], mime: str) -> int:
+def _record_version(conn: Connection, item: IngestItemRow, mime: str) -> int:
     doc = item["document_id"]
     if item["target_version"] is not None:
         conn.execute("UPDATE document_versions SET pages = %s, warnings = %s WHERE document_id = %s AND version = %s",
@@ -127,7 +127,7 @@ def _record_version(conn: psycopg.Connection[DictRow], item: dict[str, Any], mim
     return int(row["version"])
 
 
-def _reuse_embeddings(conn: psycopg.Connection[DictRow], document_id: str, sha: str, embed_model: str) -> None:
+def _reuse_embeddings(conn: Connection, document_id: str, sha: str, embed_model: str) -> None:
     """Blocks whose text is unchanged from another version keep their vector (no re-embedding)."""
     conn.execute(
         "UPDATE blocks AS new SET embedding = old.embedding, embed_model = old.embed_model"
@@ -145,7 +145,7 @@ class VersionRow:
     sha256: str
     size_bytes: int | None
     pages: int | None
-    kind: str | None
+    kind: DocKind | None
     created_at: datetime
     current: bool
 

@@ -16,7 +16,8 @@ from backend.ingest.extract.pdf import extract_pdf_pages
 from backend.ingest.extract.pptx import extract_pptx
 from backend.ingest.extract.text import extract_text
 from backend.ingest.extract.xlsx import extract_xlsx
-from backend.ingest.types import DocKind, ExtractResult, ProgressCallback
+from backend.ingest.types import ExtractResult, ProgressCallback
+from backend.store.kinds import DocKind
 
 __all__ = ["extract_document"]
 

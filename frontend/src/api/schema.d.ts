@@ -1228,8 +1228,11 @@ export interface components {
             filename: string;
             /** Id */
             id: string;
-            /** Status */
-            status: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "ingesting" | "ready" | "failed" | "trashed";
         };
         /** AnswerIn */
         AnswerIn: {
@@ -2564,7 +2567,7 @@ export interface components {
             /** Blocks */
             blocks: number | null;
             /** Decision */
-            decision: string | null;
+            decision: ("new" | "changed" | "unchanged" | "readded") | null;
             /** Embedded */
             embedded: number | null;
             /** Error */
@@ -2576,8 +2579,11 @@ export interface components {
             /** Pages */
             pages: number | null;
             progress: components["schemas"]["Progress"];
-            /** Status */
-            status: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "extracting" | "storing" | "embedding" | "ready" | "skipped" | "failed";
             /** Warnings */
             warnings: string[];
         };
@@ -2587,8 +2593,11 @@ export interface components {
             detail: string;
             /** Done */
             done: number;
-            /** Phase */
-            phase: string;
+            /**
+             * Phase
+             * @enum {string}
+             */
+            phase: "queued" | "scanning" | "extracting" | "embedding" | "done";
             /** Total */
             total: number;
         };
@@ -2620,8 +2629,11 @@ export interface components {
             name: string;
             /** Started At */
             started_at: string | null;
-            /** Status */
-            status: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "running" | "finished" | "error";
         };
         /** RunSummary */
         RunSummary: {
@@ -2633,8 +2645,11 @@ export interface components {
             documents: number;
             /** Done */
             done: number;
-            /** Phase */
-            phase: string;
+            /**
+             * Phase
+             * @enum {string}
+             */
+            phase: "queued" | "scanning" | "extracting" | "embedding" | "done";
             /** Source */
             source: string;
             /** Status */

@@ -1,21 +1,18 @@
 /**
- * Ingestion run shapes (backend/api/ingest.py), from the generated schema with their status fields
- * narrowed to the values the server sends: DBOS's run statuses and each file's stage. Then the shapes
- * of document identity, versions, trash and refusals (issue #11).
+ * Ingestion run shapes (backend/api/ingest.py), from the generated schema (each file's stage and the
+ * run's phase are enums there) with the run status narrowed to DBOS's values, which the schema leaves a
+ * string. Then the shapes of document identity, versions, trash and refusals (issue #11).
  */
 import type { components, operations } from "@/api/schema";
 
 type Schemas = components["schemas"];
 
 export type RunStatus = "PENDING" | "ENQUEUED" | "SUCCESS" | "ERROR" | "CANCELLED" | "MAX_RECOVERY_ATTEMPTS_EXCEEDED";
-export type ItemStatus = "queued" | "extracting" | "storing" | "embedding" | "ready" | "skipped" | "failed";
+export type ItemStatus = Schemas["RunDocument"]["status"];
 
-export type IngestItem = Omit<Schemas["RunDocument"], "status"> & { status: ItemStatus };
+export type IngestItem = Schemas["RunDocument"];
 
-export type IngestSnapshot = Omit<Schemas["RunSnapshot"], "status" | "documents"> & {
-  status: RunStatus;
-  documents: IngestItem[];
-};
+export type IngestSnapshot = Omit<Schemas["RunSnapshot"], "status"> & { status: RunStatus };
 
 export type IngestRunSummary = Omit<Schemas["RunSummary"], "status"> & { status: RunStatus };
 
@@ -38,6 +35,7 @@ export const TERMINAL_RUN_STATUSES: ReadonlySet<string> = new Set([
 export type OnConflict = NonNullable<
   NonNullable<operations["upload_documents_api_documents_post"]["parameters"]["query"]>["on_conflict"]
 >;
+export type DocumentStatus = Schemas["DocumentOut"]["status"];
 
 /** A document with its identity (current version, version count, when trashed). */
 export type LibraryDocument = Schemas["DocumentOut"];
@@ -55,7 +53,7 @@ export interface ExistingDocument {
   category: string | null;
   size_bytes: number | null;
   updated_at: string;
-  status: string;
+  status: DocumentStatus;
 }
 
 export interface NameConflict {

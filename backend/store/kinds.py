@@ -1,0 +1,11 @@
+"""The closed vocabularies of the documents table, shared by the store, the ingestion pipeline and the
+API models (so they reach the OpenAPI schema and the generated TypeScript types). No imports beyond
+`typing`: the extraction sandbox's children import this too."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+DocKind = Literal["pdf", "docx", "pptx", "xlsx", "csv", "md", "txt", "html"]
+# The CHECK constraint `documents_status_check` (migration 0009).
+DocumentStatus = Literal["queued", "ingesting", "ready", "failed", "trashed"]
