@@ -14,7 +14,7 @@ from dbos import DBOS, DBOSConfig, Queue
 
 from backend.config import APPLICATION_VERSION, Settings
 from backend.store.db import sibling_database_url
-from backend.store.liveness import lost_database
+from backend.store.liveness import lost_database, lost_system_database
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,9 @@ RETRY_WHEN_DATABASE_LOST: dict[str, Any] = {
     "retries_allowed": True, "max_attempts": 5, "interval_seconds": 1.0, "backoff_rate": 2.0,
     "should_retry": lost_database,
 }
+# For a step that waits on DBOS itself (other workflows' results): DBOS's own queries fail with
+# SQLAlchemy's errors while the database is away.
+RETRY_WHEN_SYSTEM_DATABASE_LOST: dict[str, Any] = {**RETRY_WHEN_DATABASE_LOST, "should_retry": lost_system_database}
 
 
 def launch_dbos(settings: Settings, database_url: str, executor_id: str) -> None:

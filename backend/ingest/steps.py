@@ -11,7 +11,7 @@ from typing import NotRequired, TypedDict
 from dbos import DBOS
 
 from backend.context import get_context
-from backend.durable import RETRY_WHEN_DATABASE_LOST
+from backend.durable import RETRY_WHEN_DATABASE_LOST, RETRY_WHEN_SYSTEM_DATABASE_LOST
 from backend.ingest import files
 from backend.ingest.chunk import chunk_units
 from backend.ingest.sandbox import ExtractionCancelled, extract_sandboxed, pool_for
@@ -53,6 +53,15 @@ class Stored(TypedDict):
 class Embedded(TypedDict):
     embedded: int
     unavailable: bool  # the model server stayed down through the retries
+
+
+class DocumentIngested(TypedDict):
+    """A document workflow's result: what the run's embedding loop needs."""
+
+    document_id: str
+    blocks: int
+    to_embed: int
+    sha256: str | None  # None: not stored (superseded, cancelled or unreadable)
 
 
 class RunTally(TypedDict):
@@ -197,6 +206,12 @@ def _analyse(workflow_id: str, document_id: str) -> versions.AnalysedTerms:
     analysed = [analyzer.term_counts(chunk.text) for chunk in staged]
     return versions.AnalysedTerms(analyzer.fingerprint, [chunk.ordinal for chunk in staged],
                                   [terms for terms, _ in analysed], [counts for _, counts in analysed])
+
+
+@DBOS.step(**RETRY_WHEN_SYSTEM_DATABASE_LOST)
+def await_documents_step(child_workflow_ids: list[str]) -> list[DocumentIngested]:
+    """The results of a run's document workflows (which may run on any process), once all are done."""
+    return [DBOS.retrieve_workflow(child_id).get_result() for child_id in child_workflow_ids]
 
 
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)

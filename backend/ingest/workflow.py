@@ -9,22 +9,12 @@ through the DBOS ledger.
 from __future__ import annotations
 
 import math
-from typing import TypedDict
 
 from dbos import DBOS, SetWorkflowID
 
 from backend.durable import document_queue, ingest_queue
 from backend.ingest import steps
 from backend.ingest.backfill import start_embed_backfill
-
-
-class DocumentIngested(TypedDict):
-    """A document workflow's result: what the run's embedding loop needs."""
-
-    document_id: str
-    blocks: int
-    to_embed: int
-    sha256: str | None  # None: not stored (superseded, cancelled or unreadable)
 
 
 @DBOS.workflow()
@@ -38,7 +28,9 @@ def ingest_workflow(embed_batch_size: int) -> steps.RunTally:
         # One child per document on the shared queue: any Quire process of the database may read it.
         with SetWorkflowID(f"{workflow_id}-doc-{item['document_id']}"):
             children.append(document_queue().enqueue(ingest_document_workflow, workflow_id, item["document_id"]))
-    stored = [result for result in (child.get_result() for child in children) if result["blocks"]]
+    # Waited for in a step, so that losing the database meanwhile retries the wait instead of ending the run.
+    done = steps.await_documents_step([child.get_workflow_id() for child in children])
+    stored = [result for result in done if result["blocks"]]
     # Embedding stays with the run: it is bound by the one model server, not by any process's CPU, and
     # one place that notices Ollama is down spares every later document its retries.
     embedder_down = False
@@ -59,7 +51,7 @@ def ingest_workflow(embed_batch_size: int) -> steps.RunTally:
 
 
 @DBOS.workflow()
-def ingest_document_workflow(workflow_id: str, document_id: str) -> DocumentIngested:
+def ingest_document_workflow(workflow_id: str, document_id: str) -> steps.DocumentIngested:
     """Extract, chunk and store one document of a run; its blocks are searchable by keyword afterwards."""
     if not steps.extract_step(workflow_id, document_id)["ok"]:
         return {"document_id": document_id, "blocks": 0, "to_embed": 0, "sha256": None}

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 import psycopg
+import sqlalchemy.exc
 from psycopg_pool import PoolTimeout
 
 from backend.errors import QuireError
@@ -53,6 +54,11 @@ DATABASE_LOST: tuple[type[Exception], ...] = (*CONNECTION_ERRORS, DatabaseUnavai
 
 def lost_database(exc: BaseException) -> bool:
     return isinstance(exc, DATABASE_LOST)
+
+
+def lost_system_database(exc: BaseException) -> bool:
+    """Also a lost connection of DBOS's own calls (its system database is reached through SQLAlchemy)."""
+    return lost_database(exc) or isinstance(exc, sqlalchemy.exc.OperationalError | sqlalchemy.exc.InterfaceError)
 
 
 @contextmanager

@@ -64,8 +64,10 @@ def test_study_activity_feeds_the_dashboard_and_badges(client: httpx.Client, fak
                    json.dumps({"questions": [mcq(1, correct=0)]}))
     quiz = client.get(job["result_url"]).json()
     attempt = client.post(f"/api/study/quizzes/{quiz['id']}/attempts").json()
+    question = quiz["questions"][0]
+    right = question["options"].index("option 1.0")  # options are shuffled when the quiz is saved
     client.post(f"/api/study/quizzes/{quiz['id']}/attempts/{attempt['id']}/answers",
-                json={"question_id": quiz["questions"][0]["id"], "choice_index": 0})
+                json={"question_id": question["id"], "choice_index": right})
     mindmap = generate(client, fake_ollama, "/api/study/mindmaps", {"scope": material["scope"]}, mindmap_reply(3))
     client.post(f"/api/study/mindmaps/{mindmap['result_id']}/exports", json={"format": "pdf"})
 

@@ -173,6 +173,12 @@ def test_a_dead_process_is_taken_over_once(cluster: tuple[str, Launch, Callable[
     counts = _block_counts(url)
     for name in files:
         assert counts[name][0] == counts[name][1] > 0, counts
-    with psycopg.connect(url) as conn:
-        missing = conn.execute("SELECT count(*) FROM blocks WHERE is_live AND embedding IS NULL").fetchone()[0]
+    # Every block gets its vector: from the resumed run or, for batches it left, the embedding backfill.
+    deadline = time.monotonic() + 90
+    while True:
+        with psycopg.connect(url) as conn:
+            missing = conn.execute("SELECT count(*) FROM blocks WHERE is_live AND embedding IS NULL").fetchone()[0]
+        if missing == 0 or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
     assert missing == 0

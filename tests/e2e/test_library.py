@@ -123,8 +123,8 @@ def test_an_ingestion_is_cancelled_from_the_page_keeping_the_files_already_store
     page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama, tmp_path: Path
 ) -> None:
     # Eight scanned pages: OCR takes about a second a page, so the PDF is still being extracted when the
-    # cancel arrives (two pages were sometimes read before the click landed); DBOS stops the run at the
-    # next step, so the PDF is never stored. The file before it is.
+    # cancel arrives; DBOS stops the run at the next step, so the PDF is never stored. The two notes, read
+    # beside it (a run's documents are workflows of their own), are stored by then and stay.
     pdf = make_pdf(tmp_path / "scanned.pdf", [
         "Enzymes are proteins that speed up reactions.",
         "Substrates bind to the active site of an enzyme.",
@@ -142,30 +142,34 @@ def test_an_ingestion_is_cancelled_from_the_page_keeping_the_files_already_store
         return page.locator(f'[data-testid="ingest-item"][data-filename="{name}"]')
 
     expect(item("enzymes-scanned.pdf")).to_have_attribute("data-status", "extracting", timeout=30_000)
+    for note in ("enzymes-intro.md", "enzymes-glossary.md"):
+        expect(item(note)).to_have_attribute("data-status", "embedding", timeout=30_000)
     entry = page.get_by_test_id("ingest-entry").filter(has=item("enzymes-scanned.pdf"))
     entry.get_by_role("button", name="Cancel the 3 files still in progress").click()
     dialog = page.get_by_role("dialog", name="Cancel the 3 files still in progress?")
-    expect(dialog).to_contain_text("enzymes-scanned.pdf and enzymes-glossary.md aren't stored yet and won't be added")
-    expect(dialog).to_contain_text("enzymes-intro.md is already stored and stays in your library")
+    expect(dialog).to_contain_text("enzymes-scanned.pdf isn't stored yet and won't be added")
+    expect(dialog).to_contain_text(
+        "enzymes-intro.md and enzymes-glossary.md are already stored and stay in your library")
     dialog.get_by_role("button", name="Cancel processing").click()
 
     expect(entry.get_by_test_id("cancel-outcome")).to_have_text(
-        "Cancelled — 1 file already stored stays in your library; 2 weren't added (upload them again to add them).")
+        "Cancelled — 2 files already stored stay in your library; 1 wasn't added (upload it again to add it).")
     expect(entry).to_have_attribute("data-run-status", "CANCELLED")
     expect(item("enzymes-intro.md")).to_have_attribute("data-status", "kept")
     expect(item("enzymes-scanned.pdf")).to_have_attribute("data-status", "cancelled")
-    expect(item("enzymes-glossary.md")).to_have_attribute("data-status", "cancelled")
+    expect(item("enzymes-glossary.md")).to_have_attribute("data-status", "kept")
     expect(entry.get_by_role("button", name="Dismiss")).to_be_visible()
 
-    # The table agrees: the stored file is searchable, the others failed with the reason in words.
-    expect(_row(page, "enzymes-intro.md")).to_have_attribute("data-status", "ready")
-    for name in ("enzymes-scanned.pdf", "enzymes-glossary.md"):
-        expect(_row(page, name)).to_have_attribute("data-status", "failed")
-        expect(_row(page, name)).to_contain_text("Ingestion was cancelled")
+    # The table agrees: the stored files are searchable, the PDF failed with the reason in words.
+    for name in ("enzymes-intro.md", "enzymes-glossary.md"):
+        expect(_row(page, name)).to_have_attribute("data-status", "ready")
+    expect(_row(page, "enzymes-scanned.pdf")).to_have_attribute("data-status", "failed")
+    expect(_row(page, "enzymes-scanned.pdf")).to_contain_text("Ingestion was cancelled")
     with e2e_server.client() as api:
         documents = {d["filename"]: d for d in api.get("/api/documents").json()}
     assert documents["enzymes-scanned.pdf"]["blocks"] == 0  # stopped before its store step
     assert documents["enzymes-intro.md"]["blocks"] > 0
+    assert documents["enzymes-glossary.md"]["blocks"] > 0
 
 
 def test_files_that_cannot_be_read_are_refused_with_the_reason_while_the_others_arrive(
