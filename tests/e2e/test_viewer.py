@@ -44,8 +44,12 @@ def _open_hit(page: Page, server: QuireServer, query: str, filename: str) -> Non
     group = results.get_by_test_id("passage-group").filter(has_text=filename)
     expect(group).to_be_visible()
     expect(group.get_by_test_id("term-mark").first).to_be_visible()
-    # The passage holding the phrase, not merely the document's best-ranked one.
-    group.get_by_test_id("passage-hit").filter(has_text=re.compile(re.escape(query), re.IGNORECASE)).first.click()
+    # The passage holding the phrase (its words in order; table cells may stand between them), not merely
+    # the document's best-ranked passage — that one, if no snippet shows the whole phrase.
+    hits = group.get_by_test_id("passage-hit")
+    phrase = re.compile(r"\W+".join(re.escape(word) for word in query.split()), re.IGNORECASE)
+    holding = hits.filter(has_text=phrase)
+    (holding if holding.count() else hits).first.click()
     expect(page).to_have_url(re.compile(r"/library/documents/[0-9a-f-]{36}\?block="))
     expect(page.get_by_test_id("viewer-title")).to_contain_text(filename)
 
