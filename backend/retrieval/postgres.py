@@ -190,7 +190,6 @@ class PostgresSearchService(SearchService):
         super().__init__(db, embedder, poll_s=1.0)
         self.pg = PostgresIndex(db, embedder.model)
         self.pg.analyzer = self.index.analyzer  # one analyser: ingestion caches terms with it
-        self._background: threading.Thread | None = None
         self._hnsw_dimension: int | None = None
 
     def build(self) -> None:
@@ -200,15 +199,10 @@ class PostgresSearchService(SearchService):
         self.state = "ready"
         self.built_in_s = round(time.perf_counter() - started, 3)
 
-    def start(self) -> None:
-        self._stop.clear()
-        self._background = threading.Thread(target=self._prepare, name="search-prepare", daemon=True)
-        self._background.start()
+    worker_name = "search-prepare"
 
-    def stop(self) -> None:
-        self._stop.set()
-        if self._background is not None:
-            self._background.join(timeout=5)
+    def _work(self) -> None:
+        self._prepare()
 
     def _prepare(self) -> None:
         """Create the model's HNSW index if missing and cache terms missing for the running analyser."""

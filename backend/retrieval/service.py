@@ -158,7 +158,7 @@ class SearchService:
         self._dirty: set[str] = set()
         self._refresh_lock = threading.Lock()
         self._stop = threading.Event()
-        self._poller: threading.Thread | None = None
+        self._worker: threading.Thread | None = None
 
     @property
     def analyzer(self) -> Analyzer:
@@ -234,15 +234,21 @@ class SearchService:
             self._seq = changes[-1]["seq"]
         return len(changes)
 
+    # The background thread's name and work: here the change-feed poller; a subclass names its own.
+    worker_name = "index-poller"
+
+    def _work(self) -> None:
+        self._poll_loop()
+
     def start(self) -> None:
         self._stop.clear()
-        self._poller = threading.Thread(target=self._poll_loop, name="index-poller", daemon=True)
-        self._poller.start()
+        self._worker = threading.Thread(target=self._work, name=self.worker_name, daemon=True)
+        self._worker.start()
 
     def stop(self) -> None:
         self._stop.set()
-        if self._poller is not None:
-            self._poller.join(timeout=5)
+        if self._worker is not None:
+            self._worker.join(timeout=5)
 
     def _poll_loop(self) -> None:
         while not self._stop.wait(self.poll_s):
