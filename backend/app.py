@@ -39,6 +39,7 @@ from backend.config import Settings
 from backend.context import AppContext, set_context
 from backend.errors import install_error_handlers
 from backend.ingest.backfill import start_embed_backfill, stop_embed_backfills
+from backend.ingest.cache_sweeper import CacheSweeper
 from backend.ingest.library import maintain_originals
 from backend.ingest.orphans import remove_orphaned_uploads
 from backend.ingest.reconcile import reconcile_stuck_documents
@@ -89,6 +90,8 @@ def start_services(settings: Settings, mode: ProcessMode = "server") -> AppConte
         raise
     set_context(context)
     maintain_originals(context)
+    context.cache_sweeper = CacheSweeper(context.db, settings.docs_dir, settings.cache_sweep_s)
+    context.cache_sweeper.start()
     remove_orphaned_uploads(context.db, settings.docs_dir, started_at)
     durable.launch_dbos(settings, context.db.url, executor_id)
     membership.start()
@@ -102,6 +105,8 @@ def start_services(settings: Settings, mode: ProcessMode = "server") -> AppConte
 
 def stop_services(context: AppContext) -> None:
     context.search.stop()
+    if context.cache_sweeper is not None:
+        context.cache_sweeper.stop()
     try:
         stop_embed_backfills()  # a backfill waiting for Ollama would otherwise hold up the exit
     except Exception:  # the database gone, say: DBOS and the pool must still be shut down

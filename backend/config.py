@@ -60,6 +60,7 @@ class Settings(BaseSettings):
                                     validation_alias=_env("QUIRE_EXECUTOR_ID"))
     heartbeat_s: float = Field(5.0, gt=0, le=60, validation_alias=_env("QUIRE_HEARTBEAT_S"))
     takeover_after_s: float = Field(60.0, gt=0, validation_alias=_env("QUIRE_TAKEOVER_AFTER_S"))
+    cache_sweep_s: float = Field(60.0, gt=0, validation_alias=_env("QUIRE_CACHE_SWEEP_S"))
     url_import_max_mb: int = Field(10, ge=1, validation_alias=_env("QUIRE_URL_IMPORT_MAX_MB"))
     url_import_timeout_s: float = Field(20.0, gt=0, validation_alias=_env("QUIRE_URL_IMPORT_TIMEOUT_S"))
     url_import_allow_private: bool = Field(False, validation_alias=_env("QUIRE_URL_IMPORT_ALLOW_PRIVATE"))

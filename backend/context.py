@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from backend.cluster.membership import Membership
     from backend.config import Settings
+    from backend.ingest.cache_sweeper import CacheSweeper
     from backend.llm.client import LLMClient
     from backend.llm.embedders import Embedder
     from backend.llm.prompts import PromptLibrary
@@ -29,6 +30,7 @@ class AppContext:
     prompts: PromptLibrary
     search: SearchService
     membership: Membership
+    cache_sweeper: CacheSweeper | None = None  # started with the services, after the startup sweep
 
     @property
     def executor_id(self) -> str:

@@ -9,10 +9,12 @@ Uploads stream into `docs/.pending/.upload-*` and leave it the moment they are a
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import mimetypes
 import os
+import time
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
@@ -115,17 +117,21 @@ def remove_cached(docs_dir: Path, shas: Iterable[str]) -> None:
         cache_path(docs_dir, sha).unlink(missing_ok=True)
 
 
-def sweep_cache(db: Database, docs_dir: Path) -> int:
-    """Remove cached originals Postgres no longer has (deleted by another process) and stale temp files."""
+def sweep_cache(db: Database, docs_dir: Path, parts_older_than_s: float = 0.0) -> int:
+    """Remove cached originals Postgres no longer has (deleted by another process) and temp files left
+    more than `parts_older_than_s` ago (while the process runs, a younger one may be a fetch in progress)."""
     root = objects_dir(docs_dir)
     if not root.is_dir():
         return 0
     cached = {path.name: path for path in root.glob("??/*") if path.is_file()}
     removed = 0
+    cutoff = time.time() - parts_older_than_s
     for name, path in cached.items():
         if name.startswith(".") and name.endswith(".part"):
-            path.unlink(missing_ok=True)
-            removed += 1
+            with contextlib.suppress(FileNotFoundError):  # finished (renamed) meanwhile
+                if parts_older_than_s <= 0 or path.stat().st_mtime < cutoff:
+                    path.unlink()
+                    removed += 1
     names = [name for name in cached if not name.startswith(".")]
     kept = store.known_shas(db, names)
     for name in names:

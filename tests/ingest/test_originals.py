@@ -25,13 +25,13 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-def second_process(tmp_path: Path, fake_ollama: FakeOllama) -> Iterator[Callable[[QuireServer], QuireServer]]:
+def second_process(tmp_path: Path, fake_ollama: FakeOllama) -> Iterator[Callable[..., QuireServer]]:
     """Start another Quire process on the same database as a given one, with its own data folder."""
     started: list[QuireServer] = []
 
-    def make(first: QuireServer) -> QuireServer:
+    def make(first: QuireServer, **env: str) -> QuireServer:
         server = QuireServer(first.database_url, tmp_path / f"process-{len(started) + 2}", fake_ollama.url,
-                             QUIRE_EXECUTOR_ID=f"process-{len(started) + 2}")
+                             QUIRE_EXECUTOR_ID=f"process-{len(started) + 2}", **env)
         started.append(server)
         return server.start()
 
@@ -45,7 +45,7 @@ def _cached(server: QuireServer) -> set[str]:
 
 
 def test_any_process_serves_and_searches_any_original(
-    server_factory: Callable[..., QuireServer], second_process: Callable[[QuireServer], QuireServer],
+    server_factory: Callable[..., QuireServer], second_process: Callable[..., QuireServer],
     fake_ollama: FakeOllama, tmp_path: Path,
 ) -> None:
     first = server_factory(QUIRE_EXECUTOR_ID="process-1")
@@ -80,6 +80,34 @@ def test_any_process_serves_and_searches_any_original(
             stored = conn.execute("SELECT count(*) FROM original_chunks WHERE sha256 = %s",
                                   (hashlib.sha256(pdf).hexdigest(),)).fetchone()
         assert stored == (1,)  # one 1 MiB chunk for a small file
+
+
+def test_an_original_deleted_for_good_leaves_every_process_cache(
+    server_factory: Callable[..., QuireServer], second_process: Callable[..., QuireServer]
+) -> None:
+    first = server_factory(QUIRE_EXECUTOR_ID="process-1", QUIRE_CACHE_SWEEP_S="0.5")
+    second = second_process(first, QUIRE_CACHE_SWEEP_S="0.5")
+    secret = b"# Private\n\nThe appeal letter names the student and the grade dispute in full."
+    kept = b"# Kept\n\nLecture notes on the Krebs cycle."
+    gone_sha, kept_sha = hashlib.sha256(secret).hexdigest(), hashlib.sha256(kept).hexdigest()
+    with first.client() as api_1, second.client() as api_2:
+        docs = ingest(api_1, {"appeal.md": secret, "notes.md": kept})
+        for doc in docs.values():  # the second process reads both: now it caches both
+            assert api_2.get(f"/api/documents/{doc['id']}/file").status_code == 200
+        assert {gone_sha, kept_sha} <= _cached(second)
+        doc_id = docs["appeal.md"]["id"]
+        assert api_1.delete(f"/api/documents/{doc_id}").status_code == 200
+        time.sleep(1.5)
+        assert gone_sha in _cached(second)  # in the trash the original is still needed (restorable)
+        assert api_1.delete(f"/api/documents/{doc_id}", params={"permanent": "true"}).status_code == 204
+        assert gone_sha not in _cached(first)  # the deleting process drops its copy at once
+        deadline = time.monotonic() + 10
+        while gone_sha in _cached(second):  # ...and the other one at its next sweep, while it runs
+            assert time.monotonic() < deadline, "the second process kept a deleted original in its cache"
+            time.sleep(0.2)
+        assert kept_sha in _cached(second)
+        assert api_2.get(f"/api/documents/{docs['notes.md']['id']}/file").content == kept
+        assert api_2.get(f"/api/documents/{doc_id}/file").status_code == 404
 
 
 def test_parallel_identical_uploads_attach_to_one_run(

@@ -52,7 +52,7 @@ export function VaultPanel({ stats }: { stats: VaultStats }) {
           hint={[documents.ingesting ? `${documents.ingesting} processing` : null, documents.failed ? `${documents.failed} failed` : null,
             plural(documents.categories, "category", "categories")].filter(Boolean).join(" · ")} />
         <Stat label="Passages" value={blocks.total.toLocaleString("en")} hint={`${formatPercent(blocks.embedded_share)} embedded`} />
-        <Stat label="Originals" value={formatBytes(documents.original_bytes)} hint="in the vault folder" />
+        <Stat label="Originals" value={formatBytes(documents.original_bytes)} hint="kept in the database" />
         <Stat label="Outbound requests" value={outbound.requests.toLocaleString("en")}
           hint={outbound.last_at ? `last ${formatRelative(outbound.last_at)}` : "none so far"} />
       </div>
@@ -75,7 +75,7 @@ export function VaultPanel({ stats }: { stats: VaultStats }) {
           <h3 id="storage-title" className="mb-1 flex items-center gap-1.5 text-xs font-medium tracking-wide text-ink-faint uppercase"><HardDrive size={13} />Storage on this machine</h3>
           <dl className="divide-y divide-line">
             <Row label="Data folder"><Path path={storage.data_dir.path} bytes={storage.data_dir.bytes} /></Row>
-            <Row label="Documents"><Path path={storage.docs_dir.path} bytes={storage.docs_dir.bytes} /></Row>
+            <Row label="Originals cache"><Path path={storage.docs_dir.path} bytes={storage.docs_dir.bytes} /></Row>
             <Row label="Database"><Path path={storage.database.path} bytes={storage.database.bytes} />{storage.database.embedded && <Badge className="mt-1">bundled Postgres</Badge>}</Row>
             <Row label="Prompts"><Path path={storage.prompts_dir.path} /></Row>
           </dl>

@@ -1,0 +1,55 @@
+"""Keeps this process's cache of originals (`docs/objects/`) in step with Postgres while it runs.
+
+Originals live in Postgres; each process caches the ones it has read. When any process deletes an
+original for good (a version deleted, the trash emptied), it removes its own cached copy at once, but the
+other processes' copies would stay on their disks until their next start — a deleted document must not
+linger in another machine's folder for days. So every process sweeps its cache every
+`QUIRE_CACHE_SWEEP_S`: one directory walk and one indexed query for the names Postgres still holds
+(`files.sweep_cache`, the same sweep a start runs).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+from backend.ingest import files
+from backend.store.db import Database, DatabaseError
+
+log = logging.getLogger(__name__)
+
+# A temp file this old is not a fetch in progress (one writes at disk speed) but one a crash left behind.
+_PART_AGE_S = 3600.0
+
+
+class CacheSweeper:
+    """A daemon thread that runs `files.sweep_cache` every `interval_s` until stopped."""
+
+    def __init__(self, db: Database, docs_dir: Path, interval_s: float) -> None:
+        self.db = db
+        self.docs_dir = docs_dir
+        self.interval_s = interval_s
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="quire-cache-sweeper", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval_s):
+            try:
+                removed = files.sweep_cache(self.db, self.docs_dir, parts_older_than_s=_PART_AGE_S)
+            except (DatabaseError, OSError):
+                log.warning("sweeping the originals cache failed; trying again later", exc_info=True)
+                continue
+            if removed:
+                log.info("removed %d cached originals deleted elsewhere", removed)
