@@ -68,7 +68,8 @@ class RunTally(TypedDict):
     ready: int
     skipped: int
     failed: int
-    missing_embeddings: int
+    missing_embeddings: int  # of this run's documents
+    backfill: bool  # blocks anywhere lack vectors once this run's documents settled: start the backfill
 
 
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
@@ -215,11 +216,12 @@ def await_documents_step(child_workflow_ids: list[str]) -> list[DocumentIngested
 
 
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
-def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batches: int) -> Embedded:
-    """Embed one batch of a document's blocks, retrying with backoff while the model server is down."""
+def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batches: int, size: int) -> Embedded:
+    """Embed one batch (`size` blocks: the run's batch size, not this process's setting — a run resumed
+    by another process must cut its batches where it began) of a document's blocks, retrying with
+    backoff while the model server is down."""
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "embed", f"{document_id}#{batch}")
-    size = ctx.settings.embed_batch_size
     detail = f"batch {batch + 1} of {batches}"
     store.update_item(ctx.db, workflow_id, document_id, state="embedding", done=batch, total=batches, detail=detail)
     store.update_run(ctx.db, workflow_id, "embedding", batch, batches, detail)
@@ -248,7 +250,7 @@ def finish_step(workflow_id: str) -> RunTally:
     """Mark stored documents ready, record per-document counts and clean up the staged chunks."""
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "finish")
-    summary: RunTally = {"ready": 0, "skipped": 0, "failed": 0, "missing_embeddings": 0}
+    summary: RunTally = {"ready": 0, "skipped": 0, "failed": 0, "missing_embeddings": 0, "backfill": False}
     for item in store.load_items(ctx.db, workflow_id):
         state = item["state"]
         if state in ("embedding", "storing") and item["blocks"]:
@@ -264,6 +266,8 @@ def finish_step(workflow_id: str) -> RunTally:
             summary["skipped"] += 1
     staging.drop_staging(ctx.db, workflow_id)
     store.update_run(ctx.db, workflow_id, "done", detail=_summary_text(summary))
+    # Counted after this run's documents left 'ingesting': the backfill skipped their blocks until now.
+    summary["backfill"] = embeddings.count_missing_embeddings(ctx.db, ctx.embedder.model) > 0
     return summary
 
 

@@ -41,11 +41,12 @@ def ingest_workflow(embed_batch_size: int) -> steps.RunTally:
         assert sha256 is not None  # a document with blocks was stored
         batches = math.ceil(result["blocks"] / embed_batch_size)
         for batch in range(batches):
-            if steps.embed_step(workflow_id, result["document_id"], sha256, batch, batches)["unavailable"]:
+            embedded = steps.embed_step(workflow_id, result["document_id"], sha256, batch, batches, embed_batch_size)
+            if embedded["unavailable"]:
                 embedder_down = True
                 break
     summary = steps.finish_step(workflow_id)
-    if summary["missing_embeddings"]:
+    if summary.get("backfill", True):  # a run whose finish was recorded before the field existed: check
         start_embed_backfill()
     return summary
 

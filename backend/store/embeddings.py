@@ -32,21 +32,27 @@ def blocks_to_embed(
     return [BlockText(**row) for row in rows]
 
 
+# Live blocks without a vector of the model whose document no ingestion run is working on: a run in
+# flight (on any process, or resumed after a takeover) embeds its own blocks, and a backfill that took
+# them too only duplicated its model calls. The run starts a backfill when it ends with any left over.
+_MISSING = ("FROM blocks b WHERE b.is_live AND b.embed_model IS DISTINCT FROM %s AND NOT EXISTS"
+            " (SELECT 1 FROM documents d WHERE d.id = b.document_id AND d.status IN ('queued', 'ingesting'))")
+
+
 def missing_embeddings(db: Database, embed_model: str, limit: int) -> list[BlockText]:
+    """The next `limit` blocks the backfill should embed (see `_MISSING`)."""
     with db.connection() as conn:
         rows = conn.execute(
-            "SELECT b.id, b.text, b.document_id::text AS document_id FROM blocks b"
-            " WHERE b.is_live AND b.embed_model IS DISTINCT FROM %s ORDER BY b.document_id, b.ordinal LIMIT %s",
-            (embed_model, limit),
+            "SELECT b.id, b.text, b.document_id::text AS document_id " + _MISSING
+            + " ORDER BY b.document_id, b.ordinal LIMIT %s", (embed_model, limit),
         ).fetchall()
     return [BlockText(**row) for row in rows]
 
 
 def count_missing_embeddings(db: Database, embed_model: str) -> int:
+    """How many blocks the backfill has to embed (see `_MISSING`)."""
     with db.connection() as conn:
-        row = conn.execute(
-            "SELECT count(*) AS n FROM blocks WHERE is_live AND embed_model IS DISTINCT FROM %s", (embed_model,)
-        ).fetchone()
+        row = conn.execute("SELECT count(*) AS n " + _MISSING, (embed_model,)).fetchone()
     return int(row["n"]) if row else 0
 
 
