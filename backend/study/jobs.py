@@ -26,7 +26,7 @@ from typing import Any
 from dbos import DBOS, SetWorkflowID
 
 from backend.context import AppContext, get_context
-from backend.durable import study_queue
+from backend.durable import RETRY_WHEN_DATABASE_LOST, study_queue
 from backend.errors import NotFound, QuireError
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.store import study_jobs as store
@@ -136,9 +136,11 @@ def job_out(row: dict[str, Any]) -> JobOut:
 
 
 # -- the durable part --------------------------------------------------------------------------------
-@DBOS.step()
+@DBOS.step(**RETRY_WHEN_DATABASE_LOST)
 def generate_step(job_id: str) -> dict[str, Any]:
-    """Generate and store one artifact; returns the job's final state and result id only."""
+    """Generate and store one artifact; returns the job's final state and result id only. A database lost
+    meanwhile runs it again (the job is still 'running', nothing was saved: it generates afresh) rather
+    than leaving the job 'running' for good."""
     ctx = get_context()
     job = store.get(ctx.db, job_id)
     if job is None:
