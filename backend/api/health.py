@@ -6,15 +6,14 @@ import threading
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import asdict
-from datetime import datetime
 from typing import Any, Literal
 
 from dbos import DBOS
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
 from backend.api.deps import ContextDep
-from backend.cluster.status import list_processes
+from backend.cluster.status import ProcessStatus, list_processes
 from backend.config import APPLICATION_VERSION
 from backend.voice.service import transcriber
 
@@ -63,30 +62,6 @@ class VoiceHealth(BaseModel):
     model: str | None
     multilingual: bool
     hint: str | None
-class ProcessActivity(BaseModel):
-    pending_workflows: int = 0
-    by_workflow: dict[str, int] = {}
-
-
-class ProcessOut(BaseModel):
-    """One Quire process (server or worker) sharing this database."""
-
-    model_config = ConfigDict(from_attributes=True)
-
-    executor_id: str
-    mode: Literal["server", "worker"]
-    hostname: str
-    pid: int
-    address: str | None
-    started_at: datetime
-    last_seen: datetime
-    alive: bool
-    this_process: bool
-    activity: ProcessActivity
-    taken_over_by: str | None
-    recovered_workflows: int
-
-
 class Health(BaseModel):
     status: Literal["ok", "degraded"]
     version: str
@@ -96,7 +71,7 @@ class Health(BaseModel):
     embedder: EmbedderHealth
     index: dict[str, Any]
     voice: VoiceHealth
-    processes: list[ProcessOut]
+    processes: list[ProcessStatus]
     hints: list[str]
 
 
@@ -124,10 +99,6 @@ def _dbos_state(database_up: bool) -> dict[str, Any]:
     except Exception as exc:  # noqa: BLE001 - health reports any failure instead of raising it
         return {"ok": False, "error": str(exc)}
     return {"ok": True}
-
-
-def _processes(ctx: ContextDep) -> list[ProcessOut]:
-    return [ProcessOut.model_validate(process) for process in list_processes(ctx)]
 
 
 def _database_hints(postgres_ok: bool, ctx: ContextDep) -> list[str]:
@@ -171,6 +142,6 @@ def health(ctx: ContextDep) -> dict[str, Any]:
         "embedder": {"kind": settings.embedder, "model": ctx.embedder.model},
         "index": ctx.search.stats(),
         "voice": asdict(transcriber(settings).status()),
-        "processes": _processes(ctx) if postgres_ok else [],
+        "processes": list_processes(ctx) if postgres_ok else [],
         "hints": _database_hints(postgres_ok, ctx) + _hints(status.reachable, chat_ok, embed_ok, ctx),
     }

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+
+from pydantic import BaseModel
 
 from backend.context import AppContext
 from backend.store import processes as store
 from backend.store.processes import ProcessMode
 
 
-@dataclass(frozen=True)
-class ProcessStatus:
+class ProcessActivity(BaseModel):
+    """What a process reported with its last heartbeat: its pending workflows, counted by name."""
+
+    pending_workflows: int = 0
+    by_workflow: dict[str, int] = {}
+
+
+class ProcessStatus(BaseModel):
+    """One Quire process (server or worker) sharing this database, as `/api/health` lists it."""
+
     executor_id: str
     mode: ProcessMode
     hostname: str
@@ -22,7 +30,7 @@ class ProcessStatus:
     last_seen: datetime
     alive: bool
     this_process: bool
-    activity: dict[str, Any]
+    activity: ProcessActivity
     taken_over_by: str | None
     recovered_workflows: int
 
@@ -35,7 +43,8 @@ def list_processes(ctx: AppContext) -> list[ProcessStatus]:
             started_at=row.started_at, last_seen=row.last_seen,
             alive=(row.stopped_at is None and row.taken_over_by is None
                    and row.silent_s < ctx.settings.takeover_after_s),
-            this_process=row.executor_id == ctx.executor_id, activity=row.activity,
+            this_process=row.executor_id == ctx.executor_id,
+            activity=ProcessActivity.model_validate(row.activity),
             taken_over_by=row.taken_over_by, recovered_workflows=row.recovered_workflows,
         )
         for row in store.list_processes(ctx.db)

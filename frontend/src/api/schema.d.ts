@@ -1946,7 +1946,7 @@ export interface components {
             ollama: components["schemas"]["OllamaHealth"];
             postgres: components["schemas"]["PostgresHealth"];
             /** Processes */
-            processes: components["schemas"]["ProcessOut"][];
+            processes: components["schemas"]["ProcessStatus"][];
             /**
              * Status
              * @enum {string}
@@ -2297,7 +2297,10 @@ export interface components {
             /** Ok */
             ok: boolean;
         };
-        /** ProcessActivity */
+        /**
+         * ProcessActivity
+         * @description What a process reported with its last heartbeat: its pending workflows, counted by name.
+         */
         ProcessActivity: {
             /**
              * By Workflow
@@ -2313,10 +2316,10 @@ export interface components {
             pending_workflows: number;
         };
         /**
-         * ProcessOut
-         * @description One Quire process (server or worker) sharing this database.
+         * ProcessStatus
+         * @description One Quire process (server or worker) sharing this database, as `/api/health` lists it.
          */
-        ProcessOut: {
+        ProcessStatus: {
             activity: components["schemas"]["ProcessActivity"];
             /** Address */
             address: string | null;

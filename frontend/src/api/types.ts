@@ -21,4 +21,4 @@ export type DeckSummary = Schemas["DeckSummary"];
 export type HealthStatus = Schemas["Health"];
 
 /** One Quire process (server or worker) sharing the database, from `GET /api/health`. */
-export type ProcessStatus = Schemas["ProcessOut"];
+export type ProcessStatus = Schemas["ProcessStatus"];
