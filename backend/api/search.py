@@ -8,13 +8,11 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel
 
 from backend.api.deps import ContextDep
-from backend.errors import QuireError
-from backend.retrieval.scope import resolve_scope
+from backend.retrieval.scope import resolve_scope, search_query
 from backend.retrieval.types import SearchMode
 
 router = APIRouter(prefix="/api", tags=["search"])
 
-MAX_QUERY_CHARS = 1000
 
 
 class SearchHit(BaseModel):
@@ -51,11 +49,7 @@ def search(
     categories: Annotated[list[str] | None, Query(description="Category names (repeat or comma-separate)")] = None,
     mode: SearchMode = "hybrid",
 ) -> SearchResponse:
-    query = q.strip()
-    if not query:
-        raise QuireError("empty_query", "Type something to search for.", 422)
-    if len(query) > MAX_QUERY_CHARS:
-        raise QuireError("query_too_long", f"A query is at most {MAX_QUERY_CHARS} characters.", 422)
+    query = search_query(q)
     scope = resolve_scope(ctx.db, documents, categories)
     result = ctx.search.search(query, k, scope=scope, mode=mode)
     hits = [SearchHit.model_validate(hit, from_attributes=True) for hit in result.hits]

@@ -13,13 +13,12 @@ from pydantic import BaseModel
 from backend.context import AppContext
 from backend.errors import NotFound, QuireError
 from backend.ingest import library
-from backend.retrieval.scope import resolve_scope
+from backend.retrieval.scope import resolve_scope, search_query
 from backend.retrieval.types import SearchMode
 from backend.store import blocks as block_store
 from backend.store.kinds import DocKind, DocumentStatus
 from backend.study import flashcards, mindmaps, quizzes, workshops
 
-MAX_QUERY_CHARS = 1000
 MAX_READ_CHARS = 20_000
 PASSAGE_CONTEXT = 3  # neighbouring passages a read_passage may add on each side
 
@@ -111,11 +110,7 @@ def _document_id(value: str) -> UUID:
 
 def search(ctx: AppContext, query: str, k: int, document_ids: list[str] | None, categories: list[str] | None,
            mode: SearchMode) -> SearchResult:
-    text = query.strip()
-    if not text:
-        raise QuireError("empty_query", "The query is empty.", 422)
-    if len(text) > MAX_QUERY_CHARS:
-        raise QuireError("query_too_long", f"A query is at most {MAX_QUERY_CHARS} characters.", 422)
+    text = search_query(query)
     scope = resolve_scope(ctx.db, document_ids, categories)
     result = ctx.search.search(text, k, scope=scope, mode=mode)
     passages = [Passage(block_id=h.block_id, document_id=h.document_id, filename=h.filename, page=h.page,

@@ -1,4 +1,5 @@
-"""Turning what a user picked (document ids, category names) into a validated `Scope`."""
+"""What a user asked a search for, validated: the query text, and what they picked (document ids, category
+names) as a `Scope`. The HTTP API and the MCP server both search through these."""
 
 from __future__ import annotations
 
@@ -11,6 +12,17 @@ from backend.store import documents as store
 from backend.store.db import Database
 
 MAX_SCOPE_ITEMS = 500
+MAX_QUERY_CHARS = 1000
+
+
+def search_query(text: str) -> str:
+    """The query without surrounding space; an empty or over-long one is refused (422)."""
+    query = text.strip()
+    if not query:
+        raise QuireError("empty_query", "The query is empty: type something to search for.", 422)
+    if len(query) > MAX_QUERY_CHARS:
+        raise QuireError("query_too_long", f"A query is at most {MAX_QUERY_CHARS} characters.", 422)
+    return query
 
 
 def _split(values: Iterable[str] | None) -> list[str]:
