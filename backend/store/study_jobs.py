@@ -7,26 +7,46 @@ that was not stored, and a half-generated artifact is never visible.
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Any, Literal, TypedDict, cast
 
 from psycopg.types.json import Jsonb
 
 from backend.store.db import Connection, Database, one
 
+JobKind = Literal["quiz", "deck", "workshop", "mindmap", "lesson", "recap"]
+JobState = Literal["queued", "running", "succeeded", "failed"]
+
+
+class StudyJobRow(TypedDict):
+    id: str  # also the job's DBOS workflow id
+    kind: JobKind
+    request_key: str
+    attempt: int
+    params: dict[str, Any]
+    state: JobState
+    result_id: str | None
+    error_code: str | None
+    error_message: str | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    draft: str | None
+
 _COLUMNS = "id, kind, request_key, attempt, params, state, result_id::text AS result_id, error_code," \
            " error_message, created_at, started_at, finished_at, draft"
 
 
-def latest_for_key(db: Database, request_key: str) -> dict[str, Any] | None:
+def latest_for_key(db: Database, request_key: str) -> StudyJobRow | None:
     with db.connection() as conn:
-        return conn.execute(
+        return cast(StudyJobRow | None, conn.execute(
             f"SELECT {_COLUMNS} FROM study_jobs WHERE request_key = %s ORDER BY attempt DESC LIMIT 1",  # noqa: S608
             (request_key,),
-        ).fetchone()
+        ).fetchone())
 
 
-def insert(db: Database, job_id: str, kind: str, request_key: str, attempt: int,
-           params: dict[str, Any]) -> dict[str, Any]:
+def insert(db: Database, job_id: str, kind: JobKind, request_key: str, attempt: int,
+           params: dict[str, Any]) -> StudyJobRow:
     """Create the job unless a concurrent identical request already did; returns the stored row."""
     with db.connection() as conn:
         conn.execute(
@@ -34,20 +54,22 @@ def insert(db: Database, job_id: str, kind: str, request_key: str, attempt: int,
             " ON CONFLICT DO NOTHING",
             (job_id, kind, request_key, attempt, Jsonb(params)),
         )
-        return one(conn.execute(f"SELECT {_COLUMNS} FROM study_jobs WHERE id = %s", (job_id,)))  # noqa: S608
+        return cast(StudyJobRow, one(conn.execute(f"SELECT {_COLUMNS} FROM study_jobs WHERE id = %s",  # noqa: S608
+                                                 (job_id,))))
 
 
-def recent(db: Database, states: list[str], limit: int) -> list[dict[str, Any]]:
+def recent(db: Database, states: list[str], limit: int) -> list[StudyJobRow]:
     with db.connection() as conn:
-        return conn.execute(
+        return cast(list[StudyJobRow], conn.execute(
             f"SELECT {_COLUMNS} FROM study_jobs WHERE state = ANY(%s) ORDER BY created_at DESC LIMIT %s",  # noqa: S608
             (states, limit),
-        ).fetchall()
+        ).fetchall())
 
 
-def get(db: Database, job_id: str) -> dict[str, Any] | None:
+def get(db: Database, job_id: str) -> StudyJobRow | None:
     with db.connection() as conn:
-        return conn.execute(f"SELECT {_COLUMNS} FROM study_jobs WHERE id = %s", (job_id,)).fetchone()  # noqa: S608
+        return cast(StudyJobRow | None, conn.execute(f"SELECT {_COLUMNS} FROM study_jobs WHERE id = %s",  # noqa: S608
+                                                     (job_id,)).fetchone())
 
 
 def mark_running(db: Database, job_id: str) -> None:

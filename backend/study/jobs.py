@@ -80,7 +80,7 @@ def request_key(kind: str, params: dict[str, Any], token: str | None) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def submit(ctx: AppContext, kind: str, params: dict[str, Any], token: str | None = None) -> JobOut:
+def submit(ctx: AppContext, kind: store.JobKind, params: dict[str, Any], token: str | None = None) -> JobOut:
     """The job for this request: an existing one when deduplicated, else a new one queued now."""
     key = request_key(kind, params, token)
     latest = store.latest_for_key(ctx.db, key)
@@ -92,13 +92,13 @@ def submit(ctx: AppContext, kind: str, params: dict[str, Any], token: str | None
     return _ensure_queued(row)
 
 
-def latest_job(ctx: AppContext, kind: str, params: dict[str, Any]) -> JobOut | None:
+def latest_job(ctx: AppContext, kind: store.JobKind, params: dict[str, Any]) -> JobOut | None:
     """The most recent token-less job for exactly this request, if any."""
     latest = store.latest_for_key(ctx.db, request_key(kind, params, None))
     return job_out(latest) if latest else None
 
 
-def _ensure_queued(row: dict[str, Any]) -> JobOut:
+def _ensure_queued(row: store.StudyJobRow) -> JobOut:
     # Enqueueing under an existing workflow id attaches to it; this also heals a job row whose
     # enqueue was lost to a crash right after the insert.
     if row["state"] in ACTIVE:
@@ -124,7 +124,7 @@ def recent_jobs(ctx: AppContext, states: list[str], limit: int) -> list[JobOut]:
     return [job_out(row) for row in store.recent(ctx.db, states, limit)]
 
 
-def job_out(row: dict[str, Any]) -> JobOut:
+def job_out(row: store.StudyJobRow) -> JobOut:
     result_id = row["result_id"]  # a lesson job's result is its workshop
     url = RESULT_PATHS[row["kind"]].format(id=result_id) if result_id else None
     if url and row["kind"] == "lesson":
@@ -153,7 +153,7 @@ def generate_step(job_id: str) -> dict[str, Any]:
     return {"state": job["state"], "result_id": job["result_id"]}
 
 
-def _run(ctx: AppContext, job: dict[str, Any]) -> None:
+def _run(ctx: AppContext, job: store.StudyJobRow) -> None:
     try:
         save = _runners[job["kind"]](ctx, job["params"], job["id"])
         with ctx.db.transaction() as conn:

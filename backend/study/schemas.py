@@ -7,9 +7,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from backend.store.study_jobs import JobKind, JobState
+
+JobStatus = JobState  # the API's word for a job's state
+
 Difficulty = Literal["beginner", "intermediate", "advanced"]
-JobKind = Literal["quiz", "deck", "workshop", "mindmap", "lesson", "recap"]
-JobStatus = Literal["queued", "running", "succeeded", "failed"]
 
 
 class ScopeIn(BaseModel):
