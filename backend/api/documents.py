@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Query, Request, status
@@ -17,7 +17,7 @@ from backend.api.deps import ContextDep
 from backend.api.upload_stream import receive_multipart
 from backend.errors import QuireError
 from backend.ingest import files, library
-from backend.ingest.uploads import Candidate, UploadOutcome, accept_files, clean_category
+from backend.ingest.uploads import Candidate, NameConflictDetails, UploadOutcome, accept_files, clean_category
 from backend.ingest.url_import import import_url
 from backend.store.documents import CategoryRow
 from backend.store.kinds import DocKind, DocumentStatus
@@ -117,8 +117,21 @@ def _on_conflict(raw: str | None) -> OnConflict:
     return "ask"
 
 
+class NameConflictBody(BaseModel):
+    code: Literal["name_conflict"]
+    message: str
+    details: NameConflictDetails
+
+
+class NameConflictError(BaseModel):
+    """409 of an upload whose names are taken in the category by other files (nothing was stored)."""
+
+    error: NameConflictBody
+
+
 @router.post("/documents", status_code=status.HTTP_202_ACCEPTED, response_model=UploadAccepted,
-             openapi_extra=_UPLOAD_BODY)
+             openapi_extra=_UPLOAD_BODY,
+             responses={409: {"model": NameConflictError, "description": "`name_conflict` (with `on_conflict=ask`)"}})
 async def upload_documents(request: Request, ctx: ContextDep,
                            on_conflict: Annotated[OnConflict | None, Query()] = None) -> UploadAccepted:
     """Upload files (multipart `files`, optional `category`, `on_conflict` as a form field or query parameter).

@@ -11,8 +11,10 @@ version has been extracted and swapped in by the workflow.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+
+from pydantic import BaseModel
 
 from backend.context import AppContext
 from backend.errors import QuireError
@@ -22,6 +24,7 @@ from backend.ingest.validate import detect_kind, sanitise_filename
 from backend.ingest.workflow import start_ingest
 from backend.store import originals, refusals
 from backend.store import registration as store
+from backend.store.kinds import DocumentStatus
 from backend.store.registration import OnConflict
 
 MAX_CATEGORY_CHARS = 60
@@ -65,17 +68,39 @@ def _validate(ctx: AppContext, candidate: Candidate) -> store.NewIngestItem:
     return store.NewIngestItem(name, candidate.sha256, candidate.size, kind, files.mime_for(kind))
 
 
-def _existing(doc: store.ExistingDocument) -> dict[str, Any]:
-    return {**asdict(doc), "updated_at": doc.updated_at.isoformat()}
+class ExistingDocumentOut(BaseModel):
+    """The document an upload's name collides with."""
+
+    id: str
+    filename: str
+    category: str | None
+    size_bytes: int | None
+    updated_at: datetime
+    status: DocumentStatus
+
+
+class NameConflictOut(BaseModel):
+    filename: str  # the uploaded file's name
+    existing: ExistingDocumentOut
+
+
+class NameConflictDetails(BaseModel):
+    """`details` of a 409 `name_conflict`: one entry per uploaded file whose name is taken."""
+
+    conflicts: list[NameConflictOut]
 
 
 def conflict_error(conflicts: list[store.NameConflict]) -> QuireError:
     names = ", ".join(c.filename for c in conflicts)
+    details = NameConflictDetails(conflicts=[
+        NameConflictOut(filename=c.filename, existing=ExistingDocumentOut.model_validate(asdict(c.existing)))
+        for c in conflicts
+    ])
     return QuireError(
         "name_conflict",
         f"A different file with this name is already in this category: {names}. Replace it or keep both.",
         409,
-        details={"conflicts": [{"filename": c.filename, "existing": _existing(c.existing)} for c in conflicts]},
+        details=details.model_dump(mode="json"),
     )
 
 

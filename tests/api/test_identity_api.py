@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 import psycopg
 
+from backend.api.documents import NameConflictError
 from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama
 from tests.support.server import QuireServer
@@ -68,6 +69,7 @@ def test_conflict_asks_and_stores_nothing(api: httpx.Client, unique: Unique, qui
         originals_before = conn.execute("SELECT count(*) FROM originals").fetchone()
     asked = upload(api, {name.upper(): V2}, category)  # names compare case-insensitively
     assert asked.status_code == 409, asked.text
+    NameConflictError.model_validate(asked.json())  # the body is what the OpenAPI schema says it is
     error = asked.json()["error"]
     assert error["code"] == "name_conflict"
     [conflict] = error["details"]["conflicts"]

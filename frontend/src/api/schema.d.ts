@@ -1881,6 +1881,30 @@ export interface components {
             /** Ref */
             ref: string | null;
         };
+        /**
+         * ExistingDocumentOut
+         * @description The document an upload's name collides with.
+         */
+        ExistingDocumentOut: {
+            /** Category */
+            category: string | null;
+            /** Filename */
+            filename: string;
+            /** Id */
+            id: string;
+            /** Size Bytes */
+            size_bytes: number | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "ingesting" | "ready" | "failed" | "trashed";
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
         /** ExportIn */
         ExportIn: {
             /**
@@ -2206,6 +2230,38 @@ export interface components {
             chat: components["schemas"]["ModelOut"];
             embedding: components["schemas"]["EmbeddingModelOut"];
             ollama: components["schemas"]["OllamaOut"];
+        };
+        /** NameConflictBody */
+        NameConflictBody: {
+            /**
+             * Code
+             * @constant
+             */
+            code: "name_conflict";
+            details: components["schemas"]["NameConflictDetails"];
+            /** Message */
+            message: string;
+        };
+        /**
+         * NameConflictDetails
+         * @description `details` of a 409 `name_conflict`: one entry per uploaded file whose name is taken.
+         */
+        NameConflictDetails: {
+            /** Conflicts */
+            conflicts: components["schemas"]["NameConflictOut"][];
+        };
+        /**
+         * NameConflictError
+         * @description 409 of an upload whose names are taken in the category by other files (nothing was stored).
+         */
+        NameConflictError: {
+            error: components["schemas"]["NameConflictBody"];
+        };
+        /** NameConflictOut */
+        NameConflictOut: {
+            existing: components["schemas"]["ExistingDocumentOut"];
+            /** Filename */
+            filename: string;
         };
         /** OllamaHealth */
         OllamaHealth: {
@@ -3288,6 +3344,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UploadAccepted"];
+                };
+            };
+            /** @description `name_conflict` (with `on_conflict=ask`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NameConflictError"];
                 };
             };
             /** @description Validation Error */

@@ -40,27 +40,10 @@ export type DocumentStatus = Schemas["DocumentOut"]["status"];
 /** A document with its identity (current version, version count, when trashed). */
 export type LibraryDocument = Schemas["DocumentOut"];
 
-/*
- * The 409 `name_conflict` details stay hand-written: they travel in the error envelope's free-form
- * `details` (backend/ingest/uploads.py `conflict_error`), which FastAPI's OpenAPI schema does not
- * describe, so the generated types have no name for them. Copied from store.ExistingDocument / NameConflict.
- */
-
 /** The existing document a conflicting upload would collide with (409 `name_conflict`). */
-export interface ExistingDocument {
-  id: string;
-  filename: string;
-  category: string | null;
-  size_bytes: number | null;
-  updated_at: string;
-  status: DocumentStatus;
-}
-
-export interface NameConflict {
-  /** The uploaded file's name. */
-  filename: string;
-  existing: ExistingDocument;
-}
+export type ExistingDocument = Schemas["ExistingDocumentOut"];
+/** One uploaded file whose name is taken: `error.details.conflicts[]` of a 409 `name_conflict`. */
+export type NameConflict = Schemas["NameConflictOut"];
 
 /** `GET /api/documents/{id}/versions`, newest first. */
 export type DocumentVersion = Schemas["VersionOut"];
