@@ -19,6 +19,12 @@ from backend.store import ingest as store
 TERMINAL_STATUSES = {"SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"}
 POLL_INTERVAL_S = 0.25
 HEARTBEAT_S = 10.0
+# A cancelled run is CANCELLED in DBOS a moment before the cancel request has marked its unfinished
+# documents; the stream waits up to this long for them, so that its last snapshot is not one in which
+# the run has ended and its files are still "extracting". (A run that crashed keeps such documents until
+# the next start reconciles them: after the wait the stream ends anyway.)
+SETTLE_S = 5.0
+_FINISHED_ITEMS = frozenset({"ready", "skipped", "failed"})
 
 
 StepStatus = Literal["running", "finished", "error"]
@@ -147,7 +153,7 @@ def list_runs(ctx: AppContext, limit: int) -> list[RunInfo]:
 
 async def run_events(ctx: AppContext, workflow_id: str) -> AsyncIterator[bytes]:
     """Yield a snapshot line whenever something changed, a heartbeat now and then, and stop at the end."""
-    last, quiet = "", 0.0
+    last, quiet, settling = "", 0.0, 0.0
     while True:
         snapshot = await run_in_threadpool(run_snapshot, ctx, workflow_id)
         encoded = json.dumps({"type": "progress", "data": snapshot}, default=str)
@@ -155,7 +161,10 @@ async def run_events(ctx: AppContext, workflow_id: str) -> AsyncIterator[bytes]:
             last, quiet = encoded, 0.0
             yield (encoded + "\n").encode()
         if snapshot["status"] in TERMINAL_STATUSES:
-            yield (json.dumps({"type": "end", "data": {"status": snapshot["status"]}}) + "\n").encode()
-            return
+            settled = all(doc["status"] in _FINISHED_ITEMS for doc in snapshot["documents"])
+            if settled or settling >= SETTLE_S:
+                yield (json.dumps({"type": "end", "data": {"status": snapshot["status"]}}) + "\n").encode()
+                return
+            settling += POLL_INTERVAL_S
         await asyncio.sleep(POLL_INTERVAL_S)
         quiet += POLL_INTERVAL_S

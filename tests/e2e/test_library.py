@@ -122,14 +122,16 @@ def test_progress_is_picked_up_again_after_a_page_reload(
 def test_an_ingestion_is_cancelled_from_the_page_keeping_the_files_already_stored(
     page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama, tmp_path: Path
 ) -> None:
-    # Eight scanned pages: OCR takes about a second a page, so the PDF is still being extracted when the
-    # cancel arrives; DBOS stops the run at the next step, so the PDF is never stored. The two notes, read
-    # beside it (a run's documents are workflows of their own), are stored by then and stay.
+    # A hundred scanned pages of a paragraph each: OCR takes about a second a page on each core, so the PDF is
+    # still being extracted when the cancel lands, even on a busy machine where the request itself takes
+    # seconds (eight one-line pages were not always enough); the extraction stops at the next page, so the
+    # PDF is never stored. The two notes, read beside it (a run's documents are workflows of their own),
+    # are stored by then and stay.
     pdf = make_pdf(tmp_path / "scanned.pdf", [
         "Enzymes are proteins that speed up reactions.",
         "Substrates bind to the active site of an enzyme.",
-        *(f"Competitive inhibitors block the active site, case {n}." for n in range(8)),
-    ], scanned=tuple(range(2, 10)))
+        *(" ".join([f"Competitive inhibitors block the active site, case {n}."] * 10) for n in range(100)),
+    ], scanned=tuple(range(2, 102)))
     files = [
         {"name": "enzymes-intro.md", "mimeType": "text/markdown", "buffer": b"# Enzymes\n\nCatalysts made of protein."},
         {"name": "enzymes-scanned.pdf", "mimeType": "application/pdf", "buffer": pdf.read_bytes()},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -83,5 +84,7 @@ def test_cancel_stops_reading_a_scanned_file(api: httpx.Client, unique: Callable
     time.sleep(4)  # without the stop, OCR would read several more pages meanwhile and report them
     run = api.get(f"/api/ingest/{workflow_id}").json()
     read = run["progress"]["done"]
-    assert read <= started["progress"]["done"] + 1, f"{read} of {len(pages)} pages read after the cancel"
+    # Pages are read in parallel, one per core (the sandbox pool): those already begun may still finish.
+    in_flight = len(os.sched_getaffinity(0))
+    assert read <= started["progress"]["done"] + in_flight, f"{read} of {len(pages)} pages read after the cancel"
     assert read < len(pages)
