@@ -15,11 +15,17 @@ Every timing is repeated (`--repeat`) and reported with its spread and the load 
 
     python scripts/bench_search.py [--blocks 100000] [--dim 768] [--queries 200] [--repeat 3]
                                    [--reference-queries 30] [--reference-deletes 2] [--no-reference]
-                                   [--backend memory|postgres]
+                                   [--backend memory|postgres] [--pgdata DIR] [--prepare-only]
+                                   [--hnsw-memory-mb MB]
 
 `--backend postgres` measures the Postgres search mode instead (QUIRE_SEARCH_BACKEND=postgres): the
 one-time HNSW build, cold start (`PostgresSearchService.build()`, all a process does at startup), query
 latencies and delete visibility, with the same vault and queries. "build from Postgres" is then the cold start.
+
+`--pgdata DIR` keeps the vault (an embedded Postgres in DIR/pg, the queries in DIR/vault.npz) and reuses it
+on the next run with the same --blocks and --dim: writing 1M blocks and building their HNSW index takes
+tens of minutes, measuring them a few. Documents a run deleted are brought back at the start of the next.
+`--prepare-only` writes the vault (and, with --backend postgres, builds the HNSW index) and stops.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from pathlib import Path
 
 import numpy as np
 import psutil
+import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -50,8 +57,9 @@ from backend.retrieval.service import SearchService
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Scope
 from backend.store import search_sql
-from backend.store.db import Database
+from backend.store.db import Database, url_for_database
 from backend.store.documents import trash_document
+from backend.store.embedded import _ensure_runtime_dir
 from scripts.bench_reference import ReferenceIndex
 from tests.support.postgres import ThrowawayPostgres
 
@@ -145,6 +153,36 @@ def load_vault(db: Database, n_blocks: int, dim: int, n_queries: int) -> Vault:
                                            vectors[0] + noise, doc_id))
         _copy(db, docs, blocks)
     return vault
+
+
+def save_vault(path: Path, vault: Vault, n_blocks: int, dim: int) -> None:
+    np.savez(path, documents=np.array(vault.documents), categories=np.array(vault.categories),
+             texts=np.array([q.text for q in vault.queries]),
+             vectors=np.stack([q.vector for q in vault.queries]).astype(np.float32),
+             query_documents=np.array([q.document_id for q in vault.queries]), shape=np.array([n_blocks, dim]))
+
+
+def open_vault(path: Path, n_blocks: int, dim: int) -> Vault | None:
+    """The kept vault's documents and queries, or None if there is none of this size."""
+    if not path.exists():
+        return None
+    with np.load(path) as z:
+        if z["shape"].tolist() != [n_blocks, dim]:
+            raise SystemExit(f"{path} holds a vault of {z['shape'].tolist()} (blocks, dim); use another --pgdata")
+        queries = [Query(str(t), v, str(d)) for t, v, d in zip(z["texts"], z["vectors"], z["query_documents"],
+                                                                 strict=True)]
+        return Vault(z["documents"].tolist(), z["categories"].tolist(), queries)
+
+
+def untrash_all(db: Database) -> int:
+    """Bring back what an earlier run on a kept vault deleted (the bench's documents have no versions, so
+    `restore_document` would not make their blocks live)."""
+    with db.transaction() as conn:
+        rows = conn.execute("UPDATE documents SET status = 'ready', trashed_at = NULL WHERE status = 'trashed'"
+                            " RETURNING id").fetchall()
+        conn.execute("UPDATE blocks SET is_live = true WHERE document_id = ANY(%s::uuid[])",
+                     ([r["id"] for r in rows],))
+    return len(rows)
 
 
 def _copy(db: Database, docs: list[tuple], blocks: list[tuple]) -> None:
@@ -268,11 +306,7 @@ def bench_postgres(db: Database, vault: Vault, args: argparse.Namespace) -> Figu
     """The Postgres search mode: the one-time HNSW build, then cold starts (`build()`, the startup work) and
     the same query and delete measurements as the in-memory mode."""
     fig = Figures()
-    with db.connection() as conn:
-        conn.execute("VACUUM ANALYZE blocks")  # what autovacuum does after a large load
-    hnsw_s = timed(lambda: search_sql.ensure_hnsw_index(db, MODEL, args.dim, HNSW_BUILD_MEMORY_MB))
-    fig.notes.append(f"HNSW index built once in {hnsw_s:.1f}s ({load()}); "
-                     f"maintenance_work_mem {HNSW_BUILD_MEMORY_MB} MB")
+    fig.notes.append(prepare_postgres(db, args))
     gc.collect()
     before = rss_mib()
     for _ in range(args.repeat):
@@ -282,6 +316,16 @@ def bench_postgres(db: Database, vault: Vault, args: argparse.Namespace) -> Figu
     fig.notes.append(f"cold starts ({load()}); stats {service.stats()}")
     measure_service(service, db, vault, args, fig)
     return fig
+
+
+def prepare_postgres(db: Database, args: argparse.Namespace) -> str:
+    """VACUUM ANALYZE (what autovacuum does after a large load) and the one-time HNSW build."""
+    if search_sql.hnsw_index_state(db, MODEL, args.dim) == "ready":
+        return f"HNSW index already built (kept vault; {load()})"
+    with db.connection() as conn:
+        conn.execute("VACUUM ANALYZE blocks")
+    hnsw_s = timed(lambda: search_sql.ensure_hnsw_index(db, MODEL, args.dim, args.hnsw_memory_mb))
+    return f"HNSW index built once in {hnsw_s:.1f}s ({load()}); maintenance_work_mem {args.hnsw_memory_mb} MB"
 
 
 def bench_reference(db: Database, vault: Vault, args: argparse.Namespace) -> Figures:
@@ -339,15 +383,29 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--no-reference", action="store_true")
     p.add_argument("--backend", choices=("memory", "postgres"), default="memory",
                    help="postgres: the Postgres search mode in the product column (no reference run)")
+    p.add_argument("--pgdata", type=Path, help="keep the vault in this folder and reuse it on the next run")
+    p.add_argument("--prepare-only", action="store_true", help="write the vault (and the HNSW index), then stop")
+    p.add_argument("--hnsw-memory-mb", type=int, default=HNSW_BUILD_MEMORY_MB,
+                   help="maintenance_work_mem of the HNSW build (1M × 768-d: the graph needs ~4 GB to build fast)")
     args = p.parse_args(argv)
-    pg = ThrowawayPostgres()
-    db = Database(pg.fresh_database("quire_bench"), min_size=1, max_size=4)
+    pg, url, vault = open_postgres(args)
+    db = Database(url, min_size=1, max_size=4)
     try:
         db.open()
-        started = time.perf_counter()
-        vault = load_vault(db, args.blocks, args.dim, args.queries + args.deletes)
-        print(f"vault: {args.blocks:,} blocks in {len(vault.documents):,} documents written in "
-              f"{time.perf_counter() - started:.0f}s; {load()}; RSS {rss_mib():.0f} MiB", flush=True)
+        if vault is None:
+            started = time.perf_counter()
+            vault = load_vault(db, args.blocks, args.dim, args.queries + args.deletes)
+            print(f"vault: {args.blocks:,} blocks in {len(vault.documents):,} documents written in "
+                  f"{time.perf_counter() - started:.0f}s; {load()}; RSS {rss_mib():.0f} MiB", flush=True)
+            if args.pgdata:
+                save_vault(args.pgdata / "vault.npz", vault, args.blocks, args.dim)
+        else:
+            print(f"vault: kept in {args.pgdata} ({untrash_all(db)} deleted documents brought back); {load()}",
+                  flush=True)
+        if args.prepare_only:
+            if args.backend == "postgres":
+                print(prepare_postgres(db, args), flush=True)
+            return
         if args.backend == "postgres":
             product, reference = bench_postgres(db, vault, args), None
         else:
@@ -357,6 +415,36 @@ def main(argv: Sequence[str] | None = None) -> None:
     finally:
         db.close()
         pg.close()
+
+
+class KeptPostgres:
+    """An embedded Postgres in a folder that outlives the run (stopped, not deleted, at the end)."""
+
+    def __init__(self, folder: Path) -> None:
+        import pgserver
+
+        _ensure_runtime_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        self._server = pgserver.get_server(folder / "pg", cleanup_mode="stop")
+        self.admin_url = self._server.get_uri("postgres")
+
+    def close(self) -> None:
+        self._server.cleanup()
+
+
+def open_postgres(args: argparse.Namespace) -> tuple[ThrowawayPostgres | KeptPostgres, str, Vault | None]:
+    """The server, the benchmark database's URL and, for a kept vault written earlier, its vault."""
+    if args.pgdata is None:
+        pg = ThrowawayPostgres()
+        return pg, pg.fresh_database("quire_bench"), None
+    kept = KeptPostgres(args.pgdata.resolve())
+    url = url_for_database(kept.admin_url, "quire_bench")
+    vault = open_vault(args.pgdata / "vault.npz", args.blocks, args.dim)
+    if vault is None:  # a run interrupted while writing leaves a partial database: start it again
+        with psycopg.connect(kept.admin_url, autocommit=True) as conn:
+            conn.execute("DROP DATABASE IF EXISTS quire_bench")
+            conn.execute("CREATE DATABASE quire_bench")
+    return kept, url, vault
 
 
 if __name__ == "__main__":
