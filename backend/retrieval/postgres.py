@@ -44,6 +44,8 @@ log = logging.getLogger(__name__)
 # (100,000 768-d vectors: ~400 MB).
 HNSW_BUILD_MEMORY_MB = 1024
 _DF_CACHE_LIMIT = 50_000
+# Keyword candidates one search scores at most (QUIRE_SEARCH_KEYWORD_CANDIDATES' default): ~4 µs each.
+KEYWORD_CANDIDATES = 5_000
 # MaxScore's first pass scores the blocks of the query's rarest terms, up to about this many blocks.
 _FIRST_PASS_BLOCKS = 2_000
 
@@ -52,8 +54,11 @@ class PostgresIndex:
     """Hybrid search over live blocks in Postgres; the same `search` contract as `HybridIndex`."""
 
     def __init__(self, db: Database, embed_model: str, analyzer: Analyzer | None = None,
-                 bm25: BM25Params | None = None, rrf_k: int = RRF_K) -> None:
+                 bm25: BM25Params | None = None, rrf_k: int = RRF_K,
+                 candidate_cap: int | None = KEYWORD_CANDIDATES) -> None:
         self.db = db
+        self.candidate_cap = candidate_cap  # None: always exact
+        self.capped_searches = 0  # keyword rankings that took the capped path (for benchmarks)
         self.embed_model = embed_model
         self.analyzer = analyzer or Analyzer()
         self.bm25 = bm25 or BM25Params()
@@ -135,34 +140,41 @@ class PostgresIndex:
 
     def _sparse(self, weights: dict[str, float], depth: int, ids: list[str],
                 cats: list[str]) -> tuple[list[str], list[float]]:
-        """BM25's top `depth`, exact, with MaxScore pruning in two statements.
+        """BM25's top `depth`: exact (MaxScore in two statements) unless that means scoring more than
+        `candidate_cap` blocks; then the best of a bounded tier (`_capped`).
 
         A term adds at most weight × (k1 + 1) to a block's score. First the blocks holding the query's
         rarest terms are scored (a small set); the `depth`-th of their scores is a threshold θ that the
         final list's last score reaches at least. The commonest terms whose summed maxima stay below θ
         cannot lift a block holding none of the other terms into the list, so the second statement scores
-        only blocks holding one of the other terms — without this, a query with a word found in nearly
-        every block scored the whole vault (~400 ms at 10,000 blocks).
+        only blocks holding one of the other ("essential") terms. A scope of at most `candidate_cap`
+        blocks is always ranked exactly.
         """
         stats, df = self._stats, self._df
         assert stats is not None  # set by term_weights
         average = stats.total_length / max(stats.blocks, 1)
         k1, b = self.bm25.k1, self.bm25.b
+        cap = self.candidate_cap
+        if cap is not None and (ids or cats) and store.scope_size_at_most(self.db, ids, cats, cap):
+            cap = None
 
-        def ranking(candidate_terms: list[str]) -> tuple[list[str], list[float]]:
-            return store.sparse_ranking(self.db, weights, candidate_terms, average, k1, b, depth, ids, cats)
+        def ranking(terms: list[str], holding_all: bool = False,
+                    shortest: int | None = None) -> tuple[list[str], list[float]]:
+            return store.sparse_ranking(self.db, weights, terms, average, k1, b, depth, ids, cats,
+                                        holding_all=holding_all, shortest=shortest)
 
-        rarest = sorted(weights, key=lambda t: df.get(t, 0))
+        # Under a cap, the first pass keeps to it too (and is skipped if even the rarest term is over it).
+        budget = _FIRST_PASS_BLOCKS if cap is None else min(_FIRST_PASS_BLOCKS, cap)
         first: list[str] = []
         held = 0
-        for term in rarest:
-            if first and held + df.get(term, 0) > _FIRST_PASS_BLOCKS:
+        for term in sorted(weights, key=lambda t: (df.get(t, 0), t)):
+            if held + df.get(term, 0) > budget and (first or cap is not None):
                 break
             first.append(term)
             held += df.get(term, 0)
-        if len(first) == len(weights):
+        if first and len(first) == len(weights):
             return ranking(first)
-        found = ranking(first)
+        found = ranking(first) if first else ([], [])
         theta = found[1][depth - 1] if len(found[0]) >= depth else 0.0
         essential, bound = list(weights), 0.0
         for term in sorted(weights, key=weights.__getitem__):  # cheapest maxima first
@@ -170,7 +182,32 @@ class PostgresIndex:
             if bound >= theta:
                 break
             essential.remove(term)
-        return ranking(essential)
+        if cap is None or sum(df.get(t, 0) for t in essential) <= cap:
+            return ranking(essential)
+        self.capped_searches += 1
+        tier = self._tier(essential, df, stats.blocks, cap)
+        capped = ranking(tier, holding_all=True, shortest=cap)
+        if not found[0]:
+            return capped
+        scores = dict(zip(*found, strict=True)) | dict(zip(*capped, strict=True))
+        best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:depth]
+        return [block for block, _ in best], [score for _, score in best]
+
+    @staticmethod
+    def _tier(essential: list[str], df: dict[str, int], blocks: int, cap: int) -> list[str]:
+        """The terms a capped search's candidates must all hold: the rarest essential terms, as few as
+        make the expected number of blocks holding them all (document frequencies taken as independent)
+        fall to `cap` — or all essential terms, when even they do not (the shortest `cap` holders are
+        then scored: with each term once, a shorter block scores higher)."""
+        n = max(blocks, 1)
+        tier: list[str] = []
+        expected = float(n)
+        for term in sorted(essential, key=lambda t: (df.get(t, 0), t)):
+            tier.append(term)
+            expected *= df.get(term, 0) / n
+            if expected <= cap:
+                break
+        return tier
 
     def _hit(self, row: store.HitRow, fused: Fused, weights: dict[str, float], judge: Judge) -> Hit:
         sparse_rank, dense_rank = fused.ranks
@@ -186,9 +223,10 @@ class PostgresSearchService(SearchService):
     """`SearchService` with the database as its index: no build, no poller, no per-process state to keep
     in step (the change notifications ingestion sends are no-ops here)."""
 
-    def __init__(self, db: Database, embedder: Embedder) -> None:
+    def __init__(self, db: Database, embedder: Embedder, keyword_candidates: int | None = KEYWORD_CANDIDATES
+                 ) -> None:
         super().__init__(db, embedder, poll_s=1.0)
-        self.pg = PostgresIndex(db, embedder.model)
+        self.pg = PostgresIndex(db, embedder.model, candidate_cap=keyword_candidates)
         self.pg.analyzer = self.index.analyzer  # one analyser: ingestion caches terms with it
         self._hnsw_dimension: int | None = None
 

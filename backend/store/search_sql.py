@@ -172,9 +172,15 @@ def document_frequencies(db: Database, terms: Sequence[str]) -> dict[str, int]:
 
 def sparse_ranking(db: Database, weights: dict[str, float], candidate_terms: Sequence[str], average_length: float,
                    k1: float, b: float, depth: int, document_ids: Sequence[str],
-                   categories: Sequence[str]) -> tuple[list[str], list[float]]:
-    """The `depth` best by BM25 of the live blocks in the scope holding any of `candidate_terms`, scored
-    over all query terms (`weights`: each term's qtf × idf)."""
+                   categories: Sequence[str], *, holding_all: bool = False,
+                   shortest: int | None = None) -> tuple[list[str], list[float]]:
+    """The `depth` best by BM25 of the live blocks in the scope holding any of `candidate_terms` (all of
+    them if `holding_all`), scored over all query terms (`weights`: each term's qtf × idf).
+
+    `shortest`: score only that many candidates, the shortest (then by id, the same in every process).
+    The planner picks the path: the GIN index then a top-N sort when few blocks hold the terms, the
+    length index read in order, stopping after `shortest` holders, when most blocks hold them.
+    """
     if not weights:
         return [], []
     # One expression per query term over columns computed once per candidate (OFFSET 0 keeps the planner
@@ -196,17 +202,29 @@ def sparse_ranking(db: Database, weights: dict[str, float], candidate_terms: Seq
                 SELECT b.id, b.term_array AS arr, b.term_counts,
                        {k1} * (1 - {b} + {b} * b.term_total / {avg}) AS norm
                 FROM blocks b
-                WHERE b.is_live AND b.term_array && {candidates}::text[]{scope}
+                WHERE b.is_live AND b.term_array {holds} {candidates}::text[]{scope}
+                {shortest}
                 OFFSET 0
             ) c OFFSET 0
         ) t ORDER BY score DESC, id LIMIT {depth}
     """).format(score=sql.SQL(" + ").join(contributions), positions=sql.SQL(", ").join(positions),
+                holds=sql.SQL("@>" if holding_all else "&&"),
+                shortest=sql.SQL("") if shortest is None else sql.SQL("ORDER BY b.term_total, b.id LIMIT {}").format(
+                    sql.Literal(shortest)),
                 candidates=sql.Literal(list(candidate_terms)), scope=_scope_clause(document_ids, categories),
                 k1=sql.Literal(k1), b=sql.Literal(b), avg=sql.Literal(max(average_length, 1e-9)),
                 depth=sql.Literal(depth))
     with db.connection() as conn:
         rows = conn.execute(query).fetchall()
     return [r["id"] for r in rows], [float(r["score"]) for r in rows]
+
+
+def scope_size_at_most(db: Database, document_ids: Sequence[str], categories: Sequence[str], limit: int) -> bool:
+    """Whether the scope holds at most `limit` live blocks (counts no further than limit + 1)."""
+    query = sql.SQL("SELECT count(*) AS n FROM (SELECT 1 FROM blocks b WHERE b.is_live{scope} LIMIT {limit}) s"
+                    ).format(scope=_scope_clause(document_ids, categories), limit=sql.Literal(limit + 1))
+    with db.connection() as conn:
+        return int(one(conn.execute(query))["n"]) <= limit
 
 
 def hit_rows(db: Database, block_ids: Sequence[str]) -> dict[str, HitRow]:

@@ -12,6 +12,8 @@ import httpx
 import psycopg
 import pytest
 
+from backend.retrieval.postgres import PostgresIndex
+from backend.store.db import Database
 from tests.agent.chatting import chat
 from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import QuireServer
@@ -142,3 +144,71 @@ def test_chat_and_study_work_on_the_postgres_mode(pg_server: QuireServer, fake_o
         assert job["status"] == "succeeded", job
         quiz = api.get(job["result_url"]).json()
         assert {q["sources"][0]["filename"] for q in quiz["questions"]} <= set(NOTES)
+
+
+# Eight notes hold "sediment" and five "meander"; "oxbow" is in two, "lagoon" in one. With a cap of 3 keyword
+# candidates, "oxbow lagoon" (3 blocks) is ranked exactly; "sediment oxbow" (10) and "sediment meander"
+# (13) take the capped path.
+RIVERS = {
+    f"river{i}.md": (f"# River {i}\n\n" + " ".join(words)).encode()
+    for i, words in enumerate([
+        ["Sediment", "settles", "where", "an", "oxbow", "lake", "is", "cut", "off", "by", "a", "meander."],
+        ["An", "oxbow", "forms", "when", "sediment", "closes", "a", "lagoon", "at", "the", "river", "bend."],
+        ["Sediment", "and", "meander", "scars", "mark", "the", "plain."],
+        ["Each", "meander", "migrates", "as", "sediment", "is", "eroded", "on", "the", "outer", "bank", "and",
+         "laid", "down", "on", "the", "inner", "bank", "of", "the", "channel."],
+        ["Sediment", "load", "rises", "in", "a", "flood", "and", "every", "meander", "grows."],
+        ["Fine", "sediment", "drifts", "far", "downstream", "in", "still", "water."],
+        ["Coarse", "sediment", "stays", "near", "the", "source", "of", "the", "stream", "in", "the", "hills."],
+        ["Sediment", "with", "a", "meander", "belt", "of", "silt", "and", "sand", "across", "the", "valley", "floor",
+         "for", "many", "kilometres."],
+    ])
+}
+
+
+def _sparse_ranked(api: httpx.Client, query: str) -> list[tuple[str, float]]:
+    return [(h["block_id"], round(h["score"], 9)) for h in _search(api, query, mode="sparse", k=20)]
+
+
+def test_keyword_candidate_cap_is_exact_under_it_and_keeps_the_rare_terms_over_it(
+    server_factory: Callable[..., QuireServer],
+) -> None:
+    server = server_factory(QUIRE_SEARCH_BACKEND="postgres", QUIRE_SEARCH_KEYWORD_CANDIDATES="3")
+    with server.client() as api:
+        ingest(api, RIVERS)
+    db = Database(server.database_url, min_size=1, max_size=2)
+    db.open()
+    try:  # this process ranks exactly (no cap) and with the server's cap, over the server's database
+        exact, capped = PostgresIndex(db, "any", candidate_cap=None), PostgresIndex(db, "any", candidate_cap=3)
+
+        def ranked(index: PostgresIndex, query: str) -> list[tuple[str, float]]:
+            return [(h.block_id, round(h.score, 9)) for h in index.search(query, 20, mode="sparse")]
+
+        with server.client() as api:
+            under = ranked(exact, "oxbow lagoon")
+            assert len(under) == 2
+            assert _sparse_ranked(api, "oxbow lagoon") == under
+            assert capped.capped_searches == 0
+
+            full = exact.search("sediment oxbow", 20, mode="sparse")
+            assert len(full) == 8  # exact: every block holding either word
+            top = _search(api, "sediment oxbow", mode="sparse", k=20)
+            # Capped: only the blocks holding the rarer term, ranked and scored as the exact ranking does.
+            assert all("oxbow" in h["text"].lower() for h in top)
+            assert [(h["block_id"], h["score"]) for h in top] == [(h.block_id, h.score) for h in full[:2]]
+
+            common = _search(api, "sediment meander", mode="sparse", k=20)
+            # Every block holds one of the two words: the 3 shortest holding both are scored, exactly.
+            exact_scores = dict(ranked(exact, "sediment meander"))
+            assert len(exact_scores) == 8
+            both = sorted((h for h in exact.search("sediment meander", 20, mode="sparse")
+                           if {"sediment", "meander"} <= set(h.text.lower().replace(".", "").split())),
+                          key=lambda h: len(h.text))
+            assert len(both) == 5
+            assert {h["block_id"] for h in common} == {h.block_id for h in both[:3]}
+            assert all(exact_scores[h["block_id"]] == round(h["score"], 9) for h in common)
+            for query in ("sediment oxbow", "sediment meander", "oxbow lagoon"):
+                assert ranked(capped, query) == _sparse_ranked(api, query)  # the same in every process
+            assert capped.capped_searches == 2
+    finally:
+        db.close()
