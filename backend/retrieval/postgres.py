@@ -35,6 +35,7 @@ from backend.retrieval.sparse import BM25Params, bm25_idf
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Hit, Scope, SearchMode
 from backend.store import blocks as blocks_store
+from backend.store import keyword_impacts as impact_lists
 from backend.store import search_sql as store
 from backend.store.db import Database
 
@@ -46,6 +47,8 @@ HNSW_BUILD_MEMORY_MB = 1024
 _DF_CACHE_LIMIT = 50_000
 # Keyword candidates one search scores at most (QUIRE_SEARCH_KEYWORD_CANDIDATES' default): ~4 µs each.
 KEYWORD_CANDIDATES = 5_000
+# How often a process checks whether the keyword impact lists need a rebuild (seconds).
+IMPACT_CHECK_S = 600.0
 # MaxScore's first pass scores the blocks of the query's rarest terms, up to about this many blocks.
 _FIRST_PASS_BLOCKS = 2_000
 
@@ -58,7 +61,10 @@ class PostgresIndex:
                  candidate_cap: int | None = KEYWORD_CANDIDATES) -> None:
         self.db = db
         self.candidate_cap = candidate_cap  # None: always exact
-        self.capped_searches = 0  # keyword rankings that took the capped path (for benchmarks)
+        # Keyword rankings that took the capped path, and those of them the impact lists' floors prove
+        # exact (for benchmarks).
+        self.capped_searches = 0
+        self.proven_exact = 0
         self.embed_model = embed_model
         self.analyzer = analyzer or Analyzer()
         self.bm25 = bm25 or BM25Params()
@@ -158,10 +164,10 @@ class PostgresIndex:
         if cap is not None and (ids or cats) and store.scope_size_at_most(self.db, ids, cats, cap):
             cap = None
 
-        def ranking(terms: list[str], holding_all: bool = False,
-                    shortest: int | None = None) -> tuple[list[str], list[float]]:
+        def ranking(terms: list[str], holding_all: bool = False, shortest: int | None = None,
+                    listed: list[str] | None = None) -> tuple[list[str], list[float]]:
             return store.sparse_ranking(self.db, weights, terms, average, k1, b, depth, ids, cats,
-                                        holding_all=holding_all, shortest=shortest)
+                                        holding_all=holding_all, shortest=shortest, listed=listed or [])
 
         # Under a cap, the first pass keeps to it too (and is skipped if even the rarest term is over it).
         budget = _FIRST_PASS_BLOCKS if cap is None else min(_FIRST_PASS_BLOCKS, cap)
@@ -185,12 +191,21 @@ class PostgresIndex:
         if cap is None or sum(df.get(t, 0) for t in essential) <= cap:
             return ranking(essential)
         self.capped_searches += 1
-        tier = self._tier(essential, df, stats.blocks, cap)
-        capped = ranking(tier, holding_all=True, shortest=cap)
-        if not found[0]:
-            return capped
+        floors = impact_lists.floors(self.db, essential)
+        unlisted = [t for t in essential if t not in floors]
+        if floors and sum(df.get(t, 0) for t in unlisted) <= cap:
+            capped = ranking(unlisted, listed=sorted(floors))
+            # A block scored by neither statement holds no unlisted essential term and is in no list of
+            # the listed ones it holds: its score is at most this.
+            bound = sum(weights[t] * floor for t, floor in floors.items()) + sum(
+                weights[t] * (k1 + 1) for t in weights if t not in essential)
+        else:  # common terms not listed (yet): a conjunctive tier
+            capped = ranking(self._tier(essential, df, stats.blocks, cap), holding_all=True, shortest=cap)
+            bound = float("inf")
         scores = dict(zip(*found, strict=True)) | dict(zip(*capped, strict=True))
         best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:depth]
+        if len(best) == depth and best[-1][1] >= bound:
+            self.proven_exact += 1
         return [block for block, _ in best], [score for _, score in best]
 
     @staticmethod
@@ -241,20 +256,47 @@ class PostgresSearchService(SearchService):
 
     def _work(self) -> None:
         self._prepare()
+        while not self._stop.wait(IMPACT_CHECK_S):
+            try:
+                self.prepare_impact_lists()
+            except Exception:
+                log.exception("rebuilding the keyword impact lists failed; keyword search still works")
 
     def _prepare(self) -> None:
-        """Create the model's HNSW index if missing and cache terms missing for the running analyser."""
+        """Cache terms missing for the running analyser, (re)build the keyword impact lists if stale, and
+        create the model's HNSW index if missing."""
         try:
-            if self._hnsw_dimension is not None:
-                self._ensure_index(self._hnsw_dimension)
             fingerprint = self.analyzer.fingerprint
             for rows in store.iter_stale_terms(self.db, fingerprint):
                 if self._stop.is_set():
                     return
                 blocks_store.save_terms(self.db, fingerprint,
                                         [(r["id"], *self.analyzer.term_counts(r["text"])) for r in rows])
+            self.prepare_impact_lists()
+            if self._hnsw_dimension is not None:
+                self._ensure_index(self._hnsw_dimension)
         except Exception:
             log.exception("preparing the Postgres search mode failed; searches still work, slower")
+
+    def prepare_impact_lists(self) -> impact_lists.ImpactBuild | None:
+        """Rebuild the impact lists (migration 0018) if none exist, the BM25 parameters or the cap changed,
+        or the live blocks changed by more than a quarter since they were built; the build in place, or
+        None without a cap (every keyword search exact)."""
+        cap = self.pg.candidate_cap
+        if cap is None:
+            return None
+        per_term = max(cap // 5, 1)
+        bm25 = self.pg.bm25
+        built = impact_lists.current(self.db)
+        blocks = store.collection_stats(self.db).blocks
+        if (built is not None and (built.per_term, built.k1, built.b) == (per_term, bm25.k1, bm25.b)
+                and abs(blocks - built.blocks) <= built.blocks / 4):
+            return built
+        started = time.perf_counter()
+        fresh = impact_lists.build(self.db, per_term, bm25.k1, bm25.b)
+        if fresh is not None:
+            log.info("keyword impact lists of %d terms built in %.1fs", fresh.terms, time.perf_counter() - started)
+        return fresh
 
     def _ensure_index(self, dimension: int) -> None:
         started = time.perf_counter()

@@ -170,12 +170,26 @@ def document_frequencies(db: Database, terms: Sequence[str]) -> dict[str, int]:
     return {r["term"]: int(r["df"]) for r in rows if r["df"]}
 
 
+def _candidates(terms: Sequence[str], holding_all: bool, listed: Sequence[str]) -> sql.Composable:
+    """A keyword search's candidates: blocks holding any (all) of `terms` — the GIN index — or listed for
+    one of `listed` (the impact lists' primary key, then the blocks' one)."""
+    parts: list[sql.Composable] = []
+    if terms or not listed:
+        parts.append(sql.SQL("b.term_array {} {}::text[]").format(sql.SQL("@>" if holding_all else "&&"),
+                                                                  sql.Literal(list(terms))))
+    if listed:
+        parts.append(sql.SQL("b.id = ANY(ARRAY(SELECT block_id FROM keyword_impacts WHERE term = ANY({}::text[])))")
+                     .format(sql.Literal(list(listed))))
+    return sql.SQL("({})").format(sql.SQL(" OR ").join(parts))
+
+
 def sparse_ranking(db: Database, weights: dict[str, float], candidate_terms: Sequence[str], average_length: float,
                    k1: float, b: float, depth: int, document_ids: Sequence[str],
-                   categories: Sequence[str], *, holding_all: bool = False,
-                   shortest: int | None = None) -> tuple[list[str], list[float]]:
+                   categories: Sequence[str], *, holding_all: bool = False, shortest: int | None = None,
+                   listed: Sequence[str] = ()) -> tuple[list[str], list[float]]:
     """The `depth` best by BM25 of the live blocks in the scope holding any of `candidate_terms` (all of
-    them if `holding_all`), scored over all query terms (`weights`: each term's qtf × idf).
+    them if `holding_all`) or in the impact list of one of `listed` (migration 0018), scored over all
+    query terms (`weights`: each term's qtf × idf).
 
     `shortest`: score only that many candidates, the shortest (then by id, the same in every process).
     The planner picks the path: the GIN index then a top-N sort when few blocks hold the terms, the
@@ -202,16 +216,16 @@ def sparse_ranking(db: Database, weights: dict[str, float], candidate_terms: Seq
                 SELECT b.id, b.term_array AS arr, b.term_counts,
                        {k1} * (1 - {b} + {b} * b.term_total / {avg}) AS norm
                 FROM blocks b
-                WHERE b.is_live AND b.term_array {holds} {candidates}::text[]{scope}
+                WHERE b.is_live AND {candidates}{scope}
                 {shortest}
                 OFFSET 0
             ) c OFFSET 0
         ) t ORDER BY score DESC, id LIMIT {depth}
     """).format(score=sql.SQL(" + ").join(contributions), positions=sql.SQL(", ").join(positions),
-                holds=sql.SQL("@>" if holding_all else "&&"),
                 shortest=sql.SQL("") if shortest is None else sql.SQL("ORDER BY b.term_total, b.id LIMIT {}").format(
                     sql.Literal(shortest)),
-                candidates=sql.Literal(list(candidate_terms)), scope=_scope_clause(document_ids, categories),
+                candidates=_candidates(candidate_terms, holding_all, listed),
+                scope=_scope_clause(document_ids, categories),
                 k1=sql.Literal(k1), b=sql.Literal(b), avg=sql.Literal(max(average_length, 1e-9)),
                 depth=sql.Literal(depth))
     with db.connection() as conn:
