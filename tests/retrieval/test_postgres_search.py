@@ -13,7 +13,9 @@ import psycopg
 import pytest
 
 from backend.retrieval.postgres import PostgresIndex
+from backend.store import keyword_impacts as impact_lists
 from backend.store.db import Database
+from backend.store.keyword_impacts import ImpactBuild
 from tests.agent.chatting import chat
 from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import QuireServer
@@ -146,9 +148,9 @@ def test_chat_and_study_work_on_the_postgres_mode(pg_server: QuireServer, fake_o
         assert {q["sources"][0]["filename"] for q in quiz["questions"]} <= set(NOTES)
 
 
-# Eight notes hold "sediment" and five "meander"; "oxbow" is in two, "lagoon" in one. With a cap of 3 keyword
-# candidates, "oxbow lagoon" (3 blocks) is ranked exactly; "sediment oxbow" (10) and "sediment meander"
-# (13) take the capped path.
+# Eight notes hold "sediment" and five "meander"; "oxbow" is in two, "lagoon" in one. With a cap of 4 keyword
+# candidates, "oxbow lagoon" (3 blocks) is ranked exactly, "sediment meander" (13) takes the capped path; the
+# impact lists (1 block per term held by more than 1) list "sediment", "meander" and "oxbow".
 RIVERS = {
     f"river{i}.md": (f"# River {i}\n\n" + " ".join(words)).encode()
     for i, words in enumerate([
@@ -170,45 +172,57 @@ def _sparse_ranked(api: httpx.Client, query: str) -> list[tuple[str, float]]:
     return [(h["block_id"], round(h["score"], 9)) for h in _search(api, query, mode="sparse", k=20)]
 
 
-def test_keyword_candidate_cap_is_exact_under_it_and_keeps_the_rare_terms_over_it(
-    server_factory: Callable[..., QuireServer],
+def test_keyword_candidate_cap_is_exact_under_it_and_uses_the_impact_lists_over_it(
+    server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama
 ) -> None:
-    server = server_factory(QUIRE_SEARCH_BACKEND="postgres", QUIRE_SEARCH_KEYWORD_CANDIDATES="3")
-    with server.client() as api:
+    first = server_factory(QUIRE_SEARCH_BACKEND="postgres", QUIRE_SEARCH_KEYWORD_CANDIDATES="4")
+    with first.client() as api:
         ingest(api, RIVERS)
-    db = Database(server.database_url, min_size=1, max_size=2)
+    db = Database(first.database_url, min_size=1, max_size=2)
     db.open()
-    try:  # this process ranks exactly (no cap) and with the server's cap, over the server's database
-        exact, capped = PostgresIndex(db, "any", candidate_cap=None), PostgresIndex(db, "any", candidate_cap=3)
+    second: QuireServer | None = None
+    try:  # this process ranks exactly (no cap) and with the servers' cap, over their database
+        exact, capped = PostgresIndex(db, "any", candidate_cap=None), PostgresIndex(db, "any", candidate_cap=4)
 
         def ranked(index: PostgresIndex, query: str) -> list[tuple[str, float]]:
             return [(h.block_id, round(h.score, 9)) for h in index.search(query, 20, mode="sparse")]
 
-        with server.client() as api:
-            under = ranked(exact, "oxbow lagoon")
-            assert len(under) == 2
-            assert _sparse_ranked(api, "oxbow lagoon") == under
-            assert capped.capped_searches == 0
+        _eventually(lambda: (impact_lists.current(db) or ImpactBuild(-1, 0, 0, 0, 0, 0)).blocks == 0)
+        under = ranked(exact, "oxbow lagoon")
+        assert len(under) == 2
+        assert ranked(capped, "oxbow lagoon") == under
+        assert capped.capped_searches == 0
 
-            full = exact.search("sediment oxbow", 20, mode="sparse")
-            assert len(full) == 8  # exact: every block holding either word
-            top = _search(api, "sediment oxbow", mode="sparse", k=20)
-            # Capped: only the blocks holding the rarer term, ranked and scored as the exact ranking does.
-            assert all("oxbow" in h["text"].lower() for h in top)
-            assert [(h["block_id"], h["score"]) for h in top] == [(h.block_id, h.score) for h in full[:2]]
+        full = ranked(exact, "sediment meander")
+        assert len(full) == 8  # exact: every block holding either word
+        # Over the cap, lists not yet built (the first server built them on an empty vault): the 4 shortest
+        # blocks holding both words, scored exactly.
+        tier = capped.search("sediment meander", 20, mode="sparse")
+        assert len(tier) == 4
+        assert all({"sediment", "meander"} <= set(h.text.lower().replace(".", "").split()) for h in tier)
+        assert {(h.block_id, round(h.score, 9)) for h in tier} <= set(full)
 
-            common = _search(api, "sediment meander", mode="sparse", k=20)
-            # Every block holds one of the two words: the 3 shortest holding both are scored, exactly.
-            exact_scores = dict(ranked(exact, "sediment meander"))
-            assert len(exact_scores) == 8
-            both = sorted((h for h in exact.search("sediment meander", 20, mode="sparse")
-                           if {"sediment", "meander"} <= set(h.text.lower().replace(".", "").split())),
-                          key=lambda h: len(h.text))
-            assert len(both) == 5
-            assert {h["block_id"] for h in common} == {h.block_id for h in both[:3]}
-            assert all(exact_scores[h["block_id"]] == round(h["score"], 9) for h in common)
-            for query in ("sediment oxbow", "sediment meander", "oxbow lagoon"):
-                assert ranked(capped, query) == _sparse_ranked(api, query)  # the same in every process
-            assert capped.capped_searches == 2
+        # A process starting on the grown vault rebuilds the lists: the capped search now scores the listed
+        # blocks (1 per word), and its best is the exact best.
+        second = QuireServer(first.database_url, first.data_dir, fake_ollama.url, QUIRE_EXECUTOR_ID="second",
+                             QUIRE_SEARCH_BACKEND="postgres", QUIRE_SEARCH_KEYWORD_CANDIDATES="4").start()
+        _eventually(lambda: (impact_lists.current(db) or ImpactBuild(-1, 0, 0, 0, 0, 0)).blocks > 0)
+        listed = ranked(capped, "sediment meander")
+        assert 1 <= len(listed) <= 2
+        assert listed[0] == full[0]
+        assert set(listed) <= set(full)
+        with first.client() as a, second.client() as b:
+            for query in ("sediment meander", "oxbow lagoon"):  # the same in every process
+                assert _sparse_ranked(a, query) == _sparse_ranked(b, query) == ranked(capped, query)
+
+            # A block written after the build joins the lists where it weighs more than their last block.
+            new_id = ingest(a, {"oxbow-bend.md": b"# Bend\n\nMeander, meander, meander: sediment."})[
+                "oxbow-bend.md"]["id"]
+            top = _search(b, "sediment meander", mode="sparse", k=20)
+            assert top[0]["document_id"] == new_id
+            assert top[0]["block_id"] == ranked(exact, "sediment meander")[0][0]
+        assert capped.capped_searches >= 3
     finally:
+        if second is not None:
+            second.stop()
         db.close()
