@@ -12,6 +12,24 @@ vault size; the model's HNSW index is created in the background if missing (a on
 from any process are visible to the next search, as they are committed: nothing to poll or refresh.
 BM25's collection statistics (live blocks, total length, document frequencies) are cached per process
 and dropped whenever the index change feed has moved (one indexed `max(seq)` read per search).
+
+The keyword channel's cost is bounded: exact BM25 over a query whose every word is common means scoring
+every block holding one of them, a share of the vault that grows with it (~4 µs a block: 0.4 s at 100k
+on a quiet machine). So when the blocks to score exceed `candidate_cap` (QUIRE_SEARCH_KEYWORD_CANDIDATES,
+5,000; never within a scope that small), a search scores instead the holders of its rarer terms plus, for
+each term held by more than cap / 5 blocks, the cap / 5 blocks where it weighs most: the *impact lists*
+(migration 0018, backend/store/keyword_impacts.py — built by one process when missing or when the live
+blocks changed by a quarter, extended by a trigger as blocks are written). Every block scored is scored
+exactly, over all the query's terms; a block left out holds none of the rarer terms and is below each
+common term's list floor, so when the list's `depth`-th score reaches the sum of those floors × weights
+the ranking is provably the exact one (the floors use the build's average length, which drifts a little
+until the next rebuild). We chose this over a conjunctive tier alone (blocks holding all the rarest
+terms, the shortest first, kept as the fallback while a common term is not listed yet): on the synthetic
+100k vault the tier kept overlap@10 with the exact ranking at 0.75, the lists at 1.00
+(scripts/bench_keyword_cap.py), and the tier still visited every holder of a common term to pick the
+shortest ones. Lists of every term (an impact-ordered index of the whole vault, ~80 rows per block) would
+be exact always but too heavy to build and keep here; listing only terms held by more than cap / 5
+blocks makes them ~1,000 rows per listed term (394 terms at 100k).
 """
 
 from __future__ import annotations
@@ -47,6 +65,8 @@ HNSW_BUILD_MEMORY_MB = 1024
 _DF_CACHE_LIMIT = 50_000
 # Keyword candidates one search scores at most (QUIRE_SEARCH_KEYWORD_CANDIDATES' default): ~4 µs each.
 KEYWORD_CANDIDATES = 5_000
+# A scope of at most this many blocks is ranked exactly by the dense channel (distances to all its rows).
+_EXACT_SCOPE_BLOCKS = 5_000
 # How often a process checks whether the keyword impact lists need a rebuild (seconds).
 IMPACT_CHECK_S = 600.0
 # MaxScore's first pass scores the blocks of the query's rarest terms, up to about this many blocks.
@@ -127,13 +147,17 @@ class PostgresIndex:
         ids = sorted(scope.document_ids) if scope else []
         cats = sorted(scope.categories) if scope else []
         weights = self.term_weights(query) if query.strip() else {}
+        # A scope's size, as far as it matters: a small one is ranked exactly by both channels.
+        limit = max(self.candidate_cap or 0, _EXACT_SCOPE_BLOCKS)
+        scope_blocks = store.scope_size(self.db, ids, cats, limit) if ids or cats else limit + 1
         sparse: tuple[list[str], list[float]] = ([], [])
         if mode != "dense" and weights:
-            sparse = self._sparse(weights, depth, ids, cats)
+            sparse = self._sparse(weights, depth, ids, cats, scope_blocks)
         dense: tuple[list[str], list[float]] = ([], [])
         if mode != "sparse" and query_vector is not None:
             unit = l2_normalise(np.asarray(query_vector, dtype=np.float32).reshape(1, -1))[0]
-            dense = store.dense_ranking(self.db, self.embed_model, unit, depth, ids, cats)
+            dense = store.dense_ranking(self.db, self.embed_model, unit, depth, ids, cats,
+                                        large_scope=scope_blocks > _EXACT_SCOPE_BLOCKS)
         if mode == "hybrid":
             fused = reciprocal_rank_fusion([sparse[0], dense[0]], k=self.rrf_k, limit=k)
         else:
@@ -144,10 +168,11 @@ class PostgresIndex:
         judge = self.judge(query)
         return [self._hit(rows[f.block_id], f, weights, judge) for f in fused if f.block_id in rows]
 
-    def _sparse(self, weights: dict[str, float], depth: int, ids: list[str],
-                cats: list[str]) -> tuple[list[str], list[float]]:
+    def _sparse(self, weights: dict[str, float], depth: int, ids: list[str], cats: list[str],
+                scope_blocks: int) -> tuple[list[str], list[float]]:
         """BM25's top `depth`: exact (MaxScore in two statements) unless that means scoring more than
-        `candidate_cap` blocks; then the best of a bounded tier (`_capped`).
+        `candidate_cap` blocks; then the impact lists' blocks and the rarer terms' holders (see the
+        module's docstring), or a conjunctive tier (`_tier`) while a common term is not listed.
 
         A term adds at most weight × (k1 + 1) to a block's score. First the blocks holding the query's
         rarest terms are scored (a small set); the `depth`-th of their scores is a threshold θ that the
@@ -161,7 +186,7 @@ class PostgresIndex:
         average = stats.total_length / max(stats.blocks, 1)
         k1, b = self.bm25.k1, self.bm25.b
         cap = self.candidate_cap
-        if cap is not None and (ids or cats) and store.scope_size_at_most(self.db, ids, cats, cap):
+        if cap is not None and scope_blocks <= cap:
             cap = None
 
         def ranking(terms: list[str], holding_all: bool = False, shortest: int | None = None,

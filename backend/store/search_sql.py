@@ -6,7 +6,7 @@ the embedding model), so the HNSW index is an expression index over `embedding::
 expression under exactly that predicate, so the planner uses it. A scoped query (documents and/or
 categories) ranks the scope's own rows exactly instead: pgvector 0.6 (the one pgserver bundles) has no
 iterative index scans, and HNSW with a filter returns at most `hnsw.ef_search` rows before filtering, so
-a small scope would come back short.
+a small scope would come back short. A large scope (a category) tries HNSW first (`dense_ranking`).
 
 Sparse: Okapi BM25 computed in SQL from the terms ingestion caches (migration 0007): candidates through
 the GIN index over `term_array`, the terms as an array (migration 0017), a term's frequency decoded from
@@ -31,6 +31,7 @@ from backend.store.db import Connection, Database, one
 # Rows each HNSW scan visits beyond the k it must return: dead tuples (blocks that stopped being live
 # since the last vacuum) are skipped after the index scan, so the scan needs some headroom.
 _EF_SEARCH_MIN = 100
+_EF_SEARCH_MAX = 1000  # pgvector's limit
 
 
 @dataclass(frozen=True)
@@ -121,24 +122,34 @@ def stored_dimension(db: Database, model: str) -> int | None:
 
 
 def dense_ranking(db: Database, model: str, vector: np.ndarray, depth: int, document_ids: Sequence[str],
-                  categories: Sequence[str]) -> tuple[list[str], list[float]]:
-    """The `depth` live blocks nearest to `vector` (cosine similarity, best first) within the scope."""
+                  categories: Sequence[str], large_scope: bool = False) -> tuple[list[str], list[float]]:
+    """The `depth` live blocks nearest to `vector` (cosine similarity, best first) within the scope.
+
+    A `large_scope` (thousands of blocks: exact distances would read them all) is first searched through
+    HNSW at the widest beam pgvector allows, keeping the scope's rows among the nearest 1,000; if fewer
+    than `depth` of them are, its rows are ranked exactly as a small scope's are.
+    """
     dim = int(vector.shape[0])
     scope = _scope_clause(document_ids, categories)
     literal = "[" + ",".join(map(repr, vector.astype(float).tolist())) + "]"
-    if document_ids or categories:
-        # Scoped: exact distances over the scope's rows (the untyped expression matches no HNSW index).
-        order = sql.SQL("b.embedding <=> {}::vector").format(sql.Literal(literal))
-    else:
-        order = sql.SQL("(b.embedding::vector({d})) <=> {v}::vector({d})").format(
-            d=sql.Literal(dim), v=sql.Literal(literal))
-    query = sql.SQL(
-        "SELECT b.id::text AS id, 1 - ({order}) AS score FROM blocks b"
-        " WHERE b.is_live AND b.embed_model = {model}{scope} ORDER BY {order} LIMIT {depth}"
-    ).format(order=order, model=sql.Literal(model), scope=scope, depth=sql.Literal(depth))
-    with db.transaction() as conn:
-        conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(max(depth, _EF_SEARCH_MIN))))
-        rows = conn.execute(query).fetchall()
+    indexed = sql.SQL("(b.embedding::vector({d})) <=> {v}::vector({d})").format(
+        d=sql.Literal(dim), v=sql.Literal(literal))
+    # Scoped: exact distances over the scope's rows (the untyped expression matches no HNSW index).
+    exact = sql.SQL("b.embedding <=> {}::vector").format(sql.Literal(literal))
+    scoped = bool(document_ids or categories)
+    attempts = [(indexed, _EF_SEARCH_MAX)] if large_scope and scoped else []
+    attempts.append((exact, 0) if scoped else (indexed, max(depth, _EF_SEARCH_MIN)))
+    for order, ef_search in attempts:
+        query = sql.SQL(
+            "SELECT b.id::text AS id, 1 - ({order}) AS score FROM blocks b"
+            " WHERE b.is_live AND b.embed_model = {model}{scope} ORDER BY {order} LIMIT {depth}"
+        ).format(order=order, model=sql.Literal(model), scope=scope, depth=sql.Literal(depth))
+        with db.transaction() as conn:
+            if ef_search:
+                conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef_search)))
+            rows = conn.execute(query).fetchall()
+        if len(rows) >= depth:
+            break
     return [r["id"] for r in rows], [float(r["score"]) for r in rows]
 
 
@@ -233,12 +244,12 @@ def sparse_ranking(db: Database, weights: dict[str, float], candidate_terms: Seq
     return [r["id"] for r in rows], [float(r["score"]) for r in rows]
 
 
-def scope_size_at_most(db: Database, document_ids: Sequence[str], categories: Sequence[str], limit: int) -> bool:
-    """Whether the scope holds at most `limit` live blocks (counts no further than limit + 1)."""
+def scope_size(db: Database, document_ids: Sequence[str], categories: Sequence[str], limit: int) -> int:
+    """The live blocks in the scope, counted no further than `limit` + 1."""
     query = sql.SQL("SELECT count(*) AS n FROM (SELECT 1 FROM blocks b WHERE b.is_live{scope} LIMIT {limit}) s"
                     ).format(scope=_scope_clause(document_ids, categories), limit=sql.Literal(limit + 1))
     with db.connection() as conn:
-        return int(one(conn.execute(query))["n"]) <= limit
+        return int(one(conn.execute(query))["n"])
 
 
 def hit_rows(db: Database, block_ids: Sequence[str]) -> dict[str, HitRow]:
