@@ -186,7 +186,7 @@ class PostgresIndex:
         average = stats.total_length / max(stats.blocks, 1)
         k1, b = self.bm25.k1, self.bm25.b
         cap = self.candidate_cap
-        if cap is not None and scope_blocks <= cap:
+        if cap is not None and min(scope_blocks, stats.blocks) <= cap:  # never more candidates than blocks
             cap = None
 
         def ranking(terms: list[str], holding_all: bool = False, shortest: int | None = None,
