@@ -1,9 +1,9 @@
 """What the Postgres mode's keyword candidate cap (QUIRE_SEARCH_KEYWORD_CANDIDATES) costs and saves.
 
 On a vault kept by `bench_search.py --pgdata DIR` (same --blocks and --dim), each benchmark query's keyword
-channel (`PostgresIndex.search(mode="sparse")`, k = 10) runs exactly (no cap) and with each cap given;
-printed per cap: the impact lists' (re)build time, how many queries took the capped path (and how many
-of those the lists' floors prove exact), overlap@10 with the exact top 10 (mean and
+channel (`PostgresIndex.search(mode="sparse")`, k = 10) runs exactly (no cap) and with each cap given.
+Printed per cap: the impact lists' build time (rebuilt for each cap), how many queries took the capped
+path (and how many of those the lists' floors prove exact), overlap@10 with the exact top 10 (mean and
 worst), queries whose top 10 is identical, whose exact first hit is kept, and latency p50 / p95 with the
 load average.
 
@@ -29,8 +29,9 @@ from backend.process import configure_process
 configure_process()
 
 from backend.retrieval.postgres import PostgresIndex, PostgresSearchService
+from backend.store import keyword_impacts as impact_lists
 from backend.store.db import Database
-from scripts.bench_search import MODEL, BenchEmbedder, open_postgres, untrash_all
+from scripts.bench_search import MODEL, open_postgres, untrash_all
 
 K = 10
 
@@ -74,13 +75,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"exact: p50 {np.percentile(exact_ms, 50):.1f} ms, p95 {np.percentile(exact_ms, 95):.1f} ms, "
               f"max {exact_ms.max():.0f} ms ({load()})", flush=True)
         for cap in args.caps:
-            service = PostgresSearchService(db, BenchEmbedder(), cap)
+            index = PostgresIndex(db, MODEL, candidate_cap=cap)
             started = time.perf_counter()
-            built = service.prepare_impact_lists()
+            built = impact_lists.build(db, PostgresSearchService.impact_list_length(cap), index.bm25.k1,
+                                       index.bm25.b)
             assert built is not None
-            print(f"cap {cap:>6,}: impact lists of {built.terms} terms × {built.per_term} blocks ready in "
+            print(f"cap {cap:>6,}: impact lists of {built.terms} terms × {built.per_term} blocks built in "
                   f"{time.perf_counter() - started:.1f}s ({load()})", flush=True)
-            index = service.pg
             capped, ms = run(index, texts)
             over, proven = index.capped_searches, index.proven_exact
             overlap = np.array([len(set(a) & set(e)) / max(len(e), 1) for a, e in zip(capped, exact, strict=True)

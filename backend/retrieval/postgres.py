@@ -303,6 +303,11 @@ class PostgresSearchService(SearchService):
         except Exception:
             log.exception("preparing the Postgres search mode failed; searches still work, slower")
 
+    @staticmethod
+    def impact_list_length(cap: int) -> int:
+        """Blocks listed per common term: a query of up to five common terms stays within the cap."""
+        return max(cap // 5, 1)
+
     def prepare_impact_lists(self) -> impact_lists.ImpactBuild | None:
         """Rebuild the impact lists (migration 0018) if none exist, the BM25 parameters or the cap changed,
         or the live blocks changed by more than a quarter since they were built; the build in place, or
@@ -310,7 +315,7 @@ class PostgresSearchService(SearchService):
         cap = self.pg.candidate_cap
         if cap is None:
             return None
-        per_term = max(cap // 5, 1)
+        per_term = self.impact_list_length(cap)
         bm25 = self.pg.bm25
         built = impact_lists.current(self.db)
         blocks = store.collection_stats(self.db).blocks
