@@ -310,8 +310,9 @@ class PostgresSearchService(SearchService):
 
     def prepare_impact_lists(self) -> impact_lists.ImpactBuild | None:
         """Rebuild the impact lists (migration 0018) if none exist, the BM25 parameters or the cap changed,
-        or the live blocks changed by more than a quarter since they were built; the build in place, or
-        None without a cap (every keyword search exact)."""
+        the live blocks changed by more than a quarter since they were built, or a quarter of them were
+        written or removed since (the recorded changes are summed by every search's statistics); the build
+        in place, or None without a cap (every keyword search exact)."""
         cap = self.pg.candidate_cap
         if cap is None:
             return None
@@ -320,7 +321,7 @@ class PostgresSearchService(SearchService):
         built = impact_lists.current(self.db)
         blocks = store.collection_stats(self.db).blocks
         if (built is not None and (built.per_term, built.k1, built.b) == (per_term, bm25.k1, bm25.b)
-                and abs(blocks - built.blocks) <= built.blocks / 4):
+                and abs(blocks - built.blocks) <= built.blocks / 4 and built.changes <= max(built.blocks, 1_000) / 4):
             return built
         started = time.perf_counter()
         fresh = impact_lists.build(self.db, per_term, bm25.k1, bm25.b)

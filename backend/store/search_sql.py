@@ -11,7 +11,8 @@ a small scope would come back short. A large scope (a category) tries HNSW first
 Sparse: Okapi BM25 computed in SQL from the terms ingestion caches (migration 0007): candidates through
 the GIN index over `term_array`, the terms as an array (migration 0017), a term's frequency decoded from
 `term_counts`, the length from the stored `term_total`. The collection statistics (live blocks, total
-length, document frequencies) come from the same indexes (`collection_stats`, `document_frequencies`).
+length, document frequencies) are counted through the same indexes, or, once the keyword impact lists
+are built (migration 0018), are their build's counts plus the changes recorded since.
 
 Scope filters sit in each channel's WHERE clause, before ranking.
 """
@@ -157,12 +158,18 @@ def dense_ranking(db: Database, model: str, vector: np.ndarray, depth: int, docu
 
 
 def collection_stats(db: Database) -> CollectionStats:
-    """Live blocks and their total BM25 length, with the index change they were counted at."""
+    """Live blocks and their total BM25 length, with the index change they were counted at: the impact
+    lists' build's counts plus the changes since (migration 0018), or counted if there is no build."""
     with db.transaction() as conn:
-        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")  # one snapshot for both numbers
+        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")  # one snapshot for all numbers
         seq = one(conn.execute("SELECT coalesce(max(seq), 0) AS seq FROM index_changes"))["seq"]
-        row = one(conn.execute("SELECT count(*) AS n, coalesce(sum(term_total), 0) AS total FROM blocks"
-                               " WHERE is_live"))
+        row = conn.execute("SELECT k.blocks + coalesce(sum(c.blocks), 0) AS n,"
+                           " k.total_length + coalesce(sum(c.length), 0) AS total"
+                           " FROM keyword_impact_build k LEFT JOIN keyword_stats_changes c ON true"
+                           " GROUP BY k.blocks, k.total_length").fetchone()
+        if row is None:
+            row = one(conn.execute("SELECT count(*) AS n, coalesce(sum(term_total), 0) AS total FROM blocks"
+                                   " WHERE is_live"))
     return CollectionStats(int(seq), int(row["n"]), int(row["total"]))
 
 
@@ -172,7 +179,8 @@ def latest_change(db: Database) -> int:
 
 
 def document_frequencies(db: Database, terms: Sequence[str]) -> dict[str, int]:
-    """How many live blocks hold each term (terms held by none are left out)."""
+    """How many live blocks hold each term (terms held by none are left out): a term with an impact list
+    has its count at the build plus its changes since (migration 0018); the others are counted."""
     if not terms:
         return {}
     with db.transaction() as conn:
@@ -180,8 +188,10 @@ def document_frequencies(db: Database, terms: Sequence[str]) -> dict[str, int]:
         # lossy, and a lossy bitmap re-reads every row's terms (4 s for one such term, against ~0.1 s).
         conn.execute("SET LOCAL work_mem = '64MB'")
         rows = conn.execute(
-            "SELECT t.term, (SELECT count(*) FROM blocks b WHERE b.is_live"
-            " AND b.term_array @> ARRAY[t.term]) AS df FROM unnest(%s::text[]) AS t(term)",
+            "SELECT t.term, CASE WHEN l.term IS NULL THEN (SELECT count(*) FROM blocks b WHERE b.is_live"
+            " AND b.term_array @> ARRAY[t.term]) ELSE l.df + coalesce((SELECT sum(c.delta) FROM"
+            " keyword_df_changes c WHERE c.term = t.term), 0) END AS df"
+            " FROM unnest(%s::text[]) AS t(term) LEFT JOIN keyword_impact_lists l ON l.term = t.term",
             (list(terms),),
         ).fetchall()
     return {r["term"]: int(r["df"]) for r in rows if r["df"]}

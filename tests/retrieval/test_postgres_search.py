@@ -14,6 +14,7 @@ import pytest
 
 from backend.retrieval.postgres import PostgresIndex
 from backend.store import keyword_impacts as impact_lists
+from backend.store import search_sql
 from backend.store.db import Database
 from backend.store.keyword_impacts import ImpactBuild
 from tests.agent.chatting import chat
@@ -168,6 +169,22 @@ RIVERS = {
 }
 
 
+STATISTIC_TERMS = ["sediment", "meander", "oxbow", "lagoon"]
+
+
+def _statistics(db: Database) -> tuple[int, int, dict[str, int]]:
+    stats = search_sql.collection_stats(db)
+    return stats.blocks, stats.total_length, search_sql.document_frequencies(db, STATISTIC_TERMS)
+
+
+def _counted(url: str) -> tuple[int, int, dict[str, int]]:
+    with psycopg.connect(url) as conn:
+        n, total = conn.execute("SELECT count(*), sum(term_total) FROM blocks WHERE is_live").fetchone() or (0, 0)
+        df = {t: conn.execute("SELECT count(*) FROM blocks WHERE is_live AND %s = ANY(term_array)", (t,)).fetchone()[0]
+              for t in STATISTIC_TERMS}
+    return n, total, {t: c for t, c in df.items() if c}
+
+
 def _sparse_ranked(api: httpx.Client, query: str) -> list[tuple[str, float]]:
     return [(h["block_id"], round(h["score"], 9)) for h in _search(api, query, mode="sparse", k=20)]
 
@@ -188,6 +205,7 @@ def test_keyword_candidate_cap_is_exact_under_it_and_uses_the_impact_lists_over_
             return [(h.block_id, round(h.score, 9)) for h in index.search(query, 20, mode="sparse")]
 
         _eventually(lambda: (impact_lists.current(db) or ImpactBuild(-1, 0, 0, 0, 0, 0)).blocks == 0)
+        assert _statistics(db) == _counted(first.database_url)  # the build's (empty) counts + every change
         under = ranked(exact, "oxbow lagoon")
         assert len(under) == 2
         assert ranked(capped, "oxbow lagoon") == under
@@ -221,6 +239,11 @@ def test_keyword_candidate_cap_is_exact_under_it_and_uses_the_impact_lists_over_
             top = _search(b, "sediment meander", mode="sparse", k=20)
             assert top[0]["document_id"] == new_id
             assert top[0]["block_id"] == ranked(exact, "sediment meander")[0][0]
+            # The statistics are the build's counts plus the changes since, and equal a count of the vault.
+            assert _statistics(db) == _counted(first.database_url)
+            assert a.delete(f"/api/documents/{new_id}").status_code == 200
+            assert _statistics(db) == _counted(first.database_url)
+            assert _search(b, "sediment meander", mode="sparse", k=20)[0]["document_id"] != new_id
         assert capped.capped_searches >= 3
     finally:
         if second is not None:
