@@ -38,6 +38,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import anyio.to_thread
@@ -92,6 +93,7 @@ class PostgresIndex:
         self._stats: store.CollectionStats | None = None
         self._df: dict[str, int] = {}
         self._lock = threading.Lock()
+        self._channels = ThreadPoolExecutor(max_workers=4, thread_name_prefix="dense-channel")
 
     def _statistics(self) -> tuple[store.CollectionStats, dict[str, int]]:
         """BM25's collection statistics, recounted only after the index change feed moved."""
@@ -150,14 +152,16 @@ class PostgresIndex:
         # A scope's size, as far as it matters: a small one is ranked exactly by both channels.
         limit = max(self.candidate_cap or 0, _EXACT_SCOPE_BLOCKS)
         scope_blocks = store.scope_size(self.db, ids, cats, limit) if ids or cats else limit + 1
+        dense_ranking: Future[tuple[list[str], list[float]]] | None = None
+        if mode != "sparse" and query_vector is not None:
+            # The two channels are two statements on two connections: the dense one runs meanwhile.
+            unit = l2_normalise(np.asarray(query_vector, dtype=np.float32).reshape(1, -1))[0]
+            dense_ranking = self._channels.submit(store.dense_ranking, self.db, self.embed_model, unit, depth,
+                                                  ids, cats, scope_blocks > _EXACT_SCOPE_BLOCKS)
         sparse: tuple[list[str], list[float]] = ([], [])
         if mode != "dense" and weights:
             sparse = self._sparse(weights, depth, ids, cats, scope_blocks)
-        dense: tuple[list[str], list[float]] = ([], [])
-        if mode != "sparse" and query_vector is not None:
-            unit = l2_normalise(np.asarray(query_vector, dtype=np.float32).reshape(1, -1))[0]
-            dense = store.dense_ranking(self.db, self.embed_model, unit, depth, ids, cats,
-                                        large_scope=scope_blocks > _EXACT_SCOPE_BLOCKS)
+        dense = dense_ranking.result() if dense_ranking is not None else ([], [])
         if mode == "hybrid":
             fused = reciprocal_rank_fusion([sparse[0], dense[0]], k=self.rrf_k, limit=k)
         else:
