@@ -8,28 +8,31 @@ are broken exactly as the in-memory mode breaks them, and it costs microseconds,
 statements stay two simple, separately indexed queries.
 
 Startup reads nothing but one row (the stored vectors' dimension), so it takes the same time at any
-vault size; the model's HNSW index is created in the background if missing (a one-time build). Changes
-from any process are visible to the next search, as they are committed: nothing to poll or refresh.
-BM25's collection statistics (live blocks, total length, document frequencies) are cached per process
-and dropped whenever the index change feed has moved (one indexed `max(seq)` read per search).
+vault size; the model's HNSW index and the keyword impact lists (below) are prepared in the background.
+Changes from any process are visible to the next search, as they are committed: nothing to poll or
+refresh. BM25's collection statistics (live blocks, total length, document frequencies) are cached per
+process and dropped whenever the index change feed has moved (one indexed `max(seq)` read per search);
+once the impact lists are built they are read as the build's counts plus the changes recorded since
+(migration 0018), not counted again. The dense statement runs on a second connection while the keyword
+one runs.
 
-The keyword channel's cost is bounded: exact BM25 over a query whose every word is common means scoring
-every block holding one of them, a share of the vault that grows with it (~4 µs a block: 0.4 s at 100k
-on a quiet machine). So when the blocks to score exceed `candidate_cap` (QUIRE_SEARCH_KEYWORD_CANDIDATES,
-5,000; never within a scope that small), a search scores instead the holders of its rarer terms plus, for
-each term held by more than cap / 5 blocks, the cap / 5 blocks where it weighs most: the *impact lists*
-(migration 0018, backend/store/keyword_impacts.py — built by one process when missing or when the live
-blocks changed by a quarter, extended by a trigger as blocks are written). Every block scored is scored
-exactly, over all the query's terms; a block left out holds none of the rarer terms and is below each
-common term's list floor, so when the list's `depth`-th score reaches the sum of those floors × weights
-the ranking is provably the exact one (the floors use the build's average length, which drifts a little
-until the next rebuild). We chose this over a conjunctive tier alone (blocks holding all the rarest
-terms, the shortest first, kept as the fallback while a common term is not listed yet): on the synthetic
-100k vault the tier kept overlap@10 with the exact ranking at 0.75, the lists at 1.00
+The keyword channel's cost is bounded. Exact BM25 over a query whose every word is common scores every
+block holding one of them, a share of the vault that grows with it (synthetic vault, load ~7: p95 1.0 s
+at 100k, 11 s at 1M). So when the blocks to score would exceed `candidate_cap`
+(QUIRE_SEARCH_KEYWORD_CANDIDATES, 5,000; a vault or scope that small is always exact), a search scores
+the holders of its rarer terms plus, for each term held by more than cap / 5 blocks, the cap / 5 blocks
+where it weighs most: the *impact lists* (migration 0018, backend/store/keyword_impacts.py — built by
+one process when missing or stale, extended by a trigger as blocks are written). Every block scored is
+scored exactly, over all the query's terms; a block left out holds none of the rarer terms and is below
+each common term's list floor, so when the list's `depth`-th score reaches the sum of those floors ×
+weights the ranking is provably the exact one (the floors use the build's average length, which drifts
+a little until the next rebuild). We chose this over a conjunctive tier alone (blocks holding all the
+rarest terms, the shortest first — kept as the fallback while a common term is not listed yet): on the
+synthetic 100k vault the tier's overlap@10 with the exact ranking was 0.75, the lists' 1.00
 (scripts/bench_keyword_cap.py), and the tier still visited every holder of a common term to pick the
-shortest ones. Lists of every term (an impact-ordered index of the whole vault, ~80 rows per block) would
-be exact always but too heavy to build and keep here; listing only terms held by more than cap / 5
-blocks makes them ~1,000 rows per listed term (394 terms at 100k).
+shortest. Lists of every term (an impact-ordered index of the whole vault, ~40 rows per block) would be
+exact always but too heavy to build and keep here; listing only the terms held by more than cap / 5
+blocks takes 394 terms × 1,000 rows at 100k, 2,686 × 1,000 at 1M.
 """
 
 from __future__ import annotations
