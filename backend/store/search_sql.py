@@ -199,7 +199,7 @@ def document_frequencies(db: Database, terms: Sequence[str]) -> dict[str, int]:
 
 def _candidates(terms: Sequence[str], holding_all: bool, listed: Sequence[str]) -> sql.Composable:
     """A keyword search's candidates: blocks holding any (all) of `terms` — the GIN index — or listed for
-    one of `listed` (the impact lists' primary key, then the blocks' one)."""
+    one of `listed` (the impact lists' term index, then the blocks' primary key)."""
     parts: list[sql.Composable] = []
     if terms or not listed:
         parts.append(sql.SQL("b.term_array {} {}::text[]").format(sql.SQL("@>" if holding_all else "&&"),

@@ -27,13 +27,15 @@ CREATE TABLE keyword_impact_lists (
 );
 
 -- (term, block, impact) for the listed terms' top blocks. Rows of blocks no longer live are left to the
--- next build: searches join blocks on is_live.
+-- next build: searches join blocks on is_live. No unique key, on purpose: the trigger below only ever
+-- inserts, so block writes never wait on a build that is deleting and rewriting the lists (a block whose
+-- terms are cached again may be listed twice until then; searches read ids, so twice is once).
 CREATE TABLE keyword_impacts (
     term text NOT NULL,
     block_id uuid NOT NULL,
-    impact double precision NOT NULL,
-    PRIMARY KEY (term, block_id)
+    impact double precision NOT NULL
 );
+CREATE INDEX keyword_impacts_term ON keyword_impacts (term);
 
 -- Changes since the build, one row per block written, trashed, restored or deleted (insert-only: writers
 -- never wait on each other): to the live blocks and their total length, and to each listed term's
@@ -95,8 +97,7 @@ BEGIN
             SELECT t.term, t.tf * (params.k1 + 1) / (t.tf + params.k1 * (1 - params.b + params.b * NEW.term_total
                                                                            / params.average_length)) AS impact
         ) s
-        WHERE s.impact > t.floor
-        ON CONFLICT (term, block_id) DO UPDATE SET impact = EXCLUDED.impact;
+        WHERE s.impact > t.floor;
     END IF;
     RETURN NULL;
 END $$;
