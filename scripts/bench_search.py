@@ -19,13 +19,16 @@ Every timing is repeated (`--repeat`) and reported with its spread and the load 
                                    [--hnsw-memory-mb MB]
 
 `--backend postgres` measures the Postgres search mode instead (QUIRE_SEARCH_BACKEND=postgres): the
-one-time HNSW build, cold start (`PostgresSearchService.build()`, all a process does at startup), query
-latencies and delete visibility, with the same vault and queries. "build from Postgres" is then the cold start.
+one-time builds (keyword impact lists, HNSW), cold start (`PostgresSearchService.build()`, all a process
+does at startup), query latencies (hybrid; each channel alone; scoped), how often dense search finds the
+query's own document, and delete visibility, with the same vault and queries. "build from Postgres" is
+then the cold start.
 
 `--pgdata DIR` keeps the vault (an embedded Postgres in DIR/pg, the queries in DIR/vault.npz) and reuses it
 on the next run with the same --blocks and --dim: writing 1M blocks and building their HNSW index takes
 tens of minutes, measuring them a few. Documents a run deleted are brought back at the start of the next.
-`--prepare-only` writes the vault (and, with --backend postgres, builds the HNSW index) and stops.
+`--prepare-only` writes the vault (and, with --backend postgres, builds the impact lists and the HNSW
+index) and stops.
 """
 
 from __future__ import annotations
