@@ -66,7 +66,8 @@ def _build_context(settings: Settings, database_url: str, membership: Membership
     db.open()
     llm = LLMClient(settings.ollama_host, settings.chat_model, settings.embed_model, settings.ollama_timeout_s)
     embedder = build_embedder(settings.embedder, llm, settings.embed_model)
-    search_service = (PostgresSearchService(db, embedder) if settings.search_backend == "postgres"
+    search_service = (PostgresSearchService(db, embedder, settings.search_keyword_candidates or None)
+                      if settings.search_backend == "postgres"
                       else SearchService(db, embedder, settings.index_poll_s))
     search_service.build()
     return AppContext(settings=settings, db=db, llm=llm, embedder=embedder,

@@ -67,6 +67,8 @@ class Settings(BaseSettings):
     index_poll_s: float = Field(1.0, gt=0, validation_alias=_env("QUIRE_INDEX_POLL_S"))
     # memory: each process holds a hybrid index (FAISS + BM25); postgres: search runs in the database.
     search_backend: Literal["memory", "postgres"] = Field("memory", validation_alias=_env("QUIRE_SEARCH_BACKEND"))
+    # Postgres mode: keyword candidates one search scores at most (0: no limit, always exact BM25).
+    search_keyword_candidates: int = Field(5_000, ge=0, validation_alias=_env("QUIRE_SEARCH_KEYWORD_CANDIDATES"))
     chat_memory_chars: int = Field(48_000, ge=2_000, validation_alias=_env("QUIRE_CHAT_MEMORY_CHARS"))
     study_idle_gap_s: int = Field(900, ge=60, validation_alias=_env("QUIRE_STUDY_IDLE_GAP_S"))
     # IANA name (e.g. Europe/Berlin) for study days, streaks and time-of-day badges; unset = the server's zone.

@@ -8,10 +8,31 @@ are broken exactly as the in-memory mode breaks them, and it costs microseconds,
 statements stay two simple, separately indexed queries.
 
 Startup reads nothing but one row (the stored vectors' dimension), so it takes the same time at any
-vault size; the model's HNSW index is created in the background if missing (a one-time build). Changes
-from any process are visible to the next search, as they are committed: nothing to poll or refresh.
-BM25's collection statistics (live blocks, total length, document frequencies) are cached per process
-and dropped whenever the index change feed has moved (one indexed `max(seq)` read per search).
+vault size; the model's HNSW index and the keyword impact lists (below) are prepared in the background.
+Changes from any process are visible to the next search, as they are committed: nothing to poll or
+refresh. BM25's collection statistics (live blocks, total length, document frequencies) are cached per
+process and dropped whenever the index change feed has moved (one indexed `max(seq)` read per search);
+once the impact lists are built they are read as the build's counts plus the changes recorded since
+(migration 0018), not counted again. The dense statement runs on a second connection while the keyword
+one runs.
+
+The keyword channel's cost is bounded. Exact BM25 over a query whose every word is common scores every
+block holding one of them, a share of the vault that grows with it (synthetic vault, load ~7: p95 1.0 s
+at 100k, 11 s at 1M). So when the blocks to score would exceed `candidate_cap`
+(QUIRE_SEARCH_KEYWORD_CANDIDATES, 5,000; a vault or scope that small is always exact), a search scores
+the holders of its rarer terms plus, for each term held by more than cap / 5 blocks, the cap / 5 blocks
+where it weighs most: the *impact lists* (migration 0018, backend/store/keyword_impacts.py — built by
+one process when missing or stale, extended by a trigger as blocks are written). Every block scored is
+scored exactly, over all the query's terms; a block left out holds none of the rarer terms and is below
+each common term's list floor, so when the list's `depth`-th score reaches the sum of those floors ×
+weights the ranking is provably the exact one (the floors use the build's average length, which drifts
+a little until the next rebuild). We chose this over a conjunctive tier alone (blocks holding all the
+rarest terms, the shortest first — kept as the fallback while a common term is not listed yet): on the
+synthetic 100k vault the tier's overlap@10 with the exact ranking was 0.75, the lists' 1.00
+(scripts/bench_keyword_cap.py), and the tier still visited every holder of a common term to pick the
+shortest. Lists of every term (an impact-ordered index of the whole vault, ~40 rows per block) would be
+exact always but too heavy to build and keep here; listing only the terms held by more than cap / 5
+blocks takes 394 terms × 1,000 rows at 100k, 2,686 × 1,000 at 1M.
 """
 
 from __future__ import annotations
@@ -20,6 +41,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import anyio.to_thread
@@ -35,6 +57,7 @@ from backend.retrieval.sparse import BM25Params, bm25_idf
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Hit, Scope, SearchMode
 from backend.store import blocks as blocks_store
+from backend.store import keyword_impacts as impact_lists
 from backend.store import search_sql as store
 from backend.store.db import Database
 
@@ -44,6 +67,12 @@ log = logging.getLogger(__name__)
 # (100,000 768-d vectors: ~400 MB).
 HNSW_BUILD_MEMORY_MB = 1024
 _DF_CACHE_LIMIT = 50_000
+# Keyword candidates one search scores at most (QUIRE_SEARCH_KEYWORD_CANDIDATES' default): ~4 µs each.
+KEYWORD_CANDIDATES = 5_000
+# A scope of at most this many blocks is ranked exactly by the dense channel (distances to all its rows).
+_EXACT_SCOPE_BLOCKS = 5_000
+# How often a process checks whether the keyword impact lists need a rebuild (seconds).
+IMPACT_CHECK_S = 600.0
 # MaxScore's first pass scores the blocks of the query's rarest terms, up to about this many blocks.
 _FIRST_PASS_BLOCKS = 2_000
 
@@ -52,8 +81,14 @@ class PostgresIndex:
     """Hybrid search over live blocks in Postgres; the same `search` contract as `HybridIndex`."""
 
     def __init__(self, db: Database, embed_model: str, analyzer: Analyzer | None = None,
-                 bm25: BM25Params | None = None, rrf_k: int = RRF_K) -> None:
+                 bm25: BM25Params | None = None, rrf_k: int = RRF_K,
+                 candidate_cap: int | None = KEYWORD_CANDIDATES) -> None:
         self.db = db
+        self.candidate_cap = candidate_cap  # None: always exact
+        # Keyword rankings that took the capped path, and those of them the impact lists' floors prove
+        # exact (for benchmarks).
+        self.capped_searches = 0
+        self.proven_exact = 0
         self.embed_model = embed_model
         self.analyzer = analyzer or Analyzer()
         self.bm25 = bm25 or BM25Params()
@@ -61,6 +96,7 @@ class PostgresIndex:
         self._stats: store.CollectionStats | None = None
         self._df: dict[str, int] = {}
         self._lock = threading.Lock()
+        self._channels = ThreadPoolExecutor(max_workers=4, thread_name_prefix="dense-channel")
 
     def _statistics(self) -> tuple[store.CollectionStats, dict[str, int]]:
         """BM25's collection statistics, recounted only after the index change feed moved."""
@@ -116,13 +152,19 @@ class PostgresIndex:
         ids = sorted(scope.document_ids) if scope else []
         cats = sorted(scope.categories) if scope else []
         weights = self.term_weights(query) if query.strip() else {}
+        # A scope's size, as far as it matters: a small one is ranked exactly by both channels.
+        limit = max(self.candidate_cap or 0, _EXACT_SCOPE_BLOCKS)
+        scope_blocks = store.scope_size(self.db, ids, cats, limit) if ids or cats else limit + 1
+        dense_ranking: Future[tuple[list[str], list[float]]] | None = None
+        if mode != "sparse" and query_vector is not None:
+            # The two channels are two statements on two connections: the dense one runs meanwhile.
+            unit = l2_normalise(np.asarray(query_vector, dtype=np.float32).reshape(1, -1))[0]
+            dense_ranking = self._channels.submit(store.dense_ranking, self.db, self.embed_model, unit, depth,
+                                                  ids, cats, scope_blocks > _EXACT_SCOPE_BLOCKS)
         sparse: tuple[list[str], list[float]] = ([], [])
         if mode != "dense" and weights:
-            sparse = self._sparse(weights, depth, ids, cats)
-        dense: tuple[list[str], list[float]] = ([], [])
-        if mode != "sparse" and query_vector is not None:
-            unit = l2_normalise(np.asarray(query_vector, dtype=np.float32).reshape(1, -1))[0]
-            dense = store.dense_ranking(self.db, self.embed_model, unit, depth, ids, cats)
+            sparse = self._sparse(weights, depth, ids, cats, scope_blocks)
+        dense = dense_ranking.result() if dense_ranking is not None else ([], [])
         if mode == "hybrid":
             fused = reciprocal_rank_fusion([sparse[0], dense[0]], k=self.rrf_k, limit=k)
         else:
@@ -133,36 +175,44 @@ class PostgresIndex:
         judge = self.judge(query)
         return [self._hit(rows[f.block_id], f, weights, judge) for f in fused if f.block_id in rows]
 
-    def _sparse(self, weights: dict[str, float], depth: int, ids: list[str],
-                cats: list[str]) -> tuple[list[str], list[float]]:
-        """BM25's top `depth`, exact, with MaxScore pruning in two statements.
+    def _sparse(self, weights: dict[str, float], depth: int, ids: list[str], cats: list[str],
+                scope_blocks: int) -> tuple[list[str], list[float]]:
+        """BM25's top `depth`: exact (MaxScore in two statements) unless that means scoring more than
+        `candidate_cap` blocks; then the impact lists' blocks and the rarer terms' holders (see the
+        module's docstring), or a conjunctive tier (`_tier`) while a common term is not listed.
 
         A term adds at most weight × (k1 + 1) to a block's score. First the blocks holding the query's
         rarest terms are scored (a small set); the `depth`-th of their scores is a threshold θ that the
         final list's last score reaches at least. The commonest terms whose summed maxima stay below θ
         cannot lift a block holding none of the other terms into the list, so the second statement scores
-        only blocks holding one of the other terms — without this, a query with a word found in nearly
-        every block scored the whole vault (~400 ms at 10,000 blocks).
+        only blocks holding one of the other ("essential") terms. A scope of at most `candidate_cap`
+        blocks is always ranked exactly.
         """
         stats, df = self._stats, self._df
         assert stats is not None  # set by term_weights
         average = stats.total_length / max(stats.blocks, 1)
         k1, b = self.bm25.k1, self.bm25.b
+        cap = self.candidate_cap
+        if cap is not None and min(scope_blocks, stats.blocks) <= cap:  # never more candidates than blocks
+            cap = None
 
-        def ranking(candidate_terms: list[str]) -> tuple[list[str], list[float]]:
-            return store.sparse_ranking(self.db, weights, candidate_terms, average, k1, b, depth, ids, cats)
+        def ranking(terms: list[str], holding_all: bool = False, shortest: int | None = None,
+                    listed: list[str] | None = None) -> tuple[list[str], list[float]]:
+            return store.sparse_ranking(self.db, weights, terms, average, k1, b, depth, ids, cats,
+                                        holding_all=holding_all, shortest=shortest, listed=listed or [])
 
-        rarest = sorted(weights, key=lambda t: df.get(t, 0))
+        # Under a cap, the first pass keeps to it too (and is skipped if even the rarest term is over it).
+        budget = _FIRST_PASS_BLOCKS if cap is None else min(_FIRST_PASS_BLOCKS, cap)
         first: list[str] = []
         held = 0
-        for term in rarest:
-            if first and held + df.get(term, 0) > _FIRST_PASS_BLOCKS:
+        for term in sorted(weights, key=lambda t: (df.get(t, 0), t)):
+            if held + df.get(term, 0) > budget and (first or cap is not None):
                 break
             first.append(term)
             held += df.get(term, 0)
-        if len(first) == len(weights):
+        if first and len(first) == len(weights):
             return ranking(first)
-        found = ranking(first)
+        found = ranking(first) if first else ([], [])
         theta = found[1][depth - 1] if len(found[0]) >= depth else 0.0
         essential, bound = list(weights), 0.0
         for term in sorted(weights, key=weights.__getitem__):  # cheapest maxima first
@@ -170,7 +220,41 @@ class PostgresIndex:
             if bound >= theta:
                 break
             essential.remove(term)
-        return ranking(essential)
+        if cap is None or sum(df.get(t, 0) for t in essential) <= cap:
+            return ranking(essential)
+        self.capped_searches += 1
+        floors = impact_lists.floors(self.db, essential)
+        unlisted = [t for t in essential if t not in floors]
+        if floors and sum(df.get(t, 0) for t in unlisted) <= cap:
+            capped = ranking(unlisted, listed=sorted(floors))
+            # A block scored by neither statement holds no unlisted essential term and is in no list of
+            # the listed ones it holds: its score is at most this.
+            bound = sum(weights[t] * floor for t, floor in floors.items()) + sum(
+                weights[t] * (k1 + 1) for t in weights if t not in essential)
+        else:  # common terms not listed (yet): a conjunctive tier
+            capped = ranking(self._tier(essential, df, stats.blocks, cap), holding_all=True, shortest=cap)
+            bound = float("inf")
+        scores = dict(zip(*found, strict=True)) | dict(zip(*capped, strict=True))
+        best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:depth]
+        if len(best) == depth and best[-1][1] >= bound:
+            self.proven_exact += 1
+        return [block for block, _ in best], [score for _, score in best]
+
+    @staticmethod
+    def _tier(essential: list[str], df: dict[str, int], blocks: int, cap: int) -> list[str]:
+        """The terms a capped search's candidates must all hold: the rarest essential terms, as few as
+        make the expected number of blocks holding them all (document frequencies taken as independent)
+        fall to `cap` — or all essential terms, when even they do not (the shortest `cap` holders are
+        then scored: with each term once, a shorter block scores higher)."""
+        n = max(blocks, 1)
+        tier: list[str] = []
+        expected = float(n)
+        for term in sorted(essential, key=lambda t: (df.get(t, 0), t)):
+            tier.append(term)
+            expected *= df.get(term, 0) / n
+            if expected <= cap:
+                break
+        return tier
 
     def _hit(self, row: store.HitRow, fused: Fused, weights: dict[str, float], judge: Judge) -> Hit:
         sparse_rank, dense_rank = fused.ranks
@@ -186,9 +270,10 @@ class PostgresSearchService(SearchService):
     """`SearchService` with the database as its index: no build, no poller, no per-process state to keep
     in step (the change notifications ingestion sends are no-ops here)."""
 
-    def __init__(self, db: Database, embedder: Embedder) -> None:
+    def __init__(self, db: Database, embedder: Embedder, keyword_candidates: int | None = KEYWORD_CANDIDATES
+                 ) -> None:
         super().__init__(db, embedder, poll_s=1.0)
-        self.pg = PostgresIndex(db, embedder.model)
+        self.pg = PostgresIndex(db, embedder.model, candidate_cap=keyword_candidates)
         self.pg.analyzer = self.index.analyzer  # one analyser: ingestion caches terms with it
         self._hnsw_dimension: int | None = None
 
@@ -203,20 +288,53 @@ class PostgresSearchService(SearchService):
 
     def _work(self) -> None:
         self._prepare()
+        while not self._stop.wait(IMPACT_CHECK_S):
+            try:
+                self.prepare_impact_lists()
+            except Exception:
+                log.exception("rebuilding the keyword impact lists failed; keyword search still works")
 
     def _prepare(self) -> None:
-        """Create the model's HNSW index if missing and cache terms missing for the running analyser."""
+        """Cache terms missing for the running analyser, (re)build the keyword impact lists if stale, and
+        create the model's HNSW index if missing."""
         try:
-            if self._hnsw_dimension is not None:
-                self._ensure_index(self._hnsw_dimension)
             fingerprint = self.analyzer.fingerprint
             for rows in store.iter_stale_terms(self.db, fingerprint):
                 if self._stop.is_set():
                     return
                 blocks_store.save_terms(self.db, fingerprint,
                                         [(r["id"], *self.analyzer.term_counts(r["text"])) for r in rows])
+            self.prepare_impact_lists()
+            if self._hnsw_dimension is not None:
+                self._ensure_index(self._hnsw_dimension)
         except Exception:
             log.exception("preparing the Postgres search mode failed; searches still work, slower")
+
+    @staticmethod
+    def impact_list_length(cap: int) -> int:
+        """Blocks listed per common term: a query of up to five common terms stays within the cap."""
+        return max(cap // 5, 1)
+
+    def prepare_impact_lists(self) -> impact_lists.ImpactBuild | None:
+        """Rebuild the impact lists (migration 0018) if none exist, the BM25 parameters or the cap changed,
+        the live blocks changed by more than a quarter since they were built, or a quarter of them were
+        written or removed since (the recorded changes are summed by every search's statistics); the build
+        in place, or None without a cap (every keyword search exact)."""
+        cap = self.pg.candidate_cap
+        if cap is None:
+            return None
+        per_term = self.impact_list_length(cap)
+        bm25 = self.pg.bm25
+        built = impact_lists.current(self.db)
+        blocks = store.collection_stats(self.db).blocks
+        if (built is not None and (built.per_term, built.k1, built.b) == (per_term, bm25.k1, bm25.b)
+                and abs(blocks - built.blocks) <= built.blocks / 4 and built.changes <= max(built.blocks, 1_000) / 4):
+            return built
+        started = time.perf_counter()
+        fresh = impact_lists.build(self.db, per_term, bm25.k1, bm25.b)
+        if fresh is not None:
+            log.info("keyword impact lists of %d terms built in %.1fs", fresh.terms, time.perf_counter() - started)
+        return fresh
 
     def _ensure_index(self, dimension: int) -> None:
         started = time.perf_counter()

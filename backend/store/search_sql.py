@@ -6,12 +6,13 @@ the embedding model), so the HNSW index is an expression index over `embedding::
 expression under exactly that predicate, so the planner uses it. A scoped query (documents and/or
 categories) ranks the scope's own rows exactly instead: pgvector 0.6 (the one pgserver bundles) has no
 iterative index scans, and HNSW with a filter returns at most `hnsw.ef_search` rows before filtering, so
-a small scope would come back short.
+a small scope would come back short. A large scope (a category) tries HNSW first (`dense_ranking`).
 
 Sparse: Okapi BM25 computed in SQL from the terms ingestion caches (migration 0007): candidates through
 the GIN index over `term_array`, the terms as an array (migration 0017), a term's frequency decoded from
 `term_counts`, the length from the stored `term_total`. The collection statistics (live blocks, total
-length, document frequencies) come from the same indexes (`collection_stats`, `document_frequencies`).
+length, document frequencies) are counted through the same indexes, or, once the keyword impact lists
+are built (migration 0018), are their build's counts plus the changes recorded since.
 
 Scope filters sit in each channel's WHERE clause, before ranking.
 """
@@ -28,9 +29,13 @@ from psycopg import sql
 
 from backend.store.db import Connection, Database, one
 
-# Rows each HNSW scan visits beyond the k it must return: dead tuples (blocks that stopped being live
-# since the last vacuum) are skipped after the index scan, so the scan needs some headroom.
-_EF_SEARCH_MIN = 100
+# The HNSW scan's beam (hnsw.ef_search) at least: beyond the k it must return, dead tuples (blocks that
+# stopped being live since the last vacuum) are skipped after the index scan, and a wider beam finds
+# more of the true nearest. On the synthetic 1M-block vault (scripts/bench_search.py: vectors of
+# uniform noise around 256 topics, a hard case for HNSW) a query's own document was in the top 7 for
+# 140 / 155 / 168 of 200 queries at 100 / 400 / 800 (p50 14 / 19 / 25 ms); at 100k, 195 / 199 at 100 / 400.
+_EF_SEARCH_MIN = 400
+_EF_SEARCH_MAX = 1000  # pgvector's limit
 
 
 @dataclass(frozen=True)
@@ -121,34 +126,50 @@ def stored_dimension(db: Database, model: str) -> int | None:
 
 
 def dense_ranking(db: Database, model: str, vector: np.ndarray, depth: int, document_ids: Sequence[str],
-                  categories: Sequence[str]) -> tuple[list[str], list[float]]:
-    """The `depth` live blocks nearest to `vector` (cosine similarity, best first) within the scope."""
+                  categories: Sequence[str], large_scope: bool = False) -> tuple[list[str], list[float]]:
+    """The `depth` live blocks nearest to `vector` (cosine similarity, best first) within the scope.
+
+    A `large_scope` (thousands of blocks: exact distances would read them all) is first searched through
+    HNSW at the widest beam pgvector allows, keeping the scope's rows among the nearest 1,000; if fewer
+    than `depth` of them are, its rows are ranked exactly as a small scope's are.
+    """
     dim = int(vector.shape[0])
     scope = _scope_clause(document_ids, categories)
     literal = "[" + ",".join(map(repr, vector.astype(float).tolist())) + "]"
-    if document_ids or categories:
-        # Scoped: exact distances over the scope's rows (the untyped expression matches no HNSW index).
-        order = sql.SQL("b.embedding <=> {}::vector").format(sql.Literal(literal))
-    else:
-        order = sql.SQL("(b.embedding::vector({d})) <=> {v}::vector({d})").format(
-            d=sql.Literal(dim), v=sql.Literal(literal))
-    query = sql.SQL(
-        "SELECT b.id::text AS id, 1 - ({order}) AS score FROM blocks b"
-        " WHERE b.is_live AND b.embed_model = {model}{scope} ORDER BY {order} LIMIT {depth}"
-    ).format(order=order, model=sql.Literal(model), scope=scope, depth=sql.Literal(depth))
-    with db.transaction() as conn:
-        conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(max(depth, _EF_SEARCH_MIN))))
-        rows = conn.execute(query).fetchall()
+    indexed = sql.SQL("(b.embedding::vector({d})) <=> {v}::vector({d})").format(
+        d=sql.Literal(dim), v=sql.Literal(literal))
+    # Scoped: exact distances over the scope's rows (the untyped expression matches no HNSW index).
+    exact = sql.SQL("b.embedding <=> {}::vector").format(sql.Literal(literal))
+    scoped = bool(document_ids or categories)
+    attempts = [(indexed, _EF_SEARCH_MAX)] if large_scope and scoped else []
+    attempts.append((exact, 0) if scoped else (indexed, max(depth, _EF_SEARCH_MIN)))
+    for order, ef_search in attempts:
+        query = sql.SQL(
+            "SELECT b.id::text AS id, 1 - ({order}) AS score FROM blocks b"
+            " WHERE b.is_live AND b.embed_model = {model}{scope} ORDER BY {order} LIMIT {depth}"
+        ).format(order=order, model=sql.Literal(model), scope=scope, depth=sql.Literal(depth))
+        with db.transaction() as conn:
+            if ef_search:
+                conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef_search)))
+            rows = conn.execute(query).fetchall()
+        if len(rows) >= depth:
+            break
     return [r["id"] for r in rows], [float(r["score"]) for r in rows]
 
 
 def collection_stats(db: Database) -> CollectionStats:
-    """Live blocks and their total BM25 length, with the index change they were counted at."""
+    """Live blocks and their total BM25 length, with the index change they were counted at: the impact
+    lists' build's counts plus the changes since (migration 0018), or counted if there is no build."""
     with db.transaction() as conn:
-        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")  # one snapshot for both numbers
+        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")  # one snapshot for all numbers
         seq = one(conn.execute("SELECT coalesce(max(seq), 0) AS seq FROM index_changes"))["seq"]
-        row = one(conn.execute("SELECT count(*) AS n, coalesce(sum(term_total), 0) AS total FROM blocks"
-                               " WHERE is_live"))
+        row = conn.execute("SELECT k.blocks + coalesce(sum(c.blocks), 0) AS n,"
+                           " k.total_length + coalesce(sum(c.length), 0) AS total"
+                           " FROM keyword_impact_build k LEFT JOIN keyword_stats_changes c ON true"
+                           " GROUP BY k.blocks, k.total_length").fetchone()
+        if row is None:
+            row = one(conn.execute("SELECT count(*) AS n, coalesce(sum(term_total), 0) AS total FROM blocks"
+                                   " WHERE is_live"))
     return CollectionStats(int(seq), int(row["n"]), int(row["total"]))
 
 
@@ -158,23 +179,49 @@ def latest_change(db: Database) -> int:
 
 
 def document_frequencies(db: Database, terms: Sequence[str]) -> dict[str, int]:
-    """How many live blocks hold each term (terms held by none are left out)."""
+    """How many live blocks hold each term (terms held by none are left out): a term with an impact list
+    has its count at the build plus its changes since (migration 0018); the others are counted."""
     if not terms:
         return {}
-    with db.connection() as conn:
+    with db.transaction() as conn:
+        # Room for the bitmap of a term held by ~every block of a 1M-block vault: past work_mem it turns
+        # lossy, and a lossy bitmap re-reads every row's terms (4 s for one such term, against ~0.1 s).
+        conn.execute("SET LOCAL work_mem = '64MB'")
         rows = conn.execute(
-            "SELECT t.term, (SELECT count(*) FROM blocks b WHERE b.is_live"
-            " AND b.term_array @> ARRAY[t.term]) AS df FROM unnest(%s::text[]) AS t(term)",
+            "SELECT t.term, CASE WHEN l.term IS NULL THEN (SELECT count(*) FROM blocks b WHERE b.is_live"
+            " AND b.term_array @> ARRAY[t.term]) ELSE l.df + coalesce((SELECT sum(c.delta) FROM"
+            " keyword_df_changes c WHERE c.term = t.term), 0) END AS df"
+            " FROM unnest(%s::text[]) AS t(term) LEFT JOIN keyword_impact_lists l ON l.term = t.term",
             (list(terms),),
         ).fetchall()
     return {r["term"]: int(r["df"]) for r in rows if r["df"]}
 
 
+def _candidates(terms: Sequence[str], holding_all: bool, listed: Sequence[str]) -> sql.Composable:
+    """A keyword search's candidates: blocks holding any (all) of `terms` — the GIN index — or listed for
+    one of `listed` (the impact lists' term index, then the blocks' primary key)."""
+    parts: list[sql.Composable] = []
+    if terms or not listed:
+        parts.append(sql.SQL("b.term_array {} {}::text[]").format(sql.SQL("@>" if holding_all else "&&"),
+                                                                  sql.Literal(list(terms))))
+    if listed:
+        parts.append(sql.SQL("b.id = ANY(ARRAY(SELECT block_id FROM keyword_impacts WHERE term = ANY({}::text[])))")
+                     .format(sql.Literal(list(listed))))
+    return sql.SQL("({})").format(sql.SQL(" OR ").join(parts))
+
+
 def sparse_ranking(db: Database, weights: dict[str, float], candidate_terms: Sequence[str], average_length: float,
                    k1: float, b: float, depth: int, document_ids: Sequence[str],
-                   categories: Sequence[str]) -> tuple[list[str], list[float]]:
-    """The `depth` best by BM25 of the live blocks in the scope holding any of `candidate_terms`, scored
-    over all query terms (`weights`: each term's qtf × idf)."""
+                   categories: Sequence[str], *, holding_all: bool = False, shortest: int | None = None,
+                   listed: Sequence[str] = ()) -> tuple[list[str], list[float]]:
+    """The `depth` best by BM25 of the live blocks in the scope holding any of `candidate_terms` (all of
+    them if `holding_all`) or in the impact list of one of `listed` (migration 0018), scored over all
+    query terms (`weights`: each term's qtf × idf).
+
+    `shortest`: score only that many candidates, the shortest (then by id, the same in every process).
+    The planner picks the path: the GIN index then a top-N sort when few blocks hold the terms, the
+    length index read in order, stopping after `shortest` holders, when most blocks hold them.
+    """
     if not weights:
         return [], []
     # One expression per query term over columns computed once per candidate (OFFSET 0 keeps the planner
@@ -196,17 +243,29 @@ def sparse_ranking(db: Database, weights: dict[str, float], candidate_terms: Seq
                 SELECT b.id, b.term_array AS arr, b.term_counts,
                        {k1} * (1 - {b} + {b} * b.term_total / {avg}) AS norm
                 FROM blocks b
-                WHERE b.is_live AND b.term_array && {candidates}::text[]{scope}
+                WHERE b.is_live AND {candidates}{scope}
+                {shortest}
                 OFFSET 0
             ) c OFFSET 0
         ) t ORDER BY score DESC, id LIMIT {depth}
     """).format(score=sql.SQL(" + ").join(contributions), positions=sql.SQL(", ").join(positions),
-                candidates=sql.Literal(list(candidate_terms)), scope=_scope_clause(document_ids, categories),
+                shortest=sql.SQL("") if shortest is None else sql.SQL("ORDER BY b.term_total, b.id LIMIT {}").format(
+                    sql.Literal(shortest)),
+                candidates=_candidates(candidate_terms, holding_all, listed),
+                scope=_scope_clause(document_ids, categories),
                 k1=sql.Literal(k1), b=sql.Literal(b), avg=sql.Literal(max(average_length, 1e-9)),
                 depth=sql.Literal(depth))
     with db.connection() as conn:
         rows = conn.execute(query).fetchall()
     return [r["id"] for r in rows], [float(r["score"]) for r in rows]
+
+
+def scope_size(db: Database, document_ids: Sequence[str], categories: Sequence[str], limit: int) -> int:
+    """The live blocks in the scope, counted no further than `limit` + 1."""
+    query = sql.SQL("SELECT count(*) AS n FROM (SELECT 1 FROM blocks b WHERE b.is_live{scope} LIMIT {limit}) s"
+                    ).format(scope=_scope_clause(document_ids, categories), limit=sql.Literal(limit + 1))
+    with db.connection() as conn:
+        return int(one(conn.execute(query))["n"])
 
 
 def hit_rows(db: Database, block_ids: Sequence[str]) -> dict[str, HitRow]:

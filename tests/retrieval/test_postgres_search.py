@@ -12,6 +12,11 @@ import httpx
 import psycopg
 import pytest
 
+from backend.retrieval.postgres import PostgresIndex
+from backend.store import keyword_impacts as impact_lists
+from backend.store import search_sql
+from backend.store.db import Database
+from backend.store.keyword_impacts import ImpactBuild
 from tests.agent.chatting import chat
 from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import QuireServer
@@ -142,3 +147,105 @@ def test_chat_and_study_work_on_the_postgres_mode(pg_server: QuireServer, fake_o
         assert job["status"] == "succeeded", job
         quiz = api.get(job["result_url"]).json()
         assert {q["sources"][0]["filename"] for q in quiz["questions"]} <= set(NOTES)
+
+
+# Eight notes hold "sediment" and five "meander"; "oxbow" is in two, "lagoon" in one. With a cap of 4 keyword
+# candidates, "oxbow lagoon" (3 blocks) is ranked exactly, "sediment meander" (13) takes the capped path; the
+# impact lists (1 block per term held by more than 1) list "sediment", "meander" and "oxbow".
+RIVERS = {
+    f"river{i}.md": (f"# River {i}\n\n" + " ".join(words)).encode()
+    for i, words in enumerate([
+        ["Sediment", "settles", "where", "an", "oxbow", "lake", "is", "cut", "off", "by", "a", "meander."],
+        ["An", "oxbow", "forms", "when", "sediment", "closes", "a", "lagoon", "at", "the", "river", "bend."],
+        ["Sediment", "and", "meander", "scars", "mark", "the", "plain."],
+        ["Each", "meander", "migrates", "as", "sediment", "is", "eroded", "on", "the", "outer", "bank", "and",
+         "laid", "down", "on", "the", "inner", "bank", "of", "the", "channel."],
+        ["Sediment", "load", "rises", "in", "a", "flood", "and", "every", "meander", "grows."],
+        ["Fine", "sediment", "drifts", "far", "downstream", "in", "still", "water."],
+        ["Coarse", "sediment", "stays", "near", "the", "source", "of", "the", "stream", "in", "the", "hills."],
+        ["Sediment", "with", "a", "meander", "belt", "of", "silt", "and", "sand", "across", "the", "valley", "floor",
+         "for", "many", "kilometres."],
+    ])
+}
+
+
+STATISTIC_TERMS = ["sediment", "meander", "oxbow", "lagoon"]
+
+
+def _statistics(db: Database) -> tuple[int, int, dict[str, int]]:
+    stats = search_sql.collection_stats(db)
+    return stats.blocks, stats.total_length, search_sql.document_frequencies(db, STATISTIC_TERMS)
+
+
+def _counted(url: str) -> tuple[int, int, dict[str, int]]:
+    with psycopg.connect(url) as conn:
+        n, total = conn.execute("SELECT count(*), sum(term_total) FROM blocks WHERE is_live").fetchone() or (0, 0)
+        df = {t: conn.execute("SELECT count(*) FROM blocks WHERE is_live AND %s = ANY(term_array)", (t,)).fetchone()[0]
+              for t in STATISTIC_TERMS}
+    return n, total, {t: c for t, c in df.items() if c}
+
+
+def _sparse_ranked(api: httpx.Client, query: str) -> list[tuple[str, float]]:
+    return [(h["block_id"], round(h["score"], 9)) for h in _search(api, query, mode="sparse", k=20)]
+
+
+def test_keyword_candidate_cap_is_exact_under_it_and_uses_the_impact_lists_over_it(
+    server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama
+) -> None:
+    first = server_factory(QUIRE_SEARCH_BACKEND="postgres", QUIRE_SEARCH_KEYWORD_CANDIDATES="4")
+    with first.client() as api:
+        ingest(api, RIVERS)
+    db = Database(first.database_url, min_size=1, max_size=2)
+    db.open()
+    second: QuireServer | None = None
+    try:  # this process ranks exactly (no cap) and with the servers' cap, over their database
+        exact, capped = PostgresIndex(db, "any", candidate_cap=None), PostgresIndex(db, "any", candidate_cap=4)
+
+        def ranked(index: PostgresIndex, query: str) -> list[tuple[str, float]]:
+            return [(h.block_id, round(h.score, 9)) for h in index.search(query, 20, mode="sparse")]
+
+        _eventually(lambda: (impact_lists.current(db) or ImpactBuild(-1, 0, 0, 0, 0, 0)).blocks == 0)
+        assert _statistics(db) == _counted(first.database_url)  # the build's (empty) counts + every change
+        under = ranked(exact, "oxbow lagoon")
+        assert len(under) == 2
+        assert ranked(capped, "oxbow lagoon") == under
+        assert capped.capped_searches == 0
+
+        full = ranked(exact, "sediment meander")
+        assert len(full) == 8  # exact: every block holding either word
+        # Over the cap, lists not yet built (the first server built them on an empty vault): the 4 shortest
+        # blocks holding both words, scored exactly.
+        tier = capped.search("sediment meander", 20, mode="sparse")
+        assert len(tier) == 4
+        assert all({"sediment", "meander"} <= set(h.text.lower().replace(".", "").split()) for h in tier)
+        assert {(h.block_id, round(h.score, 9)) for h in tier} <= set(full)
+
+        # A process starting on the grown vault rebuilds the lists: the capped search now scores the listed
+        # blocks (1 per word), and its best is the exact best.
+        second = QuireServer(first.database_url, first.data_dir, fake_ollama.url, QUIRE_EXECUTOR_ID="second",
+                             QUIRE_SEARCH_BACKEND="postgres", QUIRE_SEARCH_KEYWORD_CANDIDATES="4").start()
+        _eventually(lambda: (impact_lists.current(db) or ImpactBuild(-1, 0, 0, 0, 0, 0)).blocks > 0)
+        listed = ranked(capped, "sediment meander")
+        assert 1 <= len(listed) <= 2
+        assert listed[0] == full[0]
+        assert set(listed) <= set(full)
+        with first.client() as a, second.client() as b:
+            for query in ("sediment meander", "oxbow lagoon"):  # the same in every process
+                assert _sparse_ranked(a, query) == _sparse_ranked(b, query) == ranked(capped, query)
+
+            # A block written after the build joins the lists where it weighs more than their last block.
+            new_id = ingest(a, {"oxbow-bend.md": b"# Bend\n\nMeander, meander, meander: sediment."})[
+                "oxbow-bend.md"]["id"]
+            top = _search(b, "sediment meander", mode="sparse", k=20)
+            assert top[0]["document_id"] == new_id
+            assert top[0]["block_id"] == ranked(exact, "sediment meander")[0][0]
+            # The statistics are the build's counts plus the changes since, and equal a count of the vault.
+            assert _statistics(db) == _counted(first.database_url)
+            assert a.delete(f"/api/documents/{new_id}").status_code == 200
+            assert _statistics(db) == _counted(first.database_url)
+            assert _search(b, "sediment meander", mode="sparse", k=20)[0]["document_id"] != new_id
+        assert capped.capped_searches >= 3
+    finally:
+        if second is not None:
+            second.stop()
+        db.close()
