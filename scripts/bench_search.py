@@ -15,7 +15,7 @@ Every timing is repeated (`--repeat`) and reported with its spread and the load 
 
     python scripts/bench_search.py [--blocks 100000] [--dim 768] [--queries 200] [--repeat 3]
                                    [--reference-queries 30] [--reference-deletes 2] [--no-reference]
-                                   [--backend memory|postgres]
+                                   [--backend memory|postgres] [--breakdown]
 
 `--backend postgres` measures the Postgres search mode instead (QUIRE_SEARCH_BACKEND=postgres): the
 one-time HNSW build, cold start (`PostgresSearchService.build()`, all a process does at startup), query
@@ -52,6 +52,7 @@ from backend.retrieval.types import Scope
 from backend.store import search_sql
 from backend.store.db import Database
 from backend.store.documents import trash_document
+from scripts import memory_breakdown
 from scripts.bench_reference import ReferenceIndex
 from tests.support.postgres import ThrowawayPostgres
 
@@ -231,6 +232,11 @@ def bench_product(db: Database, vault: Vault, args: argparse.Namespace) -> Figur
     fig.build_s.append(timed(service.build))
     fig.rss_mib, fig.rss_added_mib = rss_mib(), rss_mib() - before
     fig.notes.append(f"build 1 ({load()}); stats {service.stats()}")
+    fig.notes.append(f"RSS added per block: {fig.rss_added_mib * 2**20 / args.blocks:,.0f} bytes")
+    if args.breakdown:
+        lines = memory_breakdown.report(service.index, {"dense vectors + sketch": service.index.dense_bytes},
+                                        int(fig.rss_added_mib * 2**20), args.blocks)
+        print("\n".join(lines), flush=True)
     measure_service(service, db, vault, args, fig)
     del service
     for _ in range(args.repeat - 1):
@@ -337,6 +343,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--reference-queries", type=int, default=30)
     p.add_argument("--reference-deletes", type=int, default=2)
     p.add_argument("--no-reference", action="store_true")
+    p.add_argument("--breakdown", action="store_true",
+                   help="after the first build, print where the index's memory goes (scripts/memory_breakdown.py)")
     p.add_argument("--backend", choices=("memory", "postgres"), default="memory",
                    help="postgres: the Postgres search mode in the product column (no reference run)")
     args = p.parse_args(argv)

@@ -28,20 +28,12 @@ from backend.llm.embedders import AsyncEmbedder, Embedder
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.retrieval.hybrid import HybridIndex
 from backend.retrieval.tokenizer import Analyzer
-from backend.retrieval.types import Hit, IndexedBlock, IndexState, Scope, SearchMode
+from backend.retrieval.types import BlockDetails, Hit, IndexedBlock, IndexState, Scope, SearchMode
 from backend.store import blocks as store
 from backend.store.db import Database
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-# Up to this many blocks a hybrid search takes a few milliseconds at most (scripts/bench_search.py: ~5 ms
-# at 10,000 on a slow machine), less than a round trip through a worker thread costs on a busy loop.
-INLINE_SEARCH_BLOCKS = 10_000
-# A search run on the event loop holds up every other request for its duration. When searches take longer
-# than this (a busy machine makes the same search several times slower), `asearch` sends them to a worker
-# thread until they are fast again.
-INLINE_SEARCH_BUDGET_S = 0.005
 
 
 @dataclass(frozen=True)
@@ -144,14 +136,12 @@ def _prefetched(batches: Iterator[T], ahead: int = 2) -> Iterator[T]:
 
 
 class SearchService:
-    def __init__(self, db: Database, embedder: Embedder, poll_s: float,
-                 inline_search_blocks: int = INLINE_SEARCH_BLOCKS) -> None:
+    def __init__(self, db: Database, embedder: Embedder, poll_s: float) -> None:
         self.db = db
         self.embedder = embedder
-        self.index = HybridIndex()
+        # The hits' texts and metadata are read from Postgres, not held: a third of the index's memory.
+        self.index = HybridIndex(details=self._details)
         self.poll_s = poll_s
-        self.inline_search_blocks = inline_search_blocks
-        self._recent_search_s = 0.0  # moving average of asearch's search times, wherever they ran
         self.state: IndexState = "empty"
         self.built_in_s: float | None = None
         self._seq = 0
@@ -164,6 +154,13 @@ class SearchService:
     def analyzer(self) -> Analyzer:
         """The BM25 analyser; ingestion caches each block's terms with it (`store_version`)."""
         return self.index.analyzer
+
+    def _details(self, block_ids: Sequence[str]) -> dict[str, BlockDetails]:
+        """The hits' details as Postgres has them now: a block deleted or replaced meanwhile by any process
+        is left out, even before this index applies the change."""
+        return {row["id"]: BlockDetails(row["document_id"], row["filename"], row["page"], row["section"],
+                                        row["kind"], row["text"], row["page_label"], row["document_kind"])
+                for row in store.live_block_details(self.db, block_ids)}
 
     def build(self) -> None:
         """Load every live block into the index. Blocks whose cached terms are missing or came from another
@@ -272,24 +269,14 @@ class SearchService:
         return SearchResult(hits, mode, notice)
 
     async def asearch(self, query: str, k: int, scope: Scope | None = None) -> SearchResult:
-        """A hybrid `search` for the event loop. The query is embedded without blocking the loop; a small
-        index (up to `inline_search_blocks`) is searched right here — that takes less time than handing
-        the search to a worker thread — a larger one in a worker thread, and so is any search while recent
-        searches took longer than `INLINE_SEARCH_BUDGET_S` (the machine is busy)."""
+        """A hybrid `search` for the event loop. The query is embedded without blocking the loop; the search
+        runs in a worker thread, since it reads its hits' details from Postgres."""
         try:
             vector, notice = (await self._aembed(query))[0], None
         except (ModelUnavailable, ModelError) as exc:
             vector, notice = None, _keyword_only(exc)
-        search = functools.partial(self._timed_search, query, k, scope, vector)
-        inline = len(self.index) <= self.inline_search_blocks and self._recent_search_s <= INLINE_SEARCH_BUDGET_S
-        hits = search() if inline else await anyio.to_thread.run_sync(search)
-        return SearchResult(hits, "hybrid", notice)
-
-    def _timed_search(self, query: str, k: int, scope: Scope | None, vector: np.ndarray | None) -> list[Hit]:
-        started = time.perf_counter()
-        hits = self.index.search(query, k, scope=scope, query_vector=vector)
-        self._recent_search_s = 0.8 * self._recent_search_s + 0.2 * (time.perf_counter() - started)
-        return hits
+        search = functools.partial(self.index.search, query, k, scope=scope, query_vector=vector)
+        return SearchResult(await anyio.to_thread.run_sync(search), "hybrid", notice)
 
     async def _aembed(self, query: str) -> np.ndarray:
         if isinstance(self.embedder, AsyncEmbedder):

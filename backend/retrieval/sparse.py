@@ -143,6 +143,10 @@ class SparseIndex:
     def __len__(self) -> int:
         return self._store.n_live
 
+    def keys(self, block_ids: Iterable[str]) -> list[RowKey | None]:
+        """The row key (block, document, category) of each block id; None for one not indexed."""
+        return self._store.keys(block_ids)
+
     @property
     def nbytes(self) -> int:
         return int(sum(s.payload.nbytes for s in self._store.segments) + self._stats.df.nbytes)

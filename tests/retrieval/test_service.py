@@ -107,11 +107,10 @@ class UnreachableEmbedder:
         raise ModelUnavailable("Ollama is not reachable.", "Start it.")
 
 
-@pytest.mark.parametrize("inline_blocks", [10_000, 0], ids=["inline", "worker-thread"])
-def test_the_async_search_finds_what_the_sync_one_finds(db: Database, inline_blocks: int) -> None:
+def test_the_async_search_finds_what_the_sync_one_finds(db: Database) -> None:
     near = _add(db, "turbine blade stress", [1, 0, 0, 0], None, None)
     _add(db, "turbine housing paint", [0, 0, 1, 0], None, None)
-    service = SearchService(db, QueryEmbedder(), poll_s=3600, inline_search_blocks=inline_blocks)
+    service = SearchService(db, QueryEmbedder(), poll_s=3600)
     service.build()
     found = asyncio.run(service.asearch("turbine", 2))
     assert [h.document_id for h in found.hits] == [h.document_id for h in service.search("turbine", 2).hits]
