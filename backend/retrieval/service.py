@@ -169,14 +169,8 @@ class SearchService:
         self.state = "building"
         self._seq = store.latest_change(self.db)
         fingerprint = self.analyzer.fingerprint
-        by_document: dict[str, list[IndexedBlock]] = {}
-        stale: list[tuple[str, str, bytes]] = []
         with _no_cyclic_gc():
-            for rows in _prefetched(store.iter_live_blocks(self.db, self.embedder.model, fingerprint)):
-                for row, block in zip(rows, _indexed(rows, self.analyzer), strict=True):
-                    by_document.setdefault(block.document_id, []).append(block)
-                    if row["terms"] is None and block.terms is not None:  # analysed just now: cache it
-                        stale.append((block.id, *block.terms))
+            by_document, stale = self._load_all(fingerprint)
             self.index.replace_documents(by_document)
         documents = len(by_document)
         del by_document  # the batches' vectors and term strings: free them before trimming the heap
@@ -187,6 +181,20 @@ class SearchService:
         if stale:
             store.save_terms(self.db, fingerprint, stale)
             log.info("cached the terms of %d blocks", len(stale))
+
+    def _load_all(self, fingerprint: str) -> tuple[dict[str, list[IndexedBlock]], list[tuple[str, str, bytes]]]:
+        """Every live block by document, and the (block id, terms, counts) analysed here (stale caches).
+
+        A function of its own so that its loop variables — the last batch's rows and vectors, 30–40 MiB
+        at 768-d — are gone when `build` trims the heap (measured at 50,000 blocks: 41 MiB kept)."""
+        by_document: dict[str, list[IndexedBlock]] = {}
+        stale: list[tuple[str, str, bytes]] = []
+        for rows in _prefetched(store.iter_live_blocks(self.db, self.embedder.model, fingerprint)):
+            for row, block in zip(rows, _indexed(rows, self.analyzer), strict=True):
+                by_document.setdefault(block.document_id, []).append(block)
+                if row["terms"] is None and block.terms is not None:  # analysed just now: cache it
+                    stale.append((block.id, *block.terms))
+        return by_document, stale
 
     def refresh(self, document_ids: Iterable[str]) -> None:
         """Reload these documents' live blocks and swap them in (an empty list removes a document)."""

@@ -58,6 +58,16 @@ def test_scores_equal_textbook_bm25() -> None:
             assert got[bid] == pytest.approx(score, rel=1e-5)
 
 
+def test_a_count_beyond_16_bits_scores_exactly() -> None:
+    """Counts are stored in 16 bits; a segment with a larger one stores 32-bit counts, not a wrapped one."""
+    texts = {"b0": "wing " * 70_000 + "lift", "b1": "wing lift drag", "b2": "drag panel"}
+    idx = SparseIndex().apply([], [(row(i), texts[f"b{i}"]) for i in range(3)])
+    expected = reference_bm25(texts, "wing", BM25Params())
+    got = {h.block_id: h.score for h in idx.search("wing", 3)}
+    assert got == pytest.approx(expected, rel=1e-6)
+    assert got["b0"] > got["b1"]
+
+
 @pytest.fixture(params=[0, 1 << 30], ids=["maxscore", "exhaustive"])
 def scoring(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every segment scored with MaxScore pruning, or every segment scored exhaustively."""
