@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import itertools
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import TypedDict, TypeVar
@@ -146,7 +146,11 @@ class HybridIndex:
             snap = self._snapshot
             added = _validated(snap, changes)
             removed = [bid for doc in changes for bid in (snap.docs.get(doc) or ())]
-            keys = [RowKey(b.id, b.document_id, b.category) for b in added]
+            # The strings the index keeps, copied once and shared by both channels and `docs` (see `_own`).
+            ids = [_own(b.id) for b in added]
+            names = {name: _own(name) for b in added for name in (b.document_id, b.category) if name is not None}
+            keys = [RowKey(bid, names[b.document_id], b.category and names[b.category])
+                    for bid, b in zip(ids, added, strict=True)]
             with_vec = [(key, b.embedding) for key, b in zip(keys, added, strict=True)
                         if b.embedding is not None]
             dense, sparse = _both(
@@ -161,7 +165,7 @@ class HybridIndex:
                 chars += sum(len(b.text) for b in added)
                 details = details.evolve(put=((b.id, _details(b)) for b in added), delete=removed)
             self._snapshot = _Snapshot(
-                docs=snap.docs.evolve(put=((d, tuple(b.id for b in bl)) for d, bl in changes.items() if bl),
+                docs=snap.docs.evolve(put=_documents(changes, ids, names),
                                       delete=[d for d, bl in changes.items() if not bl]),
                 sparse=sparse,
                 dense=dense,
@@ -332,6 +336,23 @@ def _next_dense(dense: DenseIndex, removed: list[str], with_vec: list[tuple[RowK
         return dense.apply(removed, [])
     dense = _fit(dense, len(with_vec[0][1]))
     return dense.apply(removed, [key for key, _ in with_vec], [v for _, v in with_vec])
+
+
+def _own(text: str) -> str:
+    """A fresh copy of `text`. The index keeps each block id for the block's life; the caller's string was
+    allocated among the short-lived objects of a batch read from Postgres, and a few survivors per
+    allocator arena keep whole arenas resident after the batch is gone (measured at 50,000 blocks:
+    78 MiB of arenas kept for 14.5 MB of live objects). Copies made here sit together."""
+    return text.encode().decode()
+
+
+def _documents(changes: Mapping[str, Sequence[IndexedBlock]], ids: list[str],
+               names: dict[str, str]) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """(document id, its block ids) for `docs`, as copied by `_own` (`ids`: the added blocks' in order)."""
+    owned = iter(ids)
+    for doc, blocks in changes.items():
+        if blocks:
+            yield names[doc], tuple(itertools.islice(owned, len(blocks)))
 
 
 def _details(block: IndexedBlock) -> BlockDetails:

@@ -102,6 +102,15 @@ class Interner:
     def get(self, value: str) -> int | None:
         return self._codes.get(value)
 
+    def own_values(self) -> None:
+        """Replace the keys by fresh copies. The values `codes` interns are pieces of short-lived strings
+        (a batch's split terms); kept as they are, the few new ones of each batch hold the allocator's
+        arenas of the whole batch resident. Worth it after a large batch only: it copies every key."""
+        with self._lock:
+            self._codes = defaultdict(self._codes.default_factory,
+                                      ((value.encode().decode(), code) for value, code in self._codes.items()))
+            self._values = []
+
     def value(self, code: int) -> str:
         """The value of a code. The reverse table catches up here (codes follow the dict's insertion
         order), so stores that never ask — the term vocabulary — never pay for one."""

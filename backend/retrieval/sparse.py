@@ -34,6 +34,7 @@ from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Ranking, Scope, ScoredBlock
 
 _BUILD_BATCH = 4096  # blocks per batch when building postings: bounds the temporary token lists
+_OWN_VOCABULARY_TERMS = 10_000  # new terms in one change from which the vocabulary's keys are copied
 # Segments up to this size are scored without MaxScore (see `_exhaustive`). Measured on one segment of
 # Cranfield passages, k = 28, MaxScore / exhaustive: 8,000 rows, Cranfield's queries 1.06 / 0.36 ms and
 # queries of common terms 0.62 / 0.32 ms; 16,000 rows 1.42 / 0.52 and 1.02 / 0.54 ms.
@@ -196,7 +197,10 @@ class SparseIndex:
         cached = terms if terms is not None else [None] * len(add)
         analysed = [t if t is not None else self.analyzer.term_counts(text)
                     for (_, text), t in zip(add, cached, strict=True)]
+        known = len(self._vocab)
         postings = _postings(analysed, self._vocab) if add else None
+        if len(self._vocab) - known >= _OWN_VOCABULARY_TERMS:
+            self._vocab.own_values()
         old = self._stats.df
         df = np.zeros(max(len(self._vocab), len(old)), dtype=np.int64)  # copy-on-write
         df[: len(old)] = old
