@@ -49,6 +49,7 @@ from backend.retrieval.postgres import HNSW_BUILD_MEMORY_MB, PostgresSearchServi
 from backend.retrieval.service import SearchService
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Scope
+from backend.store import blocks as blocks_store
 from backend.store import search_sql
 from backend.store.db import Database
 from backend.store.documents import trash_document
@@ -238,12 +239,21 @@ def bench_product(db: Database, vault: Vault, args: argparse.Namespace) -> Figur
                                         int(fig.rss_added_mib * 2**20), args.blocks)
         print("\n".join(lines), flush=True)
     measure_service(service, db, vault, args, fig)
+    fig.notes.append(details_fetch(service, db, vault))
     del service
     for _ in range(args.repeat - 1):
         gc.collect()
         fig.build_s.append(timed(SearchService(db, BenchEmbedder(), poll_s=3600).build))
     fig.notes.append(f"builds 2..{args.repeat} done ({load()})")
     return fig
+
+
+def details_fetch(service: SearchService, db: Database, vault: Vault) -> str:
+    """The part of a search that reads its hits' texts and metadata from Postgres, timed alone."""
+    ids = [[h.block_id for h in service.search(q.text, 7, query_vector=q.vector).hits] for q in vault.queries]
+    ms = np.array([timed(lambda i=i: blocks_store.live_block_details(db, i)) for i in ids]) * 1000
+    p50, p95 = np.percentile(ms, [50, 95])
+    return f"hits' details read from Postgres (7 ids): p50 {p50:.2f} ms, p95 {p95:.2f} ms"
 
 
 def measure_service(service: SearchService, db: Database, vault: Vault, args: argparse.Namespace,

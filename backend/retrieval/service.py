@@ -5,6 +5,9 @@ document metadata is recorded in `index_changes`; the process that made the chan
 affected documents at once, and a poller picks up changes made by other processes. A refresh reloads
 whole documents and swaps them into the index atomically. Only vectors of the configured embedding
 model are loaded, so vector spaces never mix while a re-embed is under way.
+
+The index holds no texts: a search reads its k hits' texts and metadata from Postgres (one indexed
+query), and leaves out a hit whose block is no longer live there, whichever process changed it.
 """
 
 from __future__ import annotations
