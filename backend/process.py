@@ -10,7 +10,6 @@ import FAISS first made the speed of a process depend on its import order, so ea
 
 from __future__ import annotations
 
-import ctypes
 import os
 
 # FAISS's OpenMP threads spin for a while after each parallel region by default. On 2 cores shared with
@@ -21,29 +20,8 @@ import os
 PROCESS_ENVIRONMENT: dict[str, str] = {"OMP_WAIT_POLICY": "PASSIVE"}
 
 
-# glibc's malloc gives a block of 128 KiB or more its own mapping, returned to the system when freed, until
-# it sees such a block freed: then it raises that threshold (up to 32 MiB) and serves large blocks from its
-# heap, where freed ones stay resident among live ones. The in-memory index's startup build allocates and
-# frees large batches (rows and vectors read from Postgres) while its lasting arrays grow: with the
-# threshold fixed, resident memory after a 50,000-block build was 5.1 instead of 5.3 KB per block, its
-# peak 465 instead of 684 MiB (scripts/bench_search.py --breakdown at 50k). An operator's
-# MALLOC_MMAP_THRESHOLD_ or GLIBC_TUNABLES setting wins.
-MMAP_THRESHOLD_BYTES = 128 * 1024
-_M_MMAP_THRESHOLD = -3  # mallopt's parameter number (malloc.h)
-
-
 def configure_process() -> None:
-    """Set the process-wide environment and allocator; an explicit setting by the operator wins. Call it
-    before importing FAISS (or anything that imports it): libgomp reads the variable when it loads."""
+    """Set the process-wide environment; an explicit setting by the operator wins. Call it before
+    importing FAISS (or anything that imports it): libgomp reads the variable when it loads."""
     for name, value in PROCESS_ENVIRONMENT.items():
         os.environ.setdefault(name, value)
-    if "MALLOC_MMAP_THRESHOLD_" not in os.environ and "glibc.malloc" not in os.environ.get("GLIBC_TUNABLES", ""):
-        _fix_mmap_threshold()
-
-
-def _fix_mmap_threshold() -> None:
-    """Fix glibc's mmap threshold (see `MMAP_THRESHOLD_BYTES`); elsewhere than glibc, nothing."""
-    try:
-        ctypes.CDLL("libc.so.6").mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES)
-    except (OSError, AttributeError):
-        return

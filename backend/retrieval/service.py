@@ -17,6 +17,7 @@ import ctypes
 import functools
 import gc
 import logging
+import os
 import queue
 import threading
 import time
@@ -68,14 +69,49 @@ def _keyword_only(exc: ModelUnavailable | ModelError) -> str:
     return f"Keyword search only: the embedding model is unavailable ({exc})."
 
 
+# glibc's mallopt parameters (malloc.h) and the values its adaptive mmap threshold reaches at most.
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_BUILD_MMAP_THRESHOLD = 128 * 1024
+_MMAP_THRESHOLD_MAX, _TRIM_THRESHOLD_MAX = 32 * 2**20, 64 * 2**20
+
+
+def _libc() -> ctypes.CDLL | None:
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return None
+    return libc if hasattr(libc, "mallopt") and hasattr(libc, "malloc_trim") else None
+
+
+@contextlib.contextmanager
+def large_blocks_mapped() -> Iterator[None]:
+    """During a startup build, every block of 128 KiB or more gets its own mapping, returned to the system
+    when freed. glibc's default raises that threshold once it sees such a block freed and then serves
+    large blocks from its heap, where the build's freed batches (rows and vectors read from Postgres)
+    stay resident among the index's growing arrays: measured at 50,000 blocks, resident memory after the
+    build 5.1 instead of 5.3 KB per block, the build's peak 465 instead of 684 MiB. Afterwards the
+    thresholds are those glibc's adaptive ones reach (searches' large numpy temporaries come from the
+    heap again: mapping each one made BM25 several times slower). An operator's MALLOC_MMAP_THRESHOLD_
+    or GLIBC_TUNABLES setting is left alone; elsewhere than glibc this does nothing."""
+    libc = _libc()
+    if libc is None or "MALLOC_MMAP_THRESHOLD_" in os.environ or "glibc.malloc" in os.environ.get("GLIBC_TUNABLES", ""):
+        yield
+        return
+    libc.mallopt(_M_MMAP_THRESHOLD, _BUILD_MMAP_THRESHOLD)
+    try:
+        yield
+    finally:
+        libc.mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD_MAX)
+        libc.mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD_MAX)
+
+
 def _release_free_memory() -> None:
     """Hand the build's freed buffers back to the OS. glibc keeps freed heap (and the fetch thread's arena)
     mapped; after a 100,000-block build that was ~500 MiB of resident memory holding nothing
     (measured: 1,339 → 837 MiB). Elsewhere than glibc this does nothing."""
-    try:
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        return
+    libc = _libc()
+    if libc is not None:
+        libc.malloc_trim(0)
 
 
 @contextlib.contextmanager
@@ -172,12 +208,13 @@ class SearchService:
         self.state = "building"
         self._seq = store.latest_change(self.db)
         fingerprint = self.analyzer.fingerprint
-        with _no_cyclic_gc():
-            by_document, stale = self._load_all(fingerprint)
-            self.index.replace_documents(by_document)
-        documents = len(by_document)
-        del by_document  # the batches' vectors and term strings: free them before trimming the heap
-        _release_free_memory()
+        with large_blocks_mapped():
+            with _no_cyclic_gc():
+                by_document, stale = self._load_all(fingerprint)
+                self.index.replace_documents(by_document)
+            documents = len(by_document)
+            del by_document  # the batches' vectors and term strings: free them before trimming the heap
+            _release_free_memory()
         self.built_in_s = round(time.perf_counter() - started, 3)
         self.state = "ready"
         log.info("index built: %d documents in %.2fs", documents, self.built_in_s)

@@ -69,32 +69,3 @@ def test_every_script_entry_point_configures_the_process_before_importing_the_ba
                            and (node.module or "").startswith(("backend.", "tests.", "bench_"))
                            and node.module != "backend.process"]
         assert all(i > calls[0] for i in backend_imports), f"{script.name} imports before configure_process()"
-
-
-_LARGE_BLOCKS_FREED = """
-import ctypes, psutil, sys
-if sys.argv[1] == "configured":
-    from backend.process import configure_process
-    configure_process()
-rss = lambda: psutil.Process().memory_info().rss
-blocks = [ctypes.create_string_buffer(4 << 20) for _ in range(2)]
-del blocks  # glibc has now seen a 4 MiB block freed
-before = rss()
-blocks = [ctypes.create_string_buffer(4 << 20) for _ in range(24)]  # zero-filled: resident
-kept = ctypes.create_string_buffer(4 << 20)  # allocated last, it keeps the heap's top from being trimmed
-del blocks
-print((rss() - before) >> 20)
-"""
-
-
-def test_the_entry_point_configuration_returns_freed_large_blocks_to_the_system() -> None:
-    """Without the configuration glibc serves 4 MiB blocks from its heap once it has seen one freed, and
-    ~96 MiB freed stay resident; with it each has its own mapping, unmapped when freed."""
-    def resident_mib(mode: str) -> int:
-        env = {k: v for k, v in os.environ.items() if k not in ("MALLOC_MMAP_THRESHOLD_", "GLIBC_TUNABLES")}
-        out = subprocess.run([sys.executable, "-c", _LARGE_BLOCKS_FREED, mode], cwd=REPO_ROOT, env=env,
-                             capture_output=True, text=True, check=True, timeout=60)
-        return int(out.stdout)
-
-    assert resident_mib("default") >= 64  # what the setting exists for: glibc keeps them
-    assert resident_mib("configured") <= 16
