@@ -16,7 +16,7 @@ Every timing is repeated (`--repeat`) and reported with its spread and the load 
     python scripts/bench_search.py [--blocks 100000] [--dim 768] [--queries 200] [--repeat 3]
                                    [--reference-queries 30] [--reference-deletes 2] [--no-reference]
                                    [--backend memory|postgres] [--pgdata DIR] [--prepare-only]
-                                   [--hnsw-memory-mb MB]
+                                   [--hnsw-memory-mb MB] [--breakdown]
 
 `--backend postgres` measures the Postgres search mode instead (QUIRE_SEARCH_BACKEND=postgres): the
 one-time builds (keyword impact lists, HNSW), cold start (`PostgresSearchService.build()`, all a process
@@ -59,10 +59,12 @@ from backend.retrieval.postgres import HNSW_BUILD_MEMORY_MB, PostgresSearchServi
 from backend.retrieval.service import SearchService
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Scope
+from backend.store import blocks as blocks_store
 from backend.store import search_sql
 from backend.store.db import Database, url_for_database
 from backend.store.documents import trash_document
 from backend.store.embedded import _ensure_runtime_dir
+from scripts import memory_breakdown
 from scripts.bench_reference import ReferenceIndex
 from tests.support.postgres import ThrowawayPostgres
 
@@ -281,13 +283,27 @@ def bench_product(db: Database, vault: Vault, args: argparse.Namespace) -> Figur
     fig.build_s.append(timed(service.build))
     fig.rss_mib, fig.rss_added_mib = rss_mib(), rss_mib() - before
     note(fig, f"build 1 ({load()}); stats {service.stats()}")
+    note(fig, f"RSS added per block: {fig.rss_added_mib * 2**20 / args.blocks:,.0f} bytes")
+    if args.breakdown:
+        lines = memory_breakdown.report(service.index, {"dense vectors + sketch": service.index.dense_bytes},
+                                        int(fig.rss_added_mib * 2**20), args.blocks)
+        print("\n".join(lines), flush=True)
     measure_service(service, db, vault, args, fig)
+    note(fig, details_fetch(service, db, vault))
     del service
     for _ in range(args.repeat - 1):
         gc.collect()
         fig.build_s.append(timed(SearchService(db, BenchEmbedder(), poll_s=3600).build))
     note(fig, f"builds 2..{args.repeat} done ({load()})")
     return fig
+
+
+def details_fetch(service: SearchService, db: Database, vault: Vault) -> str:
+    """The part of a search that reads its hits' texts and metadata from Postgres, timed alone."""
+    ids = [[h.block_id for h in service.search(q.text, 7, query_vector=q.vector).hits] for q in vault.queries]
+    ms = np.array([timed(lambda i=i: blocks_store.live_block_details(db, i)) for i in ids]) * 1000
+    p50, p95 = np.percentile(ms, [50, 95])
+    return f"hits' details read from Postgres (7 ids): p50 {p50:.2f} ms, p95 {p95:.2f} ms"
 
 
 def measure_service(service: SearchService, db: Database, vault: Vault, args: argparse.Namespace,
@@ -410,6 +426,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--reference-queries", type=int, default=30)
     p.add_argument("--reference-deletes", type=int, default=2)
     p.add_argument("--no-reference", action="store_true")
+    p.add_argument("--breakdown", action="store_true",
+                   help="after the first build, print where the index's memory goes (scripts/memory_breakdown.py)")
     p.add_argument("--backend", choices=("memory", "postgres"), default="memory",
                    help="postgres: the Postgres search mode in the product column (no reference run)")
     p.add_argument("--pgdata", type=Path, help="keep the vault in this folder and reuse it on the next run")

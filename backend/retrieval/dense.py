@@ -21,13 +21,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
 
 import faiss
 import numpy as np
 
 from backend.llm.embedders import l2_normalise
-from backend.retrieval.segments import RowKey, Segment, SegmentStore, Shortlist, shortlist, top_k
+from backend.retrieval.segments import RowKey, Segment, SegmentStore, Shortlist, shortlist, top_k, where
 from backend.retrieval.types import Ranking, Scope, ScoredBlock
 
 _GATHER_FRACTION = 0.01
@@ -209,16 +208,16 @@ class DenseIndex:
         one by one costs less than masks and fancy indexes per segment once there are a few segments; from
         a single segment (a settled index) one fancy index is cheaper still."""
         ids = list(block_ids)
-        locs = self._store.loc.get_many(ids)  # (segment uid, row) tuples, which are truthy, or None
+        locs = self._store.loc.get_many(ids)  # `SegmentStore.loc` values, which are truthy, or None
         found = list(itertools.compress(ids, locs))
         if not found:
             return [], np.zeros((0, self._dimension or 0), dtype=np.float32)
         segments = self._store.segments
         if len(segments) == 1:
-            rows = np.fromiter(map(itemgetter(1), filter(None, locs)), dtype=np.intp, count=len(found))
+            rows = np.fromiter((where(loc)[1] for loc in filter(None, locs)), dtype=np.intp, count=len(found))
             return found, segments[0].payload.matrix.take(rows, axis=0)  # `take`: a fancy index's copy, faster
         matrices = {seg.uid: seg.payload.matrix for seg in segments}
-        vectors = [matrices[uid][row] for uid, row in filter(None, locs)]
+        vectors = [matrices[uid][row] for uid, row in map(where, filter(None, locs))]
         return found, np.concatenate(vectors).reshape(len(found), -1)
 
     def apply(self, remove: Iterable[str], add: Sequence[RowKey],

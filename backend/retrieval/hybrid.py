@@ -8,6 +8,11 @@ each `replace_documents` call entirely or not at all, never half of it, and neve
 Blocks are indexed text-first; vectors may come with the blocks (a rebuild from the blocks table) or
 later in batches (`set_embeddings`, as the ingestion embed step lands). The index is derived state: it
 can always be rebuilt from the blocks table.
+
+What a hit shows besides its ranking (text, filename, page, ...) is a `BlockDetails`. Given a
+`DetailsSource` (the service reads them from Postgres for the k hits of each search), the index holds none
+of it: per block it keeps only the channels' rows, its id and its document's and category's codes. Without
+one (tests, scripts/eval_retrieval.py), it keeps every block's details in memory.
 """
 
 from __future__ import annotations
@@ -15,10 +20,10 @@ from __future__ import annotations
 import functools
 import itertools
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import NamedTuple, TypedDict, TypeVar
+from typing import TypedDict, TypeVar
 
 import numpy as np
 
@@ -29,14 +34,16 @@ from backend.retrieval.relevance import Judge, is_relevant
 from backend.retrieval.segments import CowMap, RowKey
 from backend.retrieval.sparse import BM25Params, SparseIndex
 from backend.retrieval.tokenizer import Analyzer
-from backend.retrieval.types import Hit, IndexedBlock, Ranking, Scope, SearchMode
+from backend.retrieval.types import BlockDetails, DetailsSource, Hit, IndexedBlock, Ranking, Scope, SearchMode
 
 SNIPPET_CHARS = 240
 A = TypeVar("A")
 B = TypeVar("B")
 _PARALLEL_BUILD_ROWS = 20_000  # vectors in one change from which the dense channel is built in parallel
-# Rough per-block cost of Python objects (block record, strings, map entries) for the memory estimate.
-_BLOCK_OVERHEAD_BYTES = 700
+# Per-block cost of Python objects (block id, map entries, docs' id tuples) for the memory estimate,
+# measured by scripts/bench_search.py --breakdown; details held in memory add their own size.
+_BLOCK_OVERHEAD_BYTES = 300
+_DETAILS_OVERHEAD_BYTES = 400  # a `BlockDetails` tuple, its strings' headers and its map entry
 
 
 class IndexStats(TypedDict):
@@ -49,30 +56,13 @@ class IndexStats(TypedDict):
     dense_segments: int
 
 
-class _Block(NamedTuple):
-    """What the snapshot keeps of a live block (its vector and terms live in the channels). A tuple: a
-    quarter of a dataclass instance's size and four times faster to create, for 100,000s of blocks."""
-
-    id: str
-    document_id: str
-    filename: str
-    category: str | None
-    ordinal: int
-    page: int | None
-    section: str | None
-    kind: str
-    text: str
-    page_label: str | None
-    document_kind: str | None
-
-
 @dataclass(frozen=True)
 class _Snapshot:
-    blocks: CowMap[str, _Block]  # live blocks by id
     docs: CowMap[str, tuple[str, ...]]  # document id → its live block ids
-    sparse: SparseIndex
+    sparse: SparseIndex  # every live block has a row here: the index's list of live blocks
     dense: DenseIndex
-    text_chars: int
+    details: CowMap[str, BlockDetails]  # live blocks' details, only when the index has no `DetailsSource`
+    detail_chars: int  # their texts' length, for the memory estimate
 
 
 @dataclass(frozen=True)
@@ -134,12 +124,14 @@ class HybridIndex:
     """Thread-safe hybrid index; writers are serialised, readers never wait."""
 
     def __init__(self, analyzer: Analyzer | None = None, bm25: BM25Params | None = None,
-                 rrf_k: int = RRF_K, feedback: DenseFeedback | None = None) -> None:
+                 rrf_k: int = RRF_K, feedback: DenseFeedback | None = None,
+                 details: DetailsSource | None = None) -> None:
         self.analyzer = analyzer or Analyzer()
         self.rrf_k = rrf_k
         self.feedback = feedback
+        self.details_source = details
         self._lock = threading.Lock()
-        self._snapshot = _Snapshot(CowMap(), CowMap(), SparseIndex(self.analyzer, bm25), DenseIndex(), 0)
+        self._snapshot = _Snapshot(CowMap(), SparseIndex(self.analyzer, bm25), DenseIndex(), CowMap(), 0)
 
     # -- writers ---------------------------------------------------------------------------------
 
@@ -154,7 +146,11 @@ class HybridIndex:
             snap = self._snapshot
             added = _validated(snap, changes)
             removed = [bid for doc in changes for bid in (snap.docs.get(doc) or ())]
-            keys = [RowKey(b.id, b.document_id, b.category) for b in added]
+            # The strings the index keeps, copied once and shared by both channels and `docs` (see `_own`).
+            ids = [_own(b.id) for b in added]
+            names = {name: _own(name) for b in added for name in (b.document_id, b.category) if name is not None}
+            keys = [RowKey(bid, names[b.document_id], b.category and names[b.category])
+                    for bid, b in zip(ids, added, strict=True)]
             with_vec = [(key, b.embedding) for key, b in zip(keys, added, strict=True)
                         if b.embedding is not None]
             dense, sparse = _both(
@@ -163,15 +159,18 @@ class HybridIndex:
                                   terms=[b.terms for b in added]),
                 parallel=len(with_vec) >= _PARALLEL_BUILD_ROWS,
             )
-            old_chars = sum(len(b.text) for b in map(snap.blocks.get, removed) if b is not None)
-            blocks = snap.blocks.evolve(put=((b.id, _bare(b)) for b in added), delete=removed)
+            details, chars = snap.details, snap.detail_chars
+            if self.details_source is None:
+                chars -= sum(len(d.text) for d in snap.details.get_many(removed) if d is not None)
+                chars += sum(len(b.text) for b in added)
+                details = details.evolve(put=((b.id, _details(b)) for b in added), delete=removed)
             self._snapshot = _Snapshot(
-                blocks=blocks,
-                docs=snap.docs.evolve(put=((d, tuple(b.id for b in bl)) for d, bl in changes.items() if bl),
+                docs=snap.docs.evolve(put=_documents(changes, ids, names),
                                       delete=[d for d, bl in changes.items() if not bl]),
                 sparse=sparse,
                 dense=dense,
-                text_chars=snap.text_chars - old_chars + sum(len(b.text) for b in added),
+                details=details,
+                detail_chars=chars,
             )
 
     def set_embeddings(self, block_ids: Sequence[str], vectors: np.ndarray) -> int:
@@ -185,10 +184,11 @@ class HybridIndex:
             raise ValueError("one vector per block id")
         with self._lock:
             snap = self._snapshot
-            keep = [i for i, bid in enumerate(block_ids) if bid in snap.blocks]
+            live = snap.sparse.keys(block_ids)
+            keep = [i for i, key in enumerate(live) if key is not None]
             if not keep:
                 return 0
-            keys = [_key(snap.blocks.get(block_ids[i])) for i in keep]
+            keys = [key for key in live if key is not None]
             dense = _fit(snap.dense, vectors.shape[1]).apply([], keys, vectors[keep])
             self._snapshot = replace(snap, dense=dense)
             return len(keep)
@@ -228,9 +228,18 @@ class HybridIndex:
             return []
         if weights is None:
             weights = snap.sparse.term_weights(query)
-        blocks = snap.blocks.get_many(f.block_id for f in fused)
+        details = self._details(snap, [f.block_id for f in fused])
         judge = Judge.of(snap.sparse, query)
-        return [self._hit(block, f, weights, judge) for block, f in zip(blocks, fused, strict=True)]
+        return [self._hit(f.block_id, d, f, weights, judge) for f in fused
+                if (d := details.get(f.block_id)) is not None]
+
+    def _details(self, snap: _Snapshot, block_ids: list[str]) -> Mapping[str, BlockDetails]:
+        """The hits' details. From the source, a block that is no longer live there (deleted or replaced
+        by another process, whose change this index has not applied yet) is missing, and so is its hit:
+        its text is never shown."""
+        if self.details_source is not None:
+            return self.details_source(block_ids)
+        return {bid: d for bid, d in zip(block_ids, snap.details.get_many(block_ids), strict=True) if d is not None}
 
     def _dense(self, snap: _Snapshot, query_vector: np.ndarray | None, depth: int, scope: Scope | None,
                mode: SearchMode) -> tuple[np.ndarray | None, Ranking]:
@@ -261,11 +270,11 @@ class HybridIndex:
     def _fuse(self, sparse_ids: list[str], dense_ids: list[str], limit: int) -> list[Fused]:
         return reciprocal_rank_fusion([sparse_ids, dense_ids], k=self.rrf_k, limit=limit)
 
-    def _hit(self, block: _Block | None, fused: Fused, weights: dict[str, float], judge: Judge) -> Hit:
-        assert block is not None  # the channels and the block map come from one snapshot
+    def _hit(self, block_id: str, block: BlockDetails, fused: Fused, weights: dict[str, float],
+             judge: Judge) -> Hit:
         sparse_rank, dense_rank = fused.ranks
         relevance = judge(block.text)
-        return Hit(block_id=block.id, document_id=block.document_id, filename=block.filename,
+        return Hit(block_id=block_id, document_id=block.document_id, filename=block.filename,
                    page=block.page, section=block.section, kind=block.kind, text=block.text,
                    snippet=snippet(block.text, weights, self.analyzer), score=fused.score,
                    dense_rank=dense_rank, sparse_rank=sparse_rank, relevance=relevance,
@@ -273,23 +282,24 @@ class HybridIndex:
 
     def __len__(self) -> int:
         """Live blocks."""
-        return len(self._snapshot.blocks)
+        return len(self._snapshot.sparse)
 
     def document_ids(self) -> frozenset[str]:
         return frozenset(doc for doc, _ in self._snapshot.docs.items())
 
+    @property
+    def dense_bytes(self) -> int:
+        """Bytes of the dense channel's vectors and sketches (held by FAISS, outside Python objects)."""
+        return self._snapshot.dense.nbytes
+
     def stats(self) -> IndexStats:
         snap = self._snapshot
-        n = len(snap.blocks)
-        memory = (snap.sparse.nbytes + snap.dense.nbytes + snap.text_chars + n * _BLOCK_OVERHEAD_BYTES)
+        n = len(snap.sparse)
+        memory = (snap.sparse.nbytes + snap.dense.nbytes + n * _BLOCK_OVERHEAD_BYTES
+                  + snap.detail_chars + len(snap.details) * _DETAILS_OVERHEAD_BYTES)
         return IndexStats(blocks=n, embedded_blocks=len(snap.dense), dimension=snap.dense.dimension,
                           documents=len(snap.docs), memory_bytes=memory,
                           sparse_segments=snap.sparse.segment_count, dense_segments=snap.dense.segment_count)
-
-
-def _key(block: _Block | None) -> RowKey:
-    assert block is not None
-    return RowKey(block.id, block.document_id, block.category)
 
 
 def _validated(snap: _Snapshot, changes: Mapping[str, Sequence[IndexedBlock]]) -> list[IndexedBlock]:
@@ -302,11 +312,11 @@ def _validated(snap: _Snapshot, changes: Mapping[str, Sequence[IndexedBlock]]) -
                 raise ValueError(f"block {b.id} belongs to {b.document_id}, given under {doc}")
             if b.id in seen:
                 raise ValueError(f"block id {b.id} given twice")
-            owner = snap.blocks.get(b.id)
-            if owner is not None and owner.document_id not in changes:
-                raise ValueError(f"block id {b.id} is already live in document {owner.document_id}")
             seen.add(b.id)
             added.append(b)
+    for b, owner in zip(added, snap.sparse.keys(b.id for b in added), strict=True):
+        if owner is not None and owner.document_id not in changes:
+            raise ValueError(f"block id {b.id} is already live in document {owner.document_id}")
     return added
 
 
@@ -328,9 +338,26 @@ def _next_dense(dense: DenseIndex, removed: list[str], with_vec: list[tuple[RowK
     return dense.apply(removed, [key for key, _ in with_vec], [v for _, v in with_vec])
 
 
-def _bare(block: IndexedBlock) -> _Block:
-    return _Block(block.id, block.document_id, block.filename, block.category, block.ordinal, block.page,
-                  block.section, block.kind, block.text, block.page_label, block.document_kind)
+def _own(text: str) -> str:
+    """A fresh copy of `text`. The index keeps each block id for the block's life; the caller's string was
+    allocated among the short-lived objects of a batch read from Postgres, and a few survivors per
+    allocator arena keep whole arenas resident after the batch is gone (measured at 50,000 blocks:
+    78 MiB of arenas kept for 14.5 MB of live objects). Copies made here sit together."""
+    return text.encode().decode()
+
+
+def _documents(changes: Mapping[str, Sequence[IndexedBlock]], ids: list[str],
+               names: dict[str, str]) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """(document id, its block ids) for `docs`, as copied by `_own` (`ids`: the added blocks' in order)."""
+    owned = iter(ids)
+    for doc, blocks in changes.items():
+        if blocks:
+            yield names[doc], tuple(itertools.islice(owned, len(blocks)))
+
+
+def _details(block: IndexedBlock) -> BlockDetails:
+    return BlockDetails(block.document_id, block.filename, block.page, block.section, block.kind, block.text,
+                        block.page_label, block.document_kind)
 
 
 def _stack(vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:

@@ -30,6 +30,8 @@ P = TypeVar("P")
 _SHARDS = 1024
 _ABSENT = object()
 _DEAD_FRACTION_TO_REWRITE = 1 / 3
+_ROW_BITS = 32
+_ROW_MASK = (1 << _ROW_BITS) - 1
 
 
 class CowMap(Generic[K, V]):
@@ -89,6 +91,7 @@ class Interner:
     def __init__(self) -> None:
         # A missing key gets the next code from the counter, so `codes` interns at C speed.
         self._codes: defaultdict[str, int] = defaultdict(itertools.count().__next__)
+        self._values: list[str] = []  # code → value, extended only when `value` is asked (see there)
         self._lock = threading.Lock()
 
     def codes(self, values: Iterable[str], count: int) -> np.ndarray:
@@ -98,6 +101,24 @@ class Interner:
 
     def get(self, value: str) -> int | None:
         return self._codes.get(value)
+
+    def own_values(self) -> None:
+        """Replace the keys by fresh copies. The values `codes` interns are pieces of short-lived strings
+        (a batch's split terms); kept as they are, the few new ones of each batch hold the allocator's
+        arenas of the whole batch resident. Worth it after a large batch only: it copies every key."""
+        with self._lock:
+            self._codes = defaultdict(self._codes.default_factory,
+                                      ((value.encode().decode(), code) for value, code in self._codes.items()))
+            self._values = []
+
+    def value(self, code: int) -> str:
+        """The value of a code. The reverse table catches up here (codes follow the dict's insertion
+        order), so stores that never ask — the term vocabulary — never pay for one."""
+        values = self._values
+        if code >= len(values):
+            with self._lock:
+                values.extend(itertools.islice(self._codes, len(values), None))
+        return values[code]
 
     def __len__(self) -> int:
         return len(self._codes)
@@ -146,17 +167,40 @@ Removed = tuple[Segment[P], np.ndarray]  # a segment and the rows of it that wer
 MergeFn = Callable[[Sequence[tuple[P, np.ndarray]]], P]
 
 
+def where(loc: int) -> tuple[int, int]:
+    """(segment uid, row) of a `SegmentStore.loc` value."""
+    return loc >> _ROW_BITS, loc & _ROW_MASK
+
+
 @dataclass(frozen=True)
 class SegmentStore(Generic[P]):
     segments: tuple[Segment[P], ...] = ()
-    loc: CowMap[str, tuple[int, int]] = field(default_factory=CowMap)  # block id → (segment uid, row)
+    # block id → segment uid << 32 | row: one int object per block where a (uid, row) tuple took two
+    # (32 bytes against 56 + 28). Uids start at 1, so every value is truthy.
+    loc: CowMap[str, int] = field(default_factory=CowMap)
     docs: Interner = field(default_factory=Interner)
     cats: Interner = field(default_factory=Interner)
-    uids: Iterator[int] = field(default_factory=itertools.count)
+    uids: Iterator[int] = field(default_factory=lambda: itertools.count(1))
 
     @property
     def n_live(self) -> int:
         return len(self.loc)
+
+    def keys(self, block_ids: Iterable[str]) -> list[RowKey | None]:
+        """The row key (block, document, category) of each live block id; None for an id not live here."""
+        ids = list(block_ids)
+        by_uid = {seg.uid: seg for seg in self.segments}
+        out: list[RowKey | None] = []
+        for block_id, loc in zip(ids, self.loc.get_many(ids), strict=True):
+            if loc is None:
+                out.append(None)
+                continue
+            uid, row = where(loc)
+            seg = by_uid[uid]
+            cat = int(seg.cat_codes[row])
+            out.append(RowKey(block_id, self.docs.value(int(seg.doc_codes[row])),
+                              None if cat < 0 else self.cats.value(cat)))
+        return out
 
     def resolve(self, scope: Scope | None) -> ScopeFilter | None:
         """None = no scope (every live row); otherwise the codes the scope names that exist here."""
@@ -178,9 +222,10 @@ class SegmentStore(Generic[P]):
         dead: dict[int, list[int]] = {}
         gone: list[str] = []
         for block_id in dict.fromkeys(block_ids):  # an id named twice must die (and be counted) once
-            where = self.loc.get(block_id)
-            if where is not None:
-                dead.setdefault(where[0], []).append(where[1])
+            loc = self.loc.get(block_id)
+            if loc is not None:
+                uid, row = where(loc)
+                dead.setdefault(uid, []).append(row)
                 gone.append(block_id)
         if not gone:
             return self, []
@@ -203,7 +248,7 @@ class SegmentStore(Generic[P]):
             return self
         seg = self._segment([k.block_id for k in keys], [k.document_id for k in keys],
                             [k.category for k in keys], payload)
-        loc = self.loc.evolve(put=((bid, (seg.uid, row)) for row, bid in enumerate(seg.block_ids)))
+        loc = self.loc.evolve(put=((bid, seg.uid << _ROW_BITS | row) for row, bid in enumerate(seg.block_ids)))
         return replace(self, segments=(*self.segments, seg), loc=loc)
 
     def _segment(self, block_ids: Sequence[str], docs: Sequence[str], cats: Sequence[str | None],
@@ -242,7 +287,7 @@ class SegmentStore(Generic[P]):
         ids = {seg.uid for seg in group}
         rest = [seg for seg in self.segments if seg.uid not in ids]
         segments = (*rest[:first], merged, *rest[first:])
-        loc = self.loc.evolve(put=((bid, (merged.uid, row)) for row, bid in enumerate(merged.block_ids)))
+        loc = self.loc.evolve(put=((bid, merged.uid << _ROW_BITS | row) for row, bid in enumerate(merged.block_ids)))
         return replace(self, segments=segments, loc=loc)
 
 

@@ -1,7 +1,8 @@
 """Sparse channel: BM25 (Okapi) over scipy.sparse term matrices, updated incrementally.
 
 Each segment stores, per block, its term frequencies as a column-compressed matrix (rows = blocks,
-columns = term ids) plus its length; a query gathers only its own terms' columns and sums
+columns = term ids; 6 bytes per posting: int32 row, uint16 count) plus its length; a query gathers only
+its own terms' columns and sums
 ``idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen))`` per row. The length normalisation uses the
 *current* average length and the document frequencies are kept exact across adds and removes, so scores
 are those of a freshly built index (no drift between old and new segments). IDF is Lucene's
@@ -33,6 +34,7 @@ from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Ranking, Scope, ScoredBlock
 
 _BUILD_BATCH = 4096  # blocks per batch when building postings: bounds the temporary token lists
+_OWN_VOCABULARY_TERMS = 10_000  # new terms in one change from which the vocabulary's keys are copied
 # Segments up to this size are scored without MaxScore (see `_exhaustive`). Measured on one segment of
 # Cranfield passages, k = 28, MaxScore / exhaustive: 8,000 rows, Cranfield's queries 1.06 / 0.36 ms and
 # queries of common terms 0.62 / 0.32 ms; 16,000 rows 1.42 / 0.52 and 1.02 / 0.54 ms.
@@ -56,23 +58,47 @@ class BM25Params:
 
 @dataclass(frozen=True, eq=False)
 class Postings:
-    """One segment's payload: term frequencies by column, the rows' term ids (for df upkeep), lengths."""
+    """One segment's payload: the term-frequency matrix by column (term), as three arrays, and row lengths.
 
-    tf: sp.csc_array  # (rows, terms known when built), float32
-    row_ptr: np.ndarray  # CSR structure of the same matrix: row r's distinct terms are
-    row_terms: np.ndarray  # row_terms[row_ptr[r]:row_ptr[r + 1]]
+    Term t's postings are `rows[indptr[t]:indptr[t + 1]]` (ascending) with counts `freq[...]`. Only this
+    one orientation is kept: the terms of removed rows (for document frequencies) are read off it too.
+    """
+
+    indptr: np.ndarray  # int64, terms known when built + 1
+    rows: np.ndarray  # int32 per posting
+    freq: np.ndarray  # uint16 per posting (uint32 in a segment where a count exceeds 65,535)
     lengths: np.ndarray  # float32, number of terms per row
 
     @property
     def nbytes(self) -> int:
-        tf = self.tf
-        return int(tf.data.nbytes + tf.indices.nbytes + tf.indptr.nbytes + self.row_ptr.nbytes
-                   + self.row_terms.nbytes + self.lengths.nbytes)
+        return int(self.indptr.nbytes + self.rows.nbytes + self.freq.nbytes + self.lengths.nbytes)
 
-    def terms_of(self, rows: np.ndarray) -> np.ndarray:
-        if not len(rows):
-            return np.zeros(0, dtype=np.int32)
-        return np.concatenate([self.row_terms[self.row_ptr[r]:self.row_ptr[r + 1]] for r in rows])
+    @property
+    def n_terms(self) -> int:
+        return len(self.indptr) - 1
+
+    def column(self, tid: int) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, counts as float32) of term `tid`; float32 as the scores have always been computed."""
+        if tid >= self.n_terms:  # the term is newer than this segment, so no row here has it
+            return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32)
+        start, end = self.indptr[tid], self.indptr[tid + 1]
+        return self.rows[start:end], self.freq[start:end].astype(np.float32)
+
+    def csr(self) -> sp.csr_array:
+        """The matrix by row (float32 counts), for merging segments."""
+        return sp.csc_array((self.freq.astype(np.float32), self.rows, self.indptr),
+                            shape=(len(self.lengths), self.n_terms)).tocsr()
+
+    def term_counts(self, rows: np.ndarray) -> np.ndarray:
+        """How many of `rows` hold each term id (length `n_terms`): one pass over the postings."""
+        picked = np.zeros(len(self.lengths), dtype=bool)
+        picked[rows] = True
+        at = np.flatnonzero(picked[self.rows])
+        return np.bincount(np.searchsorted(self.indptr, at, side="right") - 1, minlength=self.n_terms)
+
+    def document_frequencies(self) -> np.ndarray:
+        """How many rows hold each term id (length `n_terms`)."""
+        return np.diff(self.indptr)
 
 
 def _postings(terms: Sequence[tuple[str, bytes]], vocab: Interner) -> Postings:
@@ -97,15 +123,19 @@ def _postings(terms: Sequence[tuple[str, bytes]], vocab: Interner) -> Postings:
 
 
 def _from_csr(csr: sp.csr_array, lengths: np.ndarray) -> Postings:
-    csr.sort_indices()
-    return Postings(csr.tocsc(), csr.indptr.astype(np.int64), csr.indices.astype(np.int32), lengths)
+    csc = csr.tocsc()
+    csc.sort_indices()
+    counts = csc.data
+    small = not len(counts) or counts.max() <= np.iinfo(np.uint16).max
+    return Postings(csc.indptr.astype(np.int64), csc.indices.astype(np.int32),
+                    counts.astype(np.uint16 if small else np.uint32), lengths)
 
 
 def _merge(parts: Sequence[tuple[Postings, np.ndarray]]) -> Postings:
-    width = max(p.tf.shape[1] for p, _ in parts)
+    width = max(p.n_terms for p, _ in parts)
     blocks = []
     for p, rows in parts:
-        sub = p.tf.tocsr()[rows]
+        sub = p.csr()[rows]
         blocks.append(sp.csr_array((sub.data, sub.indices, sub.indptr), shape=(len(rows), width)))
     lengths = np.concatenate([p.lengths[rows] for p, rows in parts])
     return _from_csr(sp.vstack(blocks, format="csr"), lengths)
@@ -143,6 +173,10 @@ class SparseIndex:
     def __len__(self) -> int:
         return self._store.n_live
 
+    def keys(self, block_ids: Iterable[str]) -> list[RowKey | None]:
+        """The row key (block, document, category) of each block id; None for one not indexed."""
+        return self._store.keys(block_ids)
+
     @property
     def nbytes(self) -> int:
         return int(sum(s.payload.nbytes for s in self._store.segments) + self._stats.df.nbytes)
@@ -163,16 +197,21 @@ class SparseIndex:
         cached = terms if terms is not None else [None] * len(add)
         analysed = [t if t is not None else self.analyzer.term_counts(text)
                     for (_, text), t in zip(add, cached, strict=True)]
+        known = len(self._vocab)
         postings = _postings(analysed, self._vocab) if add else None
+        if len(self._vocab) - known >= _OWN_VOCABULARY_TERMS:
+            self._vocab.own_values()
         old = self._stats.df
         df = np.zeros(max(len(self._vocab), len(old)), dtype=np.int64)  # copy-on-write
         df[: len(old)] = old
         total = self._stats.total_length
         for seg, rows in removed:
-            np.subtract.at(df, seg.payload.terms_of(rows), 1)
+            gone = seg.payload.term_counts(rows)
+            df[: len(gone)] -= gone
             total -= float(seg.payload.lengths[rows].sum())
         if postings is not None:
-            df += np.bincount(postings.row_terms, minlength=len(df))
+            held = postings.document_frequencies()
+            df[: len(held)] += held
             total += float(postings.lengths.sum())
             store = store.with_segment([key for key, _ in add], postings)
         return self._evolve(store.compact(_merge), _Stats(df, total))
@@ -285,11 +324,7 @@ class SparseIndex:
     @staticmethod
     def _column(seg: Segment[Postings], tid: int, allowed: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """(rows, term frequencies) of one term in a segment, rows ascending, limited to `allowed` rows."""
-        tf = seg.payload.tf
-        if tid >= tf.shape[1]:  # the term is newer than this segment, so no row here has it
-            return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32)
-        start, end = tf.indptr[tid], tf.indptr[tid + 1]
-        rows, freq = tf.indices[start:end], tf.data[start:end]
+        rows, freq = seg.payload.column(tid)
         if allowed is not None:
             keep = allowed[rows]
             rows, freq = rows[keep], freq[keep]

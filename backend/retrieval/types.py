@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, Protocol, TypeVar
 
@@ -49,6 +50,23 @@ class IndexedBlock(NamedTuple):
     terms: tuple[str, bytes] | None = None
     page_label: str | None = None
     document_kind: str | None = None
+
+
+class BlockDetails(NamedTuple):
+    """What a hit shows of a live block besides its ranking."""
+
+    document_id: str
+    filename: str
+    page: int | None
+    section: str | None
+    kind: str
+    text: str
+    page_label: str | None
+    document_kind: str | None
+
+
+# The details of those of the given block ids that are live; ids missing from the result are not.
+DetailsSource = Callable[[Sequence[str]], Mapping[str, BlockDetails]]
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ caller's analyser.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, TypedDict, cast
 
 import numpy as np
 
@@ -47,6 +47,31 @@ def live_blocks_of(db: Database, document_ids: Sequence[str], embed_model: str,
             {"model": embed_model, "analyzer": analyzer, "ids": list(document_ids)},
         )
         return cursor.fetchall()
+
+
+class BlockDetailsRow(TypedDict):
+    id: str
+    document_id: str
+    filename: str
+    page: int | None
+    section: str | None
+    kind: str
+    text: str
+    page_label: str | None
+    document_kind: str | None
+
+
+def live_block_details(db: Database, block_ids: Sequence[str]) -> list[BlockDetailsRow]:
+    """What search hits show of these blocks, for those still live (an index lookup per id: one round
+    trip per search, for its k hits)."""
+    with db.connection() as conn:
+        return cast(list[BlockDetailsRow], conn.execute(
+            "SELECT b.id::text AS id, b.document_id::text AS document_id, d.filename, b.page, b.section, b.kind,"
+            " b.text, b.page_label, d.kind AS document_kind"
+            " FROM blocks b JOIN documents d ON d.id = b.document_id"
+            " WHERE b.id = ANY(%s::uuid[]) AND b.is_live AND d.status <> 'trashed'",
+            (list(block_ids),),
+        ).fetchall())
 
 
 def decode_vectors(raw: Sequence[bytes]) -> np.ndarray:

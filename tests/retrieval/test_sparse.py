@@ -58,6 +58,32 @@ def test_scores_equal_textbook_bm25() -> None:
             assert got[bid] == pytest.approx(score, rel=1e-5)
 
 
+def test_a_count_beyond_16_bits_scores_exactly() -> None:
+    """Counts are stored in 16 bits; a segment with a larger one stores 32-bit counts, not a wrapped one."""
+    texts = {"b0": "wing " * 70_000 + "lift", "b1": "wing lift drag", "b2": "drag panel"}
+    idx = SparseIndex().apply([], [(row(i), texts[f"b{i}"]) for i in range(3)])
+    expected = reference_bm25(texts, "wing", BM25Params())
+    got = {h.block_id: h.score for h in idx.search("wing", 3)}
+    assert got == pytest.approx(expected, rel=1e-6)
+    assert got["b0"] > got["b1"]
+
+
+def test_a_vocabulary_copied_after_a_large_batch_keeps_every_term() -> None:
+    """A change bringing many new terms has the vocabulary's keys copied (memory, see `Interner.own_values`);
+    every term must still map to its own postings, before and after later changes."""
+    first = {f"b{i}": " ".join(f"q{j}x" for j in range(i * 30, i * 30 + 30)) for i in range(400)}  # 12,000 terms
+    idx = SparseIndex().apply([], [(row(i), first[f"b{i}"]) for i in range(400)])
+    later = {"b400": "q15x q7777x wing", "b401": "wing q11999x"}
+    idx = idx.apply(["b3"], [(row(400), later["b400"]), (row(401), later["b401"])])
+    texts = {bid: t for bid, t in (first | later).items() if bid != "b3"}
+    fresh = SparseIndex().apply([], [(row(int(bid[1:])), t) for bid, t in texts.items()])
+    for query in ("q15x", "q7777x", "q11999x wing", "q125x", "q0x q3000x"):
+        assert idx.search(query, 5) == fresh.search(query, 5)
+        assert idx.search(query, 5)
+    assert {h.block_id for h in idx.search("q7777x", 5)} == {"b259", "b400"}
+    assert idx.search("q95x", 5) == []  # only in the removed block
+
+
 @pytest.fixture(params=[0, 1 << 30], ids=["maxscore", "exhaustive"])
 def scoring(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every segment scored with MaxScore pruning, or every segment scored exhaustively."""
