@@ -23,8 +23,10 @@ as ingestion does. Metrics: nDCG@10 with linear graded gains and a log2(rank + 1
 from all judged documents of the query; Recall@10 and Recall@100; MRR@10. Top-10 metrics come from a
 search with k = 10, Recall@100 from one with k = 100. Rows: each channel alone; "plain RRF" (k = 60,
 each channel's top max(4k, 20) as DESIGN §4 has it, the same BM25); "hybrid (shipped)", the product's
-default `HybridIndex`; "RRF + dense feedback", the default before this one (see `DenseFeedback`); and
-plain `rank_bm25.BM25Okapi` over ``lower().split()`` as a baseline. Corpus and query embeddings are
+default `HybridIndex`; "RRF + dense feedback", the default before this one (see `DenseFeedback`); with
+the local embedder, "dense, windowed" and "hybrid, windowed", the same with a text longer than the
+model's 256 word pieces embedded by windows instead of cut (`LocalEmbedder(windows=True)`, not shipped);
+and plain `rank_bm25.BM25Okapi` over ``lower().split()`` as a baseline. Corpus and query embeddings are
 cached under data/cache/, keyed by model and text.
 """
 
@@ -119,6 +121,15 @@ def make_embedder(name: str) -> Embedder | None:
     return LocalEmbedder()
 
 
+def windowed_embedder(name: str) -> Embedder | None:
+    """The local model embedding a text longer than its 256 word pieces by windows (not shipped)."""
+    if name != "local":
+        return None
+    from backend.llm.local_embedder import LocalEmbedder
+
+    return LocalEmbedder(windows=True)
+
+
 def cached_embed(embedder: Embedder, texts: list[str], label: str) -> np.ndarray:
     digest = hashlib.sha256(("\0".join([embedder.model, *texts])).encode()).hexdigest()[:20]
     path = CACHE_DIR / f"{label}-{embedder.model.replace(':', '_')}-{digest}.npy"
@@ -130,6 +141,13 @@ def cached_embed(embedder: Embedder, texts: list[str], label: str) -> np.ndarray
     path.parent.mkdir(parents=True, exist_ok=True)
     np.save(path, vectors)
     return vectors
+
+
+def embed_collection(embedder: Embedder, coll: Collection) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The documents' vectors (in `coll.docs` order) and each query's vector, through the cache."""
+    doc_vecs = cached_embed(embedder, list(coll.docs.values()), "corpus")
+    qmat = cached_embed(embedder, [coll.queries[q] for q in coll.queries], "queries")
+    return doc_vecs, dict(zip(coll.queries, qmat, strict=True))
 
 
 def split_of(query_id: str) -> str:
@@ -294,12 +312,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                                         compound_parts=not args.no_compound_parts,
                                         decompound_german=not args.no_decompound, language=args.language))
     bm25 = BM25Params(args.k1, args.b)
-    embedder = make_embedder(args.embedder or default_embedder())
+    embedder_name = args.embedder or default_embedder()
+    embedder = make_embedder(embedder_name)
     doc_vecs = qvecs = None
     if embedder is not None:
-        doc_vecs = cached_embed(embedder, list(coll.docs.values()), "corpus")
-        qmat = cached_embed(embedder, [coll.queries[q] for q in coll.queries], "queries")
-        qvecs = dict(zip(coll.queries, qmat, strict=True))
+        doc_vecs, qvecs = embed_collection(embedder, coll)
     started = time.perf_counter()
     index = build_index(coll, analyzer, bm25, doc_vecs)
     built = time.perf_counter() - started
@@ -312,6 +329,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     if qvecs is not None:
         previous = build_index(coll, analyzer, bm25, doc_vecs, feedback=PREVIOUS_DEFAULT)
         rows["RRF + dense feedback"] = index_ranker(previous, "hybrid", qvecs)
+    if (windowed := windowed_embedder(embedder_name)) is not None:
+        win_docs, win_queries = embed_collection(windowed, coll)
+        win_index = build_index(coll, analyzer, bm25, win_docs)
+        rows["dense, windowed"] = index_ranker(win_index, "dense", win_queries)
+        rows["hybrid, windowed"] = index_ranker(win_index, "hybrid", win_queries)
     if not args.skip_baseline:
         rows["baseline rank_bm25"] = baseline_ranker(coll)
     close_postgres = None
