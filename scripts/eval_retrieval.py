@@ -23,10 +23,12 @@ as ingestion does. Metrics: nDCG@10 with linear graded gains and a log2(rank + 1
 from all judged documents of the query; Recall@10 and Recall@100; MRR@10. Top-10 metrics come from a
 search with k = 10, Recall@100 from one with k = 100. Rows: each channel alone; "plain RRF" (k = 60,
 each channel's top max(4k, 20) as DESIGN §4 has it, the same BM25); "hybrid (shipped)", the product's
-default `HybridIndex`; "RRF + dense feedback", the default before this one (see `DenseFeedback`); with
-the local embedder, "dense, windowed" and "hybrid, windowed", the same with a text longer than the
-model's 256 word pieces embedded by windows instead of cut (`LocalEmbedder(windows=True)`, not shipped);
-and plain `rank_bm25.BM25Okapi` over ``lower().split()`` as a baseline. Corpus and query embeddings are
+default `HybridIndex`; "RRF + dense feedback", the default before this one (see `DenseFeedback`); the
+variants measured and not shipped (scripts/eval_variants.py): "sparse + RM3" and "RRF(RM3, dense)"; with
+the local embedder also "dense / hybrid, window mean" (a text longer than the model's 256 word pieces
+embedded as the mean of its windows, `LocalEmbedder(windows=True)`, instead of cut) and "dense MaxP" /
+"RRF(sparse, MaxP)" (the best of its windows); and plain `rank_bm25.BM25Okapi` over ``lower().split()``
+as a baseline. Corpus and query embeddings are
 cached under data/cache/, keyed by model and text.
 """
 
@@ -42,7 +44,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -58,6 +60,10 @@ from backend.retrieval.hybrid import DenseFeedback, HybridIndex
 from backend.retrieval.sparse import BM25Params
 from backend.retrieval.tokenizer import Analyzer, AnalyzerOptions
 from backend.retrieval.types import IndexedBlock, SearchMode
+from scripts.eval_variants import RM3, maxp_rankers
+
+if TYPE_CHECKING:
+    from backend.llm.local_embedder import LocalEmbedder
 
 CACHE_DIR = ROOT / "data" / "cache"
 DEFAULT_COLLECTION = ROOT.parent / "shared" / "eval" / "cranfield"
@@ -121,13 +127,26 @@ def make_embedder(name: str) -> Embedder | None:
     return LocalEmbedder()
 
 
-def windowed_embedder(name: str) -> Embedder | None:
+def windowed_embedder(name: str) -> LocalEmbedder | None:
     """The local model embedding a text longer than its 256 word pieces by windows (not shipped)."""
     if name != "local":
         return None
     from backend.llm.local_embedder import LocalEmbedder
 
     return LocalEmbedder(windows=True)
+
+
+def cached_windows(embedder: LocalEmbedder, texts: list[str]) -> tuple[np.ndarray, list[int]]:
+    """`embed_windows` of the texts, through the cache."""
+    digest = hashlib.sha256(("\0".join([embedder.model, *texts])).encode()).hexdigest()[:20]
+    path = CACHE_DIR / f"windows-{embedder.model.replace(':', '_')}-{digest}.npz"
+    if path.exists():
+        with np.load(path) as stored:
+            return stored["vectors"], [int(c) for c in stored["counts"]]
+    vectors, counts = embedder.embed_windows(texts)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, vectors=vectors, counts=np.asarray(counts))
+    return vectors, counts
 
 
 def cached_embed(embedder: Embedder, texts: list[str], label: str) -> np.ndarray:
@@ -274,6 +293,26 @@ def evaluate(rank: Ranker, coll: Collection, qids: list[str], exclude_source: bo
     return {name: value / len(qids) for name, value in totals.items()}
 
 
+def variant_rows(coll: Collection, analyzer: Analyzer, bm25: BM25Params, shipped: dict[str, Ranker],
+                 windowed: LocalEmbedder | None, qvecs: dict[str, np.ndarray] | None) -> dict[str, Ranker]:
+    """The rows of the variants measured and not shipped (scripts/eval_variants.py); `shipped` holds the
+    rows "sparse (BM25)" and, with vectors, "dense"."""
+    rm3 = RM3(coll.docs, analyzer, bm25)
+    rows = {"sparse + RM3": rm3.ranker()}
+    if qvecs is None:
+        return rows
+    rows["RRF(RM3, dense)"] = rm3.fused_ranker(shipped["dense"])
+    if windowed is not None:
+        win_docs, win_queries = embed_collection(windowed, coll)
+        win_index = build_index(coll, analyzer, bm25, win_docs)
+        rows["dense, window mean"] = index_ranker(win_index, "dense", win_queries)
+        rows["hybrid, window mean"] = index_ranker(win_index, "hybrid", win_queries)
+        windows, counts = cached_windows(windowed, list(coll.docs.values()))
+        rows["dense MaxP"], rows["RRF(sparse, MaxP)"] = maxp_rankers(
+            list(coll.docs), windows, counts, qvecs, shipped["sparse (BM25)"])
+    return rows
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--collection", type=Path, default=DEFAULT_COLLECTION,
@@ -329,11 +368,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if qvecs is not None:
         previous = build_index(coll, analyzer, bm25, doc_vecs, feedback=PREVIOUS_DEFAULT)
         rows["RRF + dense feedback"] = index_ranker(previous, "hybrid", qvecs)
-    if (windowed := windowed_embedder(embedder_name)) is not None:
-        win_docs, win_queries = embed_collection(windowed, coll)
-        win_index = build_index(coll, analyzer, bm25, win_docs)
-        rows["dense, windowed"] = index_ranker(win_index, "dense", win_queries)
-        rows["hybrid, windowed"] = index_ranker(win_index, "hybrid", win_queries)
+    rows.update(variant_rows(coll, analyzer, bm25, rows, windowed_embedder(embedder_name), qvecs))
     if not args.skip_baseline:
         rows["baseline rank_bm25"] = baseline_ranker(coll)
     close_postgres = None

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from backend.llm.embedders import l2_normalise
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.llm.windows import pool_windows, window_spans
 
@@ -68,17 +69,27 @@ class LocalEmbedder:
         return DIMENSION
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if self._windows:
+            return pool_windows(*self.embed_windows(texts))
+        return self._encode(texts, split=False)[0]
+
+    def embed_windows(self, texts: Sequence[str]) -> tuple[np.ndarray, list[int]]:
+        """Unit vectors of each text's windows (the text itself when it fits the model), text after
+        text, and how many windows each text has."""
+        return self._encode(texts, split=True)
+
+    def _encode(self, texts: Sequence[str], split: bool) -> tuple[np.ndarray, list[int]]:
         if not texts:
-            return np.zeros((0, DIMENSION), dtype=np.float32)
+            return np.zeros((0, DIMENSION), dtype=np.float32), []
         with self._lock:
             model = self._load()
-            pieces = [self._split(model, text) for text in texts] if self._windows else [[t] for t in texts]
+            pieces = [self._split(model, text) for text in texts] if split else [[text] for text in texts]
             try:
                 vectors = model.encode([p for parts in pieces for p in parts], batch_size=self._batch_size,
                                        convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False)
             except RuntimeError as exc:  # torch reports shape/memory failures as RuntimeError
                 raise ModelError(f"Local embedding failed: {exc}", retryable=False) from exc
-        return pool_windows(np.asarray(vectors, dtype=np.float32), [len(parts) for parts in pieces])
+        return l2_normalise(np.asarray(vectors, dtype=np.float32)), [len(parts) for parts in pieces]
 
     @staticmethod
     def _split(model: Any, text: str) -> list[str]:
