@@ -24,7 +24,8 @@ from all judged documents of the query; Recall@10 and Recall@100; MRR@10. Top-10
 search with k = 10, Recall@100 from one with k = 100. Rows: each channel alone; "plain RRF" (k = 60,
 each channel's top max(4k, 20) as DESIGN §4 has it, the same BM25); "hybrid (shipped)", the product's
 default `HybridIndex`; "RRF + dense feedback", the default before this one (see `DenseFeedback`); the
-variants measured and not shipped (scripts/eval_variants.py): "sparse + RM3" and "RRF(RM3, dense)"; with
+variants measured and not shipped (scripts/eval_variants.py): "sparse + RM3", "RRF(RM3, dense)", "BM25TP
+(proximity)" and "RRF(BM25TP, dense)"; with
 the local embedder also "dense / hybrid, window mean" (a text longer than the model's 256 word pieces
 embedded as the mean of its windows, `LocalEmbedder(windows=True)`, instead of cut) and "dense MaxP" /
 "RRF(sparse, MaxP)" (the best of its windows); and plain `rank_bm25.BM25Okapi` over ``lower().split()``
@@ -60,7 +61,7 @@ from backend.retrieval.hybrid import DenseFeedback, HybridIndex
 from backend.retrieval.sparse import BM25Params
 from backend.retrieval.tokenizer import Analyzer, AnalyzerOptions
 from backend.retrieval.types import IndexedBlock, SearchMode
-from scripts.eval_variants import RM3, maxp_rankers
+from scripts.eval_variants import RM3, Proximity, maxp_rankers
 
 if TYPE_CHECKING:
     from backend.llm.local_embedder import LocalEmbedder
@@ -297,11 +298,12 @@ def variant_rows(coll: Collection, analyzer: Analyzer, bm25: BM25Params, shipped
                  windowed: LocalEmbedder | None, qvecs: dict[str, np.ndarray] | None) -> dict[str, Ranker]:
     """The rows of the variants measured and not shipped (scripts/eval_variants.py); `shipped` holds the
     rows "sparse (BM25)" and, with vectors, "dense"."""
-    rm3 = RM3(coll.docs, analyzer, bm25)
-    rows = {"sparse + RM3": rm3.ranker()}
+    rm3, proximity = RM3(coll.docs, analyzer, bm25), Proximity(coll.docs, analyzer, bm25)
+    rows = {"sparse + RM3": rm3.ranker(), "BM25TP (proximity)": proximity.ranker()}
     if qvecs is None:
         return rows
     rows["RRF(RM3, dense)"] = rm3.fused_ranker(shipped["dense"])
+    rows["RRF(BM25TP, dense)"] = proximity.fused_ranker(shipped["dense"])
     if windowed is not None:
         win_docs, win_queries = embed_collection(windowed, coll)
         win_index = build_index(coll, analyzer, bm25, win_docs)
