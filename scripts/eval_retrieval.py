@@ -57,6 +57,7 @@ from backend.process import configure_process
 configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
 
 from backend.llm.embedders import Embedder, l2_normalise
+from backend.llm.windows import pool_windows
 from backend.retrieval.hybrid import DenseFeedback, HybridIndex
 from backend.retrieval.sparse import BM25Params
 from backend.retrieval.tokenizer import Analyzer, AnalyzerOptions
@@ -305,13 +306,15 @@ def variant_rows(coll: Collection, analyzer: Analyzer, bm25: BM25Params, shipped
     rows["RRF(RM3, dense)"] = rm3.fused_ranker(shipped["dense"])
     rows["RRF(BM25TP, dense)"] = proximity.fused_ranker(shipped["dense"])
     if windowed is not None:
-        win_docs, win_queries = embed_collection(windowed, coll)
-        win_index = build_index(coll, analyzer, bm25, win_docs)
+        # One pass over the windows serves both: their mean is what `windowed.embed` returns.
+        windows, counts = cached_windows(windowed, list(coll.docs.values()))
+        qmat = cached_embed(windowed, [coll.queries[q] for q in coll.queries], "queries")
+        win_queries = dict(zip(coll.queries, qmat, strict=True))
+        win_index = build_index(coll, analyzer, bm25, pool_windows(windows, counts))
         rows["dense, window mean"] = index_ranker(win_index, "dense", win_queries)
         rows["hybrid, window mean"] = index_ranker(win_index, "hybrid", win_queries)
-        windows, counts = cached_windows(windowed, list(coll.docs.values()))
         rows["dense MaxP"], rows["RRF(sparse, MaxP)"] = maxp_rankers(
-            list(coll.docs), windows, counts, qvecs, shipped["sparse (BM25)"])
+            list(coll.docs), windows, counts, win_queries, shipped["sparse (BM25)"])
     return rows
 
 

@@ -83,15 +83,16 @@ class Proximity:
     def __init__(self, docs: Mapping[str, str], analyzer: Analyzer, bm25: BM25Params) -> None:
         self.docs, self.analyzer, self.bm25 = docs, analyzer, bm25
         self.sparse = SparseIndex(analyzer, bm25).apply([], [(RowKey(d, d, None), t) for d, t in docs.items()])
-        self._positions: dict[str, tuple[list[frozenset[str]], int]] = {}  # filled as queries need them
+        self._positions: dict[str, tuple[list[tuple[str, ...]], int]] = {}  # filled as queries need them
 
-    def _terms_at(self, doc: str) -> tuple[list[frozenset[str]], int]:
+    def _terms_at(self, doc: str) -> tuple[list[tuple[str, ...]], int]:
         """Each token's index terms, by token position, and the document's length in terms."""
         if doc not in self._positions:
             tokens = self.analyzer.tokens(self.docs[doc])
             language = self.analyzer.detect_language(tokens)
             terms = [self.analyzer.terms(token, language) for token in tokens]
-            self._positions[doc] = [frozenset(t) for t in terms], sum(map(len, terms))
+            # Distinct terms in the analyser's order (a set's order would change with the hash seed).
+            self._positions[doc] = [tuple(dict.fromkeys(t)) for t in terms], sum(map(len, terms))
         return self._positions[doc]
 
     def _bonus(self, doc: str, idf: Mapping[str, float]) -> float:
