@@ -23,8 +23,13 @@ as ingestion does. Metrics: nDCG@10 with linear graded gains and a log2(rank + 1
 from all judged documents of the query; Recall@10 and Recall@100; MRR@10. Top-10 metrics come from a
 search with k = 10, Recall@100 from one with k = 100. Rows: each channel alone; "plain RRF" (k = 60,
 each channel's top max(4k, 20) as DESIGN §4 has it, the same BM25); "hybrid (shipped)", the product's
-default `HybridIndex`; "RRF + dense feedback", the default before this one (see `DenseFeedback`); and
-plain `rank_bm25.BM25Okapi` over ``lower().split()`` as a baseline. Corpus and query embeddings are
+default `HybridIndex`; "RRF + dense feedback", the default before this one (see `DenseFeedback`); the
+variants measured and not shipped (scripts/eval_variants.py): "sparse + RM3", "RRF(RM3, dense)", "BM25TP
+(proximity)" and "RRF(BM25TP, dense)"; with
+the local embedder also "dense / hybrid, window mean" (a text longer than the model's 256 word pieces
+embedded as the mean of its windows, `LocalEmbedder(windows=True)`, instead of cut) and "dense MaxP" /
+"RRF(sparse, MaxP)" (the best of its windows); and plain `rank_bm25.BM25Okapi` over ``lower().split()``
+as a baseline. Corpus and query embeddings are
 cached under data/cache/, keyed by model and text.
 """
 
@@ -40,7 +45,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -52,10 +57,15 @@ from backend.process import configure_process
 configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
 
 from backend.llm.embedders import Embedder, l2_normalise
+from backend.llm.windows import pool_windows
 from backend.retrieval.hybrid import DenseFeedback, HybridIndex
 from backend.retrieval.sparse import BM25Params
 from backend.retrieval.tokenizer import Analyzer, AnalyzerOptions
 from backend.retrieval.types import IndexedBlock, SearchMode
+from scripts.eval_variants import RM3, Proximity, maxp_rankers
+
+if TYPE_CHECKING:
+    from backend.llm.local_embedder import LocalEmbedder
 
 CACHE_DIR = ROOT / "data" / "cache"
 DEFAULT_COLLECTION = ROOT.parent / "shared" / "eval" / "cranfield"
@@ -119,6 +129,28 @@ def make_embedder(name: str) -> Embedder | None:
     return LocalEmbedder()
 
 
+def windowed_embedder(name: str) -> LocalEmbedder | None:
+    """The local model embedding a text longer than its 256 word pieces by windows (not shipped)."""
+    if name != "local":
+        return None
+    from backend.llm.local_embedder import LocalEmbedder
+
+    return LocalEmbedder(windows=True)
+
+
+def cached_windows(embedder: LocalEmbedder, texts: list[str]) -> tuple[np.ndarray, list[int]]:
+    """`embed_windows` of the texts, through the cache."""
+    digest = hashlib.sha256(("\0".join([embedder.model, *texts])).encode()).hexdigest()[:20]
+    path = CACHE_DIR / f"windows-{embedder.model.replace(':', '_')}-{digest}.npz"
+    if path.exists():
+        with np.load(path) as stored:
+            return stored["vectors"], [int(c) for c in stored["counts"]]
+    vectors, counts = embedder.embed_windows(texts)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, vectors=vectors, counts=np.asarray(counts))
+    return vectors, counts
+
+
 def cached_embed(embedder: Embedder, texts: list[str], label: str) -> np.ndarray:
     digest = hashlib.sha256(("\0".join([embedder.model, *texts])).encode()).hexdigest()[:20]
     path = CACHE_DIR / f"{label}-{embedder.model.replace(':', '_')}-{digest}.npy"
@@ -130,6 +162,13 @@ def cached_embed(embedder: Embedder, texts: list[str], label: str) -> np.ndarray
     path.parent.mkdir(parents=True, exist_ok=True)
     np.save(path, vectors)
     return vectors
+
+
+def embed_collection(embedder: Embedder, coll: Collection) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The documents' vectors (in `coll.docs` order) and each query's vector, through the cache."""
+    doc_vecs = cached_embed(embedder, list(coll.docs.values()), "corpus")
+    qmat = cached_embed(embedder, [coll.queries[q] for q in coll.queries], "queries")
+    return doc_vecs, dict(zip(coll.queries, qmat, strict=True))
 
 
 def split_of(query_id: str) -> str:
@@ -256,6 +295,29 @@ def evaluate(rank: Ranker, coll: Collection, qids: list[str], exclude_source: bo
     return {name: value / len(qids) for name, value in totals.items()}
 
 
+def variant_rows(coll: Collection, analyzer: Analyzer, bm25: BM25Params, shipped: dict[str, Ranker],
+                 windowed: LocalEmbedder | None, qvecs: dict[str, np.ndarray] | None) -> dict[str, Ranker]:
+    """The rows of the variants measured and not shipped (scripts/eval_variants.py); `shipped` holds the
+    rows "sparse (BM25)" and, with vectors, "dense"."""
+    rm3, proximity = RM3(coll.docs, analyzer, bm25), Proximity(coll.docs, analyzer, bm25)
+    rows = {"sparse + RM3": rm3.ranker(), "BM25TP (proximity)": proximity.ranker()}
+    if qvecs is None:
+        return rows
+    rows["RRF(RM3, dense)"] = rm3.fused_ranker(shipped["dense"])
+    rows["RRF(BM25TP, dense)"] = proximity.fused_ranker(shipped["dense"])
+    if windowed is not None:
+        # One pass over the windows serves both: their mean is what `windowed.embed` returns.
+        windows, counts = cached_windows(windowed, list(coll.docs.values()))
+        qmat = cached_embed(windowed, [coll.queries[q] for q in coll.queries], "queries")
+        win_queries = dict(zip(coll.queries, qmat, strict=True))
+        win_index = build_index(coll, analyzer, bm25, pool_windows(windows, counts))
+        rows["dense, window mean"] = index_ranker(win_index, "dense", win_queries)
+        rows["hybrid, window mean"] = index_ranker(win_index, "hybrid", win_queries)
+        rows["dense MaxP"], rows["RRF(sparse, MaxP)"] = maxp_rankers(
+            list(coll.docs), windows, counts, win_queries, shipped["sparse (BM25)"])
+    return rows
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--collection", type=Path, default=DEFAULT_COLLECTION,
@@ -294,12 +356,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                                         compound_parts=not args.no_compound_parts,
                                         decompound_german=not args.no_decompound, language=args.language))
     bm25 = BM25Params(args.k1, args.b)
-    embedder = make_embedder(args.embedder or default_embedder())
+    embedder_name = args.embedder or default_embedder()
+    embedder = make_embedder(embedder_name)
     doc_vecs = qvecs = None
     if embedder is not None:
-        doc_vecs = cached_embed(embedder, list(coll.docs.values()), "corpus")
-        qmat = cached_embed(embedder, [coll.queries[q] for q in coll.queries], "queries")
-        qvecs = dict(zip(coll.queries, qmat, strict=True))
+        doc_vecs, qvecs = embed_collection(embedder, coll)
     started = time.perf_counter()
     index = build_index(coll, analyzer, bm25, doc_vecs)
     built = time.perf_counter() - started
@@ -312,6 +373,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if qvecs is not None:
         previous = build_index(coll, analyzer, bm25, doc_vecs, feedback=PREVIOUS_DEFAULT)
         rows["RRF + dense feedback"] = index_ranker(previous, "hybrid", qvecs)
+    rows.update(variant_rows(coll, analyzer, bm25, rows, windowed_embedder(embedder_name), qvecs))
     if not args.skip_baseline:
         rows["baseline rank_bm25"] = baseline_ranker(coll)
     close_postgres = None
