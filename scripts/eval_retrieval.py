@@ -23,10 +23,10 @@ as ingestion does. Metrics: nDCG@10 with linear graded gains and a log2(rank + 1
 from all judged documents of the query; Recall@10 and Recall@100; MRR@10. Top-10 metrics come from a
 search with k = 10, Recall@100 from one with k = 100. Rows: each channel alone; "plain RRF" (k = 60,
 each channel's top max(4k, 20) as DESIGN §4 has it, the same BM25); "hybrid (shipped)", the product's
-default `HybridIndex`; "RRF + dense feedback", the default before this one (see `DenseFeedback`); the
-variants measured and not shipped (scripts/eval_variants.py): "sparse + RM3", "RRF(RM3, dense)", "BM25TP
-(proximity)" and "RRF(BM25TP, dense)"; with
-the local embedder also "dense / hybrid, window mean" (a text longer than the model's 256 word pieces
+default `HybridIndex`; "RRF + dense feedback", the default before this one (see `DenseFeedback`); with
+`--variants`, the variants measured and not shipped (scripts/eval_variants.py): "sparse + RM3",
+"RRF(RM3, dense)", "BM25TP (proximity)" and "RRF(BM25TP, dense)"; with the local embedder also "dense /
+hybrid, window mean" (a text longer than the model's 256 word pieces
 embedded as the mean of its windows, `LocalEmbedder(windows=True)`, instead of cut) and "dense MaxP" /
 "RRF(sparse, MaxP)" (the best of its windows); and plain `rank_bm25.BM25Okapi` over ``lower().split()``
 as a baseline. Corpus and query embeddings are
@@ -336,6 +336,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--no-decompound", action="store_true")
     p.add_argument("--language", choices=("en", "de", "und"), default=None, help="force one treatment")
     p.add_argument("--skip-baseline", action="store_true")
+    p.add_argument("--variants", action="store_true",
+                   help="also rank with the variants measured and not shipped (RM3, proximity, windows)")
     p.add_argument("--backend", choices=("memory", "postgres"), default="memory",
                    help="postgres: also rank with the Postgres search mode (QUIRE_SEARCH_BACKEND=postgres)")
     return p.parse_args(argv)
@@ -373,7 +375,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if qvecs is not None:
         previous = build_index(coll, analyzer, bm25, doc_vecs, feedback=PREVIOUS_DEFAULT)
         rows["RRF + dense feedback"] = index_ranker(previous, "hybrid", qvecs)
-    rows.update(variant_rows(coll, analyzer, bm25, rows, windowed_embedder(embedder_name), qvecs))
+    if args.variants:
+        rows.update(variant_rows(coll, analyzer, bm25, rows, windowed_embedder(embedder_name), qvecs))
     if not args.skip_baseline:
         rows["baseline rank_bm25"] = baseline_ranker(coll)
     close_postgres = None
