@@ -63,7 +63,7 @@ from backend.store import blocks as blocks_store
 from backend.store import search_sql
 from backend.store.db import Database, url_for_database
 from backend.store.documents import trash_document
-from backend.store.embedded import _ensure_runtime_dir
+from backend.store.embedded import ensure_runtime_dir
 from scripts import memory_breakdown
 from scripts.bench_reference import ReferenceIndex
 from tests.support.postgres import ThrowawayPostgres
@@ -470,7 +470,7 @@ class KeptPostgres:
     def __init__(self, folder: Path) -> None:
         import pgserver
 
-        _ensure_runtime_dir()
+        ensure_runtime_dir()
         folder.mkdir(parents=True, exist_ok=True)
         self._server = pgserver.get_server(folder / "pg", cleanup_mode="stop")
         self.admin_url = self._server.get_uri("postgres")

@@ -33,7 +33,7 @@ _supervisors: list[PostmasterSupervisor] = []
 
 def start_embedded_postgres(pgdata: Path) -> str:
     """Start (or attach to) the server in `pgdata`; returns the URL of the app database."""
-    _ensure_runtime_dir()
+    ensure_runtime_dir()
     import pgserver
 
     logging.getLogger("pgserver").setLevel(logging.WARNING)  # it logs every pg_ctl call at INFO
@@ -129,7 +129,7 @@ def _forget_dead_handles(pgdata: Path) -> None:
         handles.put(alive)
 
 
-def _ensure_runtime_dir() -> None:
+def ensure_runtime_dir() -> None:
     """pgserver keeps a machine-wide lock file in the XDG runtime dir, which root shells and CI lack."""
     if os.environ.get("XDG_RUNTIME_DIR"):
         return

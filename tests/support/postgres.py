@@ -16,7 +16,7 @@ import psycopg
 from psycopg import sql
 
 from backend.store.db import Database, normalise_url, url_for_database
-from backend.store.embedded import _ensure_runtime_dir
+from backend.store.embedded import ensure_runtime_dir
 
 
 class ThrowawayPostgres:
@@ -27,7 +27,7 @@ class ThrowawayPostgres:
         if url:
             self.admin_url = normalise_url(url)
         else:
-            _ensure_runtime_dir()
+            ensure_runtime_dir()
             import pgserver
 
             # A short path keeps the Unix socket path under the OS limit.
