@@ -230,7 +230,7 @@ class HybridIndex:
             weights = snap.sparse.term_weights(query)
         details = self._details(snap, [f.block_id for f in fused])
         judge = Judge.of(snap.sparse, query)
-        return [self._hit(f.block_id, d, f, weights, judge) for f in fused
+        return [make_hit(f.block_id, d, f, weights, judge, self.analyzer) for f in fused
                 if (d := details.get(f.block_id)) is not None]
 
     def _details(self, snap: _Snapshot, block_ids: list[str]) -> Mapping[str, BlockDetails]:
@@ -269,16 +269,6 @@ class HybridIndex:
 
     def _fuse(self, sparse_ids: list[str], dense_ids: list[str], limit: int) -> list[Fused]:
         return reciprocal_rank_fusion([sparse_ids, dense_ids], k=self.rrf_k, limit=limit)
-
-    def _hit(self, block_id: str, block: BlockDetails, fused: Fused, weights: dict[str, float],
-             judge: Judge) -> Hit:
-        sparse_rank, dense_rank = fused.ranks
-        relevance = judge(block.text)
-        return Hit(block_id=block_id, document_id=block.document_id, filename=block.filename,
-                   page=block.page, section=block.section, kind=block.kind, text=block.text,
-                   snippet=snippet(block.text, weights, self.analyzer), score=fused.score,
-                   dense_rank=dense_rank, sparse_rank=sparse_rank, relevance=relevance,
-                   relevant=is_relevant(relevance), page_label=block.page_label, document_kind=block.document_kind)
 
     def __len__(self) -> int:
         """Live blocks."""
@@ -353,6 +343,18 @@ def _documents(changes: Mapping[str, Sequence[IndexedBlock]], ids: list[str],
     for doc, blocks in changes.items():
         if blocks:
             yield names[doc], tuple(itertools.islice(owned, len(blocks)))
+
+
+def make_hit(block_id: str, block: BlockDetails, fused: Fused, weights: dict[str, float], judge: Judge,
+             analyzer: Analyzer) -> Hit:
+    """A fused ranking's block as a search hit (both search modes build their hits here)."""
+    sparse_rank, dense_rank = fused.ranks
+    relevance = judge(block.text)
+    return Hit(block_id=block_id, document_id=block.document_id, filename=block.filename,
+               page=block.page, section=block.section, kind=block.kind, text=block.text,
+               snippet=snippet(block.text, weights, analyzer), score=fused.score,
+               dense_rank=dense_rank, sparse_rank=sparse_rank, relevance=relevance,
+               relevant=is_relevant(relevance), page_label=block.page_label, document_kind=block.document_kind)
 
 
 def _details(block: IndexedBlock) -> BlockDetails:

@@ -50,9 +50,9 @@ import numpy as np
 from backend.llm.embedders import Embedder, l2_normalise
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
-from backend.retrieval.hybrid import candidate_depth, snippet
-from backend.retrieval.relevance import Judge, is_relevant, query_terms
-from backend.retrieval.service import SearchResult, SearchService
+from backend.retrieval.hybrid import candidate_depth, make_hit
+from backend.retrieval.relevance import Judge, query_terms
+from backend.retrieval.service import SearchResult, SearchService, live_details
 from backend.retrieval.sparse import BM25Params, bm25_idf
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Hit, Scope, SearchMode
@@ -171,9 +171,10 @@ class PostgresIndex:
             chosen = sparse if mode == "sparse" else dense
             fused = [Fused(b, s, (i, None) if mode == "sparse" else (None, i))
                      for i, (b, s) in enumerate(zip(chosen[0][:k], chosen[1][:k], strict=True), start=1)]
-        rows = store.hit_rows(self.db, [f.block_id for f in fused])
+        details = live_details(self.db, [f.block_id for f in fused])
         judge = self.judge(query)
-        return [self._hit(rows[f.block_id], f, weights, judge) for f in fused if f.block_id in rows]
+        return [make_hit(f.block_id, details[f.block_id], f, weights, judge, self.analyzer)
+                for f in fused if f.block_id in details]
 
     def _sparse(self, weights: dict[str, float], depth: int, ids: list[str], cats: list[str],
                 scope_blocks: int) -> tuple[list[str], list[float]]:
@@ -256,14 +257,6 @@ class PostgresIndex:
                 break
         return tier
 
-    def _hit(self, row: store.HitRow, fused: Fused, weights: dict[str, float], judge: Judge) -> Hit:
-        sparse_rank, dense_rank = fused.ranks
-        relevance = judge(row.text)
-        return Hit(block_id=row.id, document_id=row.document_id, filename=row.filename, page=row.page,
-                   section=row.section, kind=row.kind, text=row.text,
-                   snippet=snippet(row.text, weights, self.analyzer), score=fused.score,
-                   dense_rank=dense_rank, sparse_rank=sparse_rank, relevance=relevance,
-                   relevant=is_relevant(relevance), page_label=row.page_label, document_kind=row.document_kind)
 
 
 class PostgresSearchService(SearchService):

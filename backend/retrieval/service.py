@@ -174,6 +174,14 @@ def _prefetched(batches: Iterator[T], ahead: int = 2) -> Iterator[T]:
         producer.join()
 
 
+def live_details(db: Database, block_ids: Sequence[str]) -> dict[str, BlockDetails]:
+    """The hits' details as Postgres has them now, by block id: a block deleted or replaced meanwhile by
+    any process is left out, even before an in-memory index applies the change."""
+    return {row["id"]: BlockDetails(row["document_id"], row["filename"], row["page"], row["section"],
+                                    row["kind"], row["text"], row["page_label"], row["document_kind"])
+            for row in store.live_block_details(db, block_ids)}
+
+
 class SearchService:
     def __init__(self, db: Database, embedder: Embedder, poll_s: float) -> None:
         self.db = db
@@ -195,11 +203,7 @@ class SearchService:
         return self.index.analyzer
 
     def _details(self, block_ids: Sequence[str]) -> dict[str, BlockDetails]:
-        """The hits' details as Postgres has them now: a block deleted or replaced meanwhile by any process
-        is left out, even before this index applies the change."""
-        return {row["id"]: BlockDetails(row["document_id"], row["filename"], row["page"], row["section"],
-                                        row["kind"], row["text"], row["page_label"], row["document_kind"])
-                for row in store.live_block_details(self.db, block_ids)}
+        return live_details(self.db, block_ids)
 
     def build(self) -> None:
         """Load every live block into the index. Blocks whose cached terms are missing or came from another

@@ -45,20 +45,6 @@ class CollectionStats:
     total_length: int  # their summed BM25 lengths
 
 
-@dataclass(frozen=True)
-class HitRow:
-    id: str
-    document_id: str
-    filename: str
-    category: str | None
-    page: int | None
-    section: str | None
-    kind: str
-    text: str
-    page_label: str | None
-    document_kind: str | None
-
-
 def _scope_clause(document_ids: Sequence[str], categories: Sequence[str]) -> sql.Composable:
     """`AND (...)` restricting blocks `b` to the scope (union of documents and categories), or nothing."""
     parts: list[sql.Composable] = []
@@ -266,18 +252,6 @@ def scope_size(db: Database, document_ids: Sequence[str], categories: Sequence[s
                     ).format(scope=_scope_clause(document_ids, categories), limit=sql.Literal(limit + 1))
     with db.connection() as conn:
         return int(one(conn.execute(query))["n"])
-
-
-def hit_rows(db: Database, block_ids: Sequence[str]) -> dict[str, HitRow]:
-    """What a hit shows of each of these blocks, by id (blocks no longer live are left out)."""
-    with db.connection() as conn:
-        rows: list[dict[str, Any]] = conn.execute(
-            "SELECT b.id::text AS id, b.document_id::text AS document_id, d.filename, d.category, b.page,"
-            " b.section, b.kind, b.text, b.page_label, d.kind AS document_kind"
-            " FROM blocks b JOIN documents d ON d.id = b.document_id"
-            " WHERE b.id = ANY(%s::uuid[]) AND b.is_live", (list(block_ids),),
-        ).fetchall()
-    return {r["id"]: HitRow(**r) for r in rows}
 
 
 def iter_stale_terms(db: Database, analyzer: str, batch_rows: int = 2000) -> Iterator[list[dict[str, Any]]]:
