@@ -99,7 +99,7 @@ def start_services(settings: Settings, mode: ProcessMode = "server") -> AppConte
     schedule_trash_retention(settings)
     reconcile_stuck_documents(context)
     context.search.start()
-    if embedding_store.count_missing_embeddings(context.db, context.embedder.model):
+    if embedding_store.any_missing_embeddings(context.db, context.embedder.model):
         start_embed_backfill()
     return context
 

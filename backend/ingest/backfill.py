@@ -37,7 +37,8 @@ _RUN_ID = uuid.uuid4().hex
 
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
 def backfill_batch_step() -> dict[str, Any]:
-    """Embed the next batch of blocks missing a current-model vector; returns counts only."""
+    """Embed the next batch of blocks missing a current-model vector; returns counts only (`remaining`:
+    0 once no block is left to embed)."""
     ctx = get_context()
     rows = store.missing_embeddings(ctx.db, ctx.embedder.model, ctx.settings.embed_batch_size)
     if not rows:
@@ -50,7 +51,9 @@ def backfill_batch_step() -> dict[str, Any]:
     ids = [row.id for row in rows]
     changed = store.write_embeddings(ctx.db, ids, vectors, ctx.embedder.model)
     ctx.search.attach_vectors([str(i) for i in ids], vectors, changed)
-    return {"embedded": len(rows), "remaining": store.count_missing_embeddings(ctx.db, ctx.embedder.model),
+    # Whether any is left, not how many: counting every missing block after each batch made a re-embed of
+    # a large vault quadratic.
+    return {"embedded": len(rows), "remaining": int(store.any_missing_embeddings(ctx.db, ctx.embedder.model)),
             "unavailable": False}
 
 

@@ -160,7 +160,7 @@ def _reingest(ctx: AppContext, document_id: UUID, source: registration.RetrySour
 
 def _backfill_if_needed(ctx: AppContext) -> None:
     """Blocks made live again may carry vectors of an older embedding model: the backfill renews them."""
-    if embeddings.count_missing_embeddings(ctx.db, ctx.embedder.model):
+    if embeddings.any_missing_embeddings(ctx.db, ctx.embedder.model):
         start_embed_backfill()
 
 

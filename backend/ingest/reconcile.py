@@ -29,7 +29,7 @@ def cancel_run(ctx: AppContext, workflow_id: str) -> None:
     store.mark_cancelled(ctx.db, workflow_id)
     DBOS.cancel_workflow(workflow_id, cancel_children=True)  # its documents run as child workflows
     reconcile_stuck_documents(ctx, CANCELLED_MESSAGE)
-    if embeddings.count_missing_embeddings(ctx.db, ctx.embedder.model):
+    if embeddings.any_missing_embeddings(ctx.db, ctx.embedder.model):
         start_embed_backfill()  # versions stored before the cancel still get their vectors
 
 

@@ -267,7 +267,7 @@ def finish_step(workflow_id: str) -> RunTally:
     staging.drop_staging(ctx.db, workflow_id)
     store.update_run(ctx.db, workflow_id, "done", detail=_summary_text(summary))
     # Counted after this run's documents left 'ingesting': the backfill skipped their blocks until now.
-    summary["backfill"] = embeddings.count_missing_embeddings(ctx.db, ctx.embedder.model) > 0
+    summary["backfill"] = embeddings.any_missing_embeddings(ctx.db, ctx.embedder.model)
     return summary
 
 

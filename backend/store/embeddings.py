@@ -49,11 +49,11 @@ def missing_embeddings(db: Database, embed_model: str, limit: int) -> list[Block
     return [BlockText(**row) for row in rows]
 
 
-def count_missing_embeddings(db: Database, embed_model: str) -> int:
-    """How many blocks the backfill has to embed (see `_MISSING`)."""
+def any_missing_embeddings(db: Database, embed_model: str) -> bool:
+    """Whether the backfill has any block to embed (see `_MISSING`); stops at the first one found."""
     with db.connection() as conn:
-        row = conn.execute("SELECT count(*) AS n " + _MISSING, (embed_model,)).fetchone()
-    return int(row["n"]) if row else 0
+        row = conn.execute("SELECT EXISTS (SELECT 1 " + _MISSING + ") AS missing", (embed_model,)).fetchone()
+    return bool(row and row["missing"])
 
 
 def write_embeddings(
