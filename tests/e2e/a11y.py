@@ -1,4 +1,5 @@
-"""axe-core in the browser tests: runs the WCAG 2 AA colour-contrast rule on the page as shown.
+"""axe-core in the browser tests: its WCAG 2.0–2.2 level A and AA rules and its best practices (headings,
+landmarks, names that match labels, …) on the page as shown, in the theme shown.
 
 axe-core comes from the front end's node_modules (npm `axe-core`, pinned in frontend/package.json) and
 is evaluated through the DevTools protocol, which the page's Content-Security-Policy does not apply to.
@@ -29,18 +30,24 @@ def settle_transitions(page: Page) -> None:
         .map((animation) => animation.finished.catch(() => null)))""")
 
 
-def contrast_violations(page: Page, within: str | None = None) -> list[dict[str, Any]]:
-    """Every element (inside the `within` selector, else the page) whose text fails WCAG AA contrast,
-    as {target, html, summary}."""
+# axe's tags for WCAG 2.0, 2.1 and 2.2 at levels A and AA, and its best-practice rules.
+RULE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+
+
+def axe_violations(page: Page, within: str | None = None, rules: list[str] | None = None) -> list[dict[str, Any]]:
+    """Every element (inside the `within` selector, else the page) that breaks one of the rules (`rules`:
+    axe rule ids; by default every rule of RULE_TAGS), as {rule, target, html, summary}."""
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.evaluate(_axe_source())
     settle_transitions(page)
-    result = page.evaluate("""async (within) => {
+    run_only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": RULE_TAGS}
+    result = page.evaluate("""async ([within, runOnly]) => {
         const context = within ? document.querySelector(within) : document;
-        const result = await window.axe.run(context, { runOnly: { type: "rule", values: ["color-contrast"] },
-                                                        resultTypes: ["violations"] });
+        const result = await window.axe.run(context, { runOnly, resultTypes: ["violations"] });
         return result.violations.flatMap((violation) => violation.nodes.map((node) => ({
-            target: node.target.join(" "), html: node.html.slice(0, 160), summary: node.failureSummary,
+            rule: violation.id, target: node.target.join(" "), html: node.html.slice(0, 160),
+            summary: node.failureSummary,
         })));
-    }""", within)
+    }""", [within, run_only])
     return list(result)
+

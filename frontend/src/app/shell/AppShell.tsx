@@ -48,7 +48,7 @@ export function AppShell() {
         <Brand />
       </header>
 
-      <aside className="hidden w-60 shrink-0 border-r border-line bg-surface md:flex">
+      <aside aria-label="Navigation" className="hidden w-60 shrink-0 border-r border-line bg-surface md:flex">
         <Sidebar onOpenPalette={() => setPaletteOpen(true)} />
       </aside>
 

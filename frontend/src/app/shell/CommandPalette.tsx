@@ -71,35 +71,39 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
           />
         </div>
       </div>
-      <div ref={list} id={`${baseId}-results`} role="listbox" aria-label="Results" className="-mx-3 max-h-[min(24rem,55vh)] overflow-y-auto pt-1">
-        {groups.map((group, g) => (
-          <div key={group.name} role="group" aria-labelledby={`${baseId}-group-${g}`}>
-            <p id={`${baseId}-group-${g}`} role="presentation" className="px-3 pt-2.5 pb-1 text-xs font-medium text-ink-faint">{group.name}</p>
-            {group.items.map((item, i) => {
-              const position = (starts[g] ?? 0) + i;
-              const selected = position === current;
-              return (
-                <div
-                  key={item.id}
-                  id={optionId(position)}
-                  role="option"
-                  aria-selected={selected}
-                  onMouseMove={() => setActive(position)}
-                  onClick={() => run(item)}
-                  className={cn(
-                    "flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2 text-sm",
-                    selected ? "bg-accent-soft text-accent-soft-ink" : "text-ink",
-                  )}
-                >
-                  <item.icon size={16} className="shrink-0 opacity-75" />
-                  <span className="min-w-0 flex-1 truncate">{item.label}</span>
-                  {item.hint && <span className={cn("shrink-0 text-xs", selected ? "opacity-75" : "text-ink-faint")}>{item.hint}</span>}
-                  <CornerDownLeft size={14} className={cn("shrink-0", selected ? "opacity-60" : "invisible")} />
-                </div>
-              );
-            })}
-          </div>
-        ))}
+      <div ref={list} className="-mx-3 max-h-[min(24rem,55vh)] overflow-y-auto pt-1">
+        {/* The listbox holds only its groups and options; the status lines below sit beside it, since a
+            listbox may contain nothing else. */}
+        <div id={`${baseId}-results`} role="listbox" aria-label="Results">
+          {groups.map((group, g) => (
+            <div key={group.name} role="group" aria-labelledby={`${baseId}-group-${g}`}>
+              <p id={`${baseId}-group-${g}`} role="presentation" className="px-3 pt-2.5 pb-1 text-xs font-medium text-ink-faint">{group.name}</p>
+              {group.items.map((item, i) => {
+                const position = (starts[g] ?? 0) + i;
+                const selected = position === current;
+                return (
+                  <div
+                    key={item.id}
+                    id={optionId(position)}
+                    role="option"
+                    aria-selected={selected}
+                    onMouseMove={() => setActive(position)}
+                    onClick={() => run(item)}
+                    className={cn(
+                      "flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2 text-sm",
+                      selected ? "bg-accent-soft text-accent-soft-ink" : "text-ink",
+                    )}
+                  >
+                    <item.icon size={16} className="shrink-0 opacity-75" />
+                    <span className="min-w-0 flex-1 truncate">{item.label}</span>
+                    {item.hint && <span className={cn("shrink-0 text-xs", selected ? "opacity-75" : "text-ink-faint")}>{item.hint}</span>}
+                    <CornerDownLeft size={14} className={cn("shrink-0", selected ? "opacity-60" : "invisible")} />
+                  </div>
+                );
+              })}
+            </div>
+          ))}
+        </div>
         {results.length === 0 && !(loading && query.trim()) && (
           <p className="px-3 py-6 text-center text-sm text-ink-muted">Nothing matches “{query.trim()}”.</p>
         )}

@@ -40,17 +40,17 @@ export function SheetView({ documentId, block, terms }: { documentId: string; bl
       {groupBySheet(data.blocks).map((group, index) => (
         <section key={`${group.sheet}-${index}`} className="overflow-hidden rounded-xl border border-line bg-surface shadow-card">
           {group.sheet && (
-            <h3 className="flex items-center gap-2 border-b border-line bg-surface-2 px-4 py-2 text-sm font-semibold text-ink">
+            <h2 className="flex items-center gap-2 border-b border-line bg-surface-2 px-4 py-2 text-sm font-semibold text-ink">
               <Table2 size={15} className="text-ink-muted" /> Sheet “{group.sheet}”
-            </h3>
+            </h2>
           )}
           <div className="overflow-x-auto">
             <table className="w-full border-collapse text-[13px]">
               <thead>
                 <tr className="border-b border-line-strong bg-surface">
-                  {group.header.map((cell, c) => (
-                    <th key={c} className="px-3 py-2 text-left font-semibold whitespace-nowrap text-ink">{cell}</th>
-                  ))}
+                  {group.header.map((cell, c) => (cell.trim()
+                    ? <th key={c} className="px-3 py-2 text-left font-semibold whitespace-nowrap text-ink">{cell}</th>
+                    : <td key={c} />))}
                 </tr>
               </thead>
               <tbody>
@@ -100,7 +100,9 @@ export function SheetTable({ header, rows, marked, terms }: { header: string[]; 
       <table className="w-full border-collapse text-[13px]" data-testid={marked ? "cited-table" : undefined}>
         <thead>
           <tr className="border-b border-line-strong">
-            {header.map((cell, c) => <th key={c} className="px-2 py-1 text-left font-semibold">{cell}</th>)}
+            {/* An empty header cell (a table's top-left corner) is no header: a screen reader would announce
+                it for every cell of its column. */}
+            {header.map((cell, c) => (cell.trim() ? <th key={c} className="px-2 py-1 text-left font-semibold">{cell}</th> : <td key={c} />))}
           </tr>
         </thead>
         <tbody>

@@ -35,7 +35,7 @@ export function SlideView({ documentId, slides, initialSlide, block, terms }: {
           <SkeletonRows rows={4} />
         ) : blocks.data?.blocks.length ? (
           <>
-            {title && <h3 className="mb-4 text-xl font-semibold text-ink">{title}</h3>}
+            {title && <h2 className="mb-4 text-xl font-semibold text-ink">{title}</h2>}
             <div className="space-y-3">
               {blocks.data.blocks.map((b, index) => (
                 <SlideBlock key={b.id} cited={b.id === block} terms={b.id === block ? terms : []} title={title ?? null}

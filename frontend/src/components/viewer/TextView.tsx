@@ -79,7 +79,7 @@ function TextBlock({ block, text, cited, terms, heading }: {
       {heading && (
         <header className="mt-6 mb-2 first:mt-0">
           {path.length > 1 && <p className="text-xs text-ink-muted">{path.slice(0, -1).join(" › ")}</p>}
-          <h3 className="text-base font-semibold text-ink">{path[path.length - 1]}</h3>
+          <h2 className="text-base font-semibold text-ink">{path[path.length - 1]}</h2>
         </header>
       )}
       <div

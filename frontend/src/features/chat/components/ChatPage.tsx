@@ -122,7 +122,7 @@ export function ChatPage() {
 
   return (
     <div className="flex h-full min-h-0">
-      <aside className="hidden w-64 shrink-0 border-r border-line bg-surface/60 lg:flex">
+      <aside aria-label="Conversations" className="hidden w-64 shrink-0 border-r border-line bg-surface/60 lg:flex">
         <SessionList activeId={sessionId} />
       </aside>
       {sessionsOpen && (

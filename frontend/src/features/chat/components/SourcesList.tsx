@@ -24,9 +24,9 @@ export function SourcesList({ citations, cited, loading, onOpen, label = "Source
   const hidden = expanded ? 0 : Math.max(0, ordered.length - SHOWN);
   return (
     <section aria-label={label} data-testid="sources">
-      <h3 className="mb-1.5 text-xs font-medium tracking-wide text-ink-faint uppercase">
+      <h2 className="mb-1.5 text-xs font-medium tracking-wide text-ink-faint uppercase">
         {label}{citations.length ? ` · ${citations.length}` : ""}
-      </h3>
+      </h2>
       {/* A swipeable strip on phones; a two-column grid (first few, then "more") on wider screens. */}
       <ol className="-mx-1 flex snap-x gap-1.5 overflow-x-auto px-1 pb-1 sm:mx-0 sm:grid sm:grid-cols-2 sm:overflow-visible sm:px-0 sm:pb-0">
         {ordered.map((citation, index) => (

@@ -59,13 +59,15 @@ export function CategoryCell({ documentId, filename, category, listId, empty = "
         setValue(category ?? "");
         setEditing(true);
       }}
-      aria-label={`Change category of ${filename}${category ? ` (now ${category})` : ""}`}
       className={cn(
         "group inline-flex max-w-full items-center gap-1.5 rounded-md px-1.5 py-0.5 text-left text-[13px] hover:bg-surface-2",
         shown ? "text-ink" : "text-ink-faint",
       )}
     >
+      {/* The accessible name begins with the visible text (WCAG 2.5.3, "label in name"): what a voice
+          user reads on screen is what they say to press it. */}
       <span className="truncate">{shown ?? empty}</span>
+      <span className="sr-only">— change category of {filename}</span>
       <Pencil size={12} className="shrink-0 opacity-0 transition-opacity group-hover:opacity-60 group-focus-visible:opacity-60" />
     </button>
   );

@@ -49,7 +49,9 @@ export function ViewerPage() {
         </a>
         <Link to="/library" className="sr-only">Library</Link>
       </header>
-      <div className="min-h-0 flex-1 overflow-y-auto bg-canvas px-4 py-5 sm:px-6">
+      {/* Focusable so the text can be scrolled from the keyboard (it may hold no link or button to tab to). */}
+      <div role="region" aria-label={`Content of ${filename}`} tabIndex={0}
+        className="min-h-0 flex-1 overflow-y-auto bg-canvas px-4 py-5 sm:px-6">
         <DocumentViewer key={`${documentId}-${block}-${page}`} target={{ documentId, block, page, terms: queryTerms(query) }} />
       </div>
     </div>
