@@ -14,8 +14,9 @@ the stored counts and deletes them: the statistics stay the same, and the rows s
 builds — forever, in a vault no process rebuilds (the in-memory mode never builds).
 
 Builds and folds exclude each other through one advisory lock. A build takes it before its transaction
-starts, so its snapshot already holds every fold committed before it: a fold committed between a build's
-snapshot and its lock would have left it counting rows that fold had deleted.
+starts, so its snapshot already holds every fold committed before it: with the lock taken inside, a fold
+committing between a build's snapshot and its lock would make the build fail (its repeatable-read delete
+of rows the fold deleted is a serialization error) and wait for the next rebuild check.
 """
 
 from __future__ import annotations
