@@ -48,6 +48,7 @@ from backend.llm.client import LLMClient
 from backend.llm.embedders import build_embedder
 from backend.llm.prompts import PromptLibrary
 from backend.mcp import http as mcp_http
+from backend.retrieval.keyword_fold import KeywordFolder
 from backend.retrieval.postgres import PostgresSearchService
 from backend.retrieval.service import SearchService
 from backend.store import embeddings as embedding_store
@@ -93,6 +94,8 @@ def start_services(settings: Settings, mode: ProcessMode = "server") -> AppConte
     maintain_originals(context)
     context.cache_sweeper = CacheSweeper(context.db, settings.docs_dir, settings.cache_sweep_s)
     context.cache_sweeper.start()
+    context.keyword_folder = KeywordFolder(context.db, settings.keyword_fold_s)  # in either search mode
+    context.keyword_folder.start()
     remove_orphaned_uploads(context.db, settings.docs_dir, started_at)
     durable.launch_dbos(settings, context.db.url, executor_id)
     membership.start()
@@ -108,6 +111,8 @@ def stop_services(context: AppContext) -> None:
     context.search.stop()
     if context.cache_sweeper is not None:
         context.cache_sweeper.stop()
+    if context.keyword_folder is not None:
+        context.keyword_folder.stop()
     try:
         stop_embed_backfills()  # a backfill waiting for Ollama would otherwise hold up the exit
     except Exception:  # the database gone, say: DBOS and the pool must still be shut down

@@ -69,6 +69,8 @@ class Settings(BaseSettings):
     search_backend: Literal["memory", "postgres"] = Field("memory", validation_alias=_env("QUIRE_SEARCH_BACKEND"))
     # Postgres mode: keyword candidates one search scores at most (0: no limit, always exact BM25).
     search_keyword_candidates: int = Field(5_000, ge=0, validation_alias=_env("QUIRE_SEARCH_KEYWORD_CANDIDATES"))
+    # Every process, either mode: how often the keyword change rows are folded into the impact lists' build.
+    keyword_fold_s: float = Field(60.0, gt=0, validation_alias=_env("QUIRE_KEYWORD_FOLD_S"))
     chat_memory_chars: int = Field(48_000, ge=2_000, validation_alias=_env("QUIRE_CHAT_MEMORY_CHARS"))
     study_idle_gap_s: int = Field(900, ge=60, validation_alias=_env("QUIRE_STUDY_IDLE_GAP_S"))
     # IANA name (e.g. Europe/Berlin) for study days, streaks and time-of-day badges; unset = the server's zone.

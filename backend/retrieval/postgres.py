@@ -311,8 +311,9 @@ class PostgresSearchService(SearchService):
     def prepare_impact_lists(self) -> impact_lists.ImpactBuild | None:
         """Rebuild the impact lists (migration 0018) if none exist, the BM25 parameters or the cap changed,
         the live blocks changed by more than a quarter since they were built, or a quarter of them were
-        written or removed since (the recorded changes are summed by every search's statistics); the build
-        in place, or None without a cap (every keyword search exact)."""
+        written or removed since (until then the lists keep the rows of blocks gone since and gain the
+        blocks written since, and the floors use the build's average length); the build in place, or None
+        without a cap (every keyword search exact)."""
         cap = self.pg.candidate_cap
         if cap is None:
             return None
