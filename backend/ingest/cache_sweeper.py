@@ -16,6 +16,7 @@ from pathlib import Path
 
 from backend.ingest import files
 from backend.store.db import Database, DatabaseError
+from backend.store.liveness import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ class CacheSweeper:
         while not self._stop.wait(self.interval_s):
             try:
                 removed = files.sweep_cache(self.db, self.docs_dir, parts_older_than_s=_PART_AGE_S)
-            except (DatabaseError, OSError):
+            except (DatabaseError, DatabaseUnavailable, OSError):  # the next period retries; the thread lives on
                 log.warning("sweeping the originals cache failed; trying again later", exc_info=True)
                 continue
             if removed:
