@@ -102,7 +102,10 @@ class Membership:
             try:
                 self.beat()
                 self.take_over_silent()
-            except DatabaseError:
+            except Exception:
+                # Whatever failed (psycopg on our connection, or DBOS's own SQLAlchemy errors from listing or
+                # resuming workflows while the database is away), the heartbeat must go on: a process whose
+                # thread ended would look silent and be taken over while alive.
                 log.warning("heartbeat failed; retrying with a new connection", exc_info=True)
                 self._reconnect()
 

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 import httpx
@@ -161,11 +162,17 @@ def test_killing_the_embedded_postmaster_mid_ingestion_recovers_without_a_restar
         server.stop()
 
 
+def _last_seen(api: httpx.Client) -> datetime:
+    """This process's last heartbeat, as /api/health lists it."""
+    processes = api.get("/api/health").json()["processes"]
+    return datetime.fromisoformat(next(p["last_seen"] for p in processes if p["this_process"]))
+
+
 @pytest.mark.skipif(bool(os.environ.get("TEST_DATABASE_URL")), reason="kills a Postgres of its own (embedded)")
 def test_with_database_url_quire_answers_while_the_server_is_gone_and_reconnects(
         tmp_path: Path, fake_ollama: FakeOllama) -> None:
     own = ThrowawayPostgres()  # a server of this test's own: the suite's shared one must stay up
-    server = QuireServer(own.fresh_database(), tmp_path / "vault", fake_ollama.url)
+    server = QuireServer(own.fresh_database(), tmp_path / "vault", fake_ollama.url, QUIRE_HEARTBEAT_S="0.5")
     try:
         server.start()
         with server.client(timeout=10.0) as api:
@@ -186,6 +193,10 @@ def test_with_database_url_quire_answers_while_the_server_is_gone_and_reconnects
 
             own.start_again()
             _wait("health reports the database up", lambda: api.get("/api/health").json()["postgres"]["ok"], 30)
+            # The heartbeat outlived the outage (several of its beats failed meanwhile): a process that
+            # stopped beating would look silent to the others and be taken over while alive.
+            seen = _last_seen(api)
+            _wait("this process beats again", lambda: _last_seen(api) > seen, 10)
             accepted = upload(api, {"after.md": NOTES["lecture-0.md"]})
             assert accepted.status_code == 202, accepted.text
             assert wait_for_run(api, accepted.json()["workflow_id"], timeout_s=120)["status"] == "SUCCESS"
