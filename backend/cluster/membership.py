@@ -51,6 +51,8 @@ class Membership:
         self.heartbeat_s = heartbeat_s
         self.takeover_after_s = takeover_after_s
         self._conn: Connection | None = None
+        # No takeover before this (time.monotonic()): a whole takeover window after each reconnection.
+        self._judge_from = 0.0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -123,6 +125,10 @@ class Membership:
                 return
             store.register(conn, self.me)
             self._conn = conn
+            # If the database was away, every other process missed its beats too and lost the lock that
+            # shows it alive: judging them silent the moment it is back would take over processes that are
+            # still running. They get a whole takeover window to beat again first.
+            self._judge_from = time.monotonic() + self.takeover_after_s
         except DatabaseError:
             log.warning("database still unreachable", exc_info=True)
 
@@ -140,7 +146,7 @@ class Membership:
 
     def take_over_silent(self) -> list[str]:
         """Claim each silent process once and resume its pending workflows; returns the ids taken over."""
-        if self._conn is None:
+        if self._conn is None or time.monotonic() < self._judge_from:
             return []
         store.forget_old(self._conn)
         taken = []

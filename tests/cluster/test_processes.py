@@ -188,3 +188,35 @@ def test_a_dead_process_is_taken_over_once(cluster: tuple[str, Launch, Callable[
         missing = conn.execute("SELECT count(*) FROM blocks WHERE is_live AND embedding IS NULL").fetchone()[0]
     assert missing == 0
     assert _backfill_runs(url) == 0
+
+
+def test_a_database_outage_longer_than_the_takeover_window_takes_no_living_process_over(
+        fake_ollama: FakeOllama, tmp_path: Path) -> None:
+    """Both processes miss their beats and lose their locks while the database is away; once it is back,
+    neither may judge the other dead (it would resume workflows the other is still running)."""
+    own = ThrowawayPostgres()  # a server of this test's own: the suite's shared one must stay up
+    url = own.fresh_database()
+    first = QuireServer(url, tmp_path / "a", fake_ollama.url, **FAST).start()
+    second = QuireServer(url, tmp_path / "b", fake_ollama.url, **FAST).start()
+    try:
+        ids = {_health(first)["dbos"]["executor_id"], _health(second)["dbos"]["executor_id"]}
+        own.kill_postmaster()
+        time.sleep(float(FAST["QUIRE_TAKEOVER_AFTER_S"]) + 3)  # silent longer than the takeover window
+        own.start_again()
+        deadline = time.monotonic() + 60
+        while not all(_health(s)["postgres"]["ok"] for s in (first, second)):
+            assert time.monotonic() < deadline, "the database did not come back for both"
+            time.sleep(0.5)
+        time.sleep(float(FAST["QUIRE_TAKEOVER_AFTER_S"]) * 2)  # time to (wrongly) take over, and to beat again
+        for server in (first, second):
+            listed = {p["executor_id"]: p for p in _health(server)["processes"] if p["executor_id"] in ids}
+            assert len(listed) == 2, listed
+            for process in listed.values():
+                assert process["alive"], process
+                assert process["taken_over_by"] is None, process
+            # A takeover's record is wiped when its victim registers again; the taker's log keeps it.
+            assert "took over" not in server.log_tail(2000), server.log_tail(2000)
+    finally:
+        first.stop()
+        second.stop()
+        own.close()
