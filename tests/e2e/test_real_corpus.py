@@ -1,7 +1,8 @@
 """The whole real-document corpus through the front door: one multipart upload of every file in
 `../shared/corpus/manifest.json` (stored under names without their extension, as uploads are staged)
 into a real server process, then every file ready with blocks and every probe found by keyword search
-in its own document, on its page, slide, sheet or under its heading (rules in tests/support/corpus.py).
+in its own document, on its page, slide, sheet or under its heading (rules in tests/support/corpus.py),
+and a Word footnote found under the heading of the paragraph that refers to it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ from tests.support.vault import wait_for_run
 pytestmark = pytest.mark.slow
 
 CATEGORY = "Real corpus"
+# (file, a footnote's words, the section of the paragraph referring to it): not in the manifest, whose
+# probes are body text.
+FOOTNOTES = [("doj-chapter13-trustee-handbook.docx", "in this Handbook shall have the same meaning as",
+              "2. SCHEDULING, NOTICING, RESCHEDULING AND CONTINUANCES")]
 # Two scanned pages are OCR'd on a 2-core CI machine shared with other work.
 INGEST_TIMEOUT_S = 600.0
 
@@ -69,6 +74,12 @@ def test_every_corpus_file_is_ingested_and_every_probe_found(
                     if shown != (entry["format"], printed_label(entry, hit["page"])):
                         misses.append(f"{entry['file']}: {probe['text']!r} shown as {shown}")
         assert not misses, "probes not found where expected:\n" + "\n".join(misses)
+
+        for name, words, section in FOOTNOTES:
+            hits = [hit for hit in _hits(api, words) if hit["document_id"] == documents[name]["id"]]
+            noted = [hit for hit in hits if contains(hit["text"], words, ocr=False) and "Footnote" in hit["text"]]
+            assert noted, (name, words, [(hit["section"], hit["text"][:80]) for hit in hits])
+            assert all((hit["section"] or "").endswith(section) for hit in noted), noted
 
 
 def printed_label(entry: dict[str, Any], page: int | None) -> str | None:

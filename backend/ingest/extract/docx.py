@@ -3,6 +3,9 @@
 The body XML is walked directly (descending into content controls and text boxes) so each table lands
 between the paragraphs it sits between. Heading 1..9 and Title styles, or styles based on them, open sections;
 tables become atomic pipe-row units of kind ``table`` with the header repeated every 20 rows.
+Footnotes and endnotes are text the author wrote (a source, a definition, a caveat): each follows the
+paragraph or table that refers to it, as "Footnote n: …", so it is searched and cited in its section.
+Headers, footers and review comments are left out: page furniture and remarks about the text, not text.
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ from typing import Protocol
 
 import docx
 from docx.document import Document
+from docx.opc.constants import RELATIONSHIP_TYPE
 from docx.opc.exceptions import PackageNotFoundError
+from docx.oxml import parse_xml
 from docx.oxml.ns import qn
 from docx.oxml.xmlchemy import BaseOxmlElement
 from docx.styles.style import BaseStyle, CharacterStyle
@@ -30,6 +35,12 @@ _HEADING_STYLE = re.compile(r"Heading (\d)")
 _STYLE_DEPTH = 5  # how far up `based on` chains to look for a heading style
 _PARAGRAPH, _TABLE, _CONTENT_CONTROL, _TEXT_BOX = qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:txbxContent")
 _FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
+# (reference tag in the body, note tag in its part, relationship to the part, how the note is introduced)
+_NOTE_KINDS = (
+    (qn("w:footnoteReference"), qn("w:footnote"), RELATIONSHIP_TYPE.FOOTNOTES, "Footnote"),
+    (qn("w:endnoteReference"), qn("w:endnote"), RELATIONSHIP_TYPE.ENDNOTES, "Endnote"),
+)
+_NOT_NOTES = {"separator", "continuationSeparator", "continuationNotice"}  # the note parts' rules, not notes
 _DOCX_ERRORS = (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError)
 
 
@@ -40,7 +51,8 @@ def extract_docx(path: Path) -> ExtractResult:
         with path.open("rb") as stream:
             document = docx.Document(stream)
         outline = Outline("text", separator="\n\n")
-        for block in _blocks(document):
+        notes = _Notes(document)
+        for element, block in _blocks(document):
             if isinstance(block, Table):
                 outline.add_units(_table_units(block, outline.section))
             elif text := block.text.strip():
@@ -49,30 +61,67 @@ def extract_docx(path: Path) -> ExtractResult:
                     outline.text(text)
                 else:
                     outline.heading(level, " ".join(text.split()), text)
+            for note in notes.referenced_in(element):
+                outline.text(note)
         return ExtractResult(units=outline.finish())
     except _DOCX_ERRORS as exc:
         raise corrupt_office_file("docx") from exc
 
 
-def _blocks(document: Document) -> Iterator[Paragraph | Table]:
+def _blocks(document: Document) -> Iterator[tuple[BaseOxmlElement, Paragraph | Table]]:
+    """Each paragraph and table in reading order, with its XML element (where its note references are)."""
     yield from _walk(document.element.body, document)
 
 
-def _walk(element: BaseOxmlElement, document: Document) -> Iterator[Paragraph | Table]:
+def _walk(element: BaseOxmlElement, document: Document) -> Iterator[tuple[BaseOxmlElement, Paragraph | Table]]:
     # The document is a valid parent: paragraphs and tables only ask their parent for `.part`.
     for child in element.iterchildren():
         if child.tag == _PARAGRAPH:
-            yield Paragraph(child, document)
+            yield child, Paragraph(child, document)
             for box in child.iter(_TEXT_BOX):
                 # Word writes each text box twice (a DrawingML shape and a VML fallback): read it once.
                 if not any(ancestor.tag == _FALLBACK for ancestor in box.iterancestors()):
                     yield from _walk(box, document)
         elif child.tag == _TABLE:
-            yield Table(child, document)
+            yield child, Table(child, document)
         elif child.tag == _CONTENT_CONTROL:
             content = child.find(qn("w:sdtContent"))
             if content is not None:
                 yield from _walk(content, document)
+
+
+class _Notes:
+    """The document's footnotes and endnotes by id, handed out as the body refers to them, numbered in
+    that order (as Word numbers them by default)."""
+
+    def __init__(self, document: Document) -> None:
+        self._document = document
+        self._texts: dict[tuple[str, str], str] = {}  # (reference tag, note id) → text
+        self._numbers = {reference: 0 for reference, _, _, _ in _NOTE_KINDS}
+        for rel in document.part.rels.values():
+            kind = next((k for k in _NOTE_KINDS if k[2] == rel.reltype), None)
+            if kind is None or rel.is_external:
+                continue
+            reference, note_tag, _, _ = kind
+            for note in parse_xml(rel.target_part.blob).iterchildren(note_tag):
+                if note.get(qn("w:type")) in _NOT_NOTES:
+                    continue
+                # Whitespace collapsed: a note opens with its reference mark, then a tab or spaces.
+                lines = (" ".join(Paragraph(p, document).text.split()) for p in note.iter(_PARAGRAPH))
+                text = "\n".join(line for line in lines if line)
+                if text:
+                    self._texts[(reference, note.get(qn("w:id")) or "")] = text
+
+    def referenced_in(self, block: BaseOxmlElement) -> Iterator[str]:
+        """"Footnote n: text" for each note the paragraph or table (its XML element) refers to, in order."""
+        if not self._texts:
+            return
+        for element in block.iter(*(k[0] for k in _NOTE_KINDS)):
+            label = next(k[3] for k in _NOTE_KINDS if k[0] == element.tag)
+            text = self._texts.get((element.tag, element.get(qn("w:id")) or ""))
+            if text is not None:
+                self._numbers[element.tag] += 1
+                yield f"{label} {self._numbers[element.tag]}: {text}"
 
 
 def _heading_level(paragraph: Paragraph) -> int | None:
