@@ -18,4 +18,4 @@ if [[ -f frontend/package.json && $# -eq 0 ]]; then
 fi
 echo "== pytest"
 # The suite must not depend on a developer's data or .env.
-env -u DATABASE_URL QUIRE_DATA_DIR="$(mktemp -d)" "$PY" -m pytest -q "$@"
+env -u DATABASE_URL QUIRE_DATA_DIR="$(mktemp -d)" "$PY" -m pytest -q --durations=25 "$@"
