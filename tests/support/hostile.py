@@ -2,7 +2,8 @@
 
 The files are those of issue #15's reliability campaign: a tiny PDF whose one page would render to
 gigabytes, 5,000 nested Markdown list items, a 30 MB one-line text, and a DOCX holding 250 MB of XML
-(inside the zip-bomb limits of backend/ingest/extract/archive.py).
+(inside the zip-bomb limits of backend/ingest/extract/archive.py); and of a hostile-user pass over
+uploads: a few-KB workbook whose sheet spans every cell Excel allows.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import openpyxl
 import psutil
 import pymupdf
 from PIL import Image
@@ -85,6 +87,21 @@ def huge_xml_docx(path: Path, xml_megabytes: int = 250) -> Path:
                 member.write(paragraphs)
                 written += len(paragraphs)
             member.write(b"</w:body></w:document>")
+    return path
+
+
+def workbook_spanning_every_cell(path: Path) -> Path:
+    """A ~5 KB workbook, written by openpyxl, with a glossary in A1:B2, a note in the last row Excel has
+    (1,048,576) and a formatted empty cell in its last column (XFD): the sheet's declared dimension is
+    A1:XFD1048576, i.e. 17 billion cells, while it holds five values."""
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    assert sheet is not None
+    sheet.append(["Term", "Meaning"])
+    sheet.append(["osmosis", "water crossing a semipermeable membrane"])
+    sheet.cell(row=1_048_576, column=1, value="last row note")
+    sheet.cell(row=1, column=16_384).number_format = "0%"
+    workbook.save(path)
     return path
 
 
