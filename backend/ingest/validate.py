@@ -70,6 +70,20 @@ def sanitise_filename(name: str) -> str:
     return name
 
 
+UNNAMED = "(unnamed file)"
+
+
+def refused_name(name: str) -> str:
+    """How a refused file is named in the answer and in the list of refusals: the name it would have
+    been stored under, or (for a name that cannot be used) the same cleaning without refusing, so no
+    control character, NUL, direction override or unbounded length reaches a list or a page."""
+    try:
+        return sanitise_filename(name)
+    except RejectedFile:
+        cleaned = "".join(char for char in unicodedata.normalize("NFC", name) if not _invisible(char))
+        return " ".join(cleaned.split())[:MAX_FILENAME_CHARS] or UNNAMED
+
+
 def _invisible(char: str) -> bool:
     return char in _INVISIBLE or (unicodedata.category(char) == "Cc" and not char.isspace())
 

@@ -27,3 +27,30 @@ def test_a_workbook_declaring_every_cell_is_read_in_seconds(api: httpx.Client, u
     text = "\n".join(b["text"] for b in api.get(f"/api/documents/{doc['id']}/blocks").json()["blocks"])
     assert "| osmosis | water crossing a semipermeable membrane |" in text
     assert "last row note" in text
+
+
+def _multipart(parts: list[tuple[bytes, bytes]]) -> tuple[bytes, dict[str, str]]:
+    """A multipart body written by hand: (Content-Disposition value, content) per part."""
+    boundary = b"quire-hostile-boundary"
+    body = b"".join(b"--" + boundary + b"\r\nContent-Disposition: " + disposition
+                    + b"\r\nContent-Type: application/octet-stream\r\n\r\n" + content + b"\r\n"
+                    for disposition, content in parts)
+    return body + b"--" + boundary + b"--\r\n", {"content-type": f"multipart/form-data; boundary={boundary.decode()}"}
+
+
+def test_refused_files_are_named_without_control_or_direction_characters(api: httpx.Client, unique: Unique) -> None:
+    # Before: the raw name went into the answer and the list of refusals, so "\u202e" could make
+    # "report\u202eexe.md" read as "reportdm.exe" there, and control characters and NUL came along.
+    spoof, bell = unique("report\u202eexe.pdf"), unique("bell\x07\x00\x1b[31m.exe")
+    body, headers = _multipart([
+        (f'form-data; name="files"; filename="{spoof}"'.encode(), b"not a pdf"),
+        (f'form-data; name="files"; filename="{bell}"'.encode(), b"MZ"),
+        (b'form-data; name="files"; filename=""', b"nameless"),
+    ])
+    response = api.post("/api/documents", content=body, headers=headers)
+    assert response.status_code == 415, response.text
+    answered = [item["filename"] for item in response.json()["error"]["details"]]
+    clean_bell = bell.replace("\x07", "").replace("\x00", "").replace("\x1b", "")
+    assert answered == [spoof.replace("\u202e", ""), clean_bell, "(unnamed file)"]
+    listed = {refusal["filename"] for refusal in api.get("/api/refusals").json()["refusals"]}
+    assert set(answered) <= listed
