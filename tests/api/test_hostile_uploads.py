@@ -4,9 +4,11 @@ proper document or a clear refusal, quickly, with nothing lost."""
 
 from __future__ import annotations
 
+import base64
 import time
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import quote
 
 import httpx
 
@@ -36,6 +38,23 @@ def _multipart(parts: list[tuple[bytes, bytes]]) -> tuple[bytes, dict[str, str]]
                     + b"\r\nContent-Type: application/octet-stream\r\n\r\n" + content + b"\r\n"
                     for disposition, content in parts)
     return body + b"--" + boundary + b"--\r\n", {"content-type": f"multipart/form-data; boundary={boundary.decode()}"}
+
+
+def test_file_names_in_the_rfc_5987_form_are_read(api: httpx.Client, unique: Unique) -> None:
+    # .NET's HttpClient sends a non-ASCII name both MIME-encoded and as filename*; some clients send only
+    # filename*. Before: the first was stored as "=?utf-8?B?...?=" (refused, no extension), the second
+    # was taken for a form field and the upload answered "No files were uploaded".
+    dotnet, starred = unique("Übung.md"), unique("Lösung.md")
+    encoded = base64.b64encode(dotnet.encode()).decode()
+    body, headers = _multipart([
+        (f'form-data; name="files"; filename="=?utf-8?B?{encoded}?="; filename*=utf-8\'\'{quote(dotnet)}'.encode(),
+         b"# Exercise\n\nIntegrate by parts."),
+        (f"form-data; name=files; filename*=UTF-8''{quote(starred)}".encode(), b"# Solution\n\nUse u = x."),
+    ])
+    response = api.post("/api/documents", content=body, headers=headers)
+    assert response.status_code == 202, response.text
+    assert sorted(doc["filename"] for doc in response.json()["documents"]) == sorted([dotnet, starred])
+    assert response.json()["rejected"] == []
 
 
 def test_refused_files_are_named_without_control_or_direction_characters(api: httpx.Client, unique: Unique) -> None:
