@@ -33,6 +33,9 @@ if TYPE_CHECKING:  # python-multipart declares its callbacks type for type check
 
 MAX_FILES = 1000
 MAX_FIELD_BYTES = 16 * 1024
+# Form fields are held in memory: an upload has two (category, on_conflict); this bounds a body of
+# thousands of them (each up to MAX_FIELD_BYTES) to half a megabyte.
+MAX_FIELDS = 32
 _EXTENDED_FILENAME = re.compile(r";\s*filename\*\s*=\s*\"?([^;\"]*)", re.IGNORECASE)
 _ENCODED_WORD = re.compile(r"=\?([^?]+)\?([bBqQ])\?([^?]*)\?=")
 
@@ -99,6 +102,7 @@ class _FormSink:
         self._hash = hashlib.sha256()
         self._field_name: str | None = None
         self._field_value = bytearray()
+        self._fields_seen = 0
 
     def callbacks(self) -> MultipartCallbacks:
         return {
@@ -125,6 +129,9 @@ class _FormSink:
         name = options.get(b"name", b"").decode("utf-8", "replace")
         filename = part_filename(disposition, options)
         if filename is None:
+            self._fields_seen += 1
+            if self._fields_seen > MAX_FIELDS:
+                raise QuireError("too_many_fields", f"At most {MAX_FIELDS} form fields per upload.", 413)
             self._field_name = name
             return
         if len(self.form.files) >= MAX_FILES:

@@ -73,3 +73,16 @@ def test_refused_files_are_named_without_control_or_direction_characters(api: ht
     assert answered == [spoof.replace("\u202e", ""), clean_bell, "(unnamed file)"]
     listed = {refusal["filename"] for refusal in api.get("/api/refusals").json()["refusals"]}
     assert set(answered) <= listed
+
+
+def test_a_flood_of_form_fields_is_refused_while_it_streams(api: httpx.Client, unique: Unique) -> None:
+    # Before: every field (up to 16 KB each, any number of them) was kept in memory until the body
+    # ended: 20,000 fields grew the server by 300 MB and the upload was accepted.
+    name = unique("flood.md")
+    parts = [(f'form-data; name="files"; filename="{name}"'.encode(), b"# Flood\n\nA file before the fields.")]
+    parts += [(f'form-data; name="field{i}"'.encode(), b"v" * 16_000) for i in range(200)]
+    body, headers = _multipart(parts)
+    response = api.post("/api/documents", content=body, headers=headers)
+    assert response.status_code == 413, response.text
+    assert response.json()["error"]["code"] == "too_many_fields"
+    assert name not in {doc["filename"] for doc in api.get("/api/documents").json()}
