@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 import httpx
 
-from tests.support.hostile import workbook_spanning_every_cell
+from tests.support.hostile import GARBLED_LINES, garbled_text_pdf, workbook_spanning_every_cell
 from tests.support.vault import ingest
 
 Unique = Callable[[str], str]
@@ -86,3 +86,17 @@ def test_a_flood_of_form_fields_is_refused_while_it_streams(api: httpx.Client, u
     assert response.status_code == 413, response.text
     assert response.json()["error"]["code"] == "too_many_fields"
     assert name not in {doc["filename"] for doc in api.get("/api/documents").json()}
+
+
+def test_a_pdf_whose_text_layer_is_glyph_numbers_is_read_by_ocr(api: httpx.Client, unique: Unique,
+                                                                 tmp_path: Path) -> None:
+    # Before: the page had a text layer, so it was stored as "1IPUPTZOUIFTJT\x01DPOWFSUT..." and no
+    # search for its words could find it.
+    name = unique("garbled.pdf")
+    path = garbled_text_pdf(tmp_path / "garbled.pdf")
+    doc = ingest(api, {name: path.read_bytes()})[name]
+    blocks = api.get(f"/api/documents/{doc['id']}/blocks").json()["blocks"]
+    assert [block["kind"] for block in blocks] == ["ocr"]
+    assert GARBLED_LINES[0].split()[:4] == blocks[0]["text"].split()[:4]
+    hits = api.get("/api/search", params={"q": "chlorophyll absorbs", "documents": doc["id"], "mode": "sparse"})
+    assert [hit["document_id"] for hit in hits.json()["hits"]][:1] == [doc["id"]]

@@ -3,7 +3,8 @@
 The files are those of issue #15's reliability campaign: a tiny PDF whose one page would render to
 gigabytes, 5,000 nested Markdown list items, a 30 MB one-line text, and a DOCX holding 250 MB of XML
 (inside the zip-bomb limits of backend/ingest/extract/archive.py); and of a hostile-user pass over
-uploads: a few-KB workbook whose sheet spans every cell Excel allows.
+uploads: a few-KB workbook whose sheet spans every cell Excel allows, and a PDF whose text layer is glyph
+numbers (a font without a character map).
 """
 
 from __future__ import annotations
@@ -102,6 +103,29 @@ def workbook_spanning_every_cell(path: Path) -> Path:
     sheet.cell(row=1_048_576, column=1, value="last row note")
     sheet.cell(row=1, column=16_384).number_format = "0%"
     workbook.save(path)
+    return path
+
+
+GARBLED_LINES = ("Photosynthesis converts light energy into chemical energy in green plants.",
+                 "Chlorophyll absorbs mostly blue and red light and reflects green light.")
+
+
+def garbled_text_pdf(path: Path) -> Path:
+    """A PDF whose text is drawn correctly but extracts as glyph numbers ("1IPUPTZOUIFTJT\x01..."), as
+    PDFs with subset fonts lacking a ToUnicode map do: PyMuPDF writes the text with an embedded subset
+    font, then the font's ToUnicode entry is removed."""
+    document = pymupdf.open()
+    page = document.new_page()
+    writer = pymupdf.TextWriter(page.rect)
+    for number, line in enumerate(GARBLED_LINES):
+        writer.append((72, 100 + 30 * number), line, font=pymupdf.Font("tiro"), fontsize=13)
+    writer.write_text(page)
+    document.subset_fonts()
+    for xref in range(1, document.xref_length()):
+        if document.xref_get_key(xref, "ToUnicode")[0] != "null":
+            document.xref_set_key(xref, "ToUnicode", "null")
+    document.save(path)
+    document.close()
     return path
 
 
