@@ -84,6 +84,12 @@ def refused_name(name: str) -> str:
         return " ".join(cleaned.split())[:MAX_FILENAME_CHARS] or UNNAMED
 
 
+def has_invisible(text: str) -> bool:
+    """Whether `text` holds a control character or a direction override (which can make a name read as
+    another, "\u202eygoloiB" shown as "Biology")."""
+    return any(_invisible(char) for char in text)
+
+
 def _invisible(char: str) -> bool:
     return char in _INVISIBLE or (unicodedata.category(char) == "Cc" and not char.isspace())
 

@@ -13,7 +13,7 @@ from urllib.parse import quote
 import httpx
 
 from tests.support.hostile import GARBLED_LINES, garbled_text_pdf, workbook_spanning_every_cell
-from tests.support.vault import ingest
+from tests.support.vault import ingest, upload
 
 Unique = Callable[[str], str]
 
@@ -100,3 +100,15 @@ def test_a_pdf_whose_text_layer_is_glyph_numbers_is_read_by_ocr(api: httpx.Clien
     assert GARBLED_LINES[0].split()[:4] == blocks[0]["text"].split()[:4]
     hits = api.get("/api/search", params={"q": "chlorophyll absorbs", "documents": doc["id"], "mode": "sparse"})
     assert [hit["document_id"] for hit in hits.json()["hits"]][:1] == [doc["id"]]
+
+
+def test_categories_with_control_or_direction_characters_are_refused(api: httpx.Client, unique: Unique) -> None:
+    # Before: "\u202eygoloiB" was accepted and listed, shown as "Biology"; so were C1 controls (\x9b).
+    name = unique("cell.md")
+    for category in ("\u202eygoloiB", "Bio\x9b31m", "Bio\u2066logy"):
+        response = upload(api, {name: b"# Cells\n\nThe nucleus holds DNA."}, category=category)
+        assert response.status_code == 422, (category, response.text)
+        assert response.json()["error"]["code"] == "invalid_category"
+    doc = ingest(api, {name: b"# Cells\n\nThe nucleus holds DNA."}, category=unique("Biology"))[name]
+    assert api.patch(f"/api/documents/{doc['id']}", json={"category": "\u202eygoloiB"}).status_code == 422
+    assert "\u202eygoloiB" not in {c["name"] for c in api.get("/api/categories").json()}
