@@ -5,12 +5,15 @@ proper document or a clear refusal, quickly, with nothing lost."""
 from __future__ import annotations
 
 import base64
+import io
 import time
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
 import httpx
+import openpyxl
 
 from tests.support.hostile import GARBLED_LINES, garbled_text_pdf, workbook_spanning_every_cell
 from tests.support.vault import ingest, upload
@@ -112,3 +115,47 @@ def test_categories_with_control_or_direction_characters_are_refused(api: httpx.
     doc = ingest(api, {name: b"# Cells\n\nThe nucleus holds DNA."}, category=unique("Biology"))[name]
     assert api.patch(f"/api/documents/{doc['id']}", json={"category": "\u202eygoloiB"}).status_code == 422
     assert "\u202eygoloiB" not in {c["name"] for c in api.get("/api/categories").json()}
+
+
+def _macro_workbook(path: Path) -> Path:
+    """An .xlsm as Excel writes one: the macro-enabled workbook content type and a VBA project part."""
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    assert sheet is not None
+    sheet.title = "Budget"
+    sheet.append(["Item", "Cost"])
+    sheet.append(["Microscope", 1200])
+    plain = io.BytesIO()
+    workbook.save(plain)
+    with zipfile.ZipFile(plain) as source, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as target:
+        for member in source.infolist():
+            data = source.read(member.filename)
+            if member.filename == "[Content_Types].xml":
+                data = data.replace(b"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
+                                    b"application/vnd.ms-excel.sheet.macroEnabled.main+xml")
+            target.writestr(member, data)
+        target.writestr("xl/vbaProject.bin", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(1024))
+    return path
+
+
+def test_tab_separated_and_macro_enabled_files_are_read(api: httpx.Client, unique: Unique, tmp_path: Path) -> None:
+    # Before: .tsv and .xlsm were refused as unsupported types, though their readers handle them.
+    tsv, xlsm = unique("species.tsv"), unique("budget.xlsm")
+    docs = ingest(api, {tsv: "Art\tFamilie\nRotfuchs\tHunde\nDachs\tMarder\n".encode("utf-16"),
+                        xlsm: _macro_workbook(tmp_path / "b.xlsm").read_bytes()})
+    tables = {name: api.get(f"/api/documents/{doc['id']}/blocks").json()["blocks"][0]["table"]
+              for name, doc in docs.items()}
+    assert tables[tsv]["header"] == ["Art", "Familie"]
+    assert tables[tsv]["rows"] == [["Rotfuchs", "Hunde"], ["Dachs", "Marder"]]
+    assert tables[xlsm]["rows"] == [["Microscope", "1200"]]
+
+
+def test_familiar_unsupported_formats_say_what_to_do(api: httpx.Client, unique: Unique) -> None:
+    response = upload(api, {unique("thesis.doc"): b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(1024),
+                            unique("notes.odt"): b"PK\x03\x04odt", unique("scan.JPG"): b"\xff\xd8\xff\xe0jpeg"})
+    assert response.status_code == 415
+    messages = [item["message"] for item in response.json()["error"]["details"]]
+    assert ".docx" in messages[0]
+    assert ".docx" in messages[1]
+    assert "PDF" in messages[2]
+    assert "image" in messages[2]
