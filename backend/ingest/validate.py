@@ -16,7 +16,7 @@ from typing import BinaryIO
 
 from backend.ingest.extract.archive import OFFICE_LABELS, check_zip_directory, open_zip
 from backend.ingest.extract.pdf import open_pdf
-from backend.ingest.extract.text import decode_text
+from backend.ingest.extract.text import bomless_utf16, decode_text
 from backend.ingest.types import ExtractionError, RejectedFile
 from backend.store.kinds import DocKind
 
@@ -173,7 +173,7 @@ def _check_office(path: Path, kind: DocKind, extension: str) -> None:
 def _check_text(path: Path, kind: DocKind, extension: str) -> None:
     with path.open("rb") as handle:
         sample = handle.read(TEXT_SAMPLE_BYTES)
-        utf16 = sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+        utf16 = sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or bomless_utf16(sample) is not None
         if not utf16 and (sample.startswith(_BINARY_MAGIC) or _has_nul(handle, sample)):
             raise _mismatch(extension, " (it is binary data, not text)")
     text = _sample_text(sample)

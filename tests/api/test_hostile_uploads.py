@@ -159,3 +159,14 @@ def test_familiar_unsupported_formats_say_what_to_do(api: httpx.Client, unique: 
     assert ".docx" in messages[1]
     assert "PDF" in messages[2]
     assert "image" in messages[2]
+
+
+def test_utf16_text_without_a_byte_order_mark_is_read(api: httpx.Client, unique: Unique) -> None:
+    # Before: refused as binary data (its zero bytes); `iconv -t UTF-16LE` and `bcp -w` exports look so.
+    csv_name, txt_name = unique("export.csv"), unique("notes.txt")
+    docs = ingest(api, {csv_name: "Name;Stadt\r\nJürgen;Köln\r\nÄnne;Düsseldorf\r\n".encode("utf-16-le"),
+                        txt_name: "Grüße aus Köln: the Rhine floods in spring.\n".encode("utf-16-be")})
+    table = api.get(f"/api/documents/{docs[csv_name]['id']}/blocks").json()["blocks"][0]["table"]
+    assert table["rows"] == [["Jürgen", "Köln"], ["Änne", "Düsseldorf"]]
+    text = api.get(f"/api/documents/{docs[txt_name]['id']}/blocks").json()["blocks"][0]["text"]
+    assert text == "Grüße aus Köln: the Rhine floods in spring."
