@@ -15,7 +15,7 @@ from urllib.parse import quote
 import httpx
 import openpyxl
 
-from tests.support.hostile import GARBLED_LINES, garbled_text_pdf, workbook_spanning_every_cell
+from tests.support.hostile import GARBLED_LINES, crowded_page_pdf, garbled_text_pdf, workbook_spanning_every_cell
 from tests.support.vault import ingest, upload
 
 Unique = Callable[[str], str]
@@ -170,3 +170,17 @@ def test_utf16_text_without_a_byte_order_mark_is_read(api: httpx.Client, unique:
     assert table["rows"] == [["Jürgen", "Köln"], ["Änne", "Düsseldorf"]]
     text = api.get(f"/api/documents/{docs[txt_name]['id']}/blocks").json()["blocks"][0]["text"]
     assert text == "Grüße aus Köln: the Rhine floods in spring."
+
+
+def test_a_page_of_thirty_thousand_words_is_shown_without_passage_boxes(api: httpx.Client, unique: Unique,
+                                                                          tmp_path: Path) -> None:
+    # Aligning a passage with a page's words runs in the server process at up to (page words x passage
+    # words); before, a few-KB page of 234,000 words cost 8 s of the server's CPU per request.
+    name = unique("crowded.pdf")
+    doc = ingest(api, {name: crowded_page_pdf(tmp_path / "c.pdf").read_bytes()})[name]
+    block = api.get(f"/api/documents/{doc['id']}/blocks", params={"page": 1}).json()["blocks"][0]
+    found = api.get(f"/api/documents/{doc['id']}/pages/1/highlights", params={"block": block["id"]})
+    assert found.status_code == 200
+    assert (found.json()["rects"], found.json()["matched_words"]) == ([], 0)
+    assert found.json()["passage_words"] > 100
+    assert api.get(f"/api/documents/{doc['id']}/pages/1.png").status_code == 200

@@ -4,7 +4,7 @@ The files are those of issue #15's reliability campaign: a tiny PDF whose one pa
 gigabytes, 5,000 nested Markdown list items, a 30 MB one-line text, and a DOCX holding 250 MB of XML
 (inside the zip-bomb limits of backend/ingest/extract/archive.py); and of a hostile-user pass over
 uploads: a few-KB workbook whose sheet spans every cell Excel allows, and a PDF whose text layer is glyph
-numbers (a font without a character map).
+numbers (a font without a character map), and a page of a few KB holding tens of thousands of words.
 """
 
 from __future__ import annotations
@@ -125,6 +125,18 @@ def garbled_text_pdf(path: Path) -> Path:
         if document.xref_get_key(xref, "ToUnicode")[0] != "null":
             document.xref_set_key(xref, "ToUnicode", "null")
     document.save(path)
+    document.close()
+    return path
+
+
+def crowded_page_pdf(path: Path, lines: int = 200, words_per_line: int = 150) -> Path:
+    """One page holding `lines` x `words_per_line` words ("the cell the cell ...") in a 0.5 pt font."""
+    document = pymupdf.open()
+    page = document.new_page()
+    line = " ".join(["the", "cell"] * (words_per_line // 2))
+    for number in range(lines):
+        page.insert_text((20, 20 + 0.7 * number), line, fontsize=0.5)
+    document.save(path, deflate=True)
     document.close()
     return path
 
