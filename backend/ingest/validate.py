@@ -55,6 +55,7 @@ _UNSUPPORTED_HINTS = {
     **dict.fromkeys(("png", "jpg", "jpeg", "gif", "tif", "tiff", "bmp", "webp", "heic"),
                     "images are not read on their own; put scanned pages into a PDF and upload that"),
     "epub": "e-books are not read; convert it to PDF and upload that",
+    "": "its name has no extension (such as .pdf or .docx) to say what kind of file it is; add the right one",
 }
 # Bidirectional overrides can disguise an extension: "notes\u202excod.txt" is shown as "notestxt.docx".
 _INVISIBLE = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff")
@@ -119,7 +120,8 @@ def detect_kind(path: Path, filename: str) -> DocKind:
         allowed = "PDF, Word, PowerPoint, Excel, CSV, Markdown, text and HTML"
         message = f"This file type is not supported; Quire reads {allowed} files."
         if extension in _UNSUPPORTED_HINTS:
-            message = f"Quire cannot read .{extension} files; {_UNSUPPORTED_HINTS[extension]}."
+            kind_of = f".{extension} files" if extension else "this file"
+            message = f"Quire cannot read {kind_of}: {_UNSUPPORTED_HINTS[extension]}."
         raise RejectedFile("unsupported_type", message, 415)
     if path.stat().st_size == 0:
         raise RejectedFile("empty_file", "This file is empty.", 400)
