@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
+import docx
 import httpx
 import openpyxl
 
@@ -186,3 +187,24 @@ def test_a_page_of_thirty_thousand_words_is_shown_without_passage_boxes(api: htt
     assert (found.json()["rects"], found.json()["matched_words"]) == ([], 0)
     assert found.json()["passage_words"] > 100
     assert api.get(f"/api/documents/{doc['id']}/pages/1.png").status_code == 200
+
+
+def test_tables_nested_in_word_table_cells_keep_their_text(api: httpx.Client, unique: Unique, tmp_path: Path) -> None:
+    # Before: a cell's text was python-docx's `cell.text`, its own paragraphs only, so everything in a
+    # table nested in a cell (layout tables, forms) was silently dropped.
+    document = docx.Document()
+    document.add_paragraph("Organelles and what they do.")
+    outer = document.add_table(rows=2, cols=2)
+    outer.cell(0, 0).text, outer.cell(0, 1).text, outer.cell(1, 0).text = "Topic", "Details", "Cell parts"
+    inner = outer.cell(1, 1).add_table(rows=2, cols=2)
+    for (row, column), text in {(0, 0): "Organelle", (0, 1): "Role", (1, 0): "Mitochondrion",
+                                (1, 1): "makes ATP"}.items():
+        inner.cell(row, column).text = text
+    document.save(tmp_path / "nested.docx")
+    name = unique("organelles.docx")
+    doc = ingest(api, {name: (tmp_path / "nested.docx").read_bytes()})[name]
+    blocks = api.get(f"/api/documents/{doc['id']}/blocks").json()["blocks"]
+    table = next(block["table"] for block in blocks if block["table"])
+    assert table["rows"] == [["Cell parts", "Organelle | Role; Mitochondrion | makes ATP"]]
+    hits = api.get("/api/search", params={"q": "mitochondrion ATP", "documents": doc["id"], "mode": "sparse"})
+    assert hits.json()["hits"]
