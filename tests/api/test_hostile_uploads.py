@@ -208,3 +208,51 @@ def test_tables_nested_in_word_table_cells_keep_their_text(api: httpx.Client, un
     assert table["rows"] == [["Cell parts", "Organelle | Role; Mitochondrion | makes ATP"]]
     hits = api.get("/api/search", params={"q": "mitochondrion ATP", "documents": doc["id"], "mode": "sparse"})
     assert hits.json()["hits"]
+
+
+_W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+_FOOTNOTES = (
+    f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:footnotes xmlns:w="{_W_NS}">'
+    '<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>'
+    '<w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r></w:p>'
+    '</w:footnote><w:footnote w:id="1"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> Krebs, '
+    'H. A. (1937): the citric acid cycle was first described in Enzymologia.</w:t></w:r></w:p></w:footnote>'
+    '</w:footnotes>'
+)
+
+
+def _docx_with_a_footnote(path: Path) -> Path:
+    """A Word document whose one footnote sits in word/footnotes.xml, referenced from the body, as Word
+    writes it (python-docx cannot add footnotes, so the part is added to its output)."""
+    document = docx.Document()
+    document.add_paragraph("The citric acid cycle oxidises acetyl-CoA.")
+    plain = io.BytesIO()
+    document.save(plain)
+    with zipfile.ZipFile(plain) as source, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as target:
+        for member in source.infolist():
+            data = source.read(member.filename)
+            if member.filename == "[Content_Types].xml":
+                data = data.replace(b"</Types>", b'<Override PartName="/word/footnotes.xml" ContentType="application/'
+                                    b'vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/></Types>')
+            elif member.filename == "word/_rels/document.xml.rels":
+                data = data.replace(b"</Relationships>", b'<Relationship Id="rIdFn" Target="footnotes.xml" Type="http:'
+                                    b'//schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes"/>'
+                                    b"</Relationships>")
+            elif member.filename == "word/document.xml":
+                data = data.replace(b"acetyl-CoA.</w:t></w:r>",
+                                    b'acetyl-CoA.</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r>')
+            target.writestr(member, data)
+        target.writestr("word/footnotes.xml", _FOOTNOTES)
+    return path
+
+
+def test_word_footnotes_are_read(api: httpx.Client, unique: Unique, tmp_path: Path) -> None:
+    # Before: python-docx reads the body only, so footnotes (sources, remarks in papers) were lost.
+    name = unique("krebs.docx")
+    doc = ingest(api, {name: _docx_with_a_footnote(tmp_path / "k.docx").read_bytes()})[name]
+    blocks = api.get(f"/api/documents/{doc['id']}/blocks").json()["blocks"]
+    assert "The citric acid cycle oxidises acetyl-CoA." in blocks[0]["text"]
+    assert "[1] Krebs, H. A. (1937): the citric acid cycle was first described in Enzymologia." in blocks[-1]["text"]
+    assert blocks[-1]["section"] == "Footnotes"
+    hits = api.get("/api/search", params={"q": "Enzymologia", "documents": doc["id"], "mode": "sparse"})
+    assert hits.json()["hits"]

@@ -3,7 +3,9 @@
 The body XML is walked directly (descending into content controls and text boxes) so each table lands
 between the paragraphs it sits between. Heading 1..9 and Title styles, or styles based on them, open sections;
 tables become atomic pipe-row units of kind ``table`` with the header repeated every 20 rows. A table
-nested in a cell (layout tables, forms) is read into that cell, its rows separated by ``;``.
+nested in a cell (layout tables, forms) is read into that cell, its rows separated by ``;``. Footnotes
+and endnotes (which python-docx does not read) follow the body as one ``Footnotes`` / ``Endnotes``
+section, each note as ``[n] text``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Protocol
 import docx
 from docx.document import Document
 from docx.opc.exceptions import PackageNotFoundError
+from docx.oxml import parse_xml
 from docx.oxml.ns import qn
 from docx.oxml.xmlchemy import BaseOxmlElement
 from docx.styles.style import BaseStyle, CharacterStyle
@@ -32,6 +35,11 @@ _STYLE_DEPTH = 5  # how far up `based on` chains to look for a heading style
 _PARAGRAPH, _TABLE, _CONTENT_CONTROL, _TEXT_BOX = qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:txbxContent")
 _FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 _DOCX_ERRORS = (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError)
+_NOTES = {
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml": ("Footnotes", qn("w:footnote")),
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.endnotes+xml": ("Endnotes", qn("w:endnote")),
+}
+_SEPARATOR_NOTES = frozenset({"separator", "continuationSeparator", "continuationNotice"})
 
 
 def extract_docx(path: Path) -> ExtractResult:
@@ -50,7 +58,7 @@ def extract_docx(path: Path) -> ExtractResult:
                     outline.text(text)
                 else:
                     outline.heading(level, " ".join(text.split()), text)
-        return ExtractResult(units=outline.finish())
+        return ExtractResult(units=[*outline.finish(), *_note_units(document)])
     except _DOCX_ERRORS as exc:
         raise corrupt_office_file("docx") from exc
 
@@ -74,6 +82,26 @@ def _walk(element: BaseOxmlElement, document: Document) -> Iterator[Paragraph | 
             content = child.find(qn("w:sdtContent"))
             if content is not None:
                 yield from _walk(content, document)
+
+
+def _note_units(document: Document) -> list[ExtractedUnit]:
+    """The document's footnotes and endnotes, one unit per kind (the chunker splits long ones)."""
+    units = []
+    for part in document.part.package.iter_parts():
+        if part.content_type not in _NOTES:
+            continue
+        section, tag = _NOTES[part.content_type]
+        notes = []
+        for note in parse_xml(part.blob).iter(tag):
+            if note.get(qn("w:type")) in _SEPARATOR_NOTES:
+                continue
+            paragraphs = ("".join(node.text or "" for node in paragraph.iter(qn("w:t")))
+                          for paragraph in note.iter(qn("w:p")))
+            if text := "\n".join(paragraph for paragraph in paragraphs if paragraph.strip()).strip():
+                notes.append(f"[{note.get(qn('w:id'))}] {text}")
+        if notes:
+            units.append(ExtractedUnit(text="\n\n".join(notes), kind="text", section=section))
+    return units
 
 
 def _heading_level(paragraph: Paragraph) -> int | None:
