@@ -88,7 +88,7 @@ def sanitise_filename(name: str) -> str:
     return name
 
 
-UNNAMED = "(unnamed file)"
+_UNNAMED = "(unnamed file)"
 
 
 def refused_name(name: str) -> str:
@@ -99,7 +99,7 @@ def refused_name(name: str) -> str:
         return sanitise_filename(name)
     except RejectedFile:
         cleaned = "".join(char for char in unicodedata.normalize("NFC", name) if not _invisible(char))
-        return " ".join(cleaned.split())[:MAX_FILENAME_CHARS] or UNNAMED
+        return " ".join(cleaned.split())[:MAX_FILENAME_CHARS] or _UNNAMED
 
 
 def has_invisible(text: str) -> bool:
