@@ -213,7 +213,7 @@ def assemble(scan: PdfScan, recognised: dict[int, PageOcr], ocr_missing: str | N
                 failed.append(number)
             elif page.warning:
                 unreliable.append(page.warning)
-            elif _readable_chars(page.text) > _readable_chars(layer_text):
+            elif _readable_chars(page.text) > _ocr_bar(layer_text):
                 text, kind = page.text.strip(), "ocr"
         if kind == "text" and text and not (text := _readable_layer(text)):
             garbled.append(number)
@@ -300,6 +300,14 @@ def _unreadable(char: str) -> bool:
 
 def _readable_chars(text: str) -> int:
     return sum(not char.isspace() and not _unreadable(char) for char in text)
+
+
+def _ocr_bar(layer_text: str) -> int:
+    """How many readable characters OCR must read for its text to replace the page's text layer: more than
+    the layer has; for a garbled layer half that, since a font's glyph numbers count as letters one for
+    one ("1IPUPTZOUIFTJT") and OCR of the same glyphs may miss a few."""
+    readable = _readable_chars(layer_text)
+    return readable // 2 if _is_garbled(layer_text) else readable
 
 
 def _readable_layer(text: str) -> str:
