@@ -37,6 +37,8 @@ MAX_FIELD_BYTES = 16 * 1024
 # thousands of them (each up to MAX_FIELD_BYTES) to half a megabyte.
 MAX_FIELDS = 32
 _EXTENDED_FILENAME = re.compile(r";\s*filename\*\s*=\s*\"?([^;\"]*)", re.IGNORECASE)
+_NAME_CHARSETS = frozenset({"utf-8", "utf8", "iso-8859-1", "latin-1", "latin1", "us-ascii", "ascii",
+                            "windows-1252", "cp1252"})
 _ENCODED_WORD = re.compile(r"=\?([^?]+)\?([bBqQ])\?([^?]*)\?=")
 
 
@@ -46,14 +48,19 @@ def part_filename(disposition: bytes, options: dict[bytes, bytes]) -> str | None
     if extended:
         charset, _, rest = extended.group(1).partition("'")
         _language, _, encoded = rest.partition("'")
-        try:
-            return unquote_to_bytes(encoded).decode(charset or "utf-8", "replace")
-        except LookupError:
-            return unquote_to_bytes(encoded).decode("utf-8", "replace")
+        return _decode_name(unquote_to_bytes(encoded), charset)
     if b"filename" not in options:
         return None
     name = options[b"filename"].decode("utf-8", "replace")
     return _ENCODED_WORD.sub(_decode_word, name) if name.startswith("=?") else name
+
+
+def _decode_name(raw: bytes, charset: str) -> str:
+    """A name's bytes in its declared charset, if that is one names come in (RFC 5987 asks for UTF-8 and
+    ISO-8859-1); anything else is read as UTF-8: a client-chosen codec such as `idna` or `punycode`
+    would raise instead of replacing what it cannot decode."""
+    codec = charset.strip().lower()
+    return raw.decode(codec if codec in _NAME_CHARSETS else "utf-8", "replace")
 
 
 def _decode_word(match: re.Match[str]) -> str:
@@ -62,9 +69,9 @@ def _decode_word(match: re.Match[str]) -> str:
     try:
         raw = (base64.b64decode(payload, validate=True) if encoding in "bB"
                else quopri.decodestring(payload.encode("latin-1"), header=True))
-        return raw.decode(charset, "replace")
-    except (ValueError, LookupError, binascii.Error):
+    except (ValueError, binascii.Error):
         return match.group(0)
+    return _decode_name(raw, charset)
 
 
 @dataclass

@@ -48,16 +48,18 @@ def test_file_names_in_the_rfc_5987_form_are_read(api: httpx.Client, unique: Uni
     # .NET's HttpClient sends a non-ASCII name both MIME-encoded and as filename*; some clients send only
     # filename*. Before: the first was stored as "=?utf-8?B?...?=" (refused, no extension), the second
     # was taken for a form field and the upload answered "No files were uploaded".
-    dotnet, starred = unique("Übung.md"), unique("Lösung.md")
+    dotnet, starred, odd = unique("Übung.md"), unique("Lösung.md"), unique("odd.md")
     encoded = base64.b64encode(dotnet.encode()).decode()
     body, headers = _multipart([
         (f'form-data; name="files"; filename="=?utf-8?B?{encoded}?="; filename*=utf-8\'\'{quote(dotnet)}'.encode(),
          b"# Exercise\n\nIntegrate by parts."),
         (f"form-data; name=files; filename*=UTF-8''{quote(starred)}".encode(), b"# Solution\n\nUse u = x."),
+        # A codec that raises instead of replacing what it cannot decode is read as UTF-8.
+        (f"form-data; name=files; filename*=idna''%FF{quote(odd)}".encode(), b"# Odd\n\nA name in idna."),
     ])
     response = api.post("/api/documents", content=body, headers=headers)
     assert response.status_code == 202, response.text
-    assert sorted(doc["filename"] for doc in response.json()["documents"]) == sorted([dotnet, starred])
+    assert sorted(doc["filename"] for doc in response.json()["documents"]) == sorted([dotnet, starred, "\ufffd" + odd])
     assert response.json()["rejected"] == []
 
 
