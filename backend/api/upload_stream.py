@@ -1,14 +1,25 @@
 """Streaming multipart reader for uploads: each file goes straight to a temp file while it is hashed
 and measured, and a file over the size limit stops being written the moment it crosses the limit
-(Starlette's own form parser would spool the whole body first)."""
+(Starlette's own form parser would spool the whole body first).
+
+A part is a file when its Content-Disposition names one. RFC 7578 asks clients for a plain `filename`,
+and python-multipart reads only that; some clients (.NET's HttpClient, older urllib3) also or only send
+the RFC 5987 form `filename*=UTF-8''...`, with the plain one then MIME-encoded (`=?utf-8?B?...?=`) or
+absent. Those are read here too, the extended form first, so such a file is neither dropped as a form
+field nor stored under an encoded name."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
+import quopri
+import re
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
+from urllib.parse import unquote_to_bytes
 
 from python_multipart.exceptions import MultipartParseError
 from python_multipart.multipart import MultipartParser, parse_options_header
@@ -22,6 +33,45 @@ if TYPE_CHECKING:  # python-multipart declares its callbacks type for type check
 
 MAX_FILES = 1000
 MAX_FIELD_BYTES = 16 * 1024
+# Form fields are held in memory: an upload has two (category, on_conflict); this bounds a body of
+# thousands of them (each up to MAX_FIELD_BYTES) to half a megabyte.
+MAX_FIELDS = 32
+_EXTENDED_FILENAME = re.compile(r";\s*filename\*\s*=\s*\"?([^;\"]*)", re.IGNORECASE)
+_NAME_CHARSETS = frozenset({"utf-8", "utf8", "iso-8859-1", "latin-1", "latin1", "us-ascii", "ascii",
+                            "windows-1252", "cp1252"})
+_ENCODED_WORD = re.compile(r"=\?([^?]+)\?([bBqQ])\?([^?]*)\?=")
+
+
+def part_filename(disposition: bytes, options: dict[bytes, bytes]) -> str | None:
+    """The file name a part's Content-Disposition gives (None: the part is a form field)."""
+    extended = _EXTENDED_FILENAME.search(disposition.decode("latin-1"))
+    if extended:
+        charset, _, rest = extended.group(1).partition("'")
+        _language, _, encoded = rest.partition("'")
+        return _decode_name(unquote_to_bytes(encoded), charset)
+    if b"filename" not in options:
+        return None
+    name = options[b"filename"].decode("utf-8", "replace")
+    return _ENCODED_WORD.sub(_decode_word, name) if name.startswith("=?") else name
+
+
+def _decode_name(raw: bytes, charset: str) -> str:
+    """A name's bytes in its declared charset, if that is one names come in (RFC 5987 asks for UTF-8 and
+    ISO-8859-1); anything else is read as UTF-8: a client-chosen codec such as `idna` or `punycode`
+    would raise instead of replacing what it cannot decode."""
+    codec = charset.strip().lower()
+    return raw.decode(codec if codec in _NAME_CHARSETS else "utf-8", "replace")
+
+
+def _decode_word(match: re.Match[str]) -> str:
+    """One RFC 2047 encoded word (`=?utf-8?B?w7xiZXIubWQ=?=`) as text; left as it is when malformed."""
+    charset, encoding, payload = match.groups()
+    try:
+        raw = (base64.b64decode(payload, validate=True) if encoding in "bB"
+               else quopri.decodestring(payload.encode("latin-1"), header=True))
+    except (ValueError, binascii.Error):
+        return match.group(0)
+    return _decode_name(raw, charset)
 
 
 @dataclass
@@ -59,6 +109,7 @@ class _FormSink:
         self._hash = hashlib.sha256()
         self._field_name: str | None = None
         self._field_value = bytearray()
+        self._fields_seen = 0
 
     def callbacks(self) -> MultipartCallbacks:
         return {
@@ -80,15 +131,20 @@ class _FormSink:
         self._header_field, self._header_value = b"", b""
 
     def _headers_finished(self) -> None:
-        _, options = parse_options_header(self._headers.get(b"content-disposition", b""))
+        disposition = self._headers.get(b"content-disposition", b"")
+        _, options = parse_options_header(disposition)
         name = options.get(b"name", b"").decode("utf-8", "replace")
-        if b"filename" not in options:
+        filename = part_filename(disposition, options)
+        if filename is None:
+            self._fields_seen += 1
+            if self._fields_seen > MAX_FIELDS:
+                raise QuireError("too_many_fields", f"At most {MAX_FIELDS} form fields per upload.", 413)
             self._field_name = name
             return
         if len(self.form.files) >= MAX_FILES:
             raise QuireError("too_many_files", f"At most {MAX_FILES} files per upload.", 413)
         path = self.dest_dir / f".upload-{uuid.uuid4().hex}"
-        self._file = ReceivedFile(name, options[b"filename"].decode("utf-8", "replace"), path)
+        self._file = ReceivedFile(name, filename, path)
         self.form.files.append(self._file)
         self._handle = path.open("wb")
         self._hash = hashlib.sha256()

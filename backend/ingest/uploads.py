@@ -20,7 +20,7 @@ from backend.context import AppContext
 from backend.errors import QuireError
 from backend.ingest import files
 from backend.ingest.types import RejectedFile
-from backend.ingest.validate import detect_kind, sanitise_filename
+from backend.ingest.validate import detect_kind, has_invisible, refused_name, sanitise_filename
 from backend.ingest.workflow import start_ingest
 from backend.store import originals, refusals
 from backend.store import registration as store
@@ -54,7 +54,7 @@ def clean_category(raw: str | None) -> str | None:
     category = " ".join(raw.split())
     if not category:
         return None
-    if len(category) > MAX_CATEGORY_CHARS or any(ord(ch) < 32 for ch in category):
+    if len(category) > MAX_CATEGORY_CHARS or has_invisible(category):
         raise QuireError("invalid_category", f"A category is at most {MAX_CATEGORY_CHARS} printable characters.", 422)
     return category
 
@@ -114,12 +114,12 @@ def _screen(ctx: AppContext, candidates: list[Candidate]) -> tuple[list[tuple[st
             item = _validate(ctx, candidate)
         except RejectedFile as exc:
             candidate.path.unlink(missing_ok=True)
-            refused.append(refusals.NewRefusal(candidate.filename, exc.code, exc.message))
+            refused.append(refusals.NewRefusal(refused_name(candidate.filename), exc.code, exc.message))
             first_error = first_error or exc
             continue
         if any(other.filename.lower() == item.filename.lower() for other, _ in accepted):
             candidate.path.unlink(missing_ok=True)
-            refused.append(refusals.NewRefusal(candidate.filename, "duplicate_name",
+            refused.append(refusals.NewRefusal(item.filename, "duplicate_name",
                                                "Another file in this upload has the same name."))
             continue
         accepted.append((item, candidate.path))

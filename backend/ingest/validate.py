@@ -16,7 +16,7 @@ from typing import BinaryIO
 
 from backend.ingest.extract.archive import OFFICE_LABELS, check_zip_directory, open_zip
 from backend.ingest.extract.pdf import open_pdf
-from backend.ingest.extract.text import decode_text
+from backend.ingest.extract.text import bomless_utf16, decode_text
 from backend.ingest.types import ExtractionError, RejectedFile
 from backend.store.kinds import DocKind
 
@@ -30,7 +30,12 @@ EXTENSIONS: dict[str, DocKind] = {
     "docx": "docx",
     "pptx": "pptx",
     "xlsx": "xlsx",
+    # Macro-enabled workbooks and templates are workbooks to openpyxl; their macros are never run.
+    "xlsm": "xlsx",
+    "xltx": "xlsx",
+    "xltm": "xlsx",
     "csv": "csv",
+    "tsv": "csv",  # the CSV reader detects the tab delimiter
     "md": "md",
     "markdown": "md",
     "txt": "txt",
@@ -39,6 +44,19 @@ EXTENSIONS: dict[str, DocKind] = {
     "htm": "html",
 }
 _OFFICE_PREFIX = {"docx": "word/", "pptx": "ppt/", "xlsx": "xl/"}
+_SAVE_AS = "open it in {app} (or LibreOffice) and save it as {target}, then upload that"
+# Formats people often have, with what to do instead of the generic "not supported".
+_UNSUPPORTED_HINTS = {
+    **dict.fromkeys(("doc", "dot", "docm", "dotx", "dotm", "rtf", "odt", "wpd", "pages"),
+                    _SAVE_AS.format(app="Word", target=".docx or PDF")),
+    **dict.fromkeys(("xls", "xlsb", "ods", "numbers"), _SAVE_AS.format(app="Excel", target=".xlsx or CSV")),
+    **dict.fromkeys(("ppt", "pps", "ppsx", "pptm", "potx", "odp", "key"),
+                    _SAVE_AS.format(app="PowerPoint", target=".pptx or PDF")),
+    **dict.fromkeys(("png", "jpg", "jpeg", "gif", "tif", "tiff", "bmp", "webp", "heic"),
+                    "images are not read on their own; put scanned pages into a PDF and upload that"),
+    "epub": "e-books are not read; convert it to PDF and upload that",
+    "": "its name has no extension (such as .pdf or .docx) to say what kind of file it is; add the right one",
+}
 # Bidirectional overrides can disguise an extension: "notes\u202excod.txt" is shown as "notestxt.docx".
 _INVISIBLE = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff")
 _BINARY_MAGIC = (b"%PDF-", b"PK\x03\x04", b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"\x7fELF", b"\x1f\x8b")
@@ -70,6 +88,26 @@ def sanitise_filename(name: str) -> str:
     return name
 
 
+_UNNAMED = "(unnamed file)"
+
+
+def refused_name(name: str) -> str:
+    """How a refused file is named in the answer and in the list of refusals: the name it would have
+    been stored under, or (for a name that cannot be used) the same cleaning without refusing, so no
+    control character, NUL, direction override or unbounded length reaches a list or a page."""
+    try:
+        return sanitise_filename(name)
+    except RejectedFile:
+        cleaned = "".join(char for char in unicodedata.normalize("NFC", name) if not _invisible(char))
+        return " ".join(cleaned.split())[:MAX_FILENAME_CHARS] or _UNNAMED
+
+
+def has_invisible(text: str) -> bool:
+    """Whether `text` holds a control character or a direction override (which can make a name read as
+    another, "\u202eygoloiB" shown as "Biology")."""
+    return any(_invisible(char) for char in text)
+
+
 def _invisible(char: str) -> bool:
     return char in _INVISIBLE or (unicodedata.category(char) == "Cc" and not char.isspace())
 
@@ -81,20 +119,23 @@ def detect_kind(path: Path, filename: str) -> DocKind:
     if kind is None:
         allowed = "PDF, Word, PowerPoint, Excel, CSV, Markdown, text and HTML"
         message = f"This file type is not supported; Quire reads {allowed} files."
+        if extension in _UNSUPPORTED_HINTS:
+            kind_of = f".{extension} files" if extension else "this file"
+            message = f"Quire cannot read {kind_of}: {_UNSUPPORTED_HINTS[extension]}."
         raise RejectedFile("unsupported_type", message, 415)
     if path.stat().st_size == 0:
         raise RejectedFile("empty_file", "This file is empty.", 400)
     if kind == "pdf":
         _check_pdf(path)
     elif kind in _OFFICE_PREFIX:
-        _check_office(path, kind)
+        _check_office(path, kind, extension)
     else:
-        _check_text(path, kind)
+        _check_text(path, kind, extension)
     return kind
 
 
-def _mismatch(kind: DocKind, detail: str = "") -> RejectedFile:
-    message = f"This file's content is not a .{kind} file{detail}; check the file and upload it again."
+def _mismatch(extension: str, detail: str = "") -> RejectedFile:
+    message = f"This file's content is not a .{extension} file{detail}; check the file and upload it again."
     return RejectedFile("content_mismatch", message, 415)
 
 
@@ -111,12 +152,12 @@ def _check_pdf(path: Path) -> None:
         raise RejectedFile(exc.code, exc.message, 422) from exc
 
 
-def _check_office(path: Path, kind: DocKind) -> None:
+def _check_office(path: Path, kind: DocKind, extension: str) -> None:
     with path.open("rb") as handle:
         head = handle.read(len(_OLE_MAGIC))
     if head == _OLE_MAGIC:
         detail = " (it is an old-format or password-protected Office file; save it as .{} without a password)"
-        raise _mismatch(kind, detail.format(kind))
+        raise _mismatch(extension, detail.format(kind))
     try:
         with open_zip(path, kind) as archive:
             check_zip_directory(archive)
@@ -124,24 +165,25 @@ def _check_office(path: Path, kind: DocKind) -> None:
     except ExtractionError as exc:
         if exc.code == "zip_bomb":
             raise RejectedFile("zip_bomb", exc.message, 413) from exc
-        raise _mismatch(kind) from exc
+        raise _mismatch(extension) from exc
     prefix = _OFFICE_PREFIX[kind]
     if "[Content_Types].xml" not in names or not any(name.startswith(prefix) for name in names):
-        raise _mismatch(kind, f" (it is not a {OFFICE_LABELS[kind]})")
+        label = OFFICE_LABELS[kind]
+        raise _mismatch(extension, f" (it is not {'an' if label[0] in 'AEIOU' else 'a'} {label})")
 
 
-def _check_text(path: Path, kind: DocKind) -> None:
+def _check_text(path: Path, kind: DocKind, extension: str) -> None:
     with path.open("rb") as handle:
         sample = handle.read(TEXT_SAMPLE_BYTES)
-        utf16 = sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+        utf16 = sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or bomless_utf16(sample) is not None
         if not utf16 and (sample.startswith(_BINARY_MAGIC) or _has_nul(handle, sample)):
-            raise _mismatch(kind, " (it is binary data, not text)")
+            raise _mismatch(extension, " (it is binary data, not text)")
     text = _sample_text(sample)
     controls = sum(1 for char in text if unicodedata.category(char) == "Cc" and char not in "\r\n\t\f\v\x1b")
     if controls > len(text) * _CONTROL_SHARE:
-        raise _mismatch(kind, " (it is binary data, not text)")
+        raise _mismatch(extension, " (it is binary data, not text)")
     if kind == "html" and not _HTML_MARKERS.search(text):
-        raise _mismatch(kind, " (it does not look like a web page)")
+        raise _mismatch(extension, " (it does not look like a web page)")
 
 
 def _sample_text(sample: bytes) -> str:

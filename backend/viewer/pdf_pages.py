@@ -26,6 +26,10 @@ MIN_SCALE = 0.25
 MAX_SCALE = 3.0
 MAX_PIXELS = 4_000_000  # about 2,000 x 2,000: sharp on a large screen, a bounded cost per request
 MAX_PASSAGE_WORDS = 600
+# Aligning costs up to (page words x passage words) in the server's own process: a dense printed page has
+# 1,000-2,000 words, while a few-KB file can put 200,000 on one page (8 s of CPU per request). Beyond
+# this the page is shown without boxes.
+MAX_PAGE_WORDS = 20_000
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_DEHYPHENATE
 _EDGE_PUNCTUATION = re.compile(r"^\W+|\W+$")
 _MUPDF_ERRORS = (pymupdf.mupdf.FzErrorBase, RuntimeError, ValueError)
@@ -106,7 +110,7 @@ def find_passage(path: Path, number: int, passage: str) -> PageHighlights:
     indexed = [(index, text) for index, text in indexed if text]
     on_page = [text for _, text in indexed]
     matched: list[int] = []
-    if wanted and on_page:
+    if wanted and on_page and len(on_page) <= MAX_PAGE_WORDS:
         matcher = difflib.SequenceMatcher(None, on_page, wanted, autojunk=False)
         # A run of one or two words is likely a common word matched by chance, unless the passage is short.
         shortest = 1 if len(wanted) < 4 else 3

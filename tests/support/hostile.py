@@ -2,7 +2,9 @@
 
 The files are those of issue #15's reliability campaign: a tiny PDF whose one page would render to
 gigabytes, 5,000 nested Markdown list items, a 30 MB one-line text, and a DOCX holding 250 MB of XML
-(inside the zip-bomb limits of backend/ingest/extract/archive.py).
+(inside the zip-bomb limits of backend/ingest/extract/archive.py); and of a hostile-user pass over
+uploads: a few-KB workbook whose sheet spans every cell Excel allows, and a PDF whose text layer is glyph
+numbers (a font without a character map), and a page of a few KB holding tens of thousands of words.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import openpyxl
 import psutil
 import pymupdf
 from PIL import Image
@@ -85,6 +88,56 @@ def huge_xml_docx(path: Path, xml_megabytes: int = 250) -> Path:
                 member.write(paragraphs)
                 written += len(paragraphs)
             member.write(b"</w:body></w:document>")
+    return path
+
+
+def workbook_spanning_every_cell(path: Path) -> Path:
+    """A ~5 KB workbook, written by openpyxl, with a glossary in A1:B2, a note in the last row Excel has
+    (1,048,576) and a formatted empty cell in its last column (XFD): the sheet's declared dimension is
+    A1:XFD1048576, i.e. 17 billion cells, while it holds five values."""
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    assert sheet is not None
+    sheet.append(["Term", "Meaning"])
+    sheet.append(["osmosis", "water crossing a semipermeable membrane"])
+    sheet.cell(row=1_048_576, column=1, value="last row note")
+    sheet.cell(row=1, column=16_384).number_format = "0%"
+    workbook.save(path)
+    return path
+
+
+GARBLED_LINES = ("Photosynthesis converts light energy into chemical energy in green plants.",
+                 "Chlorophyll absorbs mostly blue and red light and reflects green light.")
+
+
+def garbled_text_pdf(path: Path) -> Path:
+    """A PDF whose text is drawn correctly but extracts as glyph numbers ("1IPUPTZOUIFTJT\x01..."), as
+    PDFs with subset fonts lacking a ToUnicode map do: PyMuPDF writes the text with an embedded subset
+    font, then the font's ToUnicode entry is removed."""
+    document = pymupdf.open()
+    page = document.new_page()
+    writer = pymupdf.TextWriter(page.rect)
+    for number, line in enumerate(GARBLED_LINES):
+        writer.append((72, 100 + 30 * number), line, font=pymupdf.Font("tiro"), fontsize=13)
+    writer.write_text(page)
+    document.subset_fonts()
+    for xref in range(1, document.xref_length()):
+        if document.xref_get_key(xref, "ToUnicode")[0] != "null":
+            document.xref_set_key(xref, "ToUnicode", "null")
+    document.save(path)
+    document.close()
+    return path
+
+
+def crowded_page_pdf(path: Path, lines: int = 200, words_per_line: int = 150) -> Path:
+    """One page holding `lines` x `words_per_line` words ("the cell the cell ...") in a 0.5 pt font."""
+    document = pymupdf.open()
+    page = document.new_page()
+    line = " ".join(["the", "cell"] * (words_per_line // 2))
+    for number in range(lines):
+        page.insert_text((20, 20 + 0.7 * number), line, fontsize=0.5)
+    document.save(path, deflate=True)
+    document.close()
     return path
 
 

@@ -2,7 +2,8 @@
 
 The body XML is walked directly (descending into content controls and text boxes) so each table lands
 between the paragraphs it sits between. Heading 1..9 and Title styles, or styles based on them, open sections;
-tables become atomic pipe-row units of kind ``table`` with the header repeated every 20 rows.
+tables become atomic pipe-row units of kind ``table`` with the header repeated every 20 rows. A table
+nested in a cell (layout tables, forms) is read into that cell, its rows separated by ``;``.
 Footnotes and endnotes are text the author wrote (a source, a definition, a caveat): each follows the
 paragraph or table that refers to it, as "Footnote n: …", so it is searched and cited in its section.
 Headers, footers and review comments are left out: page furniture and remarks about the text, not text.
@@ -150,9 +151,8 @@ class _GridCell(Protocol):
     """A table cell as python-docx's public API describes it."""
 
     @property
-    def text(self) -> str: ...
-    @property
     def grid_span(self) -> int: ...
+    def iter_inner_content(self) -> Iterator[Paragraph | Table]: ...
 
 
 def _row_texts(cells: Sequence[_GridCell]) -> list[str]:
@@ -164,6 +164,19 @@ def _row_texts(cells: Sequence[_GridCell]) -> list[str]:
         if repeats:
             repeats -= 1
             continue
-        texts.append(cell.text.strip())
+        texts.append(_cell_text(cell))
         repeats = max(cell.grid_span, 1) - 1
     return texts
+
+
+def _cell_text(cell: _GridCell) -> str:
+    """The cell's paragraphs and the tables nested in it, in order (python-docx's `cell.text` leaves nested
+    tables out, so their text was lost). XML depth is bounded by the parser (256), so is the recursion."""
+    parts: list[str] = []
+    for item in cell.iter_inner_content():
+        if isinstance(item, Table):
+            rows = (" | ".join(text for text in _row_texts(row.cells) if text) for row in item.rows)
+            parts.append("; ".join(row for row in rows if row))
+        else:
+            parts.append(item.text)
+    return "\n".join(part for part in parts if part.strip()).strip()

@@ -1,7 +1,8 @@
 """Plain-text files: encoding detection shared by TXT, CSV, Markdown and HTML, and the TXT extractor.
 
-`decode_text` never returns nothing for a non-empty file: it tries the BOMs, strict UTF-8, Western
-single-byte text, charset-normalizer's guess, and finally Latin-1, which decodes any byte string.
+`decode_text` never returns nothing for a non-empty file: it tries the BOMs, UTF-16 without a BOM
+(as `iconv -t UTF-16LE` or SQL Server's `bcp -w` write it), strict UTF-8, Western single-byte text,
+charset-normalizer's guess, and finally Latin-1, which decodes any byte string.
 """
 
 from __future__ import annotations
@@ -19,6 +20,11 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n+")
 # Characters legitimately found between two letters of Western text (O’Brien, Mo–Fr).
 _INWORD_PUNCTUATION = frozenset("’‘–—‑·")
 _MAX_NON_ASCII_LETTER_SHARE = 0.5
+# UTF-16 without a BOM is recognised by its zero bytes: in Latin-script text nearly every other byte is
+# zero (the odd ones for little-endian), and the others almost never are.
+_UTF16_SAMPLE = 4096
+_UTF16_MIN_ZERO_SHARE = 0.3
+_UTF16_MAX_OTHER_ZERO_SHARE = 0.02
 
 
 def read_text_file(path: Path) -> str:
@@ -34,8 +40,9 @@ def decode_text(data: bytes) -> str:
 def _decode(data: bytes) -> str:
     if data.startswith(codecs.BOM_UTF8):
         return data[len(codecs.BOM_UTF8) :].decode("utf-8", errors="replace")
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return data.decode("utf-16", errors="replace")
+    codec = "utf-16" if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else bomless_utf16(data)
+    if codec is not None:
+        return data.decode(codec, errors="replace")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -49,6 +56,24 @@ def _decode(data: bytes) -> str:
     if best is not None:
         return str(best)
     return western if western is not None else data.decode("latin-1")
+
+
+def bomless_utf16(data: bytes) -> str | None:
+    """``utf-16-le`` or ``utf-16-be`` when `data` (or its start) reads as UTF-16 text without a BOM."""
+    sample = data[: _UTF16_SAMPLE]
+    sample = sample[: len(sample) // 2 * 2]
+    pairs = len(sample) // 2
+    if pairs < 2:
+        return None
+    even_zeros, odd_zeros = sample[0::2].count(0), sample[1::2].count(0)
+    for codec, zeros, others in (("utf-16-le", odd_zeros, even_zeros), ("utf-16-be", even_zeros, odd_zeros)):
+        if zeros >= _UTF16_MIN_ZERO_SHARE * pairs and others <= _UTF16_MAX_OTHER_ZERO_SHARE * pairs:
+            try:
+                codecs.getincrementaldecoder(codec)().decode(sample, final=False)
+            except UnicodeDecodeError:
+                return None
+            return codec
+    return None
 
 
 def _decode_cp1252(data: bytes) -> str | None:

@@ -1,7 +1,12 @@
 """Excel workbooks: every worksheet as atomic groups of at most 20 rows (kind ``sheet``), each starting
 with a ``[Sheet: name]`` line and the sheet's header row. Values are the cached results of formulas
 (``data_only``), formatted the way a reader expects: whole numbers without ``.0``, dates as ISO dates,
-percentages with ``%``."""
+percentages with ``%``.
+
+A sheet's declared size (its `<dimension>`) is not trusted: openpyxl would pad every row to the declared
+width and fill every gap up to the declared height, so a 2 KB file declaring A1:XFD1048576 meant 17
+billion empty cells. Rows are read as they are stored, and the cells a workbook makes us look at are
+counted against `MAX_CELLS`, so the work stays proportional to what the file really holds."""
 
 from __future__ import annotations
 
@@ -15,12 +20,15 @@ from openpyxl import load_workbook
 from openpyxl.utils.exceptions import InvalidFileException
 
 from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file
-from backend.ingest.extract.common import row_group_units
+from backend.ingest.extract.common import row_group_units, too_large
 from backend.ingest.types import ExtractedUnit, ExtractProgress, ExtractResult, ProgressCallback
 
 # What openpyxl raises on damaged workbooks: bad zips, missing parts, malformed XML
 # (lxml's and ElementTree's parse errors are SyntaxErrors), and bad values inside parts.
 _OPENPYXL_ERRORS = (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError, TypeError, SyntaxError)
+# Cells looked at, empty ones padding a row included (~1 s): far beyond any sheet whose text would stay
+# under QUIRE_EXTRACT_MAX_CHARS, far below what a styled cell in column XFD of every row would cost.
+MAX_CELLS = 30_000_000
 
 
 class _Cell(Protocol):
@@ -42,10 +50,12 @@ def _extract_workbook(stream: BinaryIO, on_progress: ProgressCallback | None) ->
     except _OPENPYXL_ERRORS as exc:
         raise corrupt_office_file("xlsx") from exc
     units: list[ExtractedUnit] = []
+    budget = _CellBudget(MAX_CELLS)
     try:
         sheets = workbook.worksheets
         for number, sheet in enumerate(sheets, start=1):
-            units.extend(_sheet_units(sheet.title, sheet.iter_rows()))
+            sheet.reset_dimensions()  # read the rows the file holds, not the size it claims
+            units.extend(_sheet_units(sheet.title, sheet.iter_rows(), budget))
             if on_progress is not None:
                 on_progress(ExtractProgress(number, len(sheets), f"sheet {number} of {len(sheets)}"))
     except _OPENPYXL_ERRORS as exc:
@@ -55,8 +65,20 @@ def _extract_workbook(stream: BinaryIO, on_progress: ProgressCallback | None) ->
     return ExtractResult(units=units)
 
 
-def _sheet_units(name: str, rows: Iterable[Sequence[_Cell]]) -> list[ExtractedUnit]:
-    table = list(_non_empty_rows(rows))
+class _CellBudget:
+    """How many more cells this workbook may make the extractor look at."""
+
+    def __init__(self, cells: int) -> None:
+        self.left = cells
+
+    def spend(self, cells: int) -> None:
+        self.left -= cells
+        if self.left < 0:
+            raise too_large(f"its sheets span more than {MAX_CELLS:,} cells")
+
+
+def _sheet_units(name: str, rows: Iterable[Sequence[_Cell]], budget: _CellBudget) -> list[ExtractedUnit]:
+    table = list(_non_empty_rows(rows, budget))
     if not table:
         return []
     return row_group_units(
@@ -64,10 +86,14 @@ def _sheet_units(name: str, rows: Iterable[Sequence[_Cell]]) -> list[ExtractedUn
     )
 
 
-def _non_empty_rows(rows: Iterable[Sequence[_Cell]]) -> Iterator[list[str]]:
+def _non_empty_rows(rows: Iterable[Sequence[_Cell]], budget: _CellBudget) -> Iterator[list[str]]:
     """Formatted rows without trailing empty cells; fully empty rows are skipped."""
     for row in rows:
-        values = [format_cell(cell.value, cell.number_format) for cell in row]
+        budget.spend(len(row) + 1)
+        end = len(row)
+        while end and row[end - 1].value is None:  # styled but empty cells far to the right
+            end -= 1
+        values = [format_cell(cell.value, cell.number_format) for cell in row[:end]]
         while values and not values[-1]:
             values.pop()
         if values:

@@ -18,7 +18,7 @@ import { conflictPrompts } from "../hooks/conflictPrompts";
 import { ingestStore } from "../hooks/ingestStore";
 import { uploadDrop } from "../hooks/uploadDrop";
 
-export const ACCEPTED_TYPES = ".pdf,.docx,.pptx,.xlsx,.csv,.md,.markdown,.txt,.text,.html,.htm";
+export const ACCEPTED_TYPES = ".pdf,.docx,.pptx,.xlsx,.xlsm,.xltx,.xltm,.csv,.tsv,.md,.markdown,.txt,.text,.html,.htm";
 
 export function AddDocuments({ prominent }: { prominent: boolean }) {
   const fileInput = useRef<HTMLInputElement>(null);
