@@ -25,9 +25,13 @@ def _axe_source() -> str:
 def settle_transitions(page: Page) -> None:
     """Wait for running transitions to end (infinite animations, such as a pulsing dot, are left alone):
     colours measured or shown mid-transition, just after a theme switch, would be neither theme's."""
-    page.evaluate("""() => Promise.all(document.getAnimations()
-        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
-        .map((animation) => animation.finished.catch(() => null)))""")
+    # Two frames first: a theme switched just now starts its transitions only at the next style update.
+    page.evaluate("""async () => {
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        await Promise.all(document.getAnimations()
+            .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+            .map((animation) => animation.finished.catch(() => null)));
+    }""")
 
 
 # axe's tags for WCAG 2.0, 2.1 and 2.2 at levels A and AA, and its best-practice rules.
