@@ -8,9 +8,12 @@ interrupted by a crash.
 from __future__ import annotations
 
 import logging
+import os
+import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import NoReturn
 
 from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
@@ -53,7 +56,7 @@ from backend.retrieval.postgres import PostgresSearchService
 from backend.retrieval.service import SearchService
 from backend.store import embeddings as embedding_store
 from backend.store.db import Database
-from backend.store.embedded import start_embedded_postgres, stop_supervising
+from backend.store.embedded import close_embedded_postgres, start_embedded_postgres, stop_supervising
 from backend.store.processes import ProcessMode
 
 log = logging.getLogger(__name__)
@@ -121,7 +124,27 @@ def stop_services(context: AppContext) -> None:
     context.membership.stop()
     context.db.close()
     stop_supervising()
+    close_embedded_postgres()
     set_context(None)
+
+
+def end_process(code: int | str | None) -> NoReturn:
+    """End a Quire process (server or worker) once its services are stopped, without Python's exit hooks.
+
+    DBOS runs workflows on executor threads, and one may be blocked waiting on other workflows (a run
+    waiting for its documents, which another process may finish): after `DBOS.destroy` nothing ends that
+    wait, and at interpreter exit `concurrent.futures` joins those threads forever, so the process hung
+    until killed. Their state is durable in Postgres (they resume here at the next start, or on another
+    process), the embedded Postgres handle is closed (`close_embedded_postgres`), so the process ends here.
+    `code` as `SystemExit` takes it: a message is printed and ends with 1.
+    """
+    close_embedded_postgres()  # a process that failed to start never ran stop_services
+    if isinstance(code, str):
+        print(code, file=sys.stderr)
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code if isinstance(code, int) else 1 if code is not None else 0)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -15,13 +15,13 @@ def _exit_normally(signum: int, _frame: FrameType | None) -> None:
 
 def main() -> None:
     # uvicorn shuts down gracefully on SIGTERM and then re-raises the signal under the handler that was
-    # there before it; with the default one the process dies without running its exit hooks, and the
-    # embedded Postgres (stopped by one of them) would be left running. Ctrl-C already exits normally.
+    # there before it; with the default one the process would die there, before `end_process` closes
+    # the embedded Postgres. Ctrl-C already raises KeyboardInterrupt.
     signal.signal(signal.SIGTERM, _exit_normally)
     configure_process()  # before the app's imports load FAISS (and with it OpenMP)
     import uvicorn
 
-    from backend.app import create_app
+    from backend.app import create_app, end_process
     from backend.config import Settings
 
     settings = Settings.load()
@@ -32,8 +32,15 @@ def main() -> None:
     print(f"Quire is starting on http://{settings.host}:{settings.port}  (API docs: /api/docs)", flush=True)
     # No proxy headers: Quire serves the local machine directly, and nothing should be able to claim
     # another client address through X-Forwarded-For.
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level.lower(),
-                timeout_graceful_shutdown=5, proxy_headers=False)
+    code: int | str | None = 0
+    try:
+        uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level.lower(),
+                    timeout_graceful_shutdown=5, proxy_headers=False)
+    except SystemExit as exc:  # SIGTERM, re-raised by uvicorn once it has shut the app down (see above)
+        code = exc.code
+    except KeyboardInterrupt:  # Ctrl-C, likewise
+        code = 128 + signal.SIGINT
+    end_process(code)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from backend.process import configure_process
 
 def main() -> None:
     configure_process()  # before the app's imports load FAISS (and with it OpenMP)
-    from backend.app import start_services, stop_services
+    from backend.app import end_process, start_services, stop_services
     from backend.config import Settings
 
     settings = Settings.load()
@@ -39,6 +39,7 @@ def main() -> None:
         stop.wait()
     finally:
         stop_services(context)
+    end_process(0)  # not Python's exit: see end_process
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from backend.process import configure_process
 
 def main() -> None:
     configure_process()  # before the app's imports load FAISS (and with it OpenMP)
-    from backend.app import start_services, stop_services
+    from backend.app import end_process, start_services, stop_services
     from backend.cluster.identity import resolve_executor_id
     from backend.config import Settings
     from backend.mcp.server import build_server
@@ -47,6 +47,7 @@ def main() -> None:
             await anyio.to_thread.run_sync(stop_services, context)
 
     build_server(settings, lifespan=services).run("stdio")
+    end_process(0)  # not Python's exit: see end_process
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import psycopg
 from psycopg import sql
@@ -29,6 +30,7 @@ APP_DATABASE = "quire"
 WATCH_INTERVAL_S = 0.5
 
 _supervisors: list[PostmasterSupervisor] = []
+_handles: list[Any] = []  # this process's pgserver handles (PostgresServer; pgserver ships no type hints)
 
 
 def start_embedded_postgres(pgdata: Path) -> str:
@@ -41,10 +43,19 @@ def start_embedded_postgres(pgdata: Path) -> str:
     pgdata.parent.mkdir(parents=True, exist_ok=True)
     _forget_dead_handles(pgdata)
     server = pgserver.get_server(pgdata, cleanup_mode="stop")
+    _handles.append(server)
     admin_url = server.get_uri("postgres")
     ensure_database(admin_url, APP_DATABASE)
     _supervisors.append(PostmasterSupervisor(pgdata.resolve()).start())
     return server.get_uri(APP_DATABASE)
+
+
+def close_embedded_postgres() -> None:
+    """Close this process's handles on the server: pgserver stops it when the last process using it closes
+    its handle. (Its own exit hook would do the same, but the process may end without exit hooks: see
+    `app.end_process`.)"""
+    while _handles:
+        _handles.pop().cleanup()
 
 
 def stop_supervising() -> None:

@@ -115,3 +115,25 @@ def test_kill_during_embedding_resumes(
     assert len(repeated) <= 1
     assert set(repeated) <= started_embeds
     assert runs["finish"] == 1
+
+
+def test_stopping_mid_run_is_prompt_and_the_run_finishes_after_the_restart(
+    server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    """SIGTERM (or Ctrl-C) while a run waits for its documents being read: the process ends within seconds,
+    by itself. It used to hang at exit on DBOS's executor threads (the run's wait on its documents'
+    workflows) until it was killed, 20 s later here."""
+    server = server_factory()
+    expected = _expected_blocks(MARKDOWN, tmp_path)
+    with server.client() as api:
+        workflow_id = upload(api, MARKDOWN).json()["workflow_id"]
+        _wait_until(api, workflow_id, lambda s: any(d["status"] == "extracting" for d in s["documents"]))
+    started = time.monotonic()
+    server.stop()
+    stopped_in = time.monotonic() - started
+    assert server.process is not None
+    assert server.process.returncode == 128 + 15, server.process.returncode  # its own exit, not a kill
+    assert stopped_in < 10, f"stopping took {stopped_in:.1f} s"
+    server.start()
+    with server.client() as api:
+        _assert_complete(server, wait_for_run(api, workflow_id, timeout_s=120), expected)
