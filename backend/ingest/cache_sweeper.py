@@ -11,10 +11,10 @@ linger in another machine's folder for days. So every process sweeps its cache e
 from __future__ import annotations
 
 import logging
-import threading
 from pathlib import Path
 
 from backend.ingest import files
+from backend.periodic import Periodic
 from backend.store.db import Database, DatabaseError
 from backend.store.liveness import DatabaseUnavailable
 
@@ -24,33 +24,19 @@ log = logging.getLogger(__name__)
 _PART_AGE_S = 3600.0
 
 
-class CacheSweeper:
-    """A daemon thread that runs `files.sweep_cache` every `interval_s` until stopped."""
+class CacheSweeper(Periodic):
+    """Runs `files.sweep_cache` every `interval_s` until stopped."""
+
+    thread_name = "quire-cache-sweeper"
+    failure = "sweeping the originals cache"
+    retry_on = (DatabaseError, DatabaseUnavailable, OSError)
 
     def __init__(self, db: Database, docs_dir: Path, interval_s: float) -> None:
+        super().__init__(interval_s)
         self.db = db
         self.docs_dir = docs_dir
-        self.interval_s = interval_s
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
-    def start(self) -> None:
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="quire-cache-sweeper", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
-
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval_s):
-            try:
-                removed = files.sweep_cache(self.db, self.docs_dir, parts_older_than_s=_PART_AGE_S)
-            except (DatabaseError, DatabaseUnavailable, OSError):  # the next period retries; the thread lives on
-                log.warning("sweeping the originals cache failed; trying again later", exc_info=True)
-                continue
-            if removed:
-                log.info("removed %d cached originals deleted elsewhere", removed)
+    def run_once(self) -> None:
+        removed = files.sweep_cache(self.db, self.docs_dir, parts_older_than_s=_PART_AGE_S)
+        if removed:
+            log.info("removed %d cached originals deleted elsewhere", removed)

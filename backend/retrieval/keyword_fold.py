@@ -13,8 +13,8 @@ only leave more rows for every search to sum.
 from __future__ import annotations
 
 import logging
-import threading
 
+from backend.periodic import Periodic
 from backend.store import keyword_impacts
 from backend.store.db import Database, DatabaseError
 from backend.store.liveness import DatabaseUnavailable
@@ -22,33 +22,19 @@ from backend.store.liveness import DatabaseUnavailable
 log = logging.getLogger(__name__)
 
 
-class KeywordFolder:
-    """A daemon thread that runs `keyword_impacts.fold` every `interval_s` until stopped."""
+class KeywordFolder(Periodic):
+    """Runs `keyword_impacts.fold` every `interval_s` until stopped."""
+
+    thread_name = "quire-keyword-fold"
+    failure = "folding the keyword change rows"
+    retry_on = (DatabaseError, DatabaseUnavailable)
 
     def __init__(self, db: Database, interval_s: float) -> None:
+        super().__init__(interval_s)
         self.db = db
-        self.interval_s = interval_s
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
-    def start(self) -> None:
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="quire-keyword-fold", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
-
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval_s):
-            try:
-                folded = keyword_impacts.fold(self.db)
-            except (DatabaseError, DatabaseUnavailable):  # the database away: the next period retries
-                log.warning("folding the keyword change rows failed; trying again later", exc_info=True)
-                continue
-            if folded is not None and folded.stats_rows + folded.df_rows:
-                log.debug("folded %d block changes and %d document-frequency changes", folded.stats_rows,
-                          folded.df_rows)
+    def run_once(self) -> None:
+        folded = keyword_impacts.fold(self.db)
+        if folded is not None and folded.stats_rows + folded.df_rows:
+            log.debug("folded %d block changes and %d document-frequency changes", folded.stats_rows,
+                      folded.df_rows)

@@ -130,15 +130,10 @@ def _macro_workbook(path: Path) -> Path:
     sheet.append(["Microscope", 1200])
     plain = io.BytesIO()
     workbook.save(plain)
-    with zipfile.ZipFile(plain) as source, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as target:
-        for member in source.infolist():
-            data = source.read(member.filename)
-            if member.filename == "[Content_Types].xml":
-                data = data.replace(b"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
-                                    b"application/vnd.ms-excel.sheet.macroEnabled.main+xml")
-            target.writestr(member, data)
-        target.writestr("xl/vbaProject.bin", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(1024))
-    return path
+    return _edited_package(plain, path, {
+        "[Content_Types].xml": (b"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
+                                b"application/vnd.ms-excel.sheet.macroEnabled.main+xml"),
+    }, {"xl/vbaProject.bin": b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(1024)})
 
 
 def test_tab_separated_and_macro_enabled_files_are_read(api: httpx.Client, unique: Unique, tmp_path: Path) -> None:
@@ -230,21 +225,29 @@ def _docx_with_a_footnote(path: Path) -> Path:
     document.add_paragraph("The citric acid cycle oxidises acetyl-CoA.")
     plain = io.BytesIO()
     document.save(plain)
+    return _edited_package(plain, path, {
+        "[Content_Types].xml": (b"</Types>", b'<Override PartName="/word/footnotes.xml" ContentType="application/'
+                                b'vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/></Types>'),
+        "word/_rels/document.xml.rels": (b"</Relationships>", b'<Relationship Id="rIdFn" Target="footnotes.xml" '
+                                         b'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+                                         b'footnotes"/></Relationships>'),
+        "word/document.xml": (b"acetyl-CoA.</w:t></w:r>",
+                              b'acetyl-CoA.</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r>'),
+    }, {"word/footnotes.xml": _FOOTNOTES.encode()})
+
+
+def _edited_package(plain: io.BytesIO, path: Path, replace: dict[str, tuple[bytes, bytes]],
+                    add: dict[str, bytes]) -> Path:
+    """The Office package in `plain` written to `path` with one (old, new) replacement in some parts and
+    parts added: how a real file's traits that python-docx or openpyxl cannot write are made."""
     with zipfile.ZipFile(plain) as source, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as target:
         for member in source.infolist():
             data = source.read(member.filename)
-            if member.filename == "[Content_Types].xml":
-                data = data.replace(b"</Types>", b'<Override PartName="/word/footnotes.xml" ContentType="application/'
-                                    b'vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/></Types>')
-            elif member.filename == "word/_rels/document.xml.rels":
-                data = data.replace(b"</Relationships>", b'<Relationship Id="rIdFn" Target="footnotes.xml" Type="http:'
-                                    b'//schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes"/>'
-                                    b"</Relationships>")
-            elif member.filename == "word/document.xml":
-                data = data.replace(b"acetyl-CoA.</w:t></w:r>",
-                                    b'acetyl-CoA.</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r>')
+            if member.filename in replace:
+                data = data.replace(*replace[member.filename])
             target.writestr(member, data)
-        target.writestr("word/footnotes.xml", _FOOTNOTES)
+        for name, data in add.items():
+            target.writestr(name, data)
     return path
 
 
