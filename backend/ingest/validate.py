@@ -71,10 +71,7 @@ _HTML_MARKERS = re.compile(
 def sanitise_filename(name: str) -> str:
     """A display name safe to store and show: last path part only, no control characters,
     no leading dots (hidden files) or trailing dots/spaces, whitespace collapsed, at most 200 chars."""
-    name = unicodedata.normalize("NFC", name)
-    name = re.split(r"[/\\]", name)[-1]
-    name = "".join(" " if char.isspace() else char for char in name if not _invisible(char))
-    name = " ".join(name.split()).lstrip(". ").rstrip(". ")
+    name = _visible(re.split(r"[/\\]", name)[-1]).lstrip(". ").rstrip(". ")
     if len(name) > MAX_FILENAME_CHARS:
         stem, dot, extension = name.rpartition(".")
         if dot and 0 < len(extension) < 16:
@@ -98,8 +95,12 @@ def refused_name(name: str) -> str:
     try:
         return sanitise_filename(name)
     except RejectedFile:
-        cleaned = "".join(char for char in unicodedata.normalize("NFC", name) if not _invisible(char))
-        return " ".join(cleaned.split())[:MAX_FILENAME_CHARS] or _UNNAMED
+        return _visible(name)[:MAX_FILENAME_CHARS] or _UNNAMED
+
+
+def _visible(text: str) -> str:
+    """`text` in NFC without control characters or direction overrides, its whitespace runs one space."""
+    return " ".join("".join(char for char in unicodedata.normalize("NFC", text) if not _invisible(char)).split())
 
 
 def has_invisible(text: str) -> bool:
