@@ -76,7 +76,7 @@ def test_multiple_choice_options_are_shuffled_and_the_key_follows_the_right_text
     items = [{**mcq(n, correct=0), "options": [f"right {n}", f"wrong {n}.a", f"wrong {n}.b", f"wrong {n}.c"]}
              for n in range(1, 11)]
     quizzes = [quiz_of(api, generate(api, fake_ollama, "/api/study/quizzes", {"scope": scope(vault), "count": 10},
-                                     json.dumps({"questions": items}))) for _ in range(2)]
+                                     json.dumps({"questions": items}))) for _ in range(4)]
     keys = []
     for quiz in quizzes:
         assert [q["type"] for q in quiz["questions"]] == ["mcq"] * 10
@@ -85,7 +85,10 @@ def test_multiple_choice_options_are_shuffled_and_the_key_follows_the_right_text
             assert sorted(question["options"]) == sorted(items[int(n) - 1]["options"])
             assert question["options"][key] == f"right {n}"  # the key points at the right text
             keys.append(key)
-    assert len(set(keys)) >= 3  # not always first: the right answer moves around
+    # Not always first: the right answer moves around. The order is random per question, so the bound on
+    # first places is checked over 40 questions: at chance (1 in 4) it fails about once in 10,000 runs,
+    # over 20 it failed once in 70 (CI saw 10 of 20).
+    assert len(set(keys)) >= 3
     assert keys.count(0) < len(keys) / 2
 
 
