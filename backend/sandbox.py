@@ -18,7 +18,8 @@ wall time) without breaking every other job in flight (BrokenProcessPool), and a
 rlimit breaks it the same way. Workers start from a 'forkserver' that has imported the readers' libraries
 once: forking the server itself would copy its memory (the search index) and threads holding locks, and
 'spawn' would re-import PyMuPDF, lxml and friends (about a second) for every new worker. The forkserver
-is one per process, shared by every pool: its preload is the union of the pools' modules.
+is one per process, shared by every pool: each pool's module declares its jobs' modules with `preload`
+when it is imported, so whichever pool starts the forkserver first, it loads them all.
 """
 
 from __future__ import annotations
@@ -167,6 +168,14 @@ class _Preload:
     lock = threading.Lock()
 
 
+def preload(modules: list[str]) -> None:
+    """Have the forkserver import `modules` (jobs' modules and their heavy libraries) once, before it
+    forks workers. Effective until the forkserver starts; a worker imports what is missing on its first job."""
+    with _Preload.lock:
+        _Preload.modules.update(modules)
+        multiprocessing.get_context("forkserver").set_forkserver_preload(sorted(_Preload.modules))
+
+
 class _Worker:
     def __init__(self, context: multiprocessing.context.ForkServerContext, memory_bytes: int, name: str) -> None:
         self.conn, child = context.Pipe()
@@ -184,16 +193,11 @@ class _Worker:
 class ProcessPool:
     """Up to `size` workers; `run` blocks for a free one. Thread-safe: many requests share it."""
 
-    def __init__(self, size: int, limits: ProcessLimits, *, preload: list[str], name: str) -> None:
+    def __init__(self, size: int, limits: ProcessLimits, *, name: str) -> None:
         self.size = size
         self.process_limits = limits
         self.name = name
         self._context = multiprocessing.get_context("forkserver")
-        with _Preload.lock:
-            _Preload.modules.update(preload)
-            # Takes effect if the forkserver has not started yet; otherwise a worker imports a job's
-            # module when it first runs one.
-            self._context.set_forkserver_preload(sorted(_Preload.modules))
         self._slots = threading.BoundedSemaphore(size)
         self._idle: list[_Worker] = []
         self._lock = threading.Lock()

@@ -31,10 +31,10 @@ from backend.ingest.types import (
     ExtractResult,
     ProgressCallback,
 )
-from backend.sandbox import Cancelled, JobCrashed, LimitBroken, ProcessLimits, ProcessPool
+from backend.sandbox import Cancelled, JobCrashed, LimitBroken, ProcessLimits, ProcessPool, preload
 from backend.store.kinds import DocKind
 
-_PRELOAD = ["backend.ingest.extract", "backend.ingest.chunk"]
+preload(["backend.ingest.extract", "backend.ingest.chunk"])
 # A run cancelled while a worker was reading (the worker has been killed).
 ExtractionCancelled = Cancelled
 
@@ -62,7 +62,7 @@ class SandboxPool(ProcessPool):
 
     def __init__(self, size: int, limits: Limits) -> None:
         super().__init__(size, ProcessLimits(memory_mb=limits.memory_mb, cpu_s=limits.cpu_s, wall_s=limits.wall_s),
-                         preload=_PRELOAD, name="quire-extract")
+                         name="quire-extract")
         self.limits = limits
 
     def run(self, job: Callable[..., Any], args: tuple[Any, ...], *, should_stop: Callable[[], bool] | None = None,

@@ -30,10 +30,10 @@ from typing import Any
 
 from backend.config import Settings
 from backend.errors import QuireError
-from backend.sandbox import JobCrashed, LimitBroken, ProcessLimits, ProcessPool
+from backend.sandbox import JobCrashed, LimitBroken, ProcessLimits, ProcessPool, preload
 from backend.viewer import pdf_pages
 
-_PRELOAD = ["backend.viewer.pdf_pages"]
+preload(["backend.viewer.pdf_pages"])
 _STATUS = {"page_out_of_range": 404, "unreadable_pdf": 422}
 
 
@@ -65,8 +65,7 @@ def viewer_pool(settings: Settings) -> ProcessPool:
         if current is None or current.process_limits != limits or current.size != settings.viewer_workers:
             if current is not None:
                 current.close()
-            current = _Shared.pool = ProcessPool(settings.viewer_workers, limits, preload=_PRELOAD,
-                                                 name="quire-viewer")
+            current = _Shared.pool = ProcessPool(settings.viewer_workers, limits, name="quire-viewer")
         return current
 
 
