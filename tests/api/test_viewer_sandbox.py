@@ -59,7 +59,7 @@ def api(server: QuireServer) -> Iterator[httpx.Client]:
 def _own_cpu(server: QuireServer) -> float:
     assert server.process is not None
     times = psutil.Process(server.process.pid).cpu_times()
-    return times.user + times.system
+    return float(times.user + times.system)
 
 
 def _children_cpu(server: QuireServer) -> dict[int, float]:
