@@ -12,15 +12,17 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from tests.support.corpus import CORPUS, contains, manifest, where_matches
+from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama
 from tests.support.server import QuireServer
-from tests.support.vault import upload, wait_for_run
+from tests.support.vault import ingest, upload, wait_for_run
 
 Unique = Callable[[str], str]
 
@@ -205,3 +207,29 @@ def test_a_request_over_the_limit_is_refused_and_nothing_of_it_kept(small_reques
         accepted = upload(api, {"chapter-0.md": part, "chapter-1.md": part})
         assert accepted.status_code == 202, accepted.text
         assert wait_for_run(api, accepted.json()["workflow_id"])["status"] == "SUCCESS"
+
+
+def test_a_new_version_may_be_another_kind(api: httpx.Client, unique: Unique, tmp_path: Path) -> None:
+    # The same name first holds a Word document, then a PDF: each version is read, viewed and downloaded
+    # as what its own bytes are.
+    name = unique("minutes.doc")
+    word = (CORPUS / "docling-word-sample.docx").read_bytes()
+    first = ingest(api, {name: word})[name]
+    pdf = make_pdf(tmp_path / "m.pdf", ["Minutes of the second meeting: the telescope budget was approved."])
+    second = ingest(api, {name: pdf.read_bytes()}, on_conflict="replace")[name]
+    document_id = first["id"]
+    assert second["id"] == document_id
+    assert (first["kind"], second["kind"]) == ("docx", "pdf")
+    document = api.get(f"/api/documents/{document_id}").json()
+    assert (document["filename"], document["kind"], document["versions"]) == (name, "pdf", 2)
+    assert document["read_as"] == "Read as a PDF: its name says .doc."
+    kinds = {v["version"]: v["kind"] for v in api.get(f"/api/documents/{document_id}/versions").json()["versions"]}
+    assert kinds == {1: "docx", 2: "pdf"}
+    old = api.get(f"/api/documents/{document_id}/versions/1/file")
+    assert (old.content, old.headers["content-type"]) == (word, _MIME["docx"])
+    new = api.get(f"/api/documents/{document_id}/file")
+    assert (new.content, new.headers["content-type"]) == (pdf.read_bytes(), _MIME["pdf"])
+    assert api.get(f"/api/documents/{document_id}/outline").json()["kind"] == "pdf"
+    hits = api.get("/api/search", params={"q": "telescope budget approved", "documents": document_id,
+                                          "mode": "sparse"}).json()["hits"]
+    assert [(hit["page"], hit["document_kind"]) for hit in hits][:1] == [(1, "pdf")]
