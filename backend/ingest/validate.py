@@ -50,12 +50,15 @@ EXTENSIONS: dict[str, DocKind] = {
 _OFFICE_PREFIX = {"docx": "word/", "pptx": "ppt/", "xlsx": "xl/"}
 _SAVE_AS = "open it in {app} (or LibreOffice) and save it as {target}, then upload that"
 # Formats people often have, with what to do instead of the generic "not supported".
-_UNSUPPORTED_HINTS = {
+_OFFICE_SAVE_AS = {
     **dict.fromkeys(("doc", "dot", "docm", "dotx", "dotm", "rtf", "odt", "wpd", "pages"),
                     _SAVE_AS.format(app="Word", target=".docx or PDF")),
     **dict.fromkeys(("xls", "xlsb", "ods", "numbers"), _SAVE_AS.format(app="Excel", target=".xlsx or CSV")),
     **dict.fromkeys(("ppt", "pps", "ppsx", "pptm", "potx", "odp", "key"),
                     _SAVE_AS.format(app="PowerPoint", target=".pptx or PDF")),
+}
+_UNSUPPORTED_HINTS = {
+    **_OFFICE_SAVE_AS,
     **dict.fromkeys(("png", "jpg", "jpeg", "gif", "tif", "tiff", "bmp", "webp", "heic"),
                     "images are not read on their own; put scanned pages into a PDF and upload that"),
     "epub": "e-books are not read; convert it to PDF and upload that",
@@ -187,7 +190,7 @@ def _check_content(path: Path, kind: DocKind, sniffed: str | None, extension: st
 
 def _unsupported(extension: str, *, old_office: bool = False) -> RejectedFile:
     if old_office:
-        hint = _UNSUPPORTED_HINTS.get(extension, _OLD_OFFICE_HINT) if extension else _OLD_OFFICE_HINT
+        hint = _OFFICE_SAVE_AS.get(extension, _OLD_OFFICE_HINT)  # whatever else its name says, it is Office
         kind_of = f".{extension} file" if extension else "file"
         return RejectedFile("unsupported_type", f"Quire cannot read this {kind_of}: it is an old-format (or "
                             f"password-protected) Office file; {hint}.", 415)
