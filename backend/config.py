@@ -41,6 +41,8 @@ class Settings(BaseSettings):
     embedder: Literal["ollama", "local"] = Field("ollama", validation_alias=_env("QUIRE_EMBEDDER"))
     ollama_timeout_s: float = Field(120.0, gt=0, validation_alias=_env("QUIRE_OLLAMA_TIMEOUT_S"))
     max_upload_mb: int = Field(100, ge=1, validation_alias=_env("QUIRE_MAX_UPLOAD_MB"))
+    # A whole upload request (all its files); unset = 10 × the per-file limit.
+    max_upload_request_mb: int | None = Field(None, ge=1, validation_alias=_env("QUIRE_MAX_UPLOAD_REQUEST_MB"))
     max_chat_body_mb: int = Field(40, ge=1, le=1024, validation_alias=_env("QUIRE_MAX_CHAT_BODY_MB"))
     chunk_size: int = Field(1000, ge=200, le=8000, validation_alias=_env("QUIRE_CHUNK_SIZE"))
     chunk_overlap: int = Field(100, ge=0, le=1000, validation_alias=_env("QUIRE_CHUNK_OVERLAP"))
@@ -154,6 +156,10 @@ class Settings(BaseSettings):
     @property
     def max_upload_bytes(self) -> int:
         return self.max_upload_mb * 1024 * 1024
+
+    @property
+    def max_upload_request_bytes(self) -> int:
+        return (self.max_upload_request_mb or 10 * self.max_upload_mb) * 1024 * 1024
 
     @property
     def binds_loopback_only(self) -> bool:

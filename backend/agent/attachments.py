@@ -1,6 +1,8 @@
 """Files attached to a chat message: validated by content, then images go to the model as images and
 documents (PDF, DOCX, TXT, Markdown) are extracted with the ingestion extractors and framed as attached
 files, truncated with a visible note when long. Anything else is refused with a 4xx before the stream.
+A file whose name and declared type say neither (a Word document saved as `.doc`, a PDF without an
+extension) is a document when its content is one, as for uploads (backend/ingest/validate.py).
 
 Two stages: `accept` (names, sizes, real types: quick) runs before the stream; `extract` (reading the
 documents, OCR included: possibly slow) runs after the stream's `start` line, and a document that cannot
@@ -23,6 +25,7 @@ from backend.errors import QuireError
 from backend.ingest.sandbox import SandboxPool, extract_sandboxed
 from backend.ingest.types import ExtractionError, RejectedFile
 from backend.ingest.validate import detect_kind, sanitise_filename
+from backend.store.kinds import DocKind
 
 MAX_ATTACHMENTS = 5
 MAX_IMAGE_BYTES = 10 * 1024 * 1024
@@ -73,7 +76,7 @@ class PendingDocument:
     """A document attachment checked by type and size, its text not yet extracted."""
 
     name: str
-    extension: str
+    kind: DocKind
     mime_type: str
     data: bytes
 
@@ -119,8 +122,8 @@ def accept(items: Sequence[AttachmentIn]) -> Accepted:
             accepted.items.append(AcceptedImage(name, _image_type(data, name), data))
         else:
             data = _decode(item.data, name, MAX_DOCUMENT_BYTES)
-            _check_kind(data, name, extension)
-            accepted.items.append(PendingDocument(name, extension, item.mime_type or "", data))
+            kind = _document_kind(data, name, extension)
+            accepted.items.append(PendingDocument(name, kind, item.mime_type or "", data))
     return accepted
 
 
@@ -134,7 +137,7 @@ def extract(accepted: Accepted, ocr_languages: str, max_total_chars: int, pool: 
             result.images.append((item.mime_type, item.data))
             result.meta.append(item.meta())
             continue
-        text, pages = _extract(item.data, item.name, item.extension, ocr_languages, pool)
+        text, pages = _extract(item.data, item.name, item.kind, ocr_languages, pool)
         framed, meta = _frame(item.name, text, pages, max(0, min(MAX_FILE_CHARS, remaining)))
         remaining -= meta["chars"]
         result.files.append(framed)
@@ -149,17 +152,18 @@ def _clean_name(name: str) -> str:
         raise refused("invalid_attachment", "An attachment has a name that cannot be used.", 422) from exc
 
 
-def _extension(name: str, mime_type: str) -> str:
-    """The attachment's type from its extension, else its declared MIME type; refused when neither fits."""
+def _extension(name: str, mime_type: str) -> str | None:
+    """The attachment's type from its extension, else its declared MIME type; None when neither says
+    (the content then decides whether it is a document chat reads)."""
     extension = name.rpartition(".")[2].lower() if "." in name else ""
     if extension in _IMAGE_EXTENSIONS or extension in _DOCUMENT_EXTENSIONS:
         return extension
-    declared = _MIME_TYPES.get(mime_type.split(";", maxsplit=1)[0].strip().lower())
-    if declared is None:
-        raise refused("unsupported_attachment",
-                      f"{name}: only images (PNG, JPEG, WebP, GIF) and PDF, Word (.docx), text and Markdown "
-                      "files can be attached.", 415)
-    return declared
+    return _MIME_TYPES.get(mime_type.split(";", maxsplit=1)[0].strip().lower())
+
+
+def _unsupported(name: str) -> QuireError:
+    return refused("unsupported_attachment", f"{name}: only images (PNG, JPEG, WebP, GIF) and PDF, Word (.docx), "
+                   "text and Markdown files can be attached.", 415)
 
 
 def _decode(data: str, name: str, limit: int) -> bytes:
@@ -190,28 +194,31 @@ def _image_type(data: bytes, name: str) -> str:
     raise refused("content_mismatch", f"{name} is not a PNG, JPEG, WebP or GIF image.", 415)
 
 
-def _check_kind(data: bytes, name: str, extension: str) -> None:
-    """Refuse (415) a document whose content is not what its name says, before the stream starts."""
+def _document_kind(data: bytes, name: str, extension: str | None) -> DocKind:
+    """What a document attachment is read as, before the stream starts: checked against its extension or
+    declared type like an upload, or (neither saying) decided by its content; 415 when it is none chat reads."""
     with tempfile.TemporaryDirectory(prefix="quire-attachment-") as folder:
-        path = Path(folder) / f"attachment.{extension}"
+        path = Path(folder) / "attachment"
         path.write_bytes(data)
         try:
-            detect_kind(path, path.name)
+            kind = detect_kind(path, f"attachment.{extension}" if extension else name)
         except RejectedFile as exc:
+            if extension is None:
+                raise _unsupported(name) from exc
             raise refused(exc.code, f"{name}: {exc.message}", exc.status) from exc
+    if kind not in _DOCUMENT_EXTENSIONS.values():
+        raise _unsupported(name)
+    return kind
 
 
-def _extract(data: bytes, name: str, extension: str, ocr_languages: str,
+def _extract(data: bytes, name: str, kind: DocKind, ocr_languages: str,
              pool: SandboxPool) -> tuple[str, int | None]:
     """The document's text (with page markers where pages exist) and its page count."""
     with tempfile.TemporaryDirectory(prefix="quire-attachment-") as folder:
-        path = Path(folder) / f"attachment.{extension}"
+        path = Path(folder) / "attachment"
         path.write_bytes(data)
         try:
-            kind = detect_kind(path, path.name)
             extracted = extract_sandboxed(pool, path, kind, ocr_languages=ocr_languages)
-        except RejectedFile as exc:
-            raise refused(exc.code, f"{name}: {exc.message}", exc.status) from exc
         except ExtractionError as exc:
             raise refused(exc.code, f"{name}: {exc.message}", 422) from exc
     text = "\n\n".join(

@@ -17,7 +17,14 @@ from backend.api.deps import ContextDep
 from backend.api.upload_stream import receive_multipart
 from backend.errors import QuireError
 from backend.ingest import files, library
-from backend.ingest.uploads import Candidate, NameConflictDetails, UploadOutcome, accept_files, clean_category
+from backend.ingest.uploads import (
+    Candidate,
+    NameConflictDetails,
+    UploadOutcome,
+    accept_files,
+    clean_category,
+    described,
+)
 from backend.ingest.url_import import import_url
 from backend.store.documents import CategoryRow
 from backend.store.kinds import DocKind, DocumentStatus
@@ -46,6 +53,7 @@ class DocumentOut(BaseModel):
     blocks: int
     embedded: int
     embedded_fraction: float
+    read_as: str | None = None  # set when the content, not the name, decided the kind
     last_workflow_id: str | None
     created_at: datetime
     updated_at: datetime
@@ -55,6 +63,9 @@ class AcceptedDocument(BaseModel):
     id: str
     filename: str
     status: DocumentStatus
+    kind: DocKind = Field(description="What the file is read as, decided by its content")
+    read_as: str | None = Field(None, description="Set when the content, not the name, decided the kind, "
+                                                  "e.g. \"Read as a Word document: its name says .doc.\"")
 
 
 class RejectedUpload(BaseModel):
@@ -139,7 +150,8 @@ async def upload_documents(request: Request, ctx: ContextDep,
     A name already used in the category by a different file: `ask` (default) answers 409 `name_conflict`
     with the existing documents and stores nothing; `replace` adds a new version; `keep_both` stores the
     file as `Name (2).ext`."""
-    form = await receive_multipart(request, files.pending_dir(ctx.settings.docs_dir), ctx.settings.max_upload_bytes)
+    form = await receive_multipart(request, files.pending_dir(ctx.settings.docs_dir), ctx.settings.max_upload_bytes,
+                                   ctx.settings.max_upload_request_bytes)
     try:
         category = clean_category(form.fields.get("category"))
         choice = _on_conflict(form.fields.get("on_conflict") or on_conflict)
@@ -194,7 +206,7 @@ def restore_document(document_id: UUID, ctx: ContextDep) -> library.LibraryDocum
 def retry_document(document_id: UUID, ctx: ContextDep) -> UploadAccepted:
     """Ingest a failed document again from its stored original."""
     run = library.retry_document(ctx, document_id)
-    return UploadAccepted.model_validate({"documents": [asdict(doc) for doc in run.documents],
+    return UploadAccepted.model_validate({"documents": [asdict(doc) for doc in described(run.documents)],
                                           "workflow_id": run.workflow_id})
 
 

@@ -36,6 +36,7 @@ class RunDocument(BaseModel):
     decision: Decision | None  # None until the scan decided
     error: str | None
     warnings: list[str]
+    read_as: str | None = None  # set when the content, not the name, decided how the file is read
     progress: Progress
     pages: int | None
     blocks: int | None

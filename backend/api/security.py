@@ -18,7 +18,7 @@ from backend.config import Settings
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 # JSON bodies are parsed in memory, so their size is capped while they stream in, before the app holds them
 # whole. Chat carries base64 attachments (QUIRE_MAX_CHAT_BODY_MB in all); uploads stream to disk through
-# their own per-file limit instead.
+# their own per-file and per-request limits instead (backend/api/upload_stream.py).
 _DEFAULT_BODY_LIMIT = 1024 * 1024
 _LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
 TOKEN_COOKIE = "quire_token"  # noqa: S105 - a cookie name, not a secret

@@ -1,6 +1,8 @@
 """Streaming multipart reader for uploads: each file goes straight to a temp file while it is hashed
 and measured, and a file over the size limit stops being written the moment it crosses the limit
-(Starlette's own form parser would spool the whole body first).
+(Starlette's own form parser would spool the whole body first). A whole request over its own limit
+(declared by Content-Length, or counted as it arrives) is refused with 413 `request_too_large`, and
+every file already received from it is deleted: one upload is kept whole or not at all.
 
 A part is a file when its Content-Disposition names one. RFC 7578 asks clients for a plain `filename`,
 and python-multipart reads only that; some clients (.NET's HttpClient, older urllib3) also or only send
@@ -181,16 +183,30 @@ class _FormSink:
             self._handle = None
 
 
-async def receive_multipart(request: Request, dest_dir: Path, max_file_bytes: int) -> ReceivedForm:
+def _request_too_large(max_request_bytes: int) -> QuireError:
+    limit = f"{max_request_bytes // (1024 * 1024)} MB" if max_request_bytes >= 1024 * 1024 else "the limit"
+    return QuireError("request_too_large", f"This upload is larger than {limit} in all; nothing of it was kept. "
+                      "Upload the files in smaller groups.", 413, details={"limit_bytes": max_request_bytes})
+
+
+async def receive_multipart(request: Request, dest_dir: Path, max_file_bytes: int,
+                            max_request_bytes: int) -> ReceivedForm:
     content_type, options = parse_options_header(request.headers.get("content-type", ""))
     boundary = options.get(b"boundary")
     if content_type != b"multipart/form-data" or not boundary:
         raise QuireError("unsupported_media_type", "Send the files as multipart/form-data.", 415)
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > max_request_bytes:
+        raise _request_too_large(max_request_bytes)  # before a byte of it is read
     dest_dir.mkdir(parents=True, exist_ok=True)
     sink = _FormSink(dest_dir, max_file_bytes)
     parser = MultipartParser(boundary, sink.callbacks())
+    received = 0
     try:
         async for chunk in request.stream():
+            received += len(chunk)
+            if received > max_request_bytes:  # no (or an untruthful) Content-Length: counted as it comes
+                raise _request_too_large(max_request_bytes)
             await run_in_threadpool(parser.write, chunk)
         parser.finalize()
     except (QuireError, ClientDisconnect):

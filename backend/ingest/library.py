@@ -17,6 +17,7 @@ from backend.context import AppContext
 from backend.errors import NotFound, QuireError
 from backend.ingest import files
 from backend.ingest.backfill import start_embed_backfill
+from backend.ingest.validate import read_as
 from backend.ingest.workflow import start_ingest
 from backend.store import documents as store
 from backend.store import embeddings, originals, refusals, registration, versions
@@ -29,11 +30,13 @@ class LibraryDocument(store.DocumentRow):
     """A document as the library shows it: its row and the share of its live blocks that have a vector."""
 
     embedded_fraction: float
+    read_as: str | None  # set when the content, not the name, decided the kind (validate.read_as)
 
 
 def _with_fraction(row: store.DocumentRow) -> LibraryDocument:
     blocks = row["blocks"]
-    return {**row, "embedded_fraction": round(row["embedded"] / blocks, 4) if blocks else 0.0}
+    return {**row, "embedded_fraction": round(row["embedded"] / blocks, 4) if blocks else 0.0,
+            "read_as": read_as(row["filename"], row["kind"])}
 
 
 def list_documents(ctx: AppContext, status: DocumentStatus | None, category: str | None) -> list[LibraryDocument]:

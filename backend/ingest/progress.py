@@ -14,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from backend.context import AppContext
 from backend.errors import NotFound
+from backend.ingest.validate import read_as
 from backend.store import ingest as store
 
 TERMINAL_STATUSES = {"SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"}
@@ -56,6 +57,7 @@ class DocumentProgress(TypedDict):
     decision: store.Decision | None
     error: str | None
     warnings: list[str]
+    read_as: str | None  # set when the content, not the name, decided the kind (validate.read_as)
     progress: Counts
     pages: int | None
     blocks: int | None
@@ -114,6 +116,7 @@ def _document(item: store.IngestItemRow) -> DocumentProgress:
         "decision": item["decision"],
         "error": item["error"],
         "warnings": item["warnings"],
+        "read_as": read_as(item["filename"], item["kind"]),
         "progress": {"done": item["done"], "total": item["total"], "detail": item["detail"]},
         "pages": item["pages"],
         "blocks": item["blocks"],

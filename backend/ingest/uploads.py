@@ -20,11 +20,11 @@ from backend.context import AppContext
 from backend.errors import QuireError
 from backend.ingest import files
 from backend.ingest.types import RejectedFile
-from backend.ingest.validate import detect_kind, has_invisible, refused_name, sanitise_filename
+from backend.ingest.validate import detect_kind, has_invisible, read_as, refused_name, sanitise_filename
 from backend.ingest.workflow import start_ingest
 from backend.store import originals, refusals
 from backend.store import registration as store
-from backend.store.kinds import DocumentStatus
+from backend.store.kinds import DocKind, DocumentStatus
 from backend.store.registration import OnConflict
 
 MAX_CATEGORY_CHARS = 60
@@ -41,10 +41,26 @@ class Candidate:
     too_large: bool = False
 
 
+@dataclass(frozen=True)
+class AcceptedDocument:
+    """A document an upload (or URL import, or retry) is ingesting, and how its file is read."""
+
+    id: str
+    filename: str
+    status: DocumentStatus
+    kind: DocKind
+    read_as: str | None  # set when the content, not the name, decided the kind ("Read as a PDF: ...")
+
+
+def described(documents: list[store.RunDocument]) -> list[AcceptedDocument]:
+    return [AcceptedDocument(doc.id, doc.filename, doc.status, doc.kind, read_as(doc.filename, doc.kind))
+            for doc in documents]
+
+
 @dataclass
 class UploadOutcome:
     workflow_id: str | None
-    documents: list[store.RunDocument]
+    documents: list[AcceptedDocument]
     rejected: list[dict[str, str]] = field(default_factory=list)
 
 
@@ -168,4 +184,4 @@ def accept_files(ctx: AppContext, candidates: list[Candidate], category: str | N
         for _, path in accepted:  # moved into the cache when stored; whatever is left goes
             path.unlink(missing_ok=True)
     workflow_id = start_ingest(run.workflow_id, ctx.settings.embed_batch_size) if run.workflow_id else None
-    return UploadOutcome(workflow_id, run.documents, rejected)
+    return UploadOutcome(workflow_id, described(run.documents), rejected)

@@ -1,9 +1,13 @@
-"""Upload validation: a safe display filename, and the document kind decided by extension AND content.
+"""Upload validation: a safe display filename, and the document kind decided by content and name.
 
-Nothing here trusts the client: the extension must be on the allow-list and the bytes must be what the
-extension claims (PDF header, an Office zip with the right parts, decodable text, HTML that looks like
-HTML). Zip bombs are refused from the central directory before anything is inflated; PDFs are opened
-once so encrypted or unreadable ones are refused at upload instead of failing later in the workflow.
+Nothing here trusts the client. Bytes that unambiguously are a PDF, a Word document, a PowerPoint
+presentation or an Excel workbook (backend/ingest/sniff.py) are read as that, whatever the name says;
+the answer then says so (`read_as`), the name is kept as given. Otherwise the extension must be on the
+allow-list and the bytes must be what it claims (decodable text, HTML that looks like HTML); a name
+without an extension is read as text when it decodes as text (as a web page when it starts like one).
+Old binary Office files are refused with what to do instead. Zip bombs are refused from the central
+directory before anything is inflated; PDFs are opened once so encrypted or unreadable ones are refused
+at upload instead of failing later in the workflow.
 """
 
 from __future__ import annotations
@@ -17,11 +21,11 @@ from typing import BinaryIO
 from backend.ingest.extract.archive import OFFICE_LABELS, check_zip_directory, open_zip
 from backend.ingest.extract.pdf import open_pdf
 from backend.ingest.extract.text import bomless_utf16, decode_text
+from backend.ingest.sniff import sniff
 from backend.ingest.types import ExtractionError, RejectedFile
 from backend.store.kinds import DocKind
 
 MAX_FILENAME_CHARS = 200
-PDF_HEADER_WINDOW = 1024
 TEXT_SAMPLE_BYTES = 64 * 1024
 _SCAN_BLOCK = 1024 * 1024
 
@@ -46,21 +50,31 @@ EXTENSIONS: dict[str, DocKind] = {
 _OFFICE_PREFIX = {"docx": "word/", "pptx": "ppt/", "xlsx": "xl/"}
 _SAVE_AS = "open it in {app} (or LibreOffice) and save it as {target}, then upload that"
 # Formats people often have, with what to do instead of the generic "not supported".
-_UNSUPPORTED_HINTS = {
+_OFFICE_SAVE_AS = {
     **dict.fromkeys(("doc", "dot", "docm", "dotx", "dotm", "rtf", "odt", "wpd", "pages"),
                     _SAVE_AS.format(app="Word", target=".docx or PDF")),
     **dict.fromkeys(("xls", "xlsb", "ods", "numbers"), _SAVE_AS.format(app="Excel", target=".xlsx or CSV")),
     **dict.fromkeys(("ppt", "pps", "ppsx", "pptm", "potx", "odp", "key"),
                     _SAVE_AS.format(app="PowerPoint", target=".pptx or PDF")),
+}
+_UNSUPPORTED_HINTS = {
+    **_OFFICE_SAVE_AS,
     **dict.fromkeys(("png", "jpg", "jpeg", "gif", "tif", "tiff", "bmp", "webp", "heic"),
                     "images are not read on their own; put scanned pages into a PDF and upload that"),
     "epub": "e-books are not read; convert it to PDF and upload that",
-    "": "its name has no extension (such as .pdf or .docx) to say what kind of file it is; add the right one",
+    "": "its name has no extension (such as .pdf or .docx) and its content is not text or a format Quire "
+        "recognises by its bytes; add the right extension",
 }
+_OLD_OFFICE_HINT = "open it in Word, Excel or PowerPoint (or LibreOffice) and save it as .docx, .xlsx or .pptx"
+# How `read_as` names each kind: "Read as a Word document".
+KIND_LABELS: dict[str, str] = {
+    "pdf": "a PDF", "docx": "a Word document", "pptx": "a PowerPoint presentation", "xlsx": "an Excel workbook",
+    "csv": "a CSV table", "md": "Markdown", "txt": "plain text", "html": "a web page",
+}
+_EXTENSION = re.compile(r"(?=[0-9]*[A-Za-z])[A-Za-z0-9]{1,10}")
 # Bidirectional overrides can disguise an extension: "notes\u202excod.txt" is shown as "notestxt.docx".
 _INVISIBLE = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff")
 _BINARY_MAGIC = (b"%PDF-", b"PK\x03\x04", b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"\x7fELF", b"\x1f\x8b")
-_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _CONTROL_SHARE = 0.05
 _HTML_MARKERS = re.compile(
     r"<(?:!doctype\s+html|html|head|body|title|meta|p|div|h[1-6]|table|article|section|main|span|a|ul|ol|br)\b",
@@ -113,26 +127,79 @@ def _invisible(char: str) -> bool:
     return char in _INVISIBLE or (unicodedata.category(char) == "Cc" and not char.isspace())
 
 
+def extension_of(filename: str) -> str:
+    """The extension a name ends in, lower-cased ("" when none): up to 10 letters and digits, at least
+    one a letter, after the last dot. "Chapter 3. Intro" or "notes v1.2" have none."""
+    stem, dot, extension = filename.rpartition(".")
+    if not dot or not stem or not _EXTENSION.fullmatch(extension):
+        return ""
+    return extension.lower()
+
+
+def read_as(filename: str, kind: str | None) -> str | None:
+    """What to tell the user when a file is read as another kind than its name says (None when the name
+    says it): "Read as a Word document: its name says .doc." """
+    extension = extension_of(filename)
+    if kind is None or kind not in KIND_LABELS or EXTENSIONS.get(extension) == kind:
+        return None
+    reason = f"its name says .{extension}" if extension else "its name has no extension"
+    return f"Read as {KIND_LABELS[kind]}: {reason}."
+
+
 def detect_kind(path: Path, filename: str) -> DocKind:
     """The document kind of the uploaded file at `path`, or RejectedFile saying why it is refused."""
-    extension = filename.rpartition(".")[2].lower() if "." in filename else ""
-    kind = EXTENSIONS.get(extension)
-    if kind is None:
-        allowed = "PDF, Word, PowerPoint, Excel, CSV, Markdown, text and HTML"
-        message = f"This file type is not supported; Quire reads {allowed} files."
-        if extension in _UNSUPPORTED_HINTS:
-            kind_of = f".{extension} files" if extension else "this file"
-            message = f"Quire cannot read {kind_of}: {_UNSUPPORTED_HINTS[extension]}."
-        raise RejectedFile("unsupported_type", message, 415)
+    extension = extension_of(filename)
+    claimed = EXTENSIONS.get(extension)
     if path.stat().st_size == 0:
+        if claimed is None and extension:
+            raise _unsupported(extension)
         raise RejectedFile("empty_file", "This file is empty.", 400)
+    sniffed = sniff(path)
+    if sniffed == "ole":
+        if claimed in _OFFICE_PREFIX:
+            detail = " (it is an old-format or password-protected Office file; save it as .{} without a password)"
+            raise _mismatch(extension, detail.format(claimed))
+        raise _unsupported(extension, old_office=True)
+    if sniffed == "pdf" or sniffed in _OFFICE_PREFIX:
+        kind: DocKind = sniffed  # the bytes say it, whatever the name says (read_as tells the user)
+    elif claimed is not None:
+        kind = claimed
+    elif extension:
+        raise _unsupported(extension)
+    else:  # no extension: text, or a web page when it starts like one
+        kind = "html" if sniffed == "html" else "txt"
+        try:
+            _check_text(path, kind, extension)
+        except RejectedFile as exc:
+            raise _unsupported(extension) from exc
+        return kind
+    _check_content(path, kind, sniffed, extension)
+    return kind
+
+
+def _check_content(path: Path, kind: DocKind, sniffed: str | None, extension: str) -> None:
     if kind == "pdf":
+        if sniffed != "pdf":
+            raise _mismatch(extension)
         _check_pdf(path)
     elif kind in _OFFICE_PREFIX:
         _check_office(path, kind, extension)
     else:
         _check_text(path, kind, extension)
-    return kind
+
+
+def _unsupported(extension: str, *, old_office: bool = False) -> RejectedFile:
+    if old_office:
+        hint = _OFFICE_SAVE_AS.get(extension, _OLD_OFFICE_HINT)  # whatever else its name says, it is Office
+        kind_of = f".{extension} file" if extension else "file"
+        return RejectedFile("unsupported_type", f"Quire cannot read this {kind_of}: it is an old-format (or "
+                            f"password-protected) Office file; {hint}.", 415)
+    allowed = "PDF, Word, PowerPoint, Excel, CSV, Markdown, text and HTML"
+    message = f"This file type is not supported; Quire reads {allowed} files."
+    if extension in _UNSUPPORTED_HINTS:
+        kind_of = f".{extension} files" if extension else "this file"
+        message = f"Quire cannot read {kind_of}: {_UNSUPPORTED_HINTS[extension]}."
+    return RejectedFile("unsupported_type", message, 415)
 
 
 def _mismatch(extension: str, detail: str = "") -> RejectedFile:
@@ -141,12 +208,7 @@ def _mismatch(extension: str, detail: str = "") -> RejectedFile:
 
 
 def _check_pdf(path: Path) -> None:
-    with path.open("rb") as handle:
-        head = handle.read(PDF_HEADER_WINDOW + len(b"%PDF-"))
-    position = head.find(b"%PDF-")
-    # Readers accept a header anywhere in the first KB; only whitespace and a BOM may precede it here.
-    if position == -1 or position > PDF_HEADER_WINDOW or head[:position].lstrip(b"\xef\xbb\xbf \t\r\n\f\x00"):
-        raise _mismatch("pdf")
+    """Open the PDF once: an encrypted or unreadable one is refused now, not later in the workflow."""
     try:
         open_pdf(path).close()
     except ExtractionError as exc:
@@ -154,11 +216,6 @@ def _check_pdf(path: Path) -> None:
 
 
 def _check_office(path: Path, kind: DocKind, extension: str) -> None:
-    with path.open("rb") as handle:
-        head = handle.read(len(_OLE_MAGIC))
-    if head == _OLE_MAGIC:
-        detail = " (it is an old-format or password-protected Office file; save it as .{} without a password)"
-        raise _mismatch(extension, detail.format(kind))
     try:
         with open_zip(path, kind) as archive:
             check_zip_directory(archive)

@@ -196,7 +196,7 @@ def _write_tools(server: MCPServer[Any]) -> None:
     @server.tool(annotations=writing)
     @_shaped
     def upload_document(
-        filename: Annotated[str, Field(description="File name with extension, e.g. notes.md or paper.pdf.",
+        filename: Annotated[str, Field(description="File name, e.g. notes.md (its content decides how it is read).",
                                        min_length=1, max_length=255)],
         text: Annotated[str | None, Field(description="The content of a text file (Markdown, plain text).")] = None,
         content_base64: Annotated[str | None, Field(description="The bytes of a binary file (PDF, DOCX, ...), "
@@ -207,7 +207,8 @@ def _write_tools(server: MCPServer[Any]) -> None:
         background (status queued → ready; check with list_documents). Give `text` or `content_base64`."""
         outcome = writes.upload_document(get_context(), filename, text, content_base64, category)
         return {"workflow_id": outcome.workflow_id, "documents": [
-            {"id": d.id, "filename": d.filename, "status": d.status} for d in outcome.documents]}
+            {"id": d.id, "filename": d.filename, "status": d.status, "kind": d.kind, "read_as": d.read_as}
+            for d in outcome.documents]}
 
     @server.tool(annotations=writing)
     @_shaped

@@ -78,6 +78,7 @@ class RunDocument:
     id: str
     filename: str
     status: DocumentStatus
+    kind: DocKind  # what the file is read as (by content; the name may say otherwise)
 
 
 @dataclass(frozen=True)
@@ -221,7 +222,8 @@ def _attachable(conn: Connection, workflow_id: str) -> bool:
 
 def run_documents(conn: Connection, workflow_id: str) -> list[RunDocument]:
     rows = conn.execute(
-        "SELECT d.id::text AS id, d.filename, d.status FROM ingest_items i JOIN documents d ON d.id = i.document_id"
+        "SELECT d.id::text AS id, d.filename, d.status, i.kind FROM ingest_items i"
+        " JOIN documents d ON d.id = i.document_id"
         " WHERE i.workflow_id = %s ORDER BY i.position",
         (workflow_id,),
     ).fetchall()
@@ -290,7 +292,7 @@ def _register_targets(conn: Connection, targets: list[_Target], category: str | 
         runs = {t.doc.last_workflow_id for t in busy if t.doc is not None}
         only = runs.pop() if len(runs) == 1 else None
         documents = run_documents(conn, only) if only else [
-            RunDocument(str(t.doc.id), t.doc.filename, t.doc.status) for t in busy if t.doc is not None]
+            RunDocument(str(t.doc.id), t.doc.filename, t.doc.status, t.item.kind) for t in busy if t.doc is not None]
         return RegisteredRun(only, documents, created=False)
     missing = originals.lock_for_reference(conn, [t.item.sha256 for t in fresh])
     if missing:
@@ -301,7 +303,7 @@ def _register_targets(conn: Connection, targets: list[_Target], category: str | 
             _add_item(conn, workflow_id, position, target, category, source_url)
     documents = run_documents(conn, workflow_id)
     listed = {doc.id for doc in documents}
-    documents += [RunDocument(str(t.doc.id), t.doc.filename, t.doc.status) for t in busy
+    documents += [RunDocument(str(t.doc.id), t.doc.filename, t.doc.status, t.item.kind) for t in busy
                   if t.doc is not None and str(t.doc.id) not in listed]
     return RegisteredRun(workflow_id, documents, created)
 

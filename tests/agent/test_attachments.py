@@ -14,7 +14,7 @@ from PIL import Image
 from backend.agent.attachments import MAX_IMAGE_BYTES, AttachmentIn, process
 from backend.errors import QuireError
 from backend.ingest.sandbox import Limits, SandboxPool
-from tests.support.documents import Heading, Para, make_docx, make_pdf
+from tests.support.documents import Heading, Para, make_docx, make_pdf, make_xlsx
 
 
 @pytest.fixture(scope="module")
@@ -114,3 +114,21 @@ def test_size_limits(pool: SandboxPool) -> None:
     big = b"\x89PNG\r\n\x1a\n" + bytes(MAX_IMAGE_BYTES)
     too_big = refusal([AttachmentIn("huge.png", "image/png", b64(big))], pool)
     assert (too_big.status, too_big.code) == (413, "attachment_too_large")
+
+
+def test_documents_whose_names_do_not_say_are_read_by_content(tmp_path: Path, pool: SandboxPool) -> None:
+    # Before: refused as "only images and PDF, Word (.docx), ..." by the name alone.
+    docx = make_docx(tmp_path / "b.docx", [Para("The titration used 0.1 M NaOH.")]).read_bytes()
+    pdf = make_pdf(tmp_path / "a.pdf", ["Page one about enzymes."]).read_bytes()
+    result = process([AttachmentIn("report.doc", "application/msword", b64(docx)),
+                      AttachmentIn("lecture", "application/octet-stream", b64(pdf)),
+                      AttachmentIn("notes", "", b64("Grüße aus dem Labor".encode()))], "eng", 24_000, pool)
+    report, lecture, notes = result.files
+    assert "0.1 M NaOH" in report
+    assert "[page 1]\nPage one about enzymes." in lecture
+    assert "Grüße aus dem Labor" in notes
+    old_word = refusal([AttachmentIn("thesis.doc", "", b64(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(1024)))], pool)
+    assert (old_word.status, old_word.code) == (415, "unsupported_attachment")
+    workbook = make_xlsx(tmp_path / "c.xlsx", {"S": [["a"], [1]]}).read_bytes()
+    sheet = refusal([AttachmentIn("budget", "", b64(workbook))], pool)  # chat reads no workbooks
+    assert (sheet.status, sheet.code) == (415, "unsupported_attachment")

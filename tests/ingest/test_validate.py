@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from backend.ingest.types import RejectedFile
-from backend.ingest.validate import detect_kind, sanitise_filename
+from backend.ingest.validate import detect_kind, extension_of, read_as, sanitise_filename
 from tests.support.documents import (
     Heading,
     Para,
@@ -131,12 +131,20 @@ def test_empty_file(tmp_path: Path) -> None:
     assert (error.code, error.status) == ("empty_file", 400)
 
 
-@pytest.mark.parametrize("name", ["program.exe", "image.png", "archive.zip", "noextension", "old.doc"])
+@pytest.mark.parametrize("name", ["program.exe", "image.png", "archive.zip", "old.doc"])
 def test_unknown_extension(tmp_path: Path, name: str) -> None:
     path = tmp_path / "upload"
     path.write_bytes(b"some bytes")
     error = rejected(path, name)
     assert (error.code, error.status) == ("unsupported_type", 415)
+
+
+def test_binary_without_an_extension_is_unsupported(tmp_path: Path) -> None:
+    path = tmp_path / "scan"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    error = rejected(path, "scan")
+    assert (error.code, error.status) == ("unsupported_type", 415)
+    assert "no extension" in error.message
 
 
 def test_zip_renamed_pdf(tmp_path: Path) -> None:
@@ -145,16 +153,76 @@ def test_zip_renamed_pdf(tmp_path: Path) -> None:
     assert (error.code, error.status) == ("content_mismatch", 415)
 
 
-def test_pdf_renamed_docx(tmp_path: Path) -> None:
+def test_pdf_renamed_docx_is_read_as_pdf(tmp_path: Path) -> None:
     path = make_pdf(tmp_path / "real.pdf", ["text"])
-    assert rejected(path, "real.docx").code == "content_mismatch"
+    assert detect_kind(path, "real.docx") == "pdf"
+    assert read_as("real.docx", "pdf") == "Read as a PDF: its name says .docx."
 
 
-def test_docx_renamed_xlsx(tmp_path: Path) -> None:
+def test_docx_renamed_xlsx_is_read_as_word(tmp_path: Path) -> None:
     path = make_docx(tmp_path / "real.docx", [Para("text")])
-    error = rejected(path, "real.xlsx")
-    assert error.code == "content_mismatch"
-    assert "Excel" in error.message
+    assert detect_kind(path, "real.xlsx") == "docx"
+    assert read_as("real.xlsx", "docx") == "Read as a Word document: its name says .xlsx."
+
+
+@pytest.mark.parametrize(("name", "kind"), [("report.doc", "docx"), ("deck.ppt", "pptx"), ("budget.xls", "xlsx"),
+                                            ("report", "docx"), ("deck", "pptx"), ("budget", "xlsx"),
+                                            ("budget.csv", "xlsx"), ("download.bin", "pptx")])
+def test_office_packages_are_recognised_by_content(tmp_path: Path, name: str, kind: str) -> None:
+    makers = {"docx": lambda p: make_docx(p, [Para("text")]), "pptx": lambda p: make_pptx(p, [Slide("Slide")]),
+              "xlsx": lambda p: make_xlsx(p, {"S": [["a"], [1]]})}
+    path = makers[kind](tmp_path / f"real.{kind}")
+    assert detect_kind(path, name) == kind
+    assert read_as(name, kind) is not None
+
+
+def test_a_macro_enabled_word_file_is_not_taken_for_a_word_document(tmp_path: Path) -> None:
+    # python-docx refuses the macro-enabled main part: a .docm keeps its "save it as .docx" refusal.
+    plain = make_docx(tmp_path / "real.docx", [Para("text")])
+    macro = make_zip(tmp_path / "macro.docm", {
+        "[Content_Types].xml": '<Types><Override PartName="/word/document.xml" '
+                               'ContentType="application/vnd.ms-word.document.macroEnabled.main+xml"/></Types>',
+        "word/document.xml": "<x/>"})
+    assert detect_kind(plain, "real.docm") == "docx"
+    error = rejected(macro, "macro.docm")
+    assert error.code == "unsupported_type"
+    assert ".docx" in error.message
+
+
+@pytest.mark.parametrize(("content", "kind"), [
+    (b"Plain notes\nsecond line\n", "txt"),
+    ("# Überschrift\n\nText in UTF-8.\n".encode(), "txt"),
+    (b"\xef\xbb\xbf  <!DOCTYPE html><html><body><p>Hi</p></body></html>", "html"),
+    (b"<html lang=en><body>Hi</body></html>", "html"),
+    (b"Some text that mentions <html> later on.", "txt"),
+])
+def test_text_without_an_extension(tmp_path: Path, content: bytes, kind: str) -> None:
+    path = tmp_path / "lecture-notes"
+    path.write_bytes(content)
+    assert detect_kind(path, "lecture-notes") == kind
+    assert "no extension" in str(read_as("lecture-notes", kind))
+
+
+@pytest.mark.parametrize("name", ["thesis.doc", "sheet.xls", "deck.ppt", "thesis"])
+def test_old_binary_office_files_named_anything_are_refused_with_the_save_as_hint(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "ole"
+    path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(1024))
+    error = rejected(path, name)
+    assert (error.code, error.status) == ("unsupported_type", 415)
+    assert "save it as ." in error.message
+
+
+@pytest.mark.parametrize(("name", "extension"), [("a.PDF", "pdf"), ("lecture-notes", ""), ("Chapter 3. Intro", ""),
+                                                 ("notes v1.2", ""), ("a.tar.gz", "gz"), ("x.v2", "v2")])
+def test_extension_of(name: str, extension: str) -> None:
+    assert extension_of(name) == extension
+
+
+def test_read_as_is_silent_when_the_name_says_the_kind() -> None:
+    assert read_as("notes.md", "md") is None
+    assert read_as("budget.xlsm", "xlsx") is None
+    assert read_as("species.tsv", "csv") is None
+    assert read_as("notes.doc", "docx") == "Read as a Word document: its name says .doc."
 
 
 def test_zip_without_office_parts(tmp_path: Path) -> None:
@@ -183,9 +251,9 @@ def test_nul_byte_far_beyond_the_sample_still_marks_binary(tmp_path: Path) -> No
     assert rejected(path, "late.txt").code == "content_mismatch"
 
 
-def test_pdf_renamed_txt(tmp_path: Path) -> None:
+def test_pdf_renamed_txt_is_read_as_pdf(tmp_path: Path) -> None:
     path = make_pdf(tmp_path / "a.pdf", ["text"])
-    assert rejected(path, "a.txt").code == "content_mismatch"
+    assert detect_kind(path, "a.txt") == "pdf"
 
 
 def test_text_renamed_html_is_not_html(tmp_path: Path) -> None:

@@ -1229,6 +1229,17 @@ export interface components {
             /** Id */
             id: string;
             /**
+             * Kind
+             * @description What the file is read as, decided by its content
+             * @enum {string}
+             */
+            kind: "pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html";
+            /**
+             * Read As
+             * @description Set when the content, not the name, decided the kind, e.g. "Read as a Word document: its name says .doc."
+             */
+            read_as?: string | null;
+            /**
              * Status
              * @enum {string}
              */
@@ -1806,6 +1817,8 @@ export interface components {
             mime: string | null;
             /** Pages */
             pages: number | null;
+            /** Read As */
+            read_as?: string | null;
             /** Size Bytes */
             size_bytes: number | null;
             /** Source Url */
@@ -2638,6 +2651,8 @@ export interface components {
             /** Pages */
             pages: number | null;
             progress: components["schemas"]["Progress"];
+            /** Read As */
+            read_as?: string | null;
             /**
              * Status
              * @enum {string}

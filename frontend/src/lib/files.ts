@@ -13,3 +13,16 @@ export function extensionOf(name: string): string {
   const dot = name.lastIndexOf(".");
   return dot >= 0 ? name.slice(dot + 1).toLowerCase() : "";
 }
+
+const KIND_BY_EXTENSION: Record<string, string> = {
+  pdf: "pdf", docx: "docx", pptx: "pptx", xlsx: "xlsx", xlsm: "xlsx", xltx: "xlsx", xltm: "xlsx",
+  csv: "csv", tsv: "csv", md: "md", markdown: "md", txt: "txt", text: "txt", html: "html", htm: "html",
+};
+
+/**
+ * The document kind a file name's extension stands for. Only for records that lack the kind the server
+ * read the file as (older chat transcripts): the server decides by content, and its kind wins.
+ */
+export function kindFromName(name: string): string | null {
+  return KIND_BY_EXTENSION[extensionOf(name)] ?? null;
+}

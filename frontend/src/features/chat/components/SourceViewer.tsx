@@ -10,8 +10,8 @@ import { documentFileUrl } from "@/api/vault";
 import { buttonClassName, IconButton } from "@/components/Button";
 import { Markdown } from "@/components/Markdown";
 import { cn } from "@/lib/cn";
-import { extensionOf } from "@/lib/files";
 import { DocumentViewer } from "@/components/viewer/DocumentViewer";
+import { kindFromName } from "@/lib/files";
 import { formatLocation } from "@/lib/location";
 import { viewerHref } from "@/lib/viewerLinks";
 import type { Citation } from "../api/types";
@@ -43,9 +43,10 @@ export function SourceViewer({ citation, onClose }: { citation: Citation | null;
   }, [citation, onClose]);
 
   if (!citation) return null;
-  const extension = extensionOf(citation.filename);
-  const isPdf = extension === "pdf";
-  const isMarkdown = extension === "md" || extension === "markdown";
+  // The kind the server read the file as (its name may say otherwise); older transcripts lack it.
+  const kind = citation.kind ?? kindFromName(citation.filename);
+  const isPdf = kind === "pdf";
+  const isMarkdown = kind === "md";
   const fileUrl = documentFileUrl(citation.document_id, isPdf ? citation.page : null);
   const passage = citation.text?.trim() || citation.snippet;
 

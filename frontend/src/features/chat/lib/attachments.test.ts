@@ -9,6 +9,9 @@ describe("attachments", () => {
     expect(attachmentKind(file("clipboard", 1, "image/png"))).toBe("image");
     expect(attachmentKind(file("notes.md"))).toBe("document");
     expect(attachmentKind(file("sheet.xlsx"))).toBeNull();
+    // The server reads these by their content.
+    expect(attachmentKind(file("report.doc"))).toBe("document");
+    expect(attachmentKind(file("lecture-notes"))).toBe("document");
   });
 
   it("explains what can't be attached", () => {

@@ -6,15 +6,17 @@ export const MAX_ATTACHMENTS = 5;
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
 const IMAGES = new Set(["png", "jpg", "jpeg", "webp", "gif"]);
-const DOCUMENTS = new Set(["pdf", "docx", "txt", "text", "md", "markdown"]);
-export const ATTACHMENT_ACCEPT = ".png,.jpg,.jpeg,.webp,.gif,.pdf,.docx,.txt,.md,.markdown";
+// .doc too: the server reads a Word document saved with the old extension (and refuses a real old one).
+const DOCUMENTS = new Set(["pdf", "docx", "doc", "txt", "text", "md", "markdown"]);
+export const ATTACHMENT_ACCEPT = ".png,.jpg,.jpeg,.webp,.gif,.pdf,.docx,.doc,.txt,.md,.markdown";
 
 export type AttachmentKind = "image" | "document";
 
 export function attachmentKind(file: { name: string; type: string }): AttachmentKind | null {
   const extension = extensionOf(file.name);
   if (IMAGES.has(extension) || /^image\/(png|jpe?g|webp|gif)$/.test(file.type)) return "image";
-  if (DOCUMENTS.has(extension)) return "document";
+  // Without an extension (a download, a file saved from a chat app) the server decides by content.
+  if (DOCUMENTS.has(extension) || !extension) return "document";
   return null;
 }
 

@@ -18,7 +18,11 @@ import { conflictPrompts } from "../hooks/conflictPrompts";
 import { ingestStore } from "../hooks/ingestStore";
 import { uploadDrop } from "../hooks/uploadDrop";
 
-export const ACCEPTED_TYPES = ".pdf,.docx,.pptx,.xlsx,.xlsm,.xltx,.xltm,.csv,.tsv,.md,.markdown,.txt,.text,.html,.htm";
+// The picker's filter; the server decides by content, so .doc/.xls/.ppt are offered too (a Word file saved
+// with the old extension is read; a real old-format one is refused with what to do). Dropped files, with
+// or without an extension, go to the server unfiltered.
+export const ACCEPTED_TYPES =
+  ".pdf,.docx,.doc,.pptx,.ppt,.xlsx,.xls,.xlsm,.xltx,.xltm,.csv,.tsv,.md,.markdown,.txt,.text,.html,.htm";
 
 export function AddDocuments({ prominent }: { prominent: boolean }) {
   const fileInput = useRef<HTMLInputElement>(null);

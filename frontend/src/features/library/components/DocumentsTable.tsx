@@ -140,7 +140,9 @@ export function DocumentsTable({ documents, live, categoryListId }: {
                 </div>
               </td>
               <td className="hidden px-3 py-2.5 lg:table-cell">
-                <span className="rounded bg-surface-2 px-1.5 py-0.5 font-mono text-[11px] text-ink-muted">{fileTypeLabel(doc.filename, doc.kind)}</span>
+                <span className="rounded bg-surface-2 px-1.5 py-0.5 font-mono text-[11px] text-ink-muted" title={doc.read_as ?? undefined}>
+                  {fileTypeLabel(doc.filename, doc.kind)}
+                </span>
               </td>
               <td className="hidden max-w-40 px-2 py-2.5 sm:table-cell">
                 <CategoryCell documentId={doc.id} filename={doc.filename} category={doc.category} listId={categoryListId} />

@@ -3,7 +3,7 @@
  * refused outright are counted here and listed, with reasons, in the "Not added" group.
  */
 import { useCallback, useMemo, type ReactNode } from "react";
-import { AlertTriangle, CheckCircle2, CircleSlash, FileText, RefreshCw, X } from "lucide-react";
+import { AlertTriangle, CheckCircle2, CircleSlash, FileText, Info, RefreshCw, X } from "lucide-react";
 import type { DocumentOut } from "@/api/types";
 import { Badge } from "@/components/Badge";
 import { Button, IconButton } from "@/components/Button";
@@ -53,6 +53,12 @@ function ItemRow({ item, outcome }: { item: IngestItem; outcome: Outcome }) {
           />
         )}
         <ItemDetail item={item} outcome={outcome} />
+        {/* The server read the file by its content, not its name: said, never silent. */}
+        {item.read_as && (
+          <p className="mt-0.5 flex items-center gap-1.5 text-[13px] text-ink-muted" data-testid="read-as">
+            <Info size={13} className="shrink-0" /> {item.read_as}
+          </p>
+        )}
         {item.warnings.map((warning) => (
           <p key={warning} className="mt-0.5 text-[13px] text-warn">{warning}</p>
         ))}

@@ -11,16 +11,15 @@ import { Highlighted } from "@/components/viewer/Highlighted";
 import { useDebounced } from "@/hooks/useDebounced";
 import { errorMessage } from "@/lib/api";
 import { plural } from "@/lib/format";
-import { extensionOf } from "@/lib/files";
 import { queryTerms, readableMarkdown } from "@/lib/highlight";
 import { askInChatHref, viewerHref } from "@/lib/viewerLinks";
 
 const HITS_PER_DOCUMENT = 3;
-const MARKDOWN_SOURCES = new Set(["md", "markdown", "html", "htm"]);
+const MARKDOWN_SOURCES = new Set(["md", "html"]);
 
-/** Markdown and HTML documents' passages are Markdown source. */
-function isMarkdown(filename: string): boolean {
-  return MARKDOWN_SOURCES.has(extensionOf(filename));
+/** Markdown and HTML documents' passages are Markdown source (by the kind the server read, not the name). */
+function isMarkdown(kind: string | null | undefined): boolean {
+  return MARKDOWN_SOURCES.has(kind ?? "");
 }
 
 export function PassageResults({ query, categories }: { query: string; categories: string[] }) {
@@ -63,7 +62,7 @@ export function PassageResults({ query, categories }: { query: string; categorie
                     className="min-w-0 flex-1 rounded-lg px-2 py-1.5 hover:bg-surface-2"
                   >
                     {hitPlace(hit) && <span className="mr-2 text-xs font-medium text-accent-soft-ink">{hitPlace(hit)}</span>}
-                    <span className="line-clamp-2 text-[13px] text-ink"><Highlighted text={isMarkdown(hit.filename) ? readableMarkdown(hit.snippet) : hit.snippet} terms={terms} /></span>
+                    <span className="line-clamp-2 text-[13px] text-ink"><Highlighted text={isMarkdown(hit.document_kind) ? readableMarkdown(hit.snippet) : hit.snippet} terms={terms} /></span>
                   </Link>
                   <Link
                     to={askInChatHref(hit.document_id, settled)}

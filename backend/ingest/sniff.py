@@ -1,0 +1,82 @@
+"""What a file's bytes say it is, whatever its name says.
+
+Only signatures that cannot be mistaken count: a PDF header in the first kilobyte, an Office Open XML
+package whose `[Content_Types].xml` declares a Word document, PowerPoint presentation or Excel workbook
+that Quire's readers open, the OLE signature of an old binary (or password-protected) Office file, and
+a doctype or `<html>` tag at the very start of a web page. Plain text has no signature: whether a file
+is text is decided by decoding it (backend/ingest/validate.py). Zip bombs are refused from the central
+directory before any member is read.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+import zlib
+from pathlib import Path
+from typing import Literal
+
+from backend.ingest.extract.archive import check_zip_directory
+from backend.ingest.types import ExtractionError, RejectedFile
+
+Sniffed = Literal["pdf", "docx", "pptx", "xlsx", "ole", "html"]
+
+PDF_HEADER_WINDOW = 1024
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_ZIP_MAGIC = b"PK\x03\x04"
+_CONTENT_TYPES = "[Content_Types].xml"
+_MAX_CONTENT_TYPES_BYTES = 1024 * 1024  # a real one is a few KB
+# The main parts python-docx, python-pptx and openpyxl open (a macro-enabled Word file or a Word template
+# is refused by python-docx, so such a package is not taken for a Word document).
+_MAIN_PARTS: dict[Literal["docx", "pptx", "xlsx"], tuple[str, tuple[bytes, ...]]] = {
+    "docx": ("word/", (b"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",)),
+    "pptx": ("ppt/", (b"application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml",
+                      b"application/vnd.ms-powerpoint.presentation.macroEnabled.main+xml")),
+    "xlsx": ("xl/", (b"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
+                     b"application/vnd.openxmlformats-officedocument.spreadsheetml.template.main+xml",
+                     b"application/vnd.ms-excel.sheet.macroEnabled.main+xml",
+                     b"application/vnd.ms-excel.template.macroEnabled.main+xml")),
+}
+_HTML_START = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*<(?:!doctype\s+html|html)[\s>]", re.IGNORECASE)
+
+
+def pdf_header_at_start(head: bytes) -> bool:
+    """Whether `head` (the first KB and a few bytes) opens a PDF: readers accept a header anywhere in the
+    first KB, but here only whitespace and a BOM may precede it."""
+    position = head.find(b"%PDF-")
+    return 0 <= position <= PDF_HEADER_WINDOW and not head[:position].lstrip(b"\xef\xbb\xbf \t\r\n\f\x00")
+
+
+def sniff(path: Path) -> Sniffed | None:
+    """The format the bytes at `path` unambiguously are, or None; RejectedFile("zip_bomb") for a bomb."""
+    with path.open("rb") as handle:
+        head = handle.read(PDF_HEADER_WINDOW + len(b"%PDF-"))
+    if head.startswith(OLE_MAGIC):
+        return "ole"
+    if pdf_header_at_start(head):
+        return "pdf"
+    if head.startswith(_ZIP_MAGIC):
+        return _office_package(path)
+    if _HTML_START.match(head):
+        return "html"
+    return None
+
+
+def _office_package(path: Path) -> Literal["docx", "pptx", "xlsx"] | None:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            check_zip_directory(archive)
+            names = archive.namelist()
+            if _CONTENT_TYPES not in names or archive.getinfo(_CONTENT_TYPES).file_size > _MAX_CONTENT_TYPES_BYTES:
+                return None
+            with archive.open(_CONTENT_TYPES) as stream:
+                declared = stream.read(_MAX_CONTENT_TYPES_BYTES)
+    except ExtractionError as exc:
+        raise RejectedFile("zip_bomb", exc.message, 413) from exc
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, OSError, ValueError, RuntimeError, EOFError,
+            NotImplementedError):
+        return None  # not a zip Quire can open (or an encrypted member): no format is claimed for it
+    for kind, (prefix, main_types) in _MAIN_PARTS.items():
+        if any(main in declared for main in main_types) and any(name.startswith(prefix) for name in names):
+            return kind
+    return None
