@@ -13,11 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 
 from backend.agent.tools import SEARCH_K
 from tests.agent.chatting import chat
+from tests.mcp.clients import data, http_session
 from tests.support.corpus import CORPUS, normalise
 from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama, Reply
@@ -108,7 +110,23 @@ def test_a_chat_answer_cites_each_passage_once(backend_server: QuireServer, hand
     assert holding[0]["also_at"]
     # The model read the passage once too.
     tool_message = next(m["content"] for m in fake_ollama.chat_requests[-1]["messages"] if m["role"] == "tool")
-    assert normalise(tool_message).count(normalise(PROBE)) == 1
+    passages = tool_message[tool_message.index("<passage"):]  # after the heading, which quotes the query
+    assert normalise(passages).count(normalise(PROBE)) == 1
+
+
+def test_the_mcp_search_returns_each_passage_once(backend_server: QuireServer, handbook: dict[str, Any]) -> None:
+    async def body() -> dict[str, Any]:
+        async with http_session(backend_server.url) as session:
+            return data(await session.call_tool("search", {"query": PROBE, "k": 8, "document_ids": [handbook["id"]]}))
+
+    passages = anyio.run(body)["passages"]
+    assert len(passages) == 8
+    places = [p["block_id"] for p in passages] + [a["block_id"] for p in passages for a in p["also_at"]]
+    assert len(set(places)) == len(places)
+    with backend_server.client() as api:
+        texts = [normalise(block(api, handbook["id"], p["block_id"])["text"]) for p in passages]
+    assert len(set(texts)) == len(texts), "the MCP search returned a passage twice"
+    assert any(p["also_at"] for p in passages)
 
 
 def test_copies_beyond_the_candidate_depth_still_leave_k_distinct_hits(backend_server: QuireServer,
@@ -138,7 +156,8 @@ def test_the_same_text_in_two_documents_stays_two_results(backend_server: QuireS
              for i, name in enumerate(names)}
     with backend_server.client() as api:
         docs = ingest(api, files)
-        hits = search(api, "armchair-shaped hollows", 5, [d["id"] for d in docs.values()])
+        found = search(api, "armchair-shaped hollows", 5, [d["id"] for d in docs.values()])
+    hits = [hit for hit in found if "armchair" in hit["text"]]  # not the errata page
     assert {hit["document_id"] for hit in hits} == {d["id"] for d in docs.values()}
     assert len(hits) == 2
     assert all([a["page"] for a in hit["also_at"]] == [2] and hit["page"] == 1 for hit in hits)
