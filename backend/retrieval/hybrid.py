@@ -32,7 +32,7 @@ from backend.llm.embedders import l2_normalise
 from backend.retrieval.dense import DenseIndex
 from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
 from backend.retrieval.relevance import Judge, is_relevant
-from backend.retrieval.repeats import Passage, distinct_passages, same_text
+from backend.retrieval.repeats import Passage, distinct_passages
 from backend.retrieval.segments import CowMap, RowKey
 from backend.retrieval.sparse import BM25Params, SparseIndex
 from backend.retrieval.tokenizer import Analyzer
@@ -257,10 +257,10 @@ class HybridIndex:
         for bid, details in zip(block_ids, snap.details.get_many(block_ids), strict=True):
             if details is None:
                 continue
-            text = same_text(details.text)
+            # The very same text, as the served index's source finds copies (migration 0021).
             siblings = snap.docs.get(details.document_id) or ()
             out[bid] = [Copy(sid, d) for sid, d in zip(siblings, snap.details.get_many(siblings), strict=True)
-                        if d is not None and (sid == bid or same_text(d.text) == text)]
+                        if d is not None and d.text == details.text]
         return out
 
     def _dense(self, snap: _Snapshot, query_vector: np.ndarray | None, depth: int, scope: Scope | None,

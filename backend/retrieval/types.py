@@ -73,8 +73,8 @@ class Copy(NamedTuple):
     details: BlockDetails
 
 
-# For each of the given block ids that is live: the live blocks of its document whose text may be the same
-# (backend/retrieval/repeats.py decides), itself among them. Ids missing from the result are not live.
+# For each of the given block ids that is live: the live blocks of its document holding the very same text,
+# itself among them (backend/retrieval/repeats.py). Ids missing from the result are not live.
 CopiesSource = Callable[[Sequence[str]], Mapping[str, Sequence[Copy]]]
 
 

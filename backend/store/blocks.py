@@ -51,7 +51,7 @@ def live_blocks_of(db: Database, document_ids: Sequence[str], embed_model: str,
 
 class BlockCopyRow(TypedDict):
     hit: str  # the block asked about
-    id: str  # a live block of its document with the same text key (the hit itself among them)
+    id: str  # a live block of its document with the same text (the hit itself among them)
     document_id: str
     filename: str
     ordinal: int
@@ -65,14 +65,14 @@ class BlockCopyRow(TypedDict):
 
 def live_block_copies(db: Database, block_ids: Sequence[str]) -> list[BlockCopyRow]:
     """What search hits show of these blocks, for those still live, each with every live block of its
-    document whose text has the same key (migration 0021), in reading order: one round trip per batch of
-    hits, an index lookup per hit and one per hit's key."""
+    document holding the very same text (migration 0021's index), in reading order: one round trip per
+    batch of hits, an index lookup per hit and one per hit's text."""
     with db.connection() as conn:
         return cast(list[BlockCopyRow], conn.execute(
             "SELECT h.id::text AS hit, c.id::text AS id, c.document_id::text AS document_id, d.filename,"
             " c.ordinal, c.page, c.section, c.kind, c.text, c.page_label, d.kind AS document_kind"
             " FROM blocks h JOIN documents d ON d.id = h.document_id"
-            " JOIN blocks c ON c.document_id = h.document_id AND c.text_key = h.text_key AND c.is_live"
+            " JOIN blocks c ON c.document_id = h.document_id AND md5(c.text)::uuid = md5(h.text)::uuid AND c.is_live"
             " WHERE h.id = ANY(%s::uuid[]) AND h.is_live AND d.status <> 'trashed'"
             " ORDER BY h.id, c.ordinal",
             (list(block_ids),),
