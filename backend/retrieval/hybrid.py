@@ -125,7 +125,8 @@ class DenseFeedback:
 
 
 def candidate_depth(k: int) -> int:
-    """How many candidates each channel contributes to fusion for a final top k (DESIGN §4). Deeper lists
+    """How many candidates each channel contributes to fusion for a final top k (DESIGN §4); a search asks
+    deeper only when a document's repeated passages fill the lists (backend/retrieval/repeats.py). Deeper lists
     (100 per channel) were tried on the tuning half of Cranfield: +0.001 nDCG@10 there, -0.002 on the test
     half — no gain worth the slower search."""
     return max(4 * k, 20)

@@ -3,7 +3,8 @@
 No process holds an index: each search runs both channels in SQL (backend/store/search_sql.py: HNSW
 over pgvector, BM25 over the cached terms) and fuses their two top lists here with the very
 `reciprocal_rank_fusion` and RRF k the in-memory index uses, so both modes rank by one definition. The
-fusion runs in Python over the two SQL lists (at most max(4k, 20) ids each) rather than in SQL: the ties
+fusion runs in Python over the two SQL lists (max(4k, 20) ids each; deeper only where a document's
+repeated passages fill them, backend/retrieval/repeats.py) rather than in SQL: the ties
 are broken exactly as the in-memory mode breaks them, and it costs microseconds, while the channels'
 statements stay two simple, separately indexed queries.
 
