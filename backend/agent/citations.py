@@ -7,9 +7,9 @@ call and learns which citations are new, to emit them before the next text of th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
-from backend.retrieval.types import Hit
+from backend.retrieval.types import Hit, Location
 
 _SHEET_PREFIX = "Sheet: "  # how the workbook extractor names a sheet's section
 
@@ -30,12 +30,14 @@ class Source:
     relevant: bool = True
     page_label: str | None = None  # the printed label of `page`, where the PDF numbers pages its own way
     kind: str | None = None  # the document's format: pdf | docx | pptx | xlsx | ... (the web app's `kind`)
+    # Other places of the document holding the same text: a passage it repeats is one source, not several.
+    also_at: tuple[Location, ...] = ()
 
     @classmethod
     def from_hit(cls, hit: Hit) -> Source:
         return cls(block_id=hit.block_id, document_id=hit.document_id, filename=hit.filename, page=hit.page,
                    section=hit.section, snippet=hit.snippet, score=round(hit.score, 6), text=hit.text,
-                   relevant=hit.relevant, page_label=hit.page_label, kind=hit.document_kind)
+                   relevant=hit.relevant, page_label=hit.page_label, kind=hit.document_kind, also_at=hit.also_at)
 
     def where(self) -> str:
         """`notes.pdf, page 7 (printed iv), "Intro > Setup"`, `deck.pptx, slide 3`, `data.xlsx, sheet "Q1"` —
@@ -66,8 +68,9 @@ class Citation:
 
     def payload(self) -> dict[str, object]:
         """The `metadata` line's data (DESIGN §5) plus `text`, the whole passage the UI can show."""
-        # The source's fields are flat values: a shallow copy (asdict deep-copies them, at ten times the cost).
-        return {"n": self.n, **vars(self.source)}
+        # The source's fields are flat values but `also_at`: a shallow copy (asdict deep-copies them all, at ten
+        # times the cost), its few locations as JSON objects.
+        return {"n": self.n, **vars(self.source), "also_at": [asdict(place) for place in self.source.also_at]}
 
 
 class CitationAccumulator:

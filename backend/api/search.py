@@ -15,6 +15,15 @@ router = APIRouter(prefix="/api", tags=["search"])
 
 
 
+class AlsoAt(BaseModel):
+    """Another place in the hit's document holding the same text (collapsed into the hit)."""
+
+    block_id: str
+    page: int | None
+    page_label: str | None
+    section: str | None
+
+
 class SearchHit(BaseModel):
     block_id: str
     document_id: str
@@ -31,6 +40,9 @@ class SearchHit(BaseModel):
     relevant: bool  # relevance at or above the calibrated threshold
     page_label: str | None = None  # the page's printed label (PDFs that number pages their own way)
     document_kind: str | None = None  # pdf | docx | pptx | xlsx | csv | md | txt | html
+    # The other places of the same document where this text stands too, in reading order: a passage a
+    # document repeats is one hit, shown at its first place (backend/retrieval/repeats.py).
+    also_at: list[AlsoAt] = []
 
 
 class SearchResponse(BaseModel):

@@ -101,7 +101,8 @@ def _read_tools(server: MCPServer[Any]) -> None:
     ) -> vault.SearchResult:
         """Search the user's documents and return the best-matching passages, each with its document,
         page (or slide), section, a snippet and a score. Use it to ground an answer in the user's own
-        material and cite filename + page. Scope it with document_ids and/or categories."""
+        material and cite filename + page. Scope it with document_ids and/or categories. A passage that a
+        document repeats comes once, at its first place; also_at lists its other places."""
         return vault.search(get_context(), query, k, document_ids, categories, mode)
 
     @server.tool(annotations=READ_ONLY)

@@ -23,6 +23,14 @@ MAX_READ_CHARS = 20_000
 PASSAGE_CONTEXT = 3  # neighbouring passages a read_passage may add on each side
 
 
+class Place(BaseModel):
+    """Another place in a passage's document holding the same text."""
+
+    block_id: str
+    page: int | None
+    section: str | None
+
+
 class Passage(BaseModel):
     """One passage (block) of a document: the unit search finds and citations point at."""
 
@@ -33,6 +41,7 @@ class Passage(BaseModel):
     section: str | None
     snippet: str
     score: float
+    also_at: list[Place] = []  # the document repeats this text there too: one result for all its places
 
 
 class SearchResult(BaseModel):
@@ -114,7 +123,9 @@ def search(ctx: AppContext, query: str, k: int, document_ids: list[str] | None, 
     scope = resolve_scope(ctx.db, document_ids, categories)
     result = ctx.search.search(text, k, scope=scope, mode=mode)
     passages = [Passage(block_id=h.block_id, document_id=h.document_id, filename=h.filename, page=h.page,
-                        section=h.section, snippet=h.snippet, score=round(h.score, 6)) for h in result.hits]
+                        section=h.section, snippet=h.snippet, score=round(h.score, 6),
+                        also_at=[Place(block_id=a.block_id, page=a.page, section=a.section) for a in h.also_at])
+                for h in result.hits]
     return SearchResult(query=text, mode=mode, passages=passages, notice=result.notice)
 
 

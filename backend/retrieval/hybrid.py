@@ -10,9 +10,10 @@ later in batches (`set_embeddings`, as the ingestion embed step lands). The inde
 can always be rebuilt from the blocks table.
 
 What a hit shows besides its ranking (text, filename, page, ...) is a `BlockDetails`. Given a
-`DetailsSource` (the service reads them from Postgres for the k hits of each search), the index holds none
-of it: per block it keeps only the channels' rows, its id and its document's and category's codes. Without
-one (tests, scripts/eval_retrieval.py), it keeps every block's details in memory.
+`CopiesSource` (the service reads them from Postgres for the hits of each search, with the other places of
+their documents holding the same text: backend/retrieval/repeats.py), the index holds none of it: per block
+it keeps only the channels' rows, its id and its document's and category's codes. Without one (tests,
+scripts/eval_retrieval.py), it keeps every block's details in memory.
 """
 
 from __future__ import annotations
@@ -31,10 +32,20 @@ from backend.llm.embedders import l2_normalise
 from backend.retrieval.dense import DenseIndex
 from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
 from backend.retrieval.relevance import Judge, is_relevant
+from backend.retrieval.repeats import Passage, distinct_passages
 from backend.retrieval.segments import CowMap, RowKey
 from backend.retrieval.sparse import BM25Params, SparseIndex
 from backend.retrieval.tokenizer import Analyzer
-from backend.retrieval.types import BlockDetails, DetailsSource, Hit, IndexedBlock, Ranking, Scope, SearchMode
+from backend.retrieval.types import (
+    BlockDetails,
+    CopiesSource,
+    Copy,
+    Hit,
+    IndexedBlock,
+    Ranking,
+    Scope,
+    SearchMode,
+)
 
 SNIPPET_CHARS = 240
 A = TypeVar("A")
@@ -61,7 +72,7 @@ class _Snapshot:
     docs: CowMap[str, tuple[str, ...]]  # document id → its live block ids
     sparse: SparseIndex  # every live block has a row here: the index's list of live blocks
     dense: DenseIndex
-    details: CowMap[str, BlockDetails]  # live blocks' details, only when the index has no `DetailsSource`
+    details: CowMap[str, BlockDetails]  # live blocks' details, only when the index has no `CopiesSource`
     detail_chars: int  # their texts' length, for the memory estimate
 
 
@@ -114,7 +125,8 @@ class DenseFeedback:
 
 
 def candidate_depth(k: int) -> int:
-    """How many candidates each channel contributes to fusion for a final top k (DESIGN §4). Deeper lists
+    """How many candidates each channel contributes to fusion for a final top k (DESIGN §4); a search asks
+    deeper only when a document's repeated passages fill the lists (backend/retrieval/repeats.py). Deeper lists
     (100 per channel) were tried on the tuning half of Cranfield: +0.001 nDCG@10 there, -0.002 on the test
     half — no gain worth the slower search."""
     return max(4 * k, 20)
@@ -125,7 +137,7 @@ class HybridIndex:
 
     def __init__(self, analyzer: Analyzer | None = None, bm25: BM25Params | None = None,
                  rrf_k: int = RRF_K, feedback: DenseFeedback | None = None,
-                 details: DetailsSource | None = None) -> None:
+                 details: CopiesSource | None = None) -> None:
         self.analyzer = analyzer or Analyzer()
         self.rrf_k = rrf_k
         self.feedback = feedback
@@ -202,7 +214,8 @@ class HybridIndex:
 
     def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid",
                query_vector: np.ndarray | None = None) -> list[Hit]:
-        """The k best live blocks for `query` within `scope`.
+        """The k best live passages for `query` within `scope`, a text repeated within one document once
+        (backend/retrieval/repeats.py).
 
         `score` is the RRF score in hybrid mode and the channel's own score (BM25, cosine) in the single
         channel modes. Dense needs `query_vector`: without one (or with one of another dimension than the
@@ -213,33 +226,43 @@ class HybridIndex:
         snap = self._snapshot  # one read: everything below sees the same version
         if k <= 0:
             return []
-        depth = candidate_depth(k)
         # The query's term weights serve BM25 and then the snippets.
         weights = snap.sparse.term_weights(query) if mode != "dense" and query.strip() else None
-        sparse = snap.sparse.search_ranking(weights, depth, scope) if weights is not None else Ranking([], [])
-        unit, pool = self._dense(snap, query_vector, depth, scope, mode)
-        if mode == "hybrid":
-            fused = self._hybrid(snap, sparse, pool, unit, depth, scope, k)
-        else:
+
+        def rank(depth: int) -> tuple[list[Fused], bool]:
+            """Every fused candidate of channel lists `depth` long, and whether both lists fell short."""
+            sparse = snap.sparse.search_ranking(weights, depth, scope) if weights is not None else Ranking([], [])
+            unit, pool = self._dense(snap, query_vector, depth, scope, mode)
+            exhausted = len(sparse.block_ids) < depth and len(pool.block_ids[:depth]) < depth
+            if mode == "hybrid":
+                return self._hybrid(snap, sparse, pool, unit, depth, scope), exhausted
             ids, scores = sparse if mode == "sparse" else pool
-            fused = [Fused(b, s, (i, None) if mode == "sparse" else (None, i))
-                     for i, (b, s) in enumerate(zip(ids[:k], scores[:k], strict=True), start=1)]
-        if not fused:
+            return [Fused(b, s, (i, None) if mode == "sparse" else (None, i))
+                    for i, (b, s) in enumerate(zip(ids[:depth], scores[:depth], strict=True), start=1)], exhausted
+
+        passages = distinct_passages(rank, k, candidate_depth(k), lambda ids: self._copies(snap, ids))
+        if not passages:
             return []
         if weights is None:
             weights = snap.sparse.term_weights(query)
-        details = self._details(snap, [f.block_id for f in fused])
         judge = Judge.of(snap.sparse, query)
-        return [make_hit(f.block_id, d, f, weights, judge, self.analyzer) for f in fused
-                if (d := details.get(f.block_id)) is not None]
+        return [make_hit(p, weights, judge, self.analyzer) for p in passages]
 
-    def _details(self, snap: _Snapshot, block_ids: list[str]) -> Mapping[str, BlockDetails]:
-        """The hits' details. From the source, a block that is no longer live there (deleted or replaced
-        by another process, whose change this index has not applied yet) is missing, and so is its hit:
-        its text is never shown."""
+    def _copies(self, snap: _Snapshot, block_ids: Sequence[str]) -> Mapping[str, Sequence[Copy]]:
+        """The live ones of `block_ids`, each with its document's live blocks of the same text. From the
+        source, a block that is no longer live there (deleted or replaced by another process, whose change
+        this index has not applied yet) is missing, and so is its hit: its text is never shown."""
         if self.details_source is not None:
             return self.details_source(block_ids)
-        return {bid: d for bid, d in zip(block_ids, snap.details.get_many(block_ids), strict=True) if d is not None}
+        out: dict[str, list[Copy]] = {}
+        for bid, details in zip(block_ids, snap.details.get_many(block_ids), strict=True):
+            if details is None:
+                continue
+            # The very same text, as the served index's source finds copies (migration 0021).
+            siblings = snap.docs.get(details.document_id) or ()
+            out[bid] = [Copy(sid, d) for sid, d in zip(siblings, snap.details.get_many(siblings), strict=True)
+                        if d is not None and d.text == details.text]
+        return out
 
     def _dense(self, snap: _Snapshot, query_vector: np.ndarray | None, depth: int, scope: Scope | None,
                mode: SearchMode) -> tuple[np.ndarray | None, Ranking]:
@@ -255,8 +278,8 @@ class HybridIndex:
         return unit, snap.dense.search_ranking(unit, depth if feedback is None else feedback.depth(depth), scope)
 
     def _hybrid(self, snap: _Snapshot, sparse: Ranking, pool: Ranking, unit: np.ndarray | None, depth: int,
-                scope: Scope | None, k: int) -> list[Fused]:
-        """The k best of RRF over both lists; with feedback, the dense list is first re-ranked by the vector
+                scope: Scope | None) -> list[Fused]:
+        """RRF over both lists, every candidate ranked; with feedback, the dense list is first re-ranked by the vector
         fed back from the top of a first fusion (of which only those top blocks are built)."""
         dense = pool.block_ids[:depth]
         if self.feedback is not None and dense and unit is not None:
@@ -265,9 +288,9 @@ class HybridIndex:
                                             pool.block_ids + sparse.block_ids)
             if fed_back is not None:
                 dense = fed_back.block_ids or dense
-        return self._fuse(sparse.block_ids, dense, k)
+        return self._fuse(sparse.block_ids, dense, None)
 
-    def _fuse(self, sparse_ids: list[str], dense_ids: list[str], limit: int) -> list[Fused]:
+    def _fuse(self, sparse_ids: list[str], dense_ids: list[str], limit: int | None) -> list[Fused]:
         return reciprocal_rank_fusion([sparse_ids, dense_ids], k=self.rrf_k, limit=limit)
 
     def __len__(self) -> int:
@@ -345,21 +368,23 @@ def _documents(changes: Mapping[str, Sequence[IndexedBlock]], ids: list[str],
             yield names[doc], tuple(itertools.islice(owned, len(blocks)))
 
 
-def make_hit(block_id: str, block: BlockDetails, fused: Fused, weights: dict[str, float], judge: Judge,
-             analyzer: Analyzer) -> Hit:
-    """A fused ranking's block as a search hit (both search modes build their hits here)."""
-    sparse_rank, dense_rank = fused.ranks
+def make_hit(passage: Passage, weights: dict[str, float], judge: Judge, analyzer: Analyzer) -> Hit:
+    """A distinct passage as a search hit (both search modes build their hits here): shown at its earliest
+    place, ranked as its best-ranked copy."""
+    block_id, block = passage.shown
+    sparse_rank, dense_rank = passage.fused.ranks
     relevance = judge(block.text)
     return Hit(block_id=block_id, document_id=block.document_id, filename=block.filename,
                page=block.page, section=block.section, kind=block.kind, text=block.text,
-               snippet=snippet(block.text, weights, analyzer), score=fused.score,
+               snippet=snippet(block.text, weights, analyzer), score=passage.fused.score,
                dense_rank=dense_rank, sparse_rank=sparse_rank, relevance=relevance,
-               relevant=is_relevant(relevance), page_label=block.page_label, document_kind=block.document_kind)
+               relevant=is_relevant(relevance), page_label=block.page_label, document_kind=block.document_kind,
+               also_at=passage.also_at)
 
 
 def _details(block: IndexedBlock) -> BlockDetails:
     return BlockDetails(block.document_id, block.filename, block.page, block.section, block.kind, block.text,
-                        block.page_label, block.document_kind)
+                        block.page_label, block.document_kind, block.ordinal)
 
 
 def _stack(vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:

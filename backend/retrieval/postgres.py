@@ -3,7 +3,8 @@
 No process holds an index: each search runs both channels in SQL (backend/store/search_sql.py: HNSW
 over pgvector, BM25 over the cached terms) and fuses their two top lists here with the very
 `reciprocal_rank_fusion` and RRF k the in-memory index uses, so both modes rank by one definition. The
-fusion runs in Python over the two SQL lists (at most max(4k, 20) ids each) rather than in SQL: the ties
+fusion runs in Python over the two SQL lists (max(4k, 20) ids each; deeper only where a document's
+repeated passages fill them, backend/retrieval/repeats.py) rather than in SQL: the ties
 are broken exactly as the in-memory mode breaks them, and it costs microseconds, while the channels'
 statements stay two simple, separately indexed queries.
 
@@ -52,7 +53,8 @@ from backend.llm.errors import ModelError, ModelUnavailable
 from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
 from backend.retrieval.hybrid import candidate_depth, make_hit
 from backend.retrieval.relevance import Judge, query_terms
-from backend.retrieval.service import SearchResult, SearchService, live_details
+from backend.retrieval.repeats import distinct_passages
+from backend.retrieval.service import SearchResult, SearchService, live_copies
 from backend.retrieval.sparse import BM25Params, bm25_idf
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Hit, Scope, SearchMode
@@ -143,38 +145,43 @@ class PostgresIndex:
 
     def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid",
                query_vector: np.ndarray | None = None) -> list[Hit]:
-        """The k best live blocks within `scope`; scores as `HybridIndex.search` gives them."""
+        """The k best live passages within `scope`, a text repeated within one document once; scores as
+        `HybridIndex.search` gives them."""
         if mode not in ("hybrid", "dense", "sparse"):
             raise ValueError(f"unknown search mode {mode!r}")
         if k <= 0:
             return []
-        depth = candidate_depth(k)
         ids = sorted(scope.document_ids) if scope else []
         cats = sorted(scope.categories) if scope else []
         weights = self.term_weights(query) if query.strip() else {}
         # A scope's size, as far as it matters: a small one is ranked exactly by both channels.
         limit = max(self.candidate_cap or 0, _EXACT_SCOPE_BLOCKS)
         scope_blocks = store.scope_size(self.db, ids, cats, limit) if ids or cats else limit + 1
-        dense_ranking: Future[tuple[list[str], list[float]]] | None = None
+        unit = None
         if mode != "sparse" and query_vector is not None:
-            # The two channels are two statements on two connections: the dense one runs meanwhile.
             unit = l2_normalise(np.asarray(query_vector, dtype=np.float32).reshape(1, -1))[0]
-            dense_ranking = self._channels.submit(store.dense_ranking, self.db, self.embed_model, unit, depth,
-                                                  ids, cats, scope_blocks > _EXACT_SCOPE_BLOCKS)
-        sparse: tuple[list[str], list[float]] = ([], [])
-        if mode != "dense" and weights:
-            sparse = self._sparse(weights, depth, ids, cats, scope_blocks)
-        dense = dense_ranking.result() if dense_ranking is not None else ([], [])
-        if mode == "hybrid":
-            fused = reciprocal_rank_fusion([sparse[0], dense[0]], k=self.rrf_k, limit=k)
-        else:
+
+        def rank(depth: int) -> tuple[list[Fused], bool]:
+            """Every fused candidate of channel lists `depth` long, and whether both lists fell short."""
+            dense_ranking: Future[tuple[list[str], list[float]]] | None = None
+            if unit is not None:
+                # The two channels are two statements on two connections: the dense one runs meanwhile.
+                dense_ranking = self._channels.submit(store.dense_ranking, self.db, self.embed_model, unit, depth,
+                                                      ids, cats, scope_blocks > _EXACT_SCOPE_BLOCKS)
+            sparse: tuple[list[str], list[float]] = ([], [])
+            if mode != "dense" and weights:
+                sparse = self._sparse(weights, depth, ids, cats, scope_blocks)
+            dense = dense_ranking.result() if dense_ranking is not None else ([], [])
+            exhausted = len(sparse[0]) < depth and len(dense[0]) < depth
+            if mode == "hybrid":
+                return reciprocal_rank_fusion([sparse[0], dense[0]], k=self.rrf_k), exhausted
             chosen = sparse if mode == "sparse" else dense
-            fused = [Fused(b, s, (i, None) if mode == "sparse" else (None, i))
-                     for i, (b, s) in enumerate(zip(chosen[0][:k], chosen[1][:k], strict=True), start=1)]
-        details = live_details(self.db, [f.block_id for f in fused])
+            return [Fused(b, s, (i, None) if mode == "sparse" else (None, i))
+                    for i, (b, s) in enumerate(zip(*chosen, strict=True), start=1)], exhausted
+
+        passages = distinct_passages(rank, k, candidate_depth(k), lambda block_ids: live_copies(self.db, block_ids))
         judge = self.judge(query)
-        return [make_hit(f.block_id, details[f.block_id], f, weights, judge, self.analyzer)
-                for f in fused if f.block_id in details]
+        return [make_hit(p, weights, judge, self.analyzer) for p in passages]
 
     def _sparse(self, weights: dict[str, float], depth: int, ids: list[str], cats: list[str],
                 scope_blocks: int) -> tuple[list[str], list[float]]:

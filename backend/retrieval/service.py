@@ -6,8 +6,9 @@ affected documents at once, and a poller picks up changes made by other processe
 whole documents and swaps them into the index atomically. Only vectors of the configured embedding
 model are loaded, so vector spaces never mix while a re-embed is under way.
 
-The index holds no texts: a search reads its k hits' texts and metadata from Postgres (one indexed
-query), and leaves out a hit whose block is no longer live there, whichever process changed it.
+The index holds no texts: a search reads its hits' texts and metadata from Postgres (one indexed query,
+with the other places of each hit's document holding the same text), and leaves out a hit whose block is
+no longer live there, whichever process changed it.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from backend.llm.embedders import AsyncEmbedder, Embedder
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.retrieval.hybrid import HybridIndex
 from backend.retrieval.tokenizer import Analyzer
-from backend.retrieval.types import BlockDetails, Hit, IndexedBlock, IndexState, Scope, SearchMode
+from backend.retrieval.types import BlockDetails, Copy, Hit, IndexedBlock, IndexState, Scope, SearchMode
 from backend.store import blocks as store
 from backend.store.db import Database
 
@@ -174,12 +175,16 @@ def _prefetched(batches: Iterator[T], ahead: int = 2) -> Iterator[T]:
         producer.join()
 
 
-def live_details(db: Database, block_ids: Sequence[str]) -> dict[str, BlockDetails]:
-    """The hits' details as Postgres has them now, by block id: a block deleted or replaced meanwhile by
+def live_copies(db: Database, block_ids: Sequence[str]) -> dict[str, list[Copy]]:
+    """The hits' details as Postgres has them now, by block id, each with the other live places of its
+    document holding the same text (backend/retrieval/repeats.py): a block deleted or replaced meanwhile by
     any process is left out, even before an in-memory index applies the change."""
-    return {row["id"]: BlockDetails(row["document_id"], row["filename"], row["page"], row["section"],
-                                    row["kind"], row["text"], row["page_label"], row["document_kind"])
-            for row in store.live_block_details(db, block_ids)}
+    out: dict[str, list[Copy]] = {}
+    for row in store.live_block_copies(db, block_ids):
+        details = BlockDetails(row["document_id"], row["filename"], row["page"], row["section"], row["kind"],
+                               row["text"], row["page_label"], row["document_kind"], row["ordinal"])
+        out.setdefault(row["hit"], []).append(Copy(row["id"], details))
+    return out
 
 
 class SearchService:
@@ -187,7 +192,7 @@ class SearchService:
         self.db = db
         self.embedder = embedder
         # The hits' texts and metadata are read from Postgres, not held: a third of the index's memory.
-        self.index = HybridIndex(details=self._details)
+        self.index = HybridIndex(details=self._copies)
         self.poll_s = poll_s
         self.state: IndexState = "empty"
         self.built_in_s: float | None = None
@@ -202,8 +207,8 @@ class SearchService:
         """The BM25 analyser; ingestion caches each block's terms with it (`store_version`)."""
         return self.index.analyzer
 
-    def _details(self, block_ids: Sequence[str]) -> dict[str, BlockDetails]:
-        return live_details(self.db, block_ids)
+    def _copies(self, block_ids: Sequence[str]) -> dict[str, list[Copy]]:
+        return live_copies(self.db, block_ids)
 
     def build(self) -> None:
         """Load every live block into the index. Blocks whose cached terms are missing or came from another

@@ -63,10 +63,29 @@ class BlockDetails(NamedTuple):
     text: str
     page_label: str | None
     document_kind: str | None
+    ordinal: int = 0  # the block's place in its document's reading order
 
 
-# The details of those of the given block ids that are live; ids missing from the result are not.
-DetailsSource = Callable[[Sequence[str]], Mapping[str, BlockDetails]]
+class Copy(NamedTuple):
+    """A live block with its details: one of the places a text stands in its document."""
+
+    block_id: str
+    details: BlockDetails
+
+
+# For each of the given block ids that is live: the live blocks of its document holding the very same text,
+# itself among them (backend/retrieval/repeats.py). Ids missing from the result are not live.
+CopiesSource = Callable[[Sequence[str]], Mapping[str, Sequence[Copy]]]
+
+
+@dataclass(frozen=True)
+class Location:
+    """Another place in the same document where a hit's text stands as well."""
+
+    block_id: str
+    page: int | None
+    page_label: str | None
+    section: str | None
 
 
 @dataclass(frozen=True)
@@ -86,6 +105,8 @@ class Hit:
     relevant: bool  # relevant enough to answer from: coverage at or above the calibrated threshold
     page_label: str | None = None  # the printed label of `page` (PDF page labels), when the file has one
     document_kind: str | None = None  # the document's format: pdf, pptx, xlsx, ...
+    # The other places of the same document holding the same text (collapsed into this hit), in reading order.
+    also_at: tuple[Location, ...] = ()
 
 
 class ScoredBlock(NamedTuple):

@@ -49,10 +49,12 @@ def live_blocks_of(db: Database, document_ids: Sequence[str], embed_model: str,
         return cursor.fetchall()
 
 
-class BlockDetailsRow(TypedDict):
-    id: str
+class BlockCopyRow(TypedDict):
+    hit: str  # the block asked about
+    id: str  # a live block of its document with the same text (the hit itself among them)
     document_id: str
     filename: str
+    ordinal: int
     page: int | None
     section: str | None
     kind: str
@@ -61,15 +63,18 @@ class BlockDetailsRow(TypedDict):
     document_kind: str | None
 
 
-def live_block_details(db: Database, block_ids: Sequence[str]) -> list[BlockDetailsRow]:
-    """What search hits show of these blocks, for those still live (an index lookup per id: one round
-    trip per search, for its k hits)."""
+def live_block_copies(db: Database, block_ids: Sequence[str]) -> list[BlockCopyRow]:
+    """What search hits show of these blocks, for those still live, each with every live block of its
+    document holding the very same text (migration 0021's index), in reading order: one round trip per
+    batch of hits, an index lookup per hit and one per hit's text."""
     with db.connection() as conn:
-        return cast(list[BlockDetailsRow], conn.execute(
-            "SELECT b.id::text AS id, b.document_id::text AS document_id, d.filename, b.page, b.section, b.kind,"
-            " b.text, b.page_label, d.kind AS document_kind"
-            " FROM blocks b JOIN documents d ON d.id = b.document_id"
-            " WHERE b.id = ANY(%s::uuid[]) AND b.is_live AND d.status <> 'trashed'",
+        return cast(list[BlockCopyRow], conn.execute(
+            "SELECT h.id::text AS hit, c.id::text AS id, c.document_id::text AS document_id, d.filename,"
+            " c.ordinal, c.page, c.section, c.kind, c.text, c.page_label, d.kind AS document_kind"
+            " FROM blocks h JOIN documents d ON d.id = h.document_id"
+            " JOIN blocks c ON c.document_id = h.document_id AND md5(c.text)::uuid = md5(h.text)::uuid AND c.is_live"
+            " WHERE h.id = ANY(%s::uuid[]) AND h.is_live AND d.status <> 'trashed'"
+            " ORDER BY h.id, c.ordinal",
             (list(block_ids),),
         ).fetchall())
 

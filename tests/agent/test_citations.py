@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from backend.agent.citations import CitationAccumulator, Source
+from backend.retrieval.types import Location
 
 
 def source(block: str, page: int | None = 1) -> Source:
@@ -26,8 +29,13 @@ def test_payload_is_the_metadata_line() -> None:
     (citation,) = citations.all()
     assert citation.payload() == {"n": 1, "block_id": "a", "document_id": "d", "filename": "notes.pdf", "page": 3,
                                   "section": "Intro > Setup", "snippet": "snip", "score": 0.5, "text": "text of a",
-                                  "relevant": True, "page_label": None, "kind": None}
+                                  "relevant": True, "page_label": None, "kind": None, "also_at": []}
     assert citation.source.where() == 'notes.pdf, page 3, "Intro > Setup"'
+    # A passage the document repeats carries its other places, as JSON objects (the line is JSON).
+    repeated = replace(source("b", page=3), also_at=(Location("c", 9, "ix", "Intro > Setup"),))
+    citations.register([repeated])
+    assert citations.all()[1].payload()["also_at"] == [
+        {"block_id": "c", "page": 9, "page_label": "ix", "section": "Intro > Setup"}]
     assert source("x", page=None).where() == 'notes.pdf, "Intro > Setup"'
 
 

@@ -254,3 +254,23 @@ def test_concurrent_searches_never_see_a_torn_update() -> None:
     assert searches[0] > 20
     assert index.stats()["documents"] == 12
     assert index.stats()["blocks"] == 48
+
+
+def test_a_text_repeated_within_a_document_is_one_hit_at_its_first_place() -> None:
+    """The index without a details source (scripts/eval_retrieval.py's) collapses repeats as the served one
+    does: one hit per text and document, at the earliest place, the others in `also_at`, k still filled."""
+    index = HybridIndex()
+    repeated = "The moraine marks where the glacier stood."
+    index.replace_documents({
+        "a": [block("a", 4, repeated), block("a", 1, "The MORAINE marks  where the glacier\nstood."),
+              block("a", 7, repeated), block("a", 2, "A moraine holds gravel."), block("a", 3, "Moraine clay.")],
+        "b": [block("b", 0, repeated)],  # the same text in another document: its own hit
+    })
+    hits = index.search("moraine glacier", 3, mode="sparse")
+    # The repeated text, once per document, shown at its earliest place (a#1) whichever copy ranked first.
+    assert {h.block_id for h in hits[:2]} == {"a#1", "b#0"}
+    first = next(h for h in hits if h.document_id == "a")
+    assert [(p.block_id, p.page) for p in first.also_at] == [("a#4", 5), ("a#7", 8)]
+    assert len(hits) == 3  # filled with the next distinct passage
+    assert hits[2].block_id in {"a#2", "a#3"}
+    assert next(h for h in hits if h.document_id == "b").also_at == ()

@@ -1245,6 +1245,20 @@ export interface components {
              */
             status: "queued" | "ingesting" | "ready" | "failed" | "trashed";
         };
+        /**
+         * AlsoAt
+         * @description Another place in the hit's document holding the same text (collapsed into the hit).
+         */
+        AlsoAt: {
+            /** Block Id */
+            block_id: string;
+            /** Page */
+            page: number | null;
+            /** Page Label */
+            page_label: string | null;
+            /** Section */
+            section: string | null;
+        };
         /** AnswerIn */
         AnswerIn: {
             /** Choice Index */
@@ -2754,6 +2768,11 @@ export interface components {
         };
         /** SearchHit */
         SearchHit: {
+            /**
+             * Also At
+             * @default []
+             */
+            also_at: components["schemas"]["AlsoAt"][];
             /** Block Id */
             block_id: string;
             /** Dense Rank */

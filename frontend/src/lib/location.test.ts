@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatLength, formatLocation, sheetName } from "./location";
+import { formatAlsoAt, formatLength, formatLocation, sheetName } from "./location";
 
 describe("formatLocation", () => {
   it("says p. N for a plain page, or nothing without one", () => {
@@ -47,5 +47,25 @@ describe("formatLength", () => {
     expect(formatLength("pptx", 1)).toBe("1 slide");
     expect(formatLength("xlsx", 3)).toBe("3 sheets");
     expect(formatLength("md", null)).toBe("—");
+  });
+});
+
+describe("formatAlsoAt", () => {
+  const at = (page: number | null, page_label: string | null = null, section: string | null = null) =>
+    ({ block_id: `b${page}`, page, page_label, section });
+
+  it("names the other pages of a repeated passage, a few of them", () => {
+    expect(formatAlsoAt([at(12)], "pdf")).toBe("Also on p. 12");
+    expect(formatAlsoAt([at(12), at(40)], "pdf")).toBe("Also on p. 12, p. 40");
+    expect(formatAlsoAt([at(2), at(3), at(4), at(5), at(6)], "pdf")).toBe("Also on p. 2, p. 3, p. 4 and 2 more");
+    expect(formatAlsoAt([at(6, "iv")], "pdf")).toBe("Also on p. iv (page 6)");
+    expect(formatAlsoAt([at(3)], "pptx")).toBe("Also on slide 3");
+  });
+
+  it("counts places without a page, and says nothing when there are none", () => {
+    expect(formatAlsoAt([at(null, null, "A > B")], "docx")).toBe("Also once more in this document");
+    expect(formatAlsoAt([at(null), at(null), at(null)], "docx")).toBe("Also 3 more times in this document");
+    expect(formatAlsoAt([], "pdf")).toBe("");
+    expect(formatAlsoAt(undefined, "pdf")).toBe("");
   });
 });

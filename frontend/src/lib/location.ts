@@ -42,6 +42,25 @@ export function formatLocation(where: Locatable, style: LocationStyle = "short")
   return `${word} ${page}`;
 }
 
+/** The places shown by name in `formatAlsoAt` before "and N more". */
+const ALSO_AT_NAMED = 3;
+
+/**
+ * Where else the document holds a passage's text (a passage a document repeats is one search result, one
+ * source): "Also on p. 12", "Also on p. 12, p. 40, p. 41 and 2 more", "Also on slide 3"; places without a
+ * page (a Word document) are counted: "Also 2 more times in this document". "" when there are none.
+ */
+export function formatAlsoAt(places: readonly Locatable[] | null | undefined, kind?: string | null): string {
+  if (!places?.length) return "";
+  const located = places.map((place) => formatLocation({ ...place, kind }));
+  const named = [...new Set(located.filter(Boolean))].slice(0, ALSO_AT_NAMED);
+  if (!named.length) {
+    return places.length === 1 ? "Also once more in this document" : `Also ${places.length} more times in this document`;
+  }
+  const rest = located.filter((where) => !named.includes(where)).length;
+  return `Also on ${named.join(", ")}${rest ? ` and ${rest} more` : ""}`;
+}
+
 /** How long a document is, in its own unit: "12 pages", "30 slides", "3 sheets". */
 export function formatLength(kind: string | null | undefined, pages: number | null | undefined): string {
   if (pages === null || pages === undefined) return "—";

@@ -19,6 +19,7 @@ import type { GeneratorKind } from "@/features/study/api/types";
 import { KINDS } from "@/features/study/components/kinds";
 import { fileTypeLabel, formatRelative } from "@/lib/format";
 import { viewerHref } from "@/lib/viewerLinks";
+import { formatAlsoAt } from "@/lib/location";
 import { NAV_ITEMS } from "../nav";
 import { useTheme } from "../theme";
 import type { GroupSpec } from "./paletteSearch";
@@ -126,7 +127,7 @@ export function usePaletteItems(open: boolean, query: string): { items: PaletteI
     return {
       id: `passage:${hit.block_id}`, group: "Passages", icon: TextSearch,
       label: text.length > PASSAGE_LABEL_CHARS ? `${text.slice(0, PASSAGE_LABEL_CHARS - 1)}…` : text,
-      hint: [hit.filename, hitPlace(hit)].filter(Boolean).join(" · "),
+      hint: [hit.filename, hitPlace(hit), formatAlsoAt(hit.also_at, hit.document_kind)].filter(Boolean).join(" · "),
       run: () => navigate(viewerHref(hit.document_id, { block: hit.block_id, page: hit.page, q: current?.query })),
     };
   }), [current, navigate]);

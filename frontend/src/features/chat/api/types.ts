@@ -29,6 +29,8 @@ export interface Citation {
   page_label?: string | null;
   /** The cited document's kind (pdf, pptx, xlsx, …); absent in older transcripts. */
   kind?: string | null;
+  /** Other places of the document holding the same text (a repeated passage is one source); absent in older transcripts. */
+  also_at?: { block_id: string; page: number | null; page_label: string | null; section: string | null }[];
 }
 
 export interface ToolCallEvent {

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { ChevronDown, FileText } from "lucide-react";
 import { Skeleton } from "@/components/Skeleton";
 import { cn } from "@/lib/cn";
-import { formatLocation } from "@/lib/location";
+import { formatAlsoAt, formatLocation } from "@/lib/location";
 import type { Citation } from "../api/types";
 import { orderSources, plainSnippet } from "../lib/citations";
 
@@ -47,6 +47,9 @@ export function SourcesList({ citations, cited, loading, onOpen, label = "Source
                   {formatLocation(citation) && <span className="shrink-0 font-normal text-ink-faint">{formatLocation(citation)}</span>}
                 </span>
                 <span className="mt-0.5 line-clamp-2 text-xs text-ink-muted">{plainSnippet(citation.snippet)}</span>
+                {citation.also_at?.length ? (
+                  <span data-testid="also-at" className="mt-0.5 block text-[11px] text-ink-faint">{formatAlsoAt(citation.also_at, citation.kind)}</span>
+                ) : null}
               </span>
             </button>
           </li>

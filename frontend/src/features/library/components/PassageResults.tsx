@@ -11,6 +11,7 @@ import { Highlighted } from "@/components/viewer/Highlighted";
 import { useDebounced } from "@/hooks/useDebounced";
 import { errorMessage } from "@/lib/api";
 import { plural } from "@/lib/format";
+import { formatAlsoAt } from "@/lib/location";
 import { queryTerms, readableMarkdown } from "@/lib/highlight";
 import { askInChatHref, viewerHref } from "@/lib/viewerLinks";
 
@@ -63,6 +64,9 @@ export function PassageResults({ query, categories }: { query: string; categorie
                   >
                     {hitPlace(hit) && <span className="mr-2 text-xs font-medium text-accent-soft-ink">{hitPlace(hit)}</span>}
                     <span className="line-clamp-2 text-[13px] text-ink"><Highlighted text={isMarkdown(hit.document_kind) ? readableMarkdown(hit.snippet) : hit.snippet} terms={terms} /></span>
+                    {hit.also_at?.length ? (
+                      <span data-testid="also-at" className="mt-0.5 block text-xs text-ink-faint">{formatAlsoAt(hit.also_at, hit.document_kind)}</span>
+                    ) : null}
                   </Link>
                   <Link
                     to={askInChatHref(hit.document_id, settled)}
