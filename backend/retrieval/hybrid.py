@@ -258,7 +258,7 @@ class HybridIndex:
         for bid, details in zip(block_ids, snap.details.get_many(block_ids), strict=True):
             if details is None:
                 continue
-            # The very same text, as the served index's source finds copies (migration 0021).
+            # The very same text, as the served index's source finds copies (migration 0020).
             siblings = snap.docs.get(details.document_id) or ()
             out[bid] = [Copy(sid, d) for sid, d in zip(siblings, snap.details.get_many(siblings), strict=True)
                         if d is not None and d.text == details.text]

@@ -16,7 +16,7 @@ A heading line is not stripped either: the chunker writes the heading into the p
 passage begins its section, so both copies of a repeated section carry it; where they differ (one copy
 under a heading, one under another), they are different passages of the document.
 
-How copies are found. Postgres indexes each live block by (document, hash of its text) (migration 0021:
+How copies are found. Postgres indexes each live block by (document, hash of its text) (migration 0020:
 an expression index, so each entry is computed as the block is written and the migration fills it for the
 blocks already there). The query that reads the hits' texts (one round trip, as before) joins each hit to
 its document's live blocks of the same hash, so every copy is known, also one ranked far below the

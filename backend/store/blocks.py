@@ -65,7 +65,7 @@ class BlockCopyRow(TypedDict):
 
 def live_block_copies(db: Database, block_ids: Sequence[str]) -> list[BlockCopyRow]:
     """What search hits show of these blocks, for those still live, each with every live block of its
-    document holding the very same text (migration 0021's index), in reading order: one round trip per
+    document holding the very same text (migration 0020's index), in reading order: one round trip per
     batch of hits, an index lookup per hit and one per hit's text."""
     with db.connection() as conn:
         return cast(list[BlockCopyRow], conn.execute(
