@@ -10,9 +10,10 @@ big file took returns to the system instead of staying (fragmented, counted agai
 process.
 
 A PDF is read in two kinds of job: one text pass over all pages, then one job per page that needs OCR,
-spread over the pool so a scanned book uses every core (tesseract runs with OMP_THREAD_LIMIT=1: with
-pages already in parallel, its own OpenMP threads would only oversubscribe the cores — measured
-slower — and each would add a thread stack to the capped address space).
+spread over the pool so a scanned book uses every core; a deck likewise, its text, then one job per
+picture worth OCR'ing (tesseract runs with OMP_THREAD_LIMIT=1: with pages already in parallel, its own
+OpenMP threads would only oversubscribe the cores — measured slower — and each would add a thread stack
+to the capped address space).
 
 Own workers rather than `ProcessPoolExecutor`: a pool executor cannot kill one job's process (cancel,
 wall time) without breaking every other job in flight (BrokenProcessPool), and a worker killed by its
@@ -36,12 +37,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from backend.config import Settings
 from backend.ingest.extract.common import too_large
+from backend.ingest.sandbox_jobs import JOBS, check_size
 from backend.ingest.types import (
-    ExtractedUnit,
     ExtractionError,
     ExtractProgress,
     ExtractResult,
@@ -56,6 +57,7 @@ RECYCLE_RSS_BYTES = 300 * 1024 * 1024
 _PROGRESS_INTERVAL_S = 0.2
 _PRELOAD = ["backend.ingest.extract", "backend.ingest.chunk"]
 _AT_CAP_SHARE = 0.95
+_Key = TypeVar("_Key", int, str)
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,7 @@ def _worker_main(conn: Connection, memory_bytes: int) -> None:
             return
         _limit_cpu(cpu_s)
         try:
-            reply: tuple[Any, ...] = ("ok", _JOBS[job](*args, _progress_sender(conn)))
+            reply: tuple[Any, ...] = ("ok", JOBS[job](*args, _progress_sender(conn)))
         except ExtractionError as exc:
             reply = ("error", exc.code, exc.message)
         except MemoryError:
@@ -146,39 +148,6 @@ def _progress_sender(conn: Connection) -> ProgressCallback:
             conn.send(("progress", progress))
 
     return send
-
-
-def _job_document(path: str, kind: DocKind, languages: str, max_chars: int,
-                  report: ProgressCallback) -> ExtractResult:
-    from backend.ingest.extract import extract_document
-
-    result = extract_document(Path(path), kind, ocr_languages=languages, on_progress=report)
-    check_size(result.units, max_chars)
-    return result
-
-
-def _job_pdf_scan(path: str, max_chars: int, report: ProgressCallback) -> Any:
-    from backend.ingest.extract.pdf import scan_pdf
-
-    scan = scan_pdf(Path(path), report)
-    check_size(scan.units, max_chars)
-    return scan
-
-
-def check_size(units: list[ExtractedUnit], max_chars: int) -> None:
-    """Refuse text beyond `max_chars`: each block costs memory in every server's index and an embedding."""
-    if sum(len(unit.text) for unit in units) > max_chars:
-        raise too_large(f"it holds more than {max_chars:,} characters of text")
-
-
-def _job_ocr_page(path: str, number: int, languages: str, max_pixels: int, _report: ProgressCallback) -> Any:
-    from backend.ingest.extract.pdf import ocr_pdf_page
-
-    return ocr_pdf_page(Path(path), number, languages, max_pixels)
-
-
-_JOBS: dict[str, Callable[..., Any]] = {"document": _job_document, "pdf_scan": _job_pdf_scan,
-                                        "ocr_page": _job_ocr_page}
 
 
 # ---------------------------------------------------------------- in the server
@@ -305,11 +274,19 @@ def _result(reply: tuple[Any, ...], limits: Limits) -> Any:
 def extract_sandboxed(pool: SandboxPool, path: Path, kind: DocKind, *, ocr_languages: str,
                       on_progress: ProgressCallback | None = None,
                       should_stop: Callable[[], bool] | None = None) -> ExtractResult:
-    """`extract_document` in the pool's workers; a PDF's scanned pages are OCR'd in parallel."""
-    if kind != "pdf":
-        result: ExtractResult = pool.run("document", (str(path), kind, ocr_languages, pool.limits.max_chars),
-                                         should_stop=should_stop, on_progress=on_progress)
-        return result
+    """`extract_document` in the pool's workers; a PDF's scanned pages and the pictures on a deck's
+    slides are OCR'd in parallel."""
+    if kind == "pdf":
+        return _pdf(pool, path, ocr_languages, on_progress, should_stop)
+    if kind == "pptx":
+        return _pptx(pool, path, ocr_languages, on_progress, should_stop)
+    result: ExtractResult = pool.run("document", (str(path), kind, ocr_languages, pool.limits.max_chars),
+                                     should_stop=should_stop, on_progress=on_progress)
+    return result
+
+
+def _pdf(pool: SandboxPool, path: Path, languages: str, on_progress: ProgressCallback | None,
+         should_stop: Callable[[], bool] | None) -> ExtractResult:
     from backend.ingest.extract.ocr import missing_ocr
     from backend.ingest.extract.pdf import assemble
 
@@ -317,45 +294,86 @@ def extract_sandboxed(pool: SandboxPool, path: Path, kind: DocKind, *, ocr_langu
                     on_progress=on_progress)
     if not scan.ocr_candidates:
         return assemble(scan, {}, None)
-    missing = missing_ocr(ocr_languages)
+    missing = missing_ocr(languages)
     if missing is not None:
         return assemble(scan, {}, missing)
-    result = assemble(scan, _ocr_pages(pool, path, scan.total, list(scan.ocr_candidates), ocr_languages,
-                                       on_progress, should_stop), None)
+    done = scan.total - len(scan.ocr_candidates)
+
+    def page_done(_number: int) -> None:
+        nonlocal done
+        done += 1
+        if on_progress is not None:  # may raise to stop: the run was cancelled
+            on_progress(ExtractProgress(done=done, total=scan.total, detail=f"page {done} of {scan.total} (OCR)"))
+
+    jobs = {number: ("ocr_page", (str(path), number, languages, pool.limits.max_page_pixels))
+            for number in scan.ocr_candidates}
+    result = assemble(scan, _run_each(pool, jobs, page_done, should_stop), None)
     check_size(result.units, pool.limits.max_chars)
     return result
 
 
-def _ocr_pages(pool: SandboxPool, path: Path, total: int, numbers: list[int], languages: str,
-               on_progress: ProgressCallback | None, should_stop: Callable[[], bool] | None) -> dict[int, Any]:
-    """Each page in its own job, up to the pool's size at once; the first failure stops the rest."""
-    done = total - len(numbers)
+def _pptx(pool: SandboxPool, path: Path, languages: str, on_progress: ProgressCallback | None,
+          should_stop: Callable[[], bool] | None) -> ExtractResult:
+    """The deck's text, then each picture worth reading in its own job; a slide counts as done in the
+    progress when the last of its pictures is read, as a PDF's page when it is OCR'd."""
+    from backend.ingest.extract.ocr import missing_ocr
+    from backend.ingest.extract.pptx import assemble_pptx
+
+    scan = pool.run("pptx_scan", (str(path), pool.limits.max_chars), should_stop=should_stop,
+                    on_progress=on_progress)
+    missing = missing_ocr(languages) if scan.pictures else None
+    if not scan.pictures or missing is not None:
+        return assemble_pptx(scan, {}, missing)
+    waiting: dict[int, int] = {}
+    for slides in scan.pictures.values():
+        for number in slides:
+            waiting[number] = waiting.get(number, 0) + 1
+    done = scan.total - len(waiting)
+
+    def picture_done(member: str) -> None:
+        nonlocal done
+        for number in scan.pictures[member]:
+            waiting[number] -= 1
+            if not waiting[number]:
+                done += 1
+                if on_progress is not None:  # may raise to stop: the run was cancelled
+                    on_progress(ExtractProgress(done=done, total=scan.total,
+                                                detail=f"slide {done} of {scan.total} (OCR)"))
+
+    jobs = {member: ("ocr_picture", (str(path), member, languages, pool.limits.max_page_pixels))
+            for member in scan.pictures}
+    result = assemble_pptx(scan, _run_each(pool, jobs, picture_done, should_stop), None)
+    check_size(result.units, pool.limits.max_chars)
+    return result
+
+
+def _run_each(pool: SandboxPool, jobs: dict[_Key, tuple[str, tuple[Any, ...]]], on_done: Callable[[_Key], None],
+              should_stop: Callable[[], bool] | None) -> dict[_Key, Any]:
+    """Each job in its own worker, up to the pool's size at once, `on_done` called (one at a time) as each
+    ends; the first failure stops the rest."""
     lock = threading.Lock()
     stop = threading.Event()
 
-    def one(number: int) -> Any:
-        nonlocal done
+    def one(key: _Key) -> Any:
         if stop.is_set():
             raise ExtractionCancelled
+        job, args = jobs[key]
         try:
-            page = pool.run("ocr_page", (str(path), number, languages, pool.limits.max_page_pixels),
-                            should_stop=lambda: stop.is_set() or bool(should_stop and should_stop()))
+            result = pool.run(job, args, should_stop=lambda: stop.is_set() or bool(should_stop and should_stop()))
             with lock:
-                done += 1
-                if on_progress is not None:  # may raise to stop: the run was cancelled
-                    on_progress(ExtractProgress(done=done, total=total, detail=f"page {done} of {total} (OCR)"))
+                on_done(key)
         except BaseException:
             stop.set()
             raise
-        return page
+        return result
 
     with ThreadPoolExecutor(max_workers=pool.size, thread_name_prefix="quire-ocr") as threads:
-        futures = {number: threads.submit(one, number) for number in numbers}
+        futures = {key: threads.submit(one, key) for key in jobs}
     errors = [error for future in futures.values() if (error := future.exception()) is not None]
-    # Report what went wrong first, not the pages stopped because of it.
+    # Report what went wrong first, not the jobs stopped because of it.
     for error in sorted(errors, key=lambda exc: isinstance(exc, ExtractionCancelled)):
         raise error
-    return {number: future.result() for number, future in futures.items()}
+    return {key: future.result() for key, future in futures.items()}
 
 
 class _Shared:
