@@ -66,13 +66,16 @@ def _extract_workbook(values: BinaryIO, formulas: BinaryIO, on_progress: Progres
     units: list[ExtractedUnit] = []
     budget = _CellBudget(MAX_CELLS)
     try:
-        books.append(_open(formulas, data_only=False))
-        sheets = list(zip(books[0].worksheets, books[1].worksheets, strict=True))
-        for number, (sheet, formula_sheet) in enumerate(sheets, start=1):
-            for each in (sheet, formula_sheet):
-                each.reset_dimensions()  # read the rows the file holds, not the size it claims
+        sheets = books[0].worksheets
+        for number, sheet in enumerate(sheets, start=1):
+            sheet.reset_dimensions()  # read the rows the file holds, not the size it claims
             rows, blanks = _read_values(sheet.iter_rows(), budget)
             if blanks:
+                # Opened on first need: opening a sheet without a declared size already parses it once.
+                if len(books) == 1:
+                    books.append(_open(formulas, data_only=False))
+                formula_sheet = books[1].worksheets[number - 1]
+                formula_sheet.reset_dimensions()
                 _fill_formulas(rows, blanks, formula_sheet.iter_rows(values_only=True))
             units.extend(_sheet_units(sheet.title, rows))
             if on_progress is not None:
