@@ -34,7 +34,8 @@ MIN_PICTURE_PIXELS = 10_000
 READABLE_FORMATS = ("PNG", "JPEG", "GIF", "BMP", "TIFF")
 UPSCALE_MAX_PIXELS = 1_000_000  # a 1280 x 720 screenshot is 0.92 Mpx
 _READ_SIZE = 1024 * 1024
-_PILLOW_ERRORS = (UnidentifiedImageError, OSError, ValueError, SyntaxError, Image.DecompressionBombError)
+# Not Image.DecompressionBombError (over Pillow's own 179 Mpx limit): that one means too large, not unreadable.
+_PILLOW_ERRORS = (UnidentifiedImageError, OSError, ValueError, SyntaxError)
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,8 @@ class PictureOcr:
 
 
 def pixel_size(data: bytes) -> tuple[int, int] | None:
-    """The picture's size in pixels from its header, or None when it is not in READABLE_FORMATS."""
+    """The picture's size in pixels from its header, or None when it is not in READABLE_FORMATS; raises
+    Image.DecompressionBombError beyond Pillow's own limit."""
     try:
         with Image.open(io.BytesIO(data), formats=READABLE_FORMATS) as image:
             return image.size
@@ -59,7 +61,10 @@ def worth_reading(data: bytes, share_of_slide: float | None) -> bool:
     """Whether a picture shown on `share_of_slide` of its slide (None: unknown) may hold text to read."""
     if share_of_slide is not None and share_of_slide < MIN_PICTURE_SHARE:
         return False
-    size = pixel_size(data)
+    try:
+        size = pixel_size(data)
+    except Image.DecompressionBombError:
+        return True  # its OCR job reports it too large, and the document names its slide
     return size is not None and size[0] * size[1] >= MIN_PICTURE_PIXELS
 
 
@@ -86,16 +91,9 @@ def ocr_member(path: Path, member: str, languages: str, max_pixels: int) -> Pict
 
 
 def ocr_picture(data: bytes, languages: str, max_pixels: int) -> PictureOcr:
-    size = pixel_size(data)
-    if size is None:
-        return PictureOcr("")
-    if size[0] * size[1] > max_pixels:
-        return PictureOcr("", too_large=True)
-    try:
-        with Image.open(io.BytesIO(data), formats=READABLE_FORMATS) as image:
-            grey = _on_white(image)
-    except _PILLOW_ERRORS:
-        return PictureOcr("")
+    grey = _decoded(data, max_pixels)
+    if isinstance(grey, PictureOcr):
+        return grey
     if grey.width * grey.height <= UPSCALE_MAX_PIXELS:
         grey = grey.resize((grey.width * 2, grey.height * 2), Image.Resampling.LANCZOS)
     try:
@@ -105,6 +103,22 @@ def ocr_picture(data: bytes, languages: str, max_pixels: int) -> PictureOcr:
     if confidence is None or confidence < LOW_CONFIDENCE:
         return PictureOcr("")
     return PictureOcr(text.strip())
+
+
+def _decoded(data: bytes, max_pixels: int) -> Image.Image | PictureOcr:
+    """The picture in grey on white, or why it is not read (unreadable, or too large to decode)."""
+    try:
+        size = pixel_size(data)
+        if size is None:
+            return PictureOcr("")
+        if size[0] * size[1] > max_pixels:
+            return PictureOcr("", too_large=True)
+        with Image.open(io.BytesIO(data), formats=READABLE_FORMATS) as image:
+            return _on_white(image)
+    except Image.DecompressionBombError:
+        return PictureOcr("", too_large=True)
+    except _PILLOW_ERRORS:
+        return PictureOcr("")
 
 
 def _on_white(image: Image.Image) -> Image.Image:
