@@ -1,16 +1,25 @@
 """Viewer figures: how long a PDF page takes to render to PNG (at the viewer's scale 2) and to locate a
-cited passage on it, over the pages of the corpus PDFs with a text layer.
+cited passage on it, over the pages of the corpus PDFs with a text layer; both in this process (what the
+server did before) and in a worker of the viewer's sandbox pool (what it does now: the job sent to the
+child, the PNG or boxes sent back), plus the pool's first job (starting the forkserver and a worker).
+With --hostile, also the page of tests/support/hostile.py's `tangled_lines_pdf`: how long the worker
+takes to refuse it, and what drawing it in this process costs (wall and CPU time; half a minute or so).
 
-Calls the same functions the endpoints call (backend/viewer/pdf_pages.py), in this process, so the
-figures leave out HTTP. Usage: python scripts/bench_viewer.py [corpus folder]
+Calls the same functions the endpoints call (backend/viewer/pdf_pages.py, backend/viewer/page_workers.py),
+so the figures leave out HTTP. Usage: python scripts/bench_viewer.py [--hostile] [corpus folder]
 """
 
 from __future__ import annotations
 
+import resource
 import statistics
 import sys
+import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 
@@ -21,47 +30,103 @@ from backend.process import configure_process
 
 configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
 
+from backend.config import Settings
 from backend.ingest.extract.pdf import page_text
-from backend.viewer.pdf_pages import find_passage, render_page_png
+from backend.sandbox import LimitBroken, ProcessPool
+from backend.viewer.page_workers import limits_for  # also has the forkserver preload the viewer's jobs
+from backend.viewer.pdf_pages import passage_job, render_job, render_page_png
+from tests.support.hostile import tangled_lines_pdf
 
 PDFS = ["federal-register-2020-17221.pdf", "geotopo-lecture-notes-de.pdf"]
 PAGES_PER_FILE = 15
 SCALE = 2.0
 PASSAGE_CHARS = 1000  # about one chunk (QUIRE_CHUNK_SIZE's default)
 
+Run = Callable[[Callable[..., Any], tuple[Any, ...]], Any]
 
-def main() -> None:
-    corpus = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO.parent / "shared" / "corpus"
-    renders: list[float] = []
-    finds: list[float] = []
-    found: list[float] = []
-    sizes: list[int] = []
+
+@dataclass
+class Figures:
+    renders: list[float] = field(default_factory=list)
+    finds: list[float] = field(default_factory=list)
+    found: list[float] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+
+
+def timed(run: Run, job: Callable[..., Any], args: tuple[Any, ...], into: list[float]) -> Any:
+    started = time.perf_counter()
+    result = run(job, args)
+    into.append(time.perf_counter() - started)
+    return result
+
+
+def measure(corpus: Path, runs: dict[str, Run]) -> dict[str, Figures]:
+    """Every page through each way in turn, so both meet the same machine load and the same file cache."""
+    figures = {name: Figures() for name in runs}
     for name in PDFS:
         path = corpus / name
         with pymupdf.open(path) as document:
             count = min(PAGES_PER_FILE, document.page_count)
             texts = [page_text(document.load_page(n)) for n in range(count)]
         for number, text in enumerate(texts, start=1):
-            started = time.perf_counter()
-            png = render_page_png(path, number, SCALE)
-            renders.append(time.perf_counter() - started)
-            sizes.append(len(png))
             passage = text[len(text) // 3 : len(text) // 3 + PASSAGE_CHARS]
-            if not passage.strip():
-                continue
-            started = time.perf_counter()
-            boxes = find_passage(path, number, passage)
-            finds.append(time.perf_counter() - started)
-            found.append(boxes.matched_words / max(1, boxes.passage_words))
+            for way, run in runs.items():
+                into = figures[way]
+                into.sizes.append(len(timed(run, render_job, (str(path), number, SCALE), into.renders)))
+                if passage.strip():
+                    boxes = timed(run, passage_job, (str(path), number, passage), into.finds)
+                    into.found.append(boxes.matched_words / max(1, boxes.passage_words))
+    return figures
 
-    def ms(values: list[float], q: float) -> str:
-        return f"{statistics.quantiles(values, n=100)[int(q) - 1] * 1000:.0f} ms"
 
-    print(f"pages: {len(renders)} from {', '.join(PDFS)}")
-    print(f"render PNG at scale {SCALE}: p50 {ms(renders, 50)}, p95 {ms(renders, 95)};"
-          f" median size {statistics.median(sizes) / 1024:.0f} KB")
-    print(f"locate a {PASSAGE_CHARS}-character passage: p50 {ms(finds, 50)}, p95 {ms(finds, 95)};"
-          f" words located: median {statistics.median(found):.0%}, lowest {min(found):.0%}")
+def ms(values: list[float], q: float) -> str:
+    return f"{statistics.quantiles(values, n=100)[int(q) - 1] * 1000:.0f} ms"
+
+
+def hostile(pool: ProcessPool) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = tangled_lines_pdf(Path(folder) / "tangled.pdf")
+        started = time.perf_counter()
+        try:
+            pool.run(render_job, (str(path), 1, 1.5))
+            outcome = "drawn"
+        except LimitBroken as exc:
+            outcome = f"refused: it {exc.reason}"
+        print(f"tangled page, viewer worker: {outcome} after {time.perf_counter() - started:.1f} s")
+        cpu = resource.getrusage(resource.RUSAGE_SELF)
+        started = time.perf_counter()
+        render_page_png(path, 1, 1.5)
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        print(f"tangled page, in this process (before): drawn in {time.perf_counter() - started:.1f} s,"
+              f" {after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime:.1f} s of CPU")
+
+
+def main() -> None:
+    arguments = [arg for arg in sys.argv[1:] if arg != "--hostile"]
+    corpus = Path(arguments[0]) if arguments else REPO.parent / "shared" / "corpus"
+    print(f"pages: {PAGES_PER_FILE} of each of {', '.join(PDFS)}")
+    pool = ProcessPool(1, limits_for(Settings.load()), name="bench-viewer")
+    try:
+        started = time.perf_counter()
+        pool.run(render_job, (str(corpus / PDFS[0]), 1, SCALE))
+        print(f"the sandbox worker's first job (starting the forkserver and the worker): "
+              f"{(time.perf_counter() - started) * 1000:.0f} ms")
+        figures = measure(corpus, {"in this process (before)": lambda job, args: job(*args, None),
+                                   "in the viewer's sandbox worker (now)": pool.run})
+        report(figures)
+        if "--hostile" in sys.argv[1:]:
+            hostile(pool)
+    finally:
+        pool.close()
+
+
+def report(figures: dict[str, Figures]) -> None:
+    for way, into in figures.items():
+        print(f"{way}:")
+        print(f"  render PNG at scale {SCALE}: p50 {ms(into.renders, 50)}, p95 {ms(into.renders, 95)};"
+              f" median size {statistics.median(into.sizes) / 1024:.0f} KB")
+        print(f"  locate a {PASSAGE_CHARS}-character passage: p50 {ms(into.finds, 50)}, p95 {ms(into.finds, 95)};"
+              f" words located: median {statistics.median(into.found):.0%}, lowest {min(into.found):.0%}")
 
 
 if __name__ == "__main__":

@@ -1,14 +1,14 @@
-"""The jobs a worker of the extraction sandbox runs (backend/ingest/sandbox.py), by name.
+"""The jobs a worker of the extraction sandbox runs (backend/ingest/sandbox.py hands them to the pool).
 
-Each job takes plain, picklable arguments (paths as strings) and, last, a progress callback that sends
-`ExtractProgress` to the server; it returns a picklable result or raises `ExtractionError`. The readers
-are imported inside the jobs: the server imports this module through the sandbox, and only the workers
-(whose forkserver preloads the extractors) need PyMuPDF, python-pptx and friends.
+Each job is a module-level function (the pool sends it to the worker by reference) taking plain,
+picklable arguments (paths as strings) and, last, a progress callback that sends `ExtractProgress` to the
+server; it returns a picklable result or raises `ExtractionError`, which reaches the server as raised.
+The readers are imported inside the jobs: the server imports this module through the sandbox, and only
+the workers (whose forkserver preloads the readers) need PyMuPDF, python-pptx, Pillow and friends.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +23,8 @@ def check_size(units: list[ExtractedUnit], max_chars: int) -> None:
         raise too_large(f"it holds more than {max_chars:,} characters of text")
 
 
-def _job_document(path: str, kind: DocKind, languages: str, max_chars: int,
-                  report: ProgressCallback) -> ExtractResult:
+def document(path: str, kind: DocKind, languages: str, max_chars: int, report: ProgressCallback) -> ExtractResult:
+    """A whole file of any kind but PDF and PPTX, in one job."""
     from backend.ingest.extract import extract_document
 
     result = extract_document(Path(path), kind, ocr_languages=languages, on_progress=report)
@@ -32,7 +32,8 @@ def _job_document(path: str, kind: DocKind, languages: str, max_chars: int,
     return result
 
 
-def _job_pdf_scan(path: str, max_chars: int, report: ProgressCallback) -> Any:
+def pdf_scan(path: str, max_chars: int, report: ProgressCallback) -> Any:
+    """A PDF's text pass: every page's text and which pages need OCR."""
     from backend.ingest.extract.pdf import scan_pdf
 
     scan = scan_pdf(Path(path), report)
@@ -40,13 +41,15 @@ def _job_pdf_scan(path: str, max_chars: int, report: ProgressCallback) -> Any:
     return scan
 
 
-def _job_ocr_page(path: str, number: int, languages: str, max_pixels: int, _report: ProgressCallback) -> Any:
+def ocr_page(path: str, number: int, languages: str, max_pixels: int, _report: ProgressCallback) -> Any:
+    """One PDF page, rendered and OCR'd."""
     from backend.ingest.extract.pdf import ocr_pdf_page
 
     return ocr_pdf_page(Path(path), number, languages, max_pixels)
 
 
-def _job_pptx_scan(path: str, max_chars: int, report: ProgressCallback) -> Any:
+def pptx_scan(path: str, max_chars: int, report: ProgressCallback) -> Any:
+    """A deck's text pass: every slide's text and which pictures are worth OCR'ing."""
     from backend.ingest.extract.pptx import scan_pptx
 
     scan = scan_pptx(Path(path), report)
@@ -55,12 +58,8 @@ def _job_pptx_scan(path: str, max_chars: int, report: ProgressCallback) -> Any:
     return scan
 
 
-def _job_ocr_picture(path: str, member: str, languages: str, max_pixels: int, _report: ProgressCallback) -> Any:
+def ocr_picture(path: str, member: str, languages: str, max_pixels: int, _report: ProgressCallback) -> Any:
+    """One picture of a deck (its zip member), decoded and OCR'd."""
     from backend.ingest.extract.pictures import ocr_member
 
     return ocr_member(Path(path), member, languages, max_pixels)
-
-
-JOBS: dict[str, Callable[..., Any]] = {"document": _job_document, "pdf_scan": _job_pdf_scan,
-                                       "ocr_page": _job_ocr_page, "pptx_scan": _job_pptx_scan,
-                                       "ocr_picture": _job_ocr_picture}

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from backend.sandbox import JobError
+
 BlockKind = Literal["text", "table", "slide", "ocr", "csv", "sheet", "html"]
 
 
@@ -64,13 +66,9 @@ class ExtractProgress:
 ProgressCallback = Callable[[ExtractProgress], None]
 
 
-class ExtractionError(Exception):
-    """A file that cannot be extracted; `message` is shown to the user as the document's error."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class ExtractionError(JobError):
+    """A file that cannot be extracted; `message` is shown to the user as the document's error (raised in
+    a sandbox worker, it reaches the server as it was raised)."""
 
 
 class RejectedFile(Exception):

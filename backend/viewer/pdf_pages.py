@@ -1,8 +1,10 @@
 """PDF pages for the viewer: a page rendered to PNG at a bounded size, and where a passage sits on it.
 
-Pages are rendered on the server with PyMuPDF (already used to extract them) rather than by PDF.js in
-the browser: nothing extra to download or ship, it works offline, the browser never parses the uploaded
-file, and no script from a document can run (MuPDF does not execute PDF JavaScript).
+Pages are rendered with PyMuPDF (already used to extract them) rather than by PDF.js in the browser:
+nothing extra to download or ship, it works offline, the browser never parses the uploaded file, and no
+script from a document can run (MuPDF does not execute PDF JavaScript). This module runs in the viewer's
+sandbox workers, never in the server's own process (`render_job` and `passage_job`, see
+backend/viewer/page_workers.py): a page can be made arbitrarily expensive to draw.
 
 A cited passage is a slice of the page's extracted text, so its words appear in the page's word list in
 the same order. Aligning the two word sequences (difflib) finds the passage's words even where the
@@ -17,22 +19,27 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 
-from backend.errors import QuireError
+from backend.sandbox import JobError
 
 MIN_SCALE = 0.25
 MAX_SCALE = 3.0
 MAX_PIXELS = 4_000_000  # about 2,000 x 2,000: sharp on a large screen, a bounded cost per request
 MAX_PASSAGE_WORDS = 600
-# Aligning costs up to (page words x passage words) in the server's own process: a dense printed page has
-# 1,000-2,000 words, while a few-KB file can put 200,000 on one page (8 s of CPU per request). Beyond
+# Aligning costs up to (page words x passage words): a dense printed page has 1,000-2,000 words, while a
+# few-KB file can put 200,000 on one page (8 s of CPU per request, beyond the viewer's CPU limit). Beyond
 # this the page is shown without boxes.
 MAX_PAGE_WORDS = 20_000
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_DEHYPHENATE
 _EDGE_PUNCTUATION = re.compile(r"^\W+|\W+$")
 _MUPDF_ERRORS = (pymupdf.mupdf.FzErrorBase, RuntimeError, ValueError)
+
+
+class PageError(JobError):
+    """The PDF or page cannot be shown: `unreadable_pdf` or `page_out_of_range`."""
 
 
 @dataclass(frozen=True)
@@ -57,13 +64,12 @@ def _open(path: Path) -> pymupdf.Document:
     try:
         return pymupdf.open(path, filetype="pdf")
     except _MUPDF_ERRORS as exc:
-        raise QuireError("unreadable_pdf", "This PDF cannot be opened for viewing.", 422) from exc
+        raise PageError("unreadable_pdf", "This PDF cannot be opened for viewing.") from exc
 
 
 def _load_page(document: pymupdf.Document, number: int) -> pymupdf.Page:
     if not 1 <= number <= document.page_count:
-        raise QuireError("page_out_of_range", f"This PDF has pages 1 to {document.page_count}.", 404,
-                         {"pages": document.page_count})
+        raise PageError("page_out_of_range", f"This PDF has pages 1 to {document.page_count}.")
     page: pymupdf.Page = document.load_page(number - 1)
     return page
 
@@ -86,7 +92,12 @@ def render_page_png(path: Path, number: int, scale: float) -> bytes:
             png: bytes = pixmap.tobytes("png")
             return png
         except _MUPDF_ERRORS as exc:
-            raise QuireError("unreadable_pdf", f"Page {number} of this PDF cannot be rendered.", 422) from exc
+            raise PageError("unreadable_pdf", f"Page {number} of this PDF cannot be rendered.") from exc
+
+
+def render_job(path: str, number: int, scale: float, _report: Any) -> bytes:
+    """`render_page_png` as a sandbox job."""
+    return render_page_png(Path(path), number, scale)
 
 
 def _norm(word: str) -> str:
@@ -120,6 +131,11 @@ def find_passage(path: Path, number: int, passage: str) -> PageHighlights:
     return PageHighlights(page=number, width=size.width, height=size.height,
                           rects=_line_rects([words[i] for i in sorted(set(matched))]),
                           matched_words=len(set(matched)), passage_words=len(wanted))
+
+
+def passage_job(path: str, number: int, passage: str, _report: Any) -> PageHighlights:
+    """`find_passage` as a sandbox job."""
+    return find_passage(Path(path), number, passage)
 
 
 def _line_rects(words: list[tuple]) -> list[Rect]:  # type: ignore[type-arg]

@@ -1,6 +1,7 @@
 """What the viewer shows of a document: its outline (kind, page or slide count, sections), bounded
 windows of its extracted blocks (by page or slide, around a cited block, or from a position), PDF page
-images and passage boxes. Table blocks come back as cells so sheets render as tables."""
+images and passage boxes. Table blocks come back as cells so sheets render as tables. The PDF itself is
+opened only in the viewer's sandbox workers (backend/viewer/page_workers.py), never in this process."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from backend.context import AppContext
 from backend.errors import QuireError
 from backend.ingest import library
 from backend.store import viewer as store
-from backend.viewer import pdf_pages
+from backend.viewer import page_workers, pdf_pages
+from backend.viewer.page_cache import PAGES, PageKey
 from backend.viewer.tables import TABLE_KINDS, TableRows, parse_table
 
 MAX_SECTIONS = 1000
@@ -120,15 +122,33 @@ def blocks_around(ctx: AppContext, document_id: UUID, block_id: UUID, limit: int
     return _window(ctx, document_id, rows, str(block_id))
 
 
-def _require_pdf(ctx: AppContext, document_id: UUID) -> Path:
+def _require_pdf_page(ctx: AppContext, document_id: UUID, page: int) -> tuple[Path, str]:
+    """The original's path and SHA-256, once the document is known to be a PDF with this page."""
     document = library.get_document(ctx, document_id)
     if document["kind"] != "pdf":
         raise QuireError("not_a_pdf", "Only PDF documents have page images; use the blocks instead.", 409)
-    return original_path(ctx, document_id)
+    pages = document["pages"]
+    if pages is not None and page > pages:
+        raise QuireError("page_out_of_range", f"This PDF has pages 1 to {pages}.", 404, {"pages": pages})
+    return original_path(ctx, document_id), str(document["sha256"])
 
 
 def page_png(ctx: AppContext, document_id: UUID, page: int, scale: float) -> bytes:
-    return pdf_pages.render_page_png(_require_pdf(ctx, document_id), page, scale)
+    """The page drawn in a viewer worker, or from this process's cache; a page that broke the worker's
+    limits lately is refused again without drawing it."""
+    path, sha256 = _require_pdf_page(ctx, document_id, page)
+    key = PageKey(sha256, page, round(scale, 4))
+    if (png := PAGES.png(key)) is not None:
+        return png
+    if (reason := PAGES.refusal(sha256, page)) is not None:
+        raise page_workers.PageTooComplex(page, reason)
+    try:
+        png = page_workers.run_page_job(ctx.settings, pdf_pages.render_job, str(path), page, scale)
+    except page_workers.PageTooComplex as exc:
+        PAGES.keep_refusal(sha256, page, exc.details["reason"])
+        raise
+    PAGES.keep_png(key, png)
+    return bytes(png)
 
 
 def page_highlights(ctx: AppContext, document_id: UUID, page: int, *, block: UUID | None,
@@ -140,7 +160,10 @@ def page_highlights(ctx: AppContext, document_id: UUID, page: int, *, block: UUI
             raise QuireError("block_not_found", "That passage is not part of this document.", 404)
     if not text or not text.strip():
         raise QuireError("missing_passage", "Say which passage to find: `block` or `q`.", 422)
-    return pdf_pages.find_passage(_require_pdf(ctx, document_id), page, text)
+    path, _ = _require_pdf_page(ctx, document_id, page)
+    found: pdf_pages.PageHighlights = page_workers.run_page_job(ctx.settings, pdf_pages.passage_job, str(path),
+                                                                page, text)
+    return found
 
 
 def document_sha(ctx: AppContext, document_id: UUID) -> str:

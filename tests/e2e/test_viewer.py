@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.a11y import settle_transitions
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, ConsoleWatch
+from tests.support.hostile import tangled_lines_pdf
 from tests.support.server import REPO_ROOT, QuireServer
 from tests.support.vault import ingest
 
@@ -104,6 +106,20 @@ def test_scanned_page_shows_the_recognised_passage_under_the_image(
     expect(view).to_contain_text("This page has no text layer")
     expect(view.get_by_test_id("cited-block")).to_contain_text("scrouched")
     expect(view.get_by_test_id("pdf-highlight")).to_have_count(0)
+
+
+def test_a_page_too_complex_to_draw_says_so(page: Page, e2e_server: QuireServer, console: ConsoleWatch,
+                                            tmp_path: Path) -> None:
+    # Before: the page drew for half a minute in the server (which stopped answering), under a spinner.
+    console.allow(r"422")  # Chromium logs the refused image as a failed resource load
+    with e2e_server.client() as api:
+        doc = ingest(api, {"tangled.pdf": tangled_lines_pdf(tmp_path / "tangled.pdf").read_bytes()})["tangled.pdf"]
+    page.goto(f"{e2e_server.url}/library/documents/{doc['id']}?page=1")
+    view = page.get_by_test_id("pdf-view")
+    expect(view.get_by_test_id("pdf-page-error")).to_have_text(
+        "Page 1 is too complex to show; download the original.", timeout=30_000)
+    expect(view.get_by_test_id("pdf-page-image")).to_be_hidden()
+    expect(page.get_by_test_id("open-original")).to_be_visible()
 
 
 def test_slide_result_opens_slide_n_of_m(

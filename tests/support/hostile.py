@@ -4,7 +4,8 @@ The files are those of issue #15's reliability campaign: a tiny PDF whose one pa
 gigabytes, 5,000 nested Markdown list items, a 30 MB one-line text, and a DOCX holding 250 MB of XML
 (inside the zip-bomb limits of backend/ingest/extract/archive.py); and of a hostile-user pass over
 uploads: a few-KB workbook whose sheet spans every cell Excel allows, and a PDF whose text layer is glyph
-numbers (a font without a character map), and a page of a few KB holding tens of thousands of words.
+numbers (a font without a character map), and a page of a few KB holding tens of thousands of words;
+and of the viewer's sandbox: a page that takes half a minute of CPU to draw.
 """
 
 from __future__ import annotations
@@ -137,6 +138,29 @@ def crowded_page_pdf(path: Path, lines: int = 200, words_per_line: int = 150) ->
     for number in range(lines):
         page.insert_text((20, 20 + 0.7 * number), line, fontsize=0.5)
     document.save(path, deflate=True)
+    document.close()
+    return path
+
+
+def tangled_lines_pdf(path: Path, lines: int = 60_000, seed: int = 1) -> Path:
+    """A ~600 KB PDF whose one page, under a sentence of text (enough of a text layer not to be OCR'd),
+    strokes `lines` random lines across itself: PyMuPDF takes about 30 s of CPU to draw it at the
+    viewer's scale (1.5) on the development machine. The lines are written as a raw content stream, as
+    a hostile file would hold them (drawing them one by one through PyMuPDF would take minutes)."""
+    rng = random.Random(seed)
+    document = pymupdf.open()
+    page = document.new_page()
+    page.insert_text((72, 72), "This page is drawn with a great many crossing lines, each one thin.", fontsize=12)
+    strokes = ["0.1 w"] + [
+        f"{rng.uniform(0, 612):.1f} {rng.uniform(0, 792):.1f} m {rng.uniform(0, 612):.1f} {rng.uniform(0, 792):.1f} l S"
+        for _ in range(lines)
+    ]
+    xref = document.get_new_xref()
+    document.update_object(xref, "<<>>")
+    document.update_stream(xref, "\n".join(strokes).encode())
+    _, text_contents = document.xref_get_key(page.xref, "Contents")
+    document.xref_set_key(page.xref, "Contents", f"[{text_contents.strip('[]')} {xref} 0 R]")
+    document.save(path, deflate=True, garbage=3)
     document.close()
     return path
 

@@ -1,11 +1,13 @@
 /**
  * A PDF page as the server renders it (PNG), with the cited passage's lines boxed over it, and page
  * navigation. When the passage cannot be located on the image (a scanned page has no text layer), the
- * text recognised on the page is shown under it instead.
+ * text recognised on the page is shown under it instead. A page the server refuses to draw (too complex
+ * for the viewer's limits, or unreadable) shows the server's reason in its place.
  */
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { Spinner } from "@/components/Spinner";
 import { pageImageUrl, useBlocks, useHighlights } from "@/api/viewer";
+import { apiFetch, errorMessage } from "@/lib/api";
 import { PageNav } from "./PageNav";
 import { Highlighted } from "./Highlighted";
 
@@ -20,6 +22,7 @@ export function PdfView({ documentId, pages, initialPage, block, terms }: {
 }) {
   const [page, setPage] = useState(initialPage);
   const [loaded, setLoaded] = useState<string | null>(null);
+  const [failed, setFailed] = useState<{ src: string; message: string } | null>(null);
   const onCitedPage = page === initialPage && block !== null;
   const highlights = useHighlights(documentId, page, onCitedPage ? { block: block! } : null);
   // The searched words, boxed more strongly (on any page), and the view scrolls to the first of them.
@@ -34,6 +37,14 @@ export function PdfView({ documentId, pages, initialPage, block, terms }: {
     if (loaded === src && (rects.length || wordRects.length)) firstBox.current?.scrollIntoView({ block: "center", behavior: "smooth" });
   }, [loaded, src, rects.length, wordRects.length]);
 
+  // An <img> learns only that it failed; the same request again (answered from the server's memory of
+  // refused pages) says why.
+  const onImageError = () => {
+    apiFetch(src)
+      .then(() => setFailed({ src, message: `Page ${page} could not be shown; download the original.` }))
+      .catch((error: unknown) => setFailed({ src, message: errorMessage(error) }));
+  };
+  const failure = failed?.src === src ? failed.message : null;
   const cited = pageBlocks.data?.blocks.find((b) => b.id === block);
   const notLocated = onCitedPage && highlights.isSuccess && rects.length === 0;
 
@@ -44,8 +55,11 @@ export function PdfView({ documentId, pages, initialPage, block, terms }: {
         {highlights.isFetching && <Spinner size={14} className="text-ink-faint" />}
       </div>
       <div className="relative mx-auto w-full max-w-[900px] overflow-hidden rounded-lg border border-line bg-white shadow-card">
-        {loaded !== src && (
+        {loaded !== src && failure === null && (
           <div className="absolute inset-0 flex items-center justify-center text-ink-faint"><Spinner /></div>
+        )}
+        {failure !== null && (
+          <p role="alert" data-testid="pdf-page-error" className="p-6 text-center text-[13px] text-ink-muted">{failure}</p>
         )}
         <img
           key={src}
@@ -54,6 +68,8 @@ export function PdfView({ documentId, pages, initialPage, block, terms }: {
           data-testid="pdf-page-image"
           className="block h-auto w-full"
           onLoad={() => setLoaded(src)}
+          onError={onImageError}
+          hidden={failure !== null}
         />
         {highlights.data && rects.map((rect, index) => (
           <Box key={`p${index}`} rect={rect} size={highlights.data!} testId="pdf-highlight"

@@ -1,0 +1,289 @@
+"""Child processes with hard limits, so a hostile file cannot hurt the server that reads or shows it.
+
+A `ProcessPool` runs jobs (module-level functions, sent to the child by reference) in up to `size` worker
+processes. Each worker caps its own address space (`RLIMIT_AS`, inherited by any program it starts) and
+its CPU time per job (`RLIMIT_CPU`, the kernel kills it with SIGXCPU); the parent enforces a wall-clock
+limit and kills the worker when the caller stops waiting, checking every CANCEL_POLL_S. A worker that
+breaks a limit (or crashes: a segfault in a C library) is gone, the caller gets `LimitBroken`, and a
+fresh worker takes its place. Workers whose resident memory ever reached RECYCLE_RSS_BYTES are replaced
+after their job, so memory a big file took returns to the system instead of staying (fragmented, counted
+against the cap) in a reused process.
+
+Two pools use this: file extraction and OCR (backend/ingest/sandbox.py) and the viewer's page images
+(backend/viewer/page_workers.py), each with its own workers and limits, so a page view never waits behind
+minutes of OCR.
+
+Own workers rather than `ProcessPoolExecutor`: a pool executor cannot kill one job's process (cancel,
+wall time) without breaking every other job in flight (BrokenProcessPool), and a worker killed by its
+rlimit breaks it the same way. Workers start from a 'forkserver' that has imported the readers' libraries
+once: forking the server itself would copy its memory (the search index) and threads holding locks, and
+'spawn' would re-import PyMuPDF, lxml and friends (about a second) for every new worker. The forkserver
+is one per process, shared by every pool: each pool's module declares its jobs' modules with `preload`
+when it is imported, so whichever pool starts the forkserver first, it loads them all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+import os
+import resource
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any, ClassVar
+
+log = logging.getLogger(__name__)
+
+CANCEL_POLL_S = 0.25
+RECYCLE_RSS_BYTES = 300 * 1024 * 1024
+_PROGRESS_INTERVAL_S = 0.2
+_AT_CAP_SHARE = 0.95
+
+Report = Callable[[Any], None]
+
+
+class JobError(Exception):
+    """A job's own refusal (`code`, a `message` for people), sent back from the worker as raised."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.code, self.message))
+
+
+class LimitBroken(Exception):
+    """The job broke a limit (memory, CPU time, wall time) or its worker died; `reason` says which, as
+    "needed more than 300 MB of memory", "took longer than 5 seconds", ..."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class JobCrashed(Exception):
+    """The job raised something other than a `JobError` (a parser's bug); `name` is the exception's type."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+class Cancelled(Exception):
+    """The caller's `should_stop` turned true while a worker ran its job; the worker has been killed."""
+
+
+@dataclass(frozen=True)
+class ProcessLimits:
+    memory_mb: int
+    cpu_s: int
+    wall_s: float
+
+
+# ---------------------------------------------------------------- in the worker
+
+
+def _worker_main(conn: Connection, memory_bytes: int) -> None:
+    """A worker's life: cap memory once, then run jobs until the parent closes the pipe.
+
+    Each reply ends with the worker's resident memory and whether the job ran into the memory cap:
+    parsers report exhausted memory in their own ways (lxml as a syntax error, MuPDF as a format
+    error), so a job whose address space peaked at the cap failed for its size, whatever it raised."""
+    resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    os.environ["OMP_THREAD_LIMIT"] = "1"
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal is the server's to handle
+    while True:
+        try:
+            job, args, cpu_s = conn.recv()
+        except (EOFError, OSError):
+            return
+        _limit_cpu(cpu_s)
+        try:
+            reply: tuple[Any, ...] = ("ok", job(*args, _progress_sender(conn)))
+        except JobError as exc:
+            reply = ("error", exc)
+        except MemoryError:
+            reply = ("memory",)
+        except Exception as exc:  # noqa: BLE001 - a parser's crash fails this job, not the worker
+            reply = ("crash", type(exc).__name__)
+        peaks = _memory_peaks()
+        capped = peaks["VmPeak"] >= memory_bytes * _AT_CAP_SHARE
+        if capped and reply[0] != "ok":
+            reply = ("memory",)
+        try:
+            conn.send((*reply, peaks["VmHWM"], capped))
+        except MemoryError:
+            conn.send(("memory", 0, True))
+
+
+def _memory_peaks() -> dict[str, int]:
+    """This process's peak address space (VmPeak) and peak resident memory (VmHWM), in bytes."""
+    peaks = {"VmPeak": 0, "VmHWM": 0}
+    with open("/proc/self/status") as status:
+        for line in status:
+            name, _, value = line.partition(":")
+            if name in peaks:
+                peaks[name] = int(value.split()[0]) * 1024
+    return peaks
+
+
+def _limit_cpu(seconds: int) -> None:
+    """Allow `seconds` more CPU time from now (RLIMIT_CPU counts the process's whole life)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    used = int(usage.ru_utime + usage.ru_stime) + 1
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    soft = used + seconds if hard == resource.RLIM_INFINITY else min(used + seconds, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+
+
+def _progress_sender(conn: Connection) -> Report:
+    """Passes a job's progress reports (objects with `done` and `total`) to the parent, at most every
+    _PROGRESS_INTERVAL_S, and always the last one."""
+    last = 0.0
+
+    def send(progress: Any) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= _PROGRESS_INTERVAL_S or progress.done >= progress.total:
+            last = now
+            conn.send(("progress", progress))
+
+    return send
+
+
+# ---------------------------------------------------------------- in the server
+
+
+class _Preload:
+    """The modules the process's one forkserver imports before forking workers (every pool's)."""
+
+    modules: ClassVar[set[str]] = set()
+    lock = threading.Lock()
+
+
+def preload(modules: list[str]) -> None:
+    """Have the forkserver import `modules` (jobs' modules and their heavy libraries) once, before it
+    forks workers. Effective until the forkserver starts; a worker imports what is missing on its first job."""
+    with _Preload.lock:
+        _Preload.modules.update(modules)
+        multiprocessing.get_context("forkserver").set_forkserver_preload(sorted(_Preload.modules))
+
+
+class _Worker:
+    def __init__(self, context: multiprocessing.context.ForkServerContext, memory_bytes: int, name: str) -> None:
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_worker_main, args=(child, memory_bytes), daemon=True, name=name)
+        self.process.start()
+        child.close()
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError, ValueError, AttributeError):
+            self.process.kill()
+        self.process.join(timeout=5)
+        self.conn.close()
+
+
+class ProcessPool:
+    """Up to `size` workers; `run` blocks for a free one. Thread-safe: many requests share it."""
+
+    def __init__(self, size: int, limits: ProcessLimits, *, name: str) -> None:
+        self.size = size
+        self.process_limits = limits
+        self.name = name
+        self._context = multiprocessing.get_context("forkserver")
+        self._slots = threading.BoundedSemaphore(size)
+        self._idle: list[_Worker] = []
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def run(self, job: Callable[..., Any], args: tuple[Any, ...], *, should_stop: Callable[[], bool] | None = None,
+            on_progress: Report | None = None) -> Any:
+        """`job(*args, report)` in a worker; returns its result. Raises the job's `JobError`, `JobCrashed`,
+        `LimitBroken`, or `Cancelled` when `should_stop` turns true (the worker is killed)."""
+        with self._slots:
+            worker = self._take()
+            healthy = False
+            try:
+                worker.conn.send((job, args, self.process_limits.cpu_s))
+                *reply, peak_rss, capped = self._wait(worker, should_stop, on_progress)
+                healthy = peak_rss < RECYCLE_RSS_BYTES and not capped
+                return self._result(tuple(reply))
+            finally:
+                self._give_back(worker, healthy)
+
+    def _wait(self, worker: _Worker, should_stop: Callable[[], bool] | None,
+              on_progress: Report | None) -> tuple[Any, ...]:
+        deadline = time.monotonic() + self.process_limits.wall_s
+        next_check = time.monotonic() + CANCEL_POLL_S
+        while True:
+            if worker.conn.poll(CANCEL_POLL_S):
+                try:
+                    message: tuple[Any, ...] = worker.conn.recv()
+                except (EOFError, OSError):
+                    raise self._died(worker) from None
+                if message[0] != "progress":
+                    return message
+                if on_progress is not None:
+                    on_progress(message[1])  # may raise to stop (the run was cancelled)
+            elif not worker.process.is_alive():
+                raise self._died(worker)
+            # Checked on a clock, not only when the worker is quiet: a job reporting progress all the
+            # time must still be stoppable and bounded.
+            now = time.monotonic()
+            if now >= next_check:
+                next_check = now + CANCEL_POLL_S
+                if should_stop is not None and should_stop():
+                    raise Cancelled
+            if now > deadline:
+                raise LimitBroken(f"took longer than {self.process_limits.wall_s:g} seconds")
+
+    def _died(self, worker: _Worker) -> LimitBroken:
+        worker.process.join(timeout=5)
+        code = worker.process.exitcode
+        if code == -signal.SIGXCPU:
+            return LimitBroken(f"needed more than {self.process_limits.cpu_s} seconds of CPU time")
+        # Out of address space, C libraries fail hard (abort, or a crash on an unchecked allocation).
+        log.warning("a %s worker died (exit code %s)", self.name, code)
+        return LimitBroken(f"crashed or needed more than {self.process_limits.memory_mb} MB of memory")
+
+    def _result(self, reply: tuple[Any, ...]) -> Any:
+        status = reply[0]
+        if status == "ok":
+            return reply[1]
+        if status == "error":
+            raise reply[1]
+        if status == "memory":
+            raise LimitBroken(f"needed more than {self.process_limits.memory_mb} MB of memory")
+        raise JobCrashed(reply[1])
+
+    def _take(self) -> _Worker:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError(f"the {self.name} pool is closed")
+            while self._idle:
+                worker = self._idle.pop()
+                if worker.process.is_alive():
+                    return worker
+                worker.kill()
+        return _Worker(self._context, self.process_limits.memory_mb * 1024 * 1024, self.name)
+
+    def _give_back(self, worker: _Worker, healthy: bool) -> None:
+        with self._lock:
+            if healthy and not self._closed and worker.process.is_alive():
+                self._idle.append(worker)
+                return
+        worker.kill()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for worker in idle:
+            worker.kill()

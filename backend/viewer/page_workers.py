@@ -1,0 +1,81 @@
+"""The viewer's PDF work (page images, passage boxes) in sandboxed child processes of its own pool.
+
+Drawing a page is unbounded work on a file someone else made: a few-KB page can hold hundreds of
+thousands of vector paths (tens of seconds of CPU), a huge image or shading (gigabytes), or a stream that
+makes MuPDF loop or crash. In the server's own process that would pin a core or blow its memory on every
+view, and a segfault would take the server down. So it runs in the same sandbox as file extraction
+(backend/sandbox.py: a forkserver child capping its own address space and CPU time, a wall-clock limit
+enforced here, a fresh child after any broken limit), with a separate pool and tighter limits:
+
+- **Its own pool** (`QUIRE_VIEWER_WORKERS`, 1 by default): ingesting a scanned book keeps every
+  extraction worker busy for minutes, and a person opening a page must not wait behind that. One worker
+  suffices for interactive viewing (a page takes 30–350 ms to draw; the image and its passage boxes are
+  two quick jobs) and costs one idle process (about 100 MB resident) per Quire process; a hostile page
+  holds it for at most the wall limit, after which the next page is drawn.
+- **Limits fit for a page, not a book**: `QUIRE_VIEWER_CPU_S` (5 s: a normal page needs well under
+  0.5 s; the CPU limit is counted in whole seconds), `QUIRE_VIEWER_TIMEOUT_S` (8 s: a person will not
+  wait longer, and it bounds how long a hostile page keeps others waiting) and `QUIRE_VIEWER_MEMORY_MB`
+  (512 MB: a 4-megapixel image, the decoded images of a 600 dpi scan, and PyMuPDF; 256 MB draws the
+  corpus pages but leaves no room for a large scan).
+
+A page over a limit answers 422 `page_too_complex`; that refusal is remembered for the file version, so
+the same page does not occupy the worker again (see backend/viewer/page_cache.py). Each Quire process has
+its own pool; nothing here is shared between processes.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from backend.config import Settings
+from backend.errors import QuireError
+from backend.sandbox import JobCrashed, LimitBroken, ProcessLimits, ProcessPool, preload
+from backend.viewer import pdf_pages
+
+preload(["backend.viewer.pdf_pages"])
+_STATUS = {"page_out_of_range": 404, "unreadable_pdf": 422}
+
+
+class PageTooComplex(QuireError):
+    """The page broke a limit of the viewer's sandbox; `reason` says which."""
+
+    def __init__(self, page: int, reason: str) -> None:
+        super().__init__("page_too_complex", f"Page {page} is too complex to show; download the original.", 422,
+                         {"reason": reason})
+
+
+class _Shared:
+    """The process's one viewer pool (a holder, so `viewer_pool` needs no `global`)."""
+
+    pool: ProcessPool | None = None
+    lock = threading.Lock()
+
+
+def limits_for(settings: Settings) -> ProcessLimits:
+    return ProcessLimits(memory_mb=settings.viewer_memory_mb, cpu_s=settings.viewer_cpu_s,
+                         wall_s=settings.viewer_timeout_s)
+
+
+def viewer_pool(settings: Settings) -> ProcessPool:
+    """The process's viewer pool, made on first use, sized and limited as `settings` say."""
+    limits = limits_for(settings)
+    with _Shared.lock:
+        current = _Shared.pool
+        if current is None or current.process_limits != limits or current.size != settings.viewer_workers:
+            if current is not None:
+                current.close()
+            current = _Shared.pool = ProcessPool(settings.viewer_workers, limits, name="quire-viewer")
+        return current
+
+
+def run_page_job(settings: Settings, job: Any, path: str, page: int, *args: Any) -> Any:
+    """`job(path, page, *args)` in a viewer worker; its refusals and broken limits as QuireErrors."""
+    try:
+        return viewer_pool(settings).run(job, (path, page, *args))
+    except pdf_pages.PageError as exc:
+        raise QuireError(exc.code, exc.message, _STATUS.get(exc.code, 422)) from None
+    except LimitBroken as exc:
+        raise PageTooComplex(page, exc.reason) from None
+    except JobCrashed as exc:
+        raise QuireError("unreadable_pdf", f"Page {page} of this PDF cannot be shown ({exc.name}).", 422) from None
