@@ -1,15 +1,17 @@
 """Extraction and OCR in child processes with hard limits, so a hostile file cannot hurt the server.
 
 Every file is read by a worker process of a small pool (one per core by default; the machinery, limits
-and reasons for it are in backend/sandbox.py). Each worker caps its address space (inherited by the
-tesseract processes it starts) and its CPU time per job; the parent enforces a wall-clock limit and kills
-the worker when the run is cancelled. A worker that breaks a limit is gone: the file fails with "too
-large or complex to read safely: …" and a fresh worker takes its place.
+and reasons for it are in backend/sandbox.py, the jobs the workers run in sandbox_jobs.py). Each worker
+caps its address space (inherited by the tesseract processes it starts) and its CPU time per job; the
+parent enforces a wall-clock limit and kills the worker when the run is cancelled. A worker that breaks a
+limit is gone: the file fails with "too large or complex to read safely: …" and a fresh worker takes its
+place.
 
 A PDF is read in two kinds of job: one text pass over all pages, then one job per page that needs OCR,
-spread over the pool so a scanned book uses every core (tesseract runs with OMP_THREAD_LIMIT=1: with
-pages already in parallel, its own OpenMP threads would only oversubscribe the cores — measured
-slower — and each would add a thread stack to the capped address space).
+spread over the pool so a scanned book uses every core; a deck likewise, its text, then one job per
+picture worth OCR'ing (tesseract runs with OMP_THREAD_LIMIT=1: with pages already in parallel, its own
+OpenMP threads would only oversubscribe the cores — measured slower — and each would add a thread stack
+to the capped address space).
 """
 
 from __future__ import annotations
@@ -20,23 +22,23 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from backend.config import Settings
+from backend.ingest import sandbox_jobs as jobs
 from backend.ingest.extract.common import too_large
-from backend.ingest.types import (
-    ExtractedUnit,
-    ExtractionError,
-    ExtractProgress,
-    ExtractResult,
-    ProgressCallback,
-)
+from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult, ProgressCallback
 from backend.sandbox import Cancelled, JobCrashed, LimitBroken, ProcessLimits, ProcessPool, preload
 from backend.store.kinds import DocKind
 
-preload(["backend.ingest.extract", "backend.ingest.chunk"])
+# The jobs' module and every reader they call (PyMuPDF, python-docx/pptx, openpyxl, lxml), with the OCR of
+# a PDF's pages and of a slide's pictures (Pillow, pytesseract) named too, so that a worker's first OCR
+# job does not import them whichever readers import what.
+preload(["backend.ingest.sandbox_jobs", "backend.ingest.extract", "backend.ingest.extract.pictures",
+         "backend.ingest.chunk"])
 # A run cancelled while a worker was reading (the worker has been killed).
 ExtractionCancelled = Cancelled
+_Key = TypeVar("_Key", int, str)
 
 
 @dataclass(frozen=True)
@@ -75,92 +77,112 @@ class SandboxPool(ProcessPool):
             raise ExtractionError("extract_failed", f"The file could not be read ({exc.name}).") from None
 
 
-def _job_document(path: str, kind: DocKind, languages: str, max_chars: int,
-                  report: ProgressCallback) -> ExtractResult:
-    from backend.ingest.extract import extract_document
-
-    result = extract_document(Path(path), kind, ocr_languages=languages, on_progress=report)
-    check_size(result.units, max_chars)
-    return result
-
-
-def _job_pdf_scan(path: str, max_chars: int, report: ProgressCallback) -> Any:
-    from backend.ingest.extract.pdf import scan_pdf
-
-    scan = scan_pdf(Path(path), report)
-    check_size(scan.units, max_chars)
-    return scan
-
-
-def check_size(units: list[ExtractedUnit], max_chars: int) -> None:
-    """Refuse text beyond `max_chars`: each block costs memory in every server's index and an embedding."""
-    if sum(len(unit.text) for unit in units) > max_chars:
-        raise too_large(f"it holds more than {max_chars:,} characters of text")
-
-
-def _job_ocr_page(path: str, number: int, languages: str, max_pixels: int, _report: ProgressCallback) -> Any:
-    from backend.ingest.extract.pdf import ocr_pdf_page
-
-    return ocr_pdf_page(Path(path), number, languages, max_pixels)
-
-
 # ---------------------------------------------------------------- what the extract step calls
 
 
 def extract_sandboxed(pool: SandboxPool, path: Path, kind: DocKind, *, ocr_languages: str,
                       on_progress: ProgressCallback | None = None,
                       should_stop: Callable[[], bool] | None = None) -> ExtractResult:
-    """`extract_document` in the pool's workers; a PDF's scanned pages are OCR'd in parallel."""
-    if kind != "pdf":
-        result: ExtractResult = pool.run(_job_document, (str(path), kind, ocr_languages, pool.limits.max_chars),
-                                         should_stop=should_stop, on_progress=on_progress)
-        return result
-    from backend.ingest.extract.ocr import missing_ocr
-    from backend.ingest.extract.pdf import assemble
-
-    scan = pool.run(_job_pdf_scan, (str(path), pool.limits.max_chars), should_stop=should_stop,
-                    on_progress=on_progress)
-    if not scan.ocr_candidates:
-        return assemble(scan, {}, None)
-    missing = missing_ocr(ocr_languages)
-    if missing is not None:
-        return assemble(scan, {}, missing)
-    result = assemble(scan, _ocr_pages(pool, path, scan.total, list(scan.ocr_candidates), ocr_languages,
-                                       on_progress, should_stop), None)
-    check_size(result.units, pool.limits.max_chars)
+    """`extract_document` in the pool's workers; a PDF's scanned pages and the pictures on a deck's
+    slides are OCR'd in parallel."""
+    if kind == "pdf":
+        return _pdf(pool, path, ocr_languages, on_progress, should_stop)
+    if kind == "pptx":
+        return _pptx(pool, path, ocr_languages, on_progress, should_stop)
+    result: ExtractResult = pool.run(jobs.document, (str(path), kind, ocr_languages, pool.limits.max_chars),
+                                     should_stop=should_stop, on_progress=on_progress)
     return result
 
 
-def _ocr_pages(pool: SandboxPool, path: Path, total: int, numbers: list[int], languages: str,
-               on_progress: ProgressCallback | None, should_stop: Callable[[], bool] | None) -> dict[int, Any]:
-    """Each page in its own job, up to the pool's size at once; the first failure stops the rest."""
-    done = total - len(numbers)
+def _pdf(pool: SandboxPool, path: Path, languages: str, on_progress: ProgressCallback | None,
+         should_stop: Callable[[], bool] | None) -> ExtractResult:
+    from backend.ingest.extract.ocr import missing_ocr
+    from backend.ingest.extract.pdf import assemble
+
+    scan = pool.run(jobs.pdf_scan, (str(path), pool.limits.max_chars), should_stop=should_stop,
+                    on_progress=on_progress)
+    if not scan.ocr_candidates:
+        return assemble(scan, {}, None)
+    missing = missing_ocr(languages)
+    if missing is not None:
+        return assemble(scan, {}, missing)
+    done = scan.total - len(scan.ocr_candidates)
+
+    def page_done(_number: int) -> None:
+        nonlocal done
+        done += 1
+        if on_progress is not None:  # may raise to stop: the run was cancelled
+            on_progress(ExtractProgress(done=done, total=scan.total, detail=f"page {done} of {scan.total} (OCR)"))
+
+    each = {number: (jobs.ocr_page, (str(path), number, languages, pool.limits.max_page_pixels))
+            for number in scan.ocr_candidates}
+    result = assemble(scan, _run_each(pool, each, page_done, should_stop), None)
+    jobs.check_size(result.units, pool.limits.max_chars)
+    return result
+
+
+def _pptx(pool: SandboxPool, path: Path, languages: str, on_progress: ProgressCallback | None,
+          should_stop: Callable[[], bool] | None) -> ExtractResult:
+    """The deck's text, then each picture worth reading in its own job; a slide counts as done in the
+    progress when the last of its pictures is read, as a PDF's page when it is OCR'd."""
+    from backend.ingest.extract.ocr import missing_ocr
+    from backend.ingest.extract.pptx import assemble_pptx
+
+    scan = pool.run(jobs.pptx_scan, (str(path), pool.limits.max_chars), should_stop=should_stop,
+                    on_progress=on_progress)
+    missing = missing_ocr(languages) if scan.pictures else None
+    if not scan.pictures or missing is not None:
+        return assemble_pptx(scan, {}, missing)
+    waiting: dict[int, int] = {}
+    for slides in scan.pictures.values():
+        for number in slides:
+            waiting[number] = waiting.get(number, 0) + 1
+    done = scan.total - len(waiting)
+
+    def picture_done(member: str) -> None:
+        nonlocal done
+        for number in scan.pictures[member]:
+            waiting[number] -= 1
+            if not waiting[number]:
+                done += 1
+                if on_progress is not None:  # may raise to stop: the run was cancelled
+                    on_progress(ExtractProgress(done=done, total=scan.total,
+                                                detail=f"slide {done} of {scan.total} (OCR)"))
+
+    each = {member: (jobs.ocr_picture, (str(path), member, languages, pool.limits.max_page_pixels))
+            for member in scan.pictures}
+    result = assemble_pptx(scan, _run_each(pool, each, picture_done, should_stop), None)
+    jobs.check_size(result.units, pool.limits.max_chars)
+    return result
+
+
+def _run_each(pool: SandboxPool, each: dict[_Key, tuple[Callable[..., Any], tuple[Any, ...]]],
+              on_done: Callable[[_Key], None], should_stop: Callable[[], bool] | None) -> dict[_Key, Any]:
+    """Each job in its own worker, up to the pool's size at once, `on_done` called (one at a time) as each
+    ends; the first failure stops the rest."""
     lock = threading.Lock()
     stop = threading.Event()
 
-    def one(number: int) -> Any:
-        nonlocal done
+    def one(key: _Key) -> Any:
         if stop.is_set():
             raise ExtractionCancelled
+        job, args = each[key]
         try:
-            page = pool.run(_job_ocr_page, (str(path), number, languages, pool.limits.max_page_pixels),
-                            should_stop=lambda: stop.is_set() or bool(should_stop and should_stop()))
+            result = pool.run(job, args, should_stop=lambda: stop.is_set() or bool(should_stop and should_stop()))
             with lock:
-                done += 1
-                if on_progress is not None:  # may raise to stop: the run was cancelled
-                    on_progress(ExtractProgress(done=done, total=total, detail=f"page {done} of {total} (OCR)"))
+                on_done(key)
         except BaseException:
             stop.set()
             raise
-        return page
+        return result
 
     with ThreadPoolExecutor(max_workers=pool.size, thread_name_prefix="quire-ocr") as threads:
-        futures = {number: threads.submit(one, number) for number in numbers}
+        futures = {key: threads.submit(one, key) for key in each}
     errors = [error for future in futures.values() if (error := future.exception()) is not None]
-    # Report what went wrong first, not the pages stopped because of it.
+    # Report what went wrong first, not the jobs stopped because of it.
     for error in sorted(errors, key=lambda exc: isinstance(exc, ExtractionCancelled)):
         raise error
-    return {number: future.result() for number, future in futures.items()}
+    return {key: future.result() for key, future in futures.items()}
 
 
 class _Shared:

@@ -33,7 +33,7 @@ def extract_document(
     if kind == "pdf":
         return extract_pdf_pages(path, ocr_languages=ocr_languages, on_progress=on_progress)
     if kind == "pptx":
-        return extract_pptx(path, on_progress)
+        return extract_pptx(path, on_progress, ocr_languages=ocr_languages)
     if kind == "xlsx":
         return extract_xlsx(path, on_progress)
     simple = {

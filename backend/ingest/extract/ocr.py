@@ -90,6 +90,16 @@ def ocr_page(page: pymupdf.Page, languages: str, max_pixels: int, with_osd: bool
 
 
 def _read(number: int, image: Image.Image, languages: str, with_osd: bool) -> PageOcr:
+    text, confidence = read_upright(image, languages, with_osd)
+    if confidence is not None and confidence < LOW_CONFIDENCE:
+        return PageOcr(number, "", confidence,
+                       f"page {number}: text could not be read reliably (OCR confidence {confidence:.0f}%); "
+                       "it was left out")
+    return PageOcr(number, text, confidence)
+
+
+def read_upright(image: Image.Image, languages: str, with_osd: bool = True) -> tuple[str, float | None]:
+    """`recognise`, read again turned upright (OSD) when it reads poorly and turning helps."""
     text, confidence = recognise(image, languages, with_osd)
     if confidence is not None and confidence < LOW_CONFIDENCE and with_osd:
         turned = _upright(image)
@@ -97,11 +107,7 @@ def _read(number: int, image: Image.Image, languages: str, with_osd: bool) -> Pa
             retry_text, retry_confidence = recognise(turned, languages, with_osd)
             if retry_confidence is not None and retry_confidence > confidence:
                 text, confidence = retry_text, retry_confidence
-    if confidence is not None and confidence < LOW_CONFIDENCE:
-        return PageOcr(number, "", confidence,
-                       f"page {number}: text could not be read reliably (OCR confidence {confidence:.0f}%); "
-                       "it was left out")
-    return PageOcr(number, text, confidence)
+    return text, confidence
 
 
 def recognise(image: Image.Image, languages: str, with_osd: bool = True) -> tuple[str, float | None]:

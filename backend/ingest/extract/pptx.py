@@ -1,14 +1,21 @@
 """PowerPoint decks: one unit per slide (kind ``slide``, page = slide number, section = slide title).
 
 A slide's unit holds its title, the text of every text frame (also inside grouped shapes), tables as
-pipe rows, and the speaker notes prefixed ``Notes:``, so a question about what the speaker said finds
-the slide it belongs to.
+pipe rows, the text OCR'd from its pictures as a paragraph starting ``Text in picture:``, and the speaker
+notes prefixed ``Notes:``, so a question about what the speaker said finds the slide it belongs to.
+
+Reading is two passes, like a PDF's: `scan_pptx` reads every slide's text and lists the pictures worth
+OCR'ing (pictures.py says which), then each picture is OCR'd on its own (`pictures.ocr_member`), so the
+sandbox reads them in parallel, once each however many slides show them; `assemble_pptx` puts the text
+in. Pictures are read on every slide, also on slides full of text: a labelled diagram sits beside
+bullets, and a photo without text reads as nothing (the corpus deck's one photo gives no word).
 """
 
 from __future__ import annotations
 
 import zipfile
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lxml.etree import XMLSyntaxError
@@ -19,55 +26,153 @@ from pptx.shapes.autoshape import Shape
 from pptx.shapes.base import BaseShape
 from pptx.shapes.graphfrm import GraphicFrame
 from pptx.shapes.group import GroupShape
+from pptx.shapes.picture import Picture
 from pptx.slide import Slide
 
 from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file
 from backend.ingest.extract.common import render_row
+from backend.ingest.extract.ocr import missing_ocr
+from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS, page_ranges
+from backend.ingest.extract.pictures import PictureOcr, media_members, ocr_member, worth_reading
 from backend.ingest.types import ExtractedUnit, ExtractProgress, ExtractResult, ProgressCallback
 
 _PPTX_ERRORS = (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, XMLSyntaxError)
+PICTURE_LABEL = "Text in picture:"
+# A deck without a declared slide size shows PowerPoint's default 4:3 slide (10 x 7.5 inches, in EMU).
+_DEFAULT_SLIDE_AREA = 9_144_000 * 6_858_000
 
 
-def extract_pptx(path: Path, on_progress: ProgressCallback | None = None) -> ExtractResult:
+@dataclass(frozen=True)
+class SlidePicture:
+    """A picture to OCR, by the zip member that holds it."""
+
+    member: str
+
+
+@dataclass(frozen=True)
+class ScannedSlide:
+    number: int
+    title: str
+    parts: list[str | SlidePicture]  # in reading order: title, shapes' texts and pictures, notes
+
+
+@dataclass(frozen=True)
+class PptxScan:
+    total: int
+    slides: list[ScannedSlide]
+    pictures: dict[str, list[int]] = field(default_factory=dict)  # member -> the slides that show it
+
+
+def extract_pptx(path: Path, on_progress: ProgressCallback | None = None, *, ocr_languages: str = "eng+deu",
+                 max_pixels: int = DEFAULT_MAX_PAGE_PIXELS) -> ExtractResult:
+    """The deck in this process, OCR'ing pictures one after another (the sandbox reads them in parallel)."""
+    scan = scan_pptx(path, on_progress)
+    missing = missing_ocr(ocr_languages) if scan.pictures else None
+    read = {} if missing else {member: ocr_member(path, member, ocr_languages, max_pixels)
+                               for member in scan.pictures}
+    return assemble_pptx(scan, read, missing)
+
+
+def scan_pptx(path: Path, on_progress: ProgressCallback | None = None) -> PptxScan:
+    """Every slide's text and the pictures to OCR; progress counts the slides with none ("slide 3 of 21")."""
     check_zip_contents(path, "pptx")
     try:
+        with zipfile.ZipFile(path) as archive:
+            members = media_members(archive)
         # From a file object: the stored file's name carries no suffix python-pptx could rely on.
         with path.open("rb") as stream:
-            slides = list(Presentation(stream).slides)
-        units: list[ExtractedUnit] = []
+            deck = Presentation(stream)
+        width, height = deck.slide_width, deck.slide_height
+        area = width * height if width and height else _DEFAULT_SLIDE_AREA
+        slides = list(deck.slides)
+        scanned: list[ScannedSlide] = []
+        pictures: dict[str, list[int]] = {}
+        done = 0
         for number, slide in enumerate(slides, start=1):
-            unit = _slide_unit(slide, number)
-            if unit is not None:
-                units.append(unit)
-            if on_progress is not None:
-                on_progress(ExtractProgress(number, len(slides), f"slide {number} of {len(slides)}"))
+            scanned.append(_scan_slide(slide, number, members, area))
+            shown = {part.member for part in scanned[-1].parts if isinstance(part, SlidePicture)}
+            for member in shown:
+                pictures.setdefault(member, []).append(number)
+            if not shown:  # a slide with pictures is done when they are read
+                done += 1
+                if on_progress is not None:
+                    on_progress(ExtractProgress(done, len(slides), f"slide {done} of {len(slides)}"))
     except _PPTX_ERRORS as exc:
         raise corrupt_office_file("pptx") from exc
-    return ExtractResult(units=units, pages=len(slides))
+    return PptxScan(len(slides), scanned, pictures)
 
 
-def _slide_unit(slide: Slide, number: int) -> ExtractedUnit | None:
+def _scan_slide(slide: Slide, number: int, members: dict[str, str], area: int) -> ScannedSlide:
     title_shape = slide.shapes.title
     title = " ".join(title_shape.text_frame.text.split()) if title_shape is not None else ""
-    parts = [title] if title else []
+    parts: list[str | SlidePicture] = [title] if title else []
     skip = title_shape.shape_id if title_shape is not None else None
-    parts.extend(_shape_texts(shape for shape in slide.shapes if shape.shape_id != skip))
+    parts.extend(_shape_parts((shape for shape in slide.shapes if shape.shape_id != skip), members, area))
     notes = slide.notes_slide.notes_text_frame if slide.has_notes_slide else None
     if notes is not None and notes.text.strip():
         parts.append("Notes: " + notes.text.strip())
-    text = "\n\n".join(part for part in parts if part.strip())
-    if not text:
-        return None
-    return ExtractedUnit(text=text, kind="slide", page=number, section=title or None)
+    return ScannedSlide(number, title, parts)
 
 
-def _shape_texts(shapes: Iterable[BaseShape]) -> Iterator[str]:
-    """Texts of shapes in tree order, descending into groups."""
+def _shape_parts(shapes: Iterable[BaseShape], members: dict[str, str], area: int) -> Iterator[str | SlidePicture]:
+    """Texts of shapes and pictures worth reading, in tree order, descending into groups."""
     for shape in shapes:
         if shape.shape_type == MSO_SHAPE_TYPE.GROUP and isinstance(shape, GroupShape):
-            yield from _shape_texts(shape.shapes)
+            yield from _shape_parts(shape.shapes, members, area)
         elif isinstance(shape, GraphicFrame) and shape.has_table:
             rows = [[cell.text.strip() for cell in row.cells] for row in shape.table.rows]
             yield "\n".join(render_row(row) for row in rows if any(row))
         elif isinstance(shape, Shape) and shape.has_text_frame:  # placeholders are Shapes too
             yield shape.text_frame.text.strip()
+        elif isinstance(shape, Picture):  # placeholders holding a picture too
+            picture = _picture(shape, members, area)
+            if picture is not None:
+                yield picture
+
+
+def _picture(shape: Picture, members: dict[str, str], area: int) -> SlidePicture | None:
+    try:
+        image = shape.image
+    except (ValueError, KeyError):  # a linked picture: its image is not in the file
+        return None
+    # A placeholder's size may be inherited from a layout that has none: then it is not judged by size.
+    share = shape.width * shape.height / area if shape.width and shape.height else None
+    member = members.get(image.sha1)
+    if member is None or not worth_reading(image.blob, share):
+        return None
+    return SlidePicture(member)
+
+
+def assemble_pptx(scan: PptxScan, read: dict[str, PictureOcr], ocr_missing: str | None) -> ExtractResult:
+    """One unit per slide with text, the pictures' text in place; warnings name the slides concerned."""
+    units: list[ExtractedUnit] = []
+    for slide in scan.slides:
+        texts = [part if isinstance(part, str) else _picture_text(read.get(part.member)) for part in slide.parts]
+        text = "\n\n".join(part for part in texts if part.strip())
+        if text:
+            units.append(ExtractedUnit(text=text, kind="slide", page=slide.number, section=slide.title or None))
+    warnings = []
+    if ocr_missing and scan.pictures:
+        warnings.append(f"{len(scan.pictures)} picture(s) on slide(s) {_slides_of(scan, scan.pictures)} were not "
+                        f"read: {ocr_missing}. Install it and re-ingest the document to read them.")
+    too_large = [member for member, result in read.items() if result.too_large]
+    if too_large:
+        warnings.append(f"{len(too_large)} picture(s) on slide(s) {_slides_of(scan, too_large)} have more pixels "
+                        "than OCR may read safely; their text is missing.")
+    failed = [member for member, result in read.items() if result.failed]
+    if failed:
+        warnings.append(f"OCR failed on {len(failed)} picture(s) on slide(s) {_slides_of(scan, failed)}; "
+                        "their text is missing.")
+    return ExtractResult(units=units, pages=scan.total, warnings=warnings)
+
+
+def _picture_text(result: PictureOcr | None) -> str:
+    """The picture's text as one paragraph under its label (single line breaks: a blank line would end it)."""
+    if result is None or not result.text:
+        return ""
+    lines = [line.strip() for line in result.text.splitlines() if line.strip()]
+    return "\n".join([PICTURE_LABEL, *lines])
+
+
+def _slides_of(scan: PptxScan, members: Iterable[str]) -> str:
+    return page_ranges(sorted({number for member in members for number in scan.pictures.get(member, [])}))

@@ -12,6 +12,14 @@ describe("slideParts", () => {
     ]);
   });
 
+  it("keeps the text read from a picture apart", () => {
+    expect(slideParts("Cells\n\nText in picture:\nMitochondria produce\nenergy\n\nNotes: ask")).toEqual([
+      { kind: "text", text: "Cells" },
+      { kind: "picture", text: "Mitochondria produce\nenergy" },
+      { kind: "notes", text: "ask" },
+    ]);
+  });
+
   it("does not read an ordinary line as a row", () => {
     expect(pipeCells("a | b")).toBeNull();
   });

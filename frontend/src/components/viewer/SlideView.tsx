@@ -1,6 +1,6 @@
-/** One slide at a time, "Slide N of M": its title, text, tables and speaker notes as extracted. */
+/** One slide at a time, "Slide N of M": its title, text, tables, text in its pictures and speaker notes as extracted. */
 import { useEffect, useRef, useState } from "react";
-import { StickyNote } from "lucide-react";
+import { Image as ImageIcon, StickyNote } from "lucide-react";
 import { SkeletonRows } from "@/components/Skeleton";
 import { cn } from "@/lib/cn";
 import { useBlocks } from "@/api/viewer";
@@ -83,6 +83,16 @@ function SlideBlock({ text, cited, terms, title }: {
                 ))}
               </tbody>
             </table>
+          );
+        }
+        if (part.kind === "picture") {
+          return (
+            <figure key={index} className="rounded-lg border border-dashed border-line p-3">
+              <figcaption className="mb-1 flex items-center gap-1.5 text-[13px] font-medium text-ink-muted">
+                <ImageIcon size={14} aria-hidden /> Text in picture (read by OCR)
+              </figcaption>
+              <p className="whitespace-pre-wrap"><Highlighted text={part.text} terms={terms} /></p>
+            </figure>
           );
         }
         if (part.kind === "notes") {

@@ -1,0 +1,132 @@
+"""OCR of pictures inside Office files (a screenshot or a scanned page on a slide, a labelled diagram).
+
+Which pictures are read (measured on the corpus decks, see README "Reading files safely"):
+- **Shown large enough.** A picture covering less than MIN_PICTURE_SHARE of the slide is a logo or an
+  icon: the corpus lecture deck's university and licence badges cover 0.7% and 0.9% of their slides and
+  OCR'd to "UMSI", while a figure or screenshot meant to be read covers far more.
+- **Enough pixels.** Fewer than MIN_PICTURE_PIXELS (e.g. 100 x 100) hold a word or two at most.
+- **A format Pillow decodes for tesseract**: READABLE_FORMATS. Vector pictures (EMF, WMF, SVG) are not
+  read; rasterising them would need another renderer.
+- **Within the pixel cap** of a PDF page (`QUIRE_OCR_MAX_PAGE_MEGAPIXELS`), checked from the image's
+  header before it is decoded; a larger picture is skipped with a warning.
+
+Reading follows a PDF page's OCR (ocr.py): transparency flattened onto white, grey, straightened,
+orientation detected, and text whose mean word confidence stays under LOW_CONFIDENCE is dropped, which
+is what a photo without text reads as. Small pictures (screenshots) are enlarged 2x first: screen text
+11-13 px high read with errors ("foxjumps overthe") at its own size and cleanly at twice it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytesseract
+from PIL import Image, UnidentifiedImageError
+
+from backend.ingest.extract.ocr import LOW_CONFIDENCE, deskew, read_upright
+
+MIN_PICTURE_SHARE = 0.02
+MIN_PICTURE_PIXELS = 10_000
+READABLE_FORMATS = ("PNG", "JPEG", "GIF", "BMP", "TIFF")
+UPSCALE_MAX_PIXELS = 1_000_000  # a 1280 x 720 screenshot is 0.92 Mpx
+_READ_SIZE = 1024 * 1024
+# Not Image.DecompressionBombError (over Pillow's own 179 Mpx limit): that one means too large, not unreadable.
+_PILLOW_ERRORS = (UnidentifiedImageError, OSError, ValueError, SyntaxError)
+
+
+@dataclass(frozen=True)
+class PictureOcr:
+    """What OCR made of one picture: its text (empty when it holds none that reads reliably)."""
+
+    text: str
+    failed: bool = False  # tesseract itself failed or timed out
+    too_large: bool = False  # more pixels than the cap: not decoded
+
+
+def pixel_size(data: bytes) -> tuple[int, int] | None:
+    """The picture's size in pixels from its header, or None when it is not in READABLE_FORMATS; raises
+    Image.DecompressionBombError beyond Pillow's own limit."""
+    try:
+        with Image.open(io.BytesIO(data), formats=READABLE_FORMATS) as image:
+            return image.size
+    except _PILLOW_ERRORS:
+        return None
+
+
+def worth_reading(data: bytes, share_of_slide: float | None) -> bool:
+    """Whether a picture shown on `share_of_slide` of its slide (None: unknown) may hold text to read."""
+    if share_of_slide is not None and share_of_slide < MIN_PICTURE_SHARE:
+        return False
+    try:
+        size = pixel_size(data)
+    except Image.DecompressionBombError:
+        return True  # its OCR job reports it too large, and the document names its slide
+    return size is not None and size[0] * size[1] >= MIN_PICTURE_PIXELS
+
+
+def media_members(archive: zipfile.ZipFile) -> dict[str, str]:
+    """The archive's binary members by the SHA-1 of their content, to find a picture's member by its bytes
+    (python-pptx exposes a picture's bytes and their SHA-1, not the part they came from)."""
+    members: dict[str, str] = {}
+    for name in archive.namelist():
+        if name.endswith((".xml", ".rels", "/")):
+            continue
+        digest = hashlib.sha1()  # noqa: S324 - a content key, not security
+        with archive.open(name) as stream:
+            while chunk := stream.read(_READ_SIZE):
+                digest.update(chunk)
+        members[digest.hexdigest()] = name
+    return members
+
+
+def ocr_member(path: Path, member: str, languages: str, max_pixels: int) -> PictureOcr:
+    """OCR of the picture stored as `member` of the Office file at `path` (one job of the sandbox's pool)."""
+    with zipfile.ZipFile(path) as archive:
+        data = archive.read(member)
+    return ocr_picture(data, languages, max_pixels)
+
+
+def ocr_picture(data: bytes, languages: str, max_pixels: int) -> PictureOcr:
+    grey = _decoded(data, max_pixels)
+    if isinstance(grey, PictureOcr):
+        return grey
+    if grey.width * grey.height <= UPSCALE_MAX_PIXELS:
+        grey = grey.resize((grey.width * 2, grey.height * 2), Image.Resampling.LANCZOS)
+    try:
+        text, confidence = read_upright(deskew(grey), languages)
+    except (pytesseract.TesseractError, RuntimeError):  # RuntimeError: pytesseract's timeout
+        return PictureOcr("", failed=True)
+    if confidence is None or confidence < LOW_CONFIDENCE:
+        return PictureOcr("")
+    return PictureOcr(text.strip())
+
+
+def _decoded(data: bytes, max_pixels: int) -> Image.Image | PictureOcr:
+    """The picture in grey on white, or why it is not read (unreadable, or too large to decode)."""
+    try:
+        size = pixel_size(data)
+        if size is None:
+            return PictureOcr("")
+        if size[0] * size[1] > max_pixels:
+            return PictureOcr("", too_large=True)
+        with Image.open(io.BytesIO(data), formats=READABLE_FORMATS) as image:
+            return _on_white(image)
+    except Image.DecompressionBombError:
+        return PictureOcr("", too_large=True)
+    except _PILLOW_ERRORS:
+        return PictureOcr("")
+
+
+def _on_white(image: Image.Image) -> Image.Image:
+    """The first frame in grey, transparent parts white (dark text on a transparent background would
+    otherwise turn black on black)."""
+    image.seek(0)
+    if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info:
+        rgba = image.convert("RGBA")
+        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return Image.alpha_composite(white, rgba).convert("L")
+    return image.convert("L")

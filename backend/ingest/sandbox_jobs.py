@@ -1,0 +1,65 @@
+"""The jobs a worker of the extraction sandbox runs (backend/ingest/sandbox.py hands them to the pool).
+
+Each job is a module-level function (the pool sends it to the worker by reference) taking plain,
+picklable arguments (paths as strings) and, last, a progress callback that sends `ExtractProgress` to the
+server; it returns a picklable result or raises `ExtractionError`, which reaches the server as raised.
+The readers are imported inside the jobs: the server imports this module through the sandbox, and only
+the workers (whose forkserver preloads the readers) need PyMuPDF, python-pptx, Pillow and friends.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from backend.ingest.extract.common import too_large
+from backend.ingest.types import ExtractedUnit, ExtractResult, ProgressCallback
+from backend.store.kinds import DocKind
+
+
+def check_size(units: list[ExtractedUnit], max_chars: int) -> None:
+    """Refuse text beyond `max_chars`: each block costs memory in every server's index and an embedding."""
+    if sum(len(unit.text) for unit in units) > max_chars:
+        raise too_large(f"it holds more than {max_chars:,} characters of text")
+
+
+def document(path: str, kind: DocKind, languages: str, max_chars: int, report: ProgressCallback) -> ExtractResult:
+    """A whole file of any kind but PDF and PPTX, in one job."""
+    from backend.ingest.extract import extract_document
+
+    result = extract_document(Path(path), kind, ocr_languages=languages, on_progress=report)
+    check_size(result.units, max_chars)
+    return result
+
+
+def pdf_scan(path: str, max_chars: int, report: ProgressCallback) -> Any:
+    """A PDF's text pass: every page's text and which pages need OCR."""
+    from backend.ingest.extract.pdf import scan_pdf
+
+    scan = scan_pdf(Path(path), report)
+    check_size(scan.units, max_chars)
+    return scan
+
+
+def ocr_page(path: str, number: int, languages: str, max_pixels: int, _report: ProgressCallback) -> Any:
+    """One PDF page, rendered and OCR'd."""
+    from backend.ingest.extract.pdf import ocr_pdf_page
+
+    return ocr_pdf_page(Path(path), number, languages, max_pixels)
+
+
+def pptx_scan(path: str, max_chars: int, report: ProgressCallback) -> Any:
+    """A deck's text pass: every slide's text and which pictures are worth OCR'ing."""
+    from backend.ingest.extract.pptx import scan_pptx
+
+    scan = scan_pptx(Path(path), report)
+    texts = (part for slide in scan.slides for part in slide.parts if isinstance(part, str))
+    check_size([ExtractedUnit(text) for text in texts], max_chars)
+    return scan
+
+
+def ocr_picture(path: str, member: str, languages: str, max_pixels: int, _report: ProgressCallback) -> Any:
+    """One picture of a deck (its zip member), decoded and OCR'd."""
+    from backend.ingest.extract.pictures import ocr_member
+
+    return ocr_member(Path(path), member, languages, max_pixels)
