@@ -8,10 +8,13 @@ their earliest place (reading order), ranked where their best-ranked copy ranked
 in `also_at`. Passages of different documents are never collapsed: two versions of a file are two files,
 and which to keep is the user's choice.
 
-"The same text" is exact equality after NFKC, case folding and collapsing whitespace (`same_text`). Near
-duplicates are not collapsed: in the handbook the only passages that repeat with a difference differ in
-one character (a footnote's number, 1 against 4), and a one-character difference cannot be told from a
-changed amount, date or section number ("$1,000" / "$4,000"), which is the difference a reader must see.
+"The same text" is exact equality after NFKC, case folding and collapsing whitespace (`same_text`), with
+one more rule: the number in a "Footnote n:" / "Endnote n:" label is not compared. Word numbers its notes
+by their running count and the DOCX reader writes that count into the label (extract/docx.py), so a
+section the handbook repeats says "Footnote 2:" in one copy and "Footnote 5:" in the next, with the same
+note text: the number is the file's bookkeeping, not what the author wrote. Other near duplicates are not
+collapsed: a one-character difference cannot be told from a changed amount, date or section number
+("$1,000" / "$4,000"), which is the difference a reader must see.
 A heading line is not stripped either: the chunker writes the heading into the passage only where the
 passage begins its section, so both copies of a repeated section carry it; where they differ (one copy
 under a heading, one under another), they are different passages of the document.
@@ -39,6 +42,7 @@ reads exactly k candidates' texts in one round trip, as before, and ranks exactl
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -49,6 +53,8 @@ from backend.retrieval.types import CopiesSource, Copy, Location
 # The deepest channel lists a search asks for to fill k (pgvector's HNSW beam reaches 1,000 at most).
 MAX_DEPTH = 1000
 DEEPER = 4
+# A note label as the DOCX reader writes it, case-folded: its number is Word's running count.
+_NOTE_NUMBER = re.compile(r"\b(footnote|endnote) \d+:")
 
 # The fused candidates at a channel depth, and whether every channel returned fewer than that depth (so
 # asking deeper finds nothing more).
@@ -56,8 +62,8 @@ Ranker = Callable[[int], tuple[list[Fused], bool]]
 
 
 def same_text(text: str) -> str:
-    """The text as compared: NFKC, case-folded, whitespace runs as one space, trimmed."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    """The text as compared: NFKC, case-folded, whitespace runs as one space, trimmed, notes unnumbered."""
+    return _NOTE_NUMBER.sub(r"\1:", " ".join(unicodedata.normalize("NFKC", text).casefold().split()))
 
 
 @dataclass

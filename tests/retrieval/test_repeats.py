@@ -8,6 +8,7 @@ times), and a PDF that prints one paragraph on 45 pages, more often than the can
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -89,6 +90,21 @@ def test_the_handbook_repeats_no_passage_in_results(backend_server: QuireServer,
             assert all(normalise(p["text"]) == normalise(shown["text"]) for p in places)
             assert [p["ordinal"] for p in places] == sorted(p["ordinal"] for p in places)
             assert shown["ordinal"] < places[0]["ordinal"]
+
+
+def test_copies_differing_only_in_a_notes_running_number_are_one_result(backend_server: QuireServer,
+                                                                         handbook: dict[str, Any]) -> None:
+    """The handbook repeats the section citing its "continue means adjourn" note; Word numbers the note by
+    its running count, so one copy reads "Footnote 2:" and the next "Footnote 5:". That is one passage."""
+    note = "References to “continue” in this Handbook shall have the same meaning as “adjourn.”"
+    with backend_server.client() as api:
+        for mode in ("hybrid", "sparse"):
+            hits = search(api, "continue same meaning as adjourn", 10, [handbook["id"]], mode)
+            holding = [hit for hit in hits if normalise(note) in normalise(hit["text"])]
+            assert len(holding) == 1, [re.findall(r"Footnote \d+:", hit["text"]) for hit in holding]
+            labels = {re.search(r"Footnote \d+:", block(api, handbook["id"], place)["text"]).group()  # type: ignore[union-attr]
+                      for place in [holding[0]["block_id"]] + [a["block_id"] for a in holding[0]["also_at"]]}
+            assert len(labels) > 1, "the other copy, with its own note number, is among the places given"
 
 
 def test_a_chat_answer_cites_each_passage_once(backend_server: QuireServer, handbook: dict[str, Any],
