@@ -14,7 +14,7 @@ from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import QuireServer
 
 CITATION_KEYS = {"n", "block_id", "document_id", "filename", "page", "section", "snippet", "score", "text",
-                 "relevant", "page_label", "kind"}
+                 "relevant", "page_label", "kind", "also_at"}
 TOOLS = ["search_knowledge_base", "list_documents", "analyze_document", "compare_documents", "calculator",
          "current_time"]
 
