@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import ConsoleWatch
 from tests.support.server import QuireServer
+from tests.support.vault import ingest
 
 HEALTH_POLL_S = 30
 
@@ -20,6 +21,8 @@ def test_light_turns_amber_at_the_first_failed_request(
 ) -> None:
     console.allow(r"Failed to load resource|ERR_CONNECTION_REFUSED|ERR_EMPTY_RESPONSE")
     server = server_factory()
+    with server.client() as api:  # the passage search box is shown once the library holds a document
+        ingest(api, {"plants.md": b"# Plants\n\nPhotosynthesis turns light into sugar."})
     page.goto(server.url + "/library")
     light = page.get_by_test_id("health-light")
     expect(light).to_have_attribute("data-state", "ready")
