@@ -17,5 +17,7 @@ if [[ -f frontend/package.json && $# -eq 0 ]]; then
   (cd frontend && npm run --silent check)
 fi
 echo "== pytest"
-# The suite must not depend on a developer's data or .env.
-env -u DATABASE_URL QUIRE_DATA_DIR="$(mktemp -d)" "$PY" -m pytest -q --durations=25 "$@"
+# The suite must not depend on a developer's data or .env. Two processes (pytest-xdist), each test file
+# whole in one of them so a module's server and documents are set up once: most of the time a test waits
+# on a server, a browser or an ingestion rather than using a core.
+env -u DATABASE_URL QUIRE_DATA_DIR="$(mktemp -d)" "$PY" -m pytest -q -n 2 --dist loadfile --durations=25 "$@"
