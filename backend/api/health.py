@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from backend.api.deps import ContextDep
 from backend.cluster.status import ProcessStatus, list_processes
 from backend.config import APPLICATION_VERSION
+from backend.store.liveness import DATABASE_LOST
 from backend.voice.service import transcriber
 
 router = APIRouter(prefix="/api", tags=["health"])
@@ -122,6 +123,15 @@ def health(ctx: ContextDep) -> dict[str, Any]:
     settings = ctx.settings
     status = ctx.llm.status()
     postgres_ok = ctx.db.ping()
+    index: dict[str, Any] = {"state": ctx.search.state}
+    processes: list[ProcessStatus] = []
+    if postgres_ok:
+        # The database can go between the ping and these reads: health then reports it down, never a 503.
+        try:
+            index, processes = ctx.search.stats(), list_processes(ctx)
+        except DATABASE_LOST:
+            ctx.db.liveness.suspect()
+            postgres_ok = False
     dbos_state = _dbos_state(postgres_ok)
     chat_ok = status.has(settings.chat_model)
     embed_ok = settings.embedder == "local" or status.has(settings.embed_model)
@@ -140,8 +150,8 @@ def health(ctx: ContextDep) -> dict[str, Any]:
             "error": status.error,
         },
         "embedder": {"kind": settings.embedder, "model": ctx.embedder.model},
-        "index": ctx.search.stats(),
+        "index": index,
         "voice": asdict(transcriber(settings).status()),
-        "processes": list_processes(ctx) if postgres_ok else [],
+        "processes": processes,
         "hints": _database_hints(postgres_ok, ctx) + _hints(status.reachable, chat_ok, embed_ok, ctx),
     }
