@@ -183,7 +183,8 @@ def _check_content(path: Path, kind: DocKind, sniffed: str | None, extension: st
             raise _mismatch(extension)
         _check_pdf(path)
     elif kind in _OFFICE_PREFIX:
-        _check_office(path, kind, extension)
+        if sniffed != kind:  # when it is, sniff has already opened the package and found its main part
+            _check_office(path, kind, extension)
     else:
         _check_text(path, kind, extension)
 
