@@ -31,8 +31,9 @@ import numpy as np
 from backend.llm.embedders import l2_normalise
 from backend.retrieval.dense import DenseIndex
 from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
-from backend.retrieval.relevance import Judge, is_relevant
-from backend.retrieval.repeats import Passage, distinct_passages
+from backend.retrieval.hits import make_hit
+from backend.retrieval.relevance import Judge
+from backend.retrieval.repeats import distinct_passages
 from backend.retrieval.segments import CowMap, RowKey
 from backend.retrieval.sparse import BM25Params, SparseIndex
 from backend.retrieval.tokenizer import Analyzer
@@ -47,7 +48,6 @@ from backend.retrieval.types import (
     SearchMode,
 )
 
-SNIPPET_CHARS = 240
 A = TypeVar("A")
 B = TypeVar("B")
 _PARALLEL_BUILD_ROWS = 20_000  # vectors in one change from which the dense channel is built in parallel
@@ -368,20 +368,6 @@ def _documents(changes: Mapping[str, Sequence[IndexedBlock]], ids: list[str],
             yield names[doc], tuple(itertools.islice(owned, len(blocks)))
 
 
-def make_hit(passage: Passage, weights: dict[str, float], judge: Judge, analyzer: Analyzer) -> Hit:
-    """A distinct passage as a search hit (both search modes build their hits here): shown at its earliest
-    place, ranked as its best-ranked copy."""
-    block_id, block = passage.shown
-    sparse_rank, dense_rank = passage.fused.ranks
-    relevance = judge(block.text)
-    return Hit(block_id=block_id, document_id=block.document_id, filename=block.filename,
-               page=block.page, section=block.section, kind=block.kind, text=block.text,
-               snippet=snippet(block.text, weights, analyzer), score=passage.fused.score,
-               dense_rank=dense_rank, sparse_rank=sparse_rank, relevance=relevance,
-               relevant=is_relevant(relevance), page_label=block.page_label, document_kind=block.document_kind,
-               also_at=passage.also_at)
-
-
 def _details(block: IndexedBlock) -> BlockDetails:
     return BlockDetails(block.document_id, block.filename, block.page, block.section, block.kind, block.text,
                         block.page_label, block.document_kind, block.ordinal)
@@ -397,69 +383,3 @@ def _stack(vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
 def _fit(dense: DenseIndex, dimension: int) -> DenseIndex:
     """The dense channel to add `dimension`-d vectors to: a new empty one if the dimension changed."""
     return dense if dense.dimension in (None, dimension) else DenseIndex()
-
-
-def snippet(text: str, weights: Mapping[str, float], analyzer: Analyzer, width: int = SNIPPET_CHARS) -> str:
-    """The ~`width`-character window of `text` (cut at word boundaries) holding the most query weight.
-
-    A window scores the summed weight of the distinct query terms it contains, so a rare term counts more
-    than a common one and a repeated word cannot crowd out the others; the window is then centred on its
-    matches. No match (a dense-only hit): the text's beginning. Whitespace is collapsed to single spaces.
-    """
-    words = text.split()
-    if len(text) <= width or not words:  # a short text: the window widens to all of it, wherever centred
-        return " ".join(words)
-    # starts[i] = offset of word i in the whitespace-collapsed text; starts[-1] - 1 = its length.
-    starts = list(itertools.accumulate([len(w) + 1 for w in words], initial=0))
-    if not weights:
-        return _cut(words, *_centred(starts, 0, 0, width))
-    word_terms = analyzer.word_terms(words, analyzer.language_of(text))
-    query_terms = set(weights)  # a set's isdisjoint is faster than a dict view's
-    matched = [i for i, terms in enumerate(word_terms) if not query_terms.isdisjoint(terms)]
-    if not matched:
-        return _cut(words, *_centred(starts, 0, 0, width))
-    return _cut(words, *_centred(starts, *_best_span(starts, matched, word_terms, weights, width), width))
-
-
-def _best_span(starts: list[int], matched: list[int], word_terms: list[tuple[str, ...]],
-               weights: Mapping[str, float], width: int) -> tuple[int, int]:
-    """(first, last) matched word of the best-scoring window of at most `width` chars: two pointers over
-    the matched words only, adding a term's weight when its count rises to 1 and taking it off at 0."""
-    terms = [[t for t in word_terms[i] if t in weights] for i in matched]
-    ends = [starts[i + 1] - 1 for i in matched]  # where each matched word ends
-    best, best_span = -1.0, (matched[0], matched[0])
-    counts: dict[str, int] = {}
-    score, b = 0.0, 0
-    for a, first in enumerate(matched):
-        limit = starts[first] + width
-        while b < len(matched) and ends[b] <= limit:
-            for t in terms[b]:
-                counts[t] = counts.get(t, 0) + 1
-                if counts[t] == 1:
-                    score += weights[t]
-            b += 1
-        if score > best + 1e-12:
-            best, best_span = score, (first, matched[max(b - 1, a)])
-        for t in terms[a]:
-            counts[t] = counts.get(t, 0) - 1  # a word longer than `width` is taken off before it was added
-            if counts[t] == 0:
-                score -= weights[t]
-    return best_span
-
-
-def _centred(starts: list[int], first: int, last: int, width: int) -> tuple[int, int]:
-    """Word range [i, j) spanning words first..last, widened evenly on both sides up to `width` chars."""
-    n = len(starts) - 1
-    i, j = first, last + 1
-    grew = True
-    while grew:
-        grew = False
-        if i > 0 and starts[j] - 1 - starts[i - 1] <= width:
-            i, grew = i - 1, True
-        if j < n and starts[j + 1] - 1 - starts[i] <= width:
-            j, grew = j + 1, True
-    return i, j
-
-
-def _cut(words: list[str], i: int, j: int) -> str:
-    return ("… " if i > 0 else "") + " ".join(words[i:j]) + (" …" if j < len(words) else "")

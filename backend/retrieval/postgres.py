@@ -51,7 +51,8 @@ import numpy as np
 from backend.llm.embedders import Embedder, l2_normalise
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
-from backend.retrieval.hybrid import candidate_depth, make_hit
+from backend.retrieval.hits import make_hit
+from backend.retrieval.hybrid import candidate_depth
 from backend.retrieval.relevance import Judge, query_terms
 from backend.retrieval.repeats import distinct_passages
 from backend.retrieval.service import SearchResult, SearchService, live_copies

@@ -9,7 +9,8 @@ import time
 import numpy as np
 import pytest
 
-from backend.retrieval.hybrid import SNIPPET_CHARS, HybridIndex, snippet
+from backend.retrieval.hits import SNIPPET_CHARS, snippet
+from backend.retrieval.hybrid import HybridIndex
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import IndexedBlock, Scope
 
