@@ -13,6 +13,7 @@ from backend.api.deps import ContextDep
 from backend.ingest import progress, reconcile
 from backend.ingest.progress import StepStatus
 from backend.store.ingest import Decision, ItemState, RunPhase
+from backend.store.kinds import DocKind
 
 router = APIRouter(prefix="/api/ingest", tags=["ingest"])
 
@@ -32,6 +33,7 @@ class RunProgress(Progress):
 class RunDocument(BaseModel):
     id: str
     filename: str
+    kind: DocKind  # how the file is read; `pages` counts slides for a deck
     status: ItemState
     decision: Decision | None  # None until the scan decided
     error: str | None

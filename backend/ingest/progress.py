@@ -16,6 +16,7 @@ from backend.context import AppContext
 from backend.errors import NotFound
 from backend.ingest.validate import read_as
 from backend.store import ingest as store
+from backend.store.kinds import DocKind
 
 TERMINAL_STATUSES = {"SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"}
 POLL_INTERVAL_S = 0.25
@@ -53,6 +54,7 @@ class DocumentProgress(TypedDict):
 
     id: str
     filename: str
+    kind: DocKind  # how the file is read (its content decided): says what `pages` count (pages, slides)
     status: store.ItemState
     decision: store.Decision | None
     error: str | None
@@ -112,6 +114,7 @@ def _document(item: store.IngestItemRow) -> DocumentProgress:
     return {
         "id": item["document_id"],
         "filename": item["filename"],
+        "kind": item["kind"],
         "status": item["state"],
         "decision": item["decision"],
         "error": item["error"],

@@ -75,7 +75,7 @@ def test_files_are_read_as_what_their_bytes_are_and_the_answer_says_so(api: http
     for file, _, kind, said in CASES:
         name = names[file]
         assert (accepted[name]["kind"], accepted[name]["read_as"]) == (kind, said), name  # the name kept as given
-        assert in_run[name]["read_as"] == said
+        assert (in_run[name]["kind"], in_run[name]["read_as"]) == (kind, said)  # the run's view says the same
         document = api.get(f"/api/documents/{accepted[name]['id']}").json()
         assert (document["filename"], document["status"], document["kind"], document["read_as"]) == \
             (name, "ready", kind, said)

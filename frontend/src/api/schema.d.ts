@@ -2662,6 +2662,11 @@ export interface components {
             filename: string;
             /** Id */
             id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html";
             /** Pages */
             pages: number | null;
             progress: components["schemas"]["Progress"];

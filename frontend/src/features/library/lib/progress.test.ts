@@ -4,7 +4,7 @@ import { afterCancel, cancelOutcome, cancelWarning, inFlight, isActive, overallF
 
 function item(change: Partial<IngestItem>): IngestItem {
   return {
-    id: "d1", filename: "notes.pdf", status: "queued", decision: null, error: null, warnings: [],
+    id: "d1", filename: "notes.pdf", kind: "pdf", status: "queued", decision: null, error: null, warnings: [],
     progress: { done: 0, total: 0, detail: "" }, pages: null, blocks: null, embedded: null, ...change,
   };
 }
@@ -27,6 +27,7 @@ describe("progress labels", () => {
   it("sums up a finished file", () => {
     expect(progressLabel(item({ status: "ready", pages: 21, blocks: 340 }))).toBe("Ready · 21 pages, 340 passages");
     expect(progressLabel(item({ status: "ready", pages: null, blocks: 1 }))).toBe("Ready · 1 passage");
+    expect(progressLabel(item({ status: "ready", kind: "pptx", pages: 12, blocks: 14 }))).toBe("Ready · 12 slides, 14 passages");
     expect(progressLabel(item({ status: "ready", pages: 2, blocks: 10, embedded: 7 })))
       .toBe("Ready · 2 pages, 10 passages · 3 not embedded yet (found by keyword search meanwhile)");
     expect(progressLabel(item({ status: "skipped" }))).toBe("Unchanged — already in your library");

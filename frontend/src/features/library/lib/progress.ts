@@ -1,9 +1,10 @@
 /**
  * Words and numbers for ingestion progress, from a run item's state: "Extracting · page 3 of 21 (OCR)",
- * "Embedding · batch 4 of 12", "Ready · 21 pages, 340 passages", or the error in words. Pure.
+ * "Embedding · batch 4 of 12", "Ready · 21 pages, 340 passages" ("12 slides" for a deck), or the error in words. Pure.
  */
 import type { Tone } from "@/components/Badge";
 import { listNames, plural } from "@/lib/format";
+import { formatLength } from "@/lib/location";
 import type { IngestItem, ItemStatus, RunStatus } from "../api/types";
 
 const STAGE: Record<ItemStatus, string> = {
@@ -38,7 +39,7 @@ export function progressLabel(item: IngestItem): string {
       return "Unchanged — already in your library";
     case "ready": {
       const parts: string[] = [];
-      if (item.pages) parts.push(plural(item.pages, "page"));
+      if (item.pages) parts.push(formatLength(item.kind, item.pages));
       if (item.blocks !== null && item.blocks !== undefined) parts.push(plural(item.blocks, "passage"));
       const missing = item.blocks && item.embedded !== null ? item.blocks - item.embedded : 0;
       const note = missing > 0 ? ` · ${missing} not embedded yet (found by keyword search meanwhile)` : "";
