@@ -45,17 +45,15 @@ from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-import anyio.to_thread
 import numpy as np
 
 from backend.llm.embedders import Embedder, l2_normalise
-from backend.llm.errors import ModelError, ModelUnavailable
 from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
 from backend.retrieval.hits import make_hit
 from backend.retrieval.hybrid import candidate_depth
 from backend.retrieval.relevance import Judge, query_terms
 from backend.retrieval.repeats import distinct_passages
-from backend.retrieval.service import SearchResult, SearchService, live_copies
+from backend.retrieval.service import SearchService, live_copies
 from backend.retrieval.sparse import BM25Params, bm25_idf
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Hit, Scope, SearchMode
@@ -361,26 +359,9 @@ class PostgresSearchService(SearchService):
     def poll_once(self) -> int:
         return 0
 
-    def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid",
-               query_vector: np.ndarray | None = None) -> SearchResult:
-        vector, notice = query_vector, None
-        if mode != "sparse" and vector is None:
-            try:
-                vector = self.embedder.embed([query])[0]
-            except (ModelUnavailable, ModelError) as exc:
-                notice = f"Keyword search only: the embedding model is unavailable ({exc})."
-                if mode == "dense":
-                    return SearchResult([], mode, notice)
-        return SearchResult(self.pg.search(query, k, scope=scope, mode=mode, query_vector=vector), mode, notice)
-
-    async def asearch(self, query: str, k: int, scope: Scope | None = None) -> SearchResult:
-        """Database round trips block: always in a worker thread, never on the event loop."""
-        try:
-            vector, notice = (await self._aembed(query))[0], None
-        except (ModelUnavailable, ModelError) as exc:
-            vector, notice = None, f"Keyword search only: the embedding model is unavailable ({exc})."
-        hits = await anyio.to_thread.run_sync(lambda: self.pg.search(query, k, scope=scope, query_vector=vector))
-        return SearchResult(hits, "hybrid", notice)
+    def _hits(self, query: str, k: int, scope: Scope | None, mode: SearchMode,
+              vector: np.ndarray | None) -> list[Hit]:
+        return self.pg.search(query, k, scope=scope, mode=mode, query_vector=vector)
 
     def known_documents(self, document_ids: Any) -> set[str]:
         return store.live_document_ids(self.db, list(document_ids))

@@ -322,8 +322,7 @@ class SearchService:
                 notice = _keyword_only(exc)
                 if mode == "dense":
                     return SearchResult([], mode, notice)
-        hits = self.index.search(query, k, scope=scope, mode=mode, query_vector=vector)
-        return SearchResult(hits, mode, notice)
+        return SearchResult(self._hits(query, k, scope, mode, vector), mode, notice)
 
     async def asearch(self, query: str, k: int, scope: Scope | None = None) -> SearchResult:
         """A hybrid `search` for the event loop. The query is embedded without blocking the loop; the search
@@ -332,8 +331,13 @@ class SearchService:
             vector, notice = (await self._aembed(query))[0], None
         except (ModelUnavailable, ModelError) as exc:
             vector, notice = None, _keyword_only(exc)
-        search = functools.partial(self.index.search, query, k, scope=scope, query_vector=vector)
+        search = functools.partial(self._hits, query, k, scope, "hybrid", vector)
         return SearchResult(await anyio.to_thread.run_sync(search), "hybrid", notice)
+
+    def _hits(self, query: str, k: int, scope: Scope | None, mode: SearchMode,
+              vector: np.ndarray | None) -> list[Hit]:
+        """The ranking itself, once the query has its vector (or none: keywords only)."""
+        return self.index.search(query, k, scope=scope, mode=mode, query_vector=vector)
 
     async def _aembed(self, query: str) -> np.ndarray:
         if isinstance(self.embedder, AsyncEmbedder):
