@@ -264,3 +264,31 @@ def test_word_footnotes_are_read(api: httpx.Client, unique: Unique, tmp_path: Pa
         next(block["section"] for block in blocks if "acetyl-CoA." in block["text"])}
     hits = api.get("/api/search", params={"q": "Enzymologia", "documents": doc["id"], "mode": "sparse"})
     assert hits.json()["hits"]
+
+
+def _nested_page(depth: int) -> bytes:
+    """A page whose middle paragraph sits `depth` unclosed-looking `<div>`s deep, as hand-written pages with
+    unclosed tags nest deeper with every paragraph."""
+    return (
+        "<html><head><title>Leaves</title><script>var hidden = 'SCRIPTWORD';</script></head><body>"
+        "<p>Photosynthesis turns light into sugar in the leaves of green plants.</p>"
+        + "<div>" * depth + "<p>Chlorophyll absorbs red and blue light but reflects green.</p>" + "</div>" * depth
+        + "<p>Stomata close at night to keep water in.</p></body></html>"
+    ).encode()
+
+
+def test_deeply_nested_web_pages_keep_all_their_text(api: httpx.Client, unique: Unique) -> None:
+    # Before: libxml2 stopped at a depth of 256 and the rest of the page was silently dropped.
+    deep, deeper = unique("nested.html"), unique("nested-more.html")
+    docs = ingest(api, {deep: _nested_page(1_000), deeper: _nested_page(5_000)})
+    for name in (deep, deeper):
+        document = api.get(f"/api/documents/{docs[name]['id']}").json()
+        text = " ".join(b["text"] for b in api.get(f"/api/documents/{docs[name]['id']}/blocks").json()["blocks"])
+        for words in ("light into sugar", "Chlorophyll absorbs red", "Stomata close at night"):
+            assert words in text, (name, text)
+        assert "SCRIPTWORD" not in text
+        hits = api.get("/api/search", params={"q": "chlorophyll reflects green", "mode": "sparse",
+                                               "documents": docs[name]["id"]}).json()["hits"]
+        assert "Chlorophyll" in hits[0]["text"]
+        # Beyond what libxml2 reads at all (2,048), the page is read whole and the library says how.
+        assert bool(document["warnings"]) is (name == deeper), document["warnings"]
