@@ -12,6 +12,7 @@ from backend.ingest.extract import extract_document
 from backend.ingest.extract import html as html_module
 from backend.ingest.extract.markdown import split_markdown
 from backend.ingest.extract.text import decode_text, read_text_file
+from backend.ingest.types import ExtractionError
 from tests.support.documents import make_csv
 
 GERMAN = "Grüße, café"
@@ -241,3 +242,12 @@ def test_breadcrumbs_show_headings_as_rendered(tmp_path: Path) -> None:
     )
     sections = [unit.section for unit in extract_document(page, "html").units]
     assert sections == ["Manual > Intro", "Manual > Setup", "Manual > Usage"]
+
+
+def test_a_csv_quote_never_closed_is_refused_in_words(tmp_path: Path) -> None:
+    path = tmp_path / "export.csv"
+    path.write_text('name,comment\nAda,"never closed\n' + "Bob,fine\n" * 2_000_000, encoding="utf-8")
+    with pytest.raises(ExtractionError) as refused:
+        extract_document(path, "csv")
+    assert refused.value.message == ("This CSV file has a cell of more than 16 MB of text, most often after a quote "
+                                     "mark that is never closed.")

@@ -31,6 +31,9 @@ def _parse(text: str) -> list[list[str]]:
     try:
         return list(csv.reader(io.StringIO(text), _dialect(text[:_SNIFF_SAMPLE])))
     except csv.Error as exc:
+        if "field limit" in str(exc):  # the csv module's only signal for it is its message
+            raise ExtractionError("csv_corrupt", f"This CSV file has a cell of more than {_FIELD_LIMIT // 2**20} MB "
+                                  "of text, most often after a quote mark that is never closed.") from exc
         raise ExtractionError("csv_corrupt", f"This CSV file could not be parsed: {exc}.") from exc
 
 
