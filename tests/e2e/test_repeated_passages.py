@@ -1,5 +1,6 @@
 """A passage a document prints on several pages is one row of the library's passage search, at its first
-page, the row saying where else it stands ("Also on p. 3, p. 5"); the other pages' passages still follow."""
+page, the row saying where else it stands ("Also on p. 3, p. 5", each a link there); the other pages'
+passages still follow."""
 
 from __future__ import annotations
 
@@ -29,4 +30,10 @@ def test_a_repeated_passage_is_one_row_saying_where_else_it_stands(page: Page, e
     repeated = group.get_by_test_id("passage-hit").filter(has_text="Safety notice")
     expect(repeated).to_have_count(1)
     expect(repeated).to_contain_text("Page 1")
-    expect(repeated.get_by_test_id("also-at")).to_have_text("Also on p. 3, p. 5")
+    also = group.get_by_test_id("passage-row").filter(has_text="Safety notice").get_by_test_id("also-at")
+    expect(also).to_have_text("Also on p. 3, p. 5")
+    # Each other place is a link to it: page 5 opens with its copy of the passage boxed.
+    also.get_by_role("link", name="p. 5").click()
+    view = page.get_by_test_id("pdf-view")
+    expect(view).to_have_attribute("data-page", "5")
+    expect(view.get_by_test_id("pdf-highlight").first).to_be_visible()

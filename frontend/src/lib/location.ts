@@ -43,7 +43,7 @@ export function formatLocation(where: Locatable, style: LocationStyle = "short")
 }
 
 /** The places shown by name in `formatAlsoAt` before "and N more". */
-const ALSO_AT_NAMED = 3;
+export const ALSO_AT_NAMED = 3;
 
 /**
  * Where else the document holds a passage's text (a passage a document repeats is one search result, one
@@ -51,14 +51,33 @@ const ALSO_AT_NAMED = 3;
  * page (a Word document) are counted: "Also 2 more times in this document". "" when there are none.
  */
 export function formatAlsoAt(places: readonly Locatable[] | null | undefined, kind?: string | null): string {
-  if (!places?.length) return "";
+  const summary = alsoAtSummary(places ?? [], kind);
+  if (!summary) return "";
+  if (!summary.named.length) return summary.lead;
+  return `${summary.lead} ${summary.named.map((place) => place.label).join(", ")}${summary.rest ? ` and ${summary.rest} more` : ""}`;
+}
+
+/** `formatAlsoAt`'s parts, for a line whose places are links: the places named (each the first of the
+ * document's places with that label, by its index in `places`) and how many others there are. */
+export interface AlsoAtSummary {
+  lead: string;
+  named: { label: string; index: number }[];
+  rest: number;
+}
+
+export function alsoAtSummary(places: readonly Locatable[], kind?: string | null): AlsoAtSummary | null {
+  if (!places.length) return null;
   const located = places.map((place) => formatLocation({ ...place, kind }));
-  const named = [...new Set(located.filter(Boolean))].slice(0, ALSO_AT_NAMED);
+  const named: { label: string; index: number }[] = [];
+  located.forEach((label, index) => {
+    if (label && named.length < ALSO_AT_NAMED && !named.some((place) => place.label === label)) named.push({ label, index });
+  });
   if (!named.length) {
-    return places.length === 1 ? "Also once more in this document" : `Also ${places.length} more times in this document`;
+    const lead = places.length === 1 ? "Also once more in this document" : `Also ${places.length} more times in this document`;
+    return { lead, named: [], rest: places.length };
   }
-  const rest = located.filter((where) => !named.includes(where)).length;
-  return `Also on ${named.join(", ")}${rest ? ` and ${rest} more` : ""}`;
+  const labels = new Set(named.map((place) => place.label));
+  return { lead: "Also on", named, rest: located.filter((where) => !labels.has(where)).length };
 }
 
 /** How long a document is, in its own unit: "12 pages", "30 slides", "3 sheets". */

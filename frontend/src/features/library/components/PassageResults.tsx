@@ -1,17 +1,18 @@
 /**
  * The library search's passage results: hybrid search over the documents' text, grouped by document,
- * the matching words marked. Each passage opens the viewer at its page, slide or rows; "Ask in chat"
- * starts a question about it, scoped to that document.
+ * the matching words marked. Each passage opens the viewer at its page, slide or rows, and so does each
+ * other place its document repeats it ("Also on p. 3, p. 5"); "Ask in chat" starts a question about it,
+ * scoped to that document.
  */
 import { FileText, MessageSquare, TextSearch } from "lucide-react";
 import { Link } from "react-router";
 import { groupHits, hitPlace, MIN_SEARCH_CHARS, usePassageSearch } from "@/api/search";
+import { AlsoAtLinks } from "@/components/AlsoAtLinks";
 import { Spinner } from "@/components/Spinner";
 import { Highlighted } from "@/components/viewer/Highlighted";
 import { useDebounced } from "@/hooks/useDebounced";
 import { errorMessage } from "@/lib/api";
 import { plural } from "@/lib/format";
-import { formatAlsoAt } from "@/lib/location";
 import { queryTerms, readableMarkdown } from "@/lib/highlight";
 import { askInChatHref, viewerHref } from "@/lib/viewerLinks";
 
@@ -56,18 +57,19 @@ export function PassageResults({ query, categories }: { query: string; categorie
             </Link>
             <ul className="mt-1.5 space-y-1">
               {group.hits.slice(0, HITS_PER_DOCUMENT).map((hit) => (
-                <li key={hit.block_id} className="group flex items-start gap-2">
-                  <Link
-                    to={viewerHref(hit.document_id, { block: hit.block_id, page: hit.page, q: settled })}
-                    data-testid="passage-hit"
-                    className="min-w-0 flex-1 rounded-lg px-2 py-1.5 hover:bg-surface-2"
-                  >
-                    {hitPlace(hit) && <span className="mr-2 text-xs font-medium text-accent-soft-ink">{hitPlace(hit)}</span>}
-                    <span className="line-clamp-2 text-[13px] text-ink"><Highlighted text={isMarkdown(hit.document_kind) ? readableMarkdown(hit.snippet) : hit.snippet} terms={terms} /></span>
-                    {hit.also_at?.length ? (
-                      <span data-testid="also-at" className="mt-0.5 block text-xs text-ink-faint">{formatAlsoAt(hit.also_at, hit.document_kind)}</span>
-                    ) : null}
-                  </Link>
+                <li key={hit.block_id} data-testid="passage-row" className="group flex items-start gap-2">
+                  <div className="min-w-0 flex-1">
+                    <Link
+                      to={viewerHref(hit.document_id, { block: hit.block_id, page: hit.page, q: settled })}
+                      data-testid="passage-hit"
+                      className="block rounded-lg px-2 py-1.5 hover:bg-surface-2"
+                    >
+                      {hitPlace(hit) && <span className="mr-2 text-xs font-medium text-accent-soft-ink">{hitPlace(hit)}</span>}
+                      <span className="line-clamp-2 text-[13px] text-ink"><Highlighted text={isMarkdown(hit.document_kind) ? readableMarkdown(hit.snippet) : hit.snippet} terms={terms} /></span>
+                    </Link>
+                    <AlsoAtLinks documentId={hit.document_id} places={hit.also_at ?? []} kind={hit.document_kind} q={settled}
+                      className="block px-2 pb-1 text-xs text-ink-faint" />
+                  </div>
                   <Link
                     to={askInChatHref(hit.document_id, settled)}
                     className="mt-1 flex shrink-0 items-center gap-1 rounded-md px-2 py-1 text-xs text-ink-muted opacity-0 group-hover:opacity-100 hover:bg-surface-2 hover:text-ink focus-visible:opacity-100"
