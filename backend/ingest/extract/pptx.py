@@ -1,8 +1,9 @@
 """PowerPoint decks: one unit per slide (kind ``slide``, page = slide number, section = slide title).
 
 A slide's unit holds its title, the text of every text frame (also inside grouped shapes), tables as
-pipe rows, the text OCR'd from its pictures as a paragraph starting ``Text in picture:``, and the speaker
-notes prefixed ``Notes:``, so a question about what the speaker said finds the slide it belongs to.
+pipe rows, the text of SmartArt diagrams and charts (graphics.py), the text OCR'd from its pictures as a
+paragraph starting ``Text in picture:``, and the speaker notes prefixed ``Notes:``, so a question about
+what the speaker said finds the slide it belongs to.
 
 Reading is two passes, like a PDF's: `scan_pptx` reads every slide's text and lists the pictures worth
 OCR'ing (pictures.py says which), then each picture is OCR'd on its own (`pictures.ocr_member`), so the
@@ -31,6 +32,7 @@ from pptx.slide import Slide
 
 from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file
 from backend.ingest.extract.common import render_row
+from backend.ingest.extract.graphics import graphic_text
 from backend.ingest.extract.ocr import missing_ocr
 from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS, page_ranges
 from backend.ingest.extract.pictures import PictureOcr, media_members, ocr_member, worth_reading
@@ -122,6 +124,8 @@ def _shape_parts(shapes: Iterable[BaseShape], members: dict[str, str], area: int
         elif isinstance(shape, GraphicFrame) and shape.has_table:
             rows = [[cell.text.strip() for cell in row.cells] for row in shape.table.rows]
             yield "\n".join(render_row(row) for row in rows if any(row))
+        elif isinstance(shape, GraphicFrame):  # SmartArt, a chart
+            yield graphic_text(shape)
         elif isinstance(shape, Shape) and shape.has_text_frame:  # placeholders are Shapes too
             yield shape.text_frame.text.strip()
         elif isinstance(shape, Picture):  # placeholders holding a picture too
