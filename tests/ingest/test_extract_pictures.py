@@ -1,16 +1,20 @@
-"""OCR of pictures on slides, in real sandbox workers and in process: progress per slide, a picture shown on
-two slides, dark text on a transparent background, and the pixel cap."""
+"""OCR of pictures on slides and in Word documents, in real sandbox workers and in process: progress per
+slide (per picture in a Word document), a picture shown twice read once, dark text on a transparent
+background, the pixel cap, pictures in a Word table, and a picture whose job breaks a limit."""
 
 from __future__ import annotations
 
 import io
 from pathlib import Path
 
+import docx
 import pytest
+from docx.shared import Inches as DocxInches
 from PIL import Image, ImageDraw, ImageFont
 from pptx import Presentation
 from pptx.util import Inches
 
+from backend.ingest.extract.docx import extract_docx
 from backend.ingest.extract.pptx import extract_pptx
 from backend.ingest.sandbox import Limits, SandboxPool, extract_sandboxed
 from backend.ingest.types import ExtractProgress
@@ -69,4 +73,72 @@ def test_a_picture_over_the_pixel_cap_is_skipped_with_a_warning(tmp_path: Path) 
     result = extract_pptx(path, ocr_languages="eng", max_pixels=500_000)  # the picture has 560,000
     assert result.units == []
     assert result.warnings == ["1 picture(s) on slide(s) 2 have more pixels than OCR may read safely; "
+                               "their text is missing."]
+
+
+def _word(path: Path, shared: bytes, in_table: bytes) -> Path:
+    """Two sections showing the same picture, the second also a table with a picture in a cell."""
+    document = docx.Document()
+    document.add_heading("Transport", level=1)
+    document.add_paragraph("Passive transport:").add_run().add_picture(io.BytesIO(shared), width=DocxInches(6))
+    document.add_heading("Revision", level=1)
+    document.add_paragraph("The same board again:").add_run().add_picture(io.BytesIO(shared), width=DocxInches(6))
+    table = document.add_table(rows=2, cols=2)
+    table.cell(0, 0).text, table.cell(0, 1).text = "Term", "Board"
+    table.cell(1, 0).text = "Diffusion"
+    table.cell(1, 1).paragraphs[0].add_run().add_picture(io.BytesIO(in_table), width=DocxInches(3))
+    document.add_paragraph("End of revision.")
+    document.save(str(path))
+    return path
+
+
+def test_word_pictures_are_read_once_in_workers_and_placed_in_their_sections(tmp_path: Path) -> None:
+    path = _word(tmp_path / "handout", _text_png("Osmosis moves water across membranes"),
+                 _text_png("Diffusion needs no energy"))
+    reports: list[ExtractProgress] = []
+    pool = SandboxPool(2, Limits())
+    try:
+        result = extract_sandboxed(pool, path, "docx", ocr_languages="eng", on_progress=reports.append)
+    finally:
+        pool.close()
+    assert result.warnings == []
+    texts = [(unit.section, unit.kind, " ".join(unit.text.split())) for unit in result.units]
+    assert texts == [
+        ("Transport", "text", "Transport Passive transport: Text in picture: Osmosis moves water across membranes"),
+        ("Revision", "text", "Revision The same board again: Text in picture: Osmosis moves water across membranes"),
+        ("Revision", "table", "| Term | Board | | Diffusion | |"),
+        ("Revision", "text", "Text in picture: Diffusion needs no energy End of revision."),
+    ]
+    # Two distinct pictures, each read once: the progress counts them.
+    assert [report.detail for report in reports] == ["picture 1 of 2 (OCR)", "picture 2 of 2 (OCR)"]
+
+
+def test_a_word_picture_whose_job_breaks_a_limit_leaves_the_text_and_a_warning(tmp_path: Path) -> None:
+    # A page of dense text at 24 megapixels takes tesseract about 20 s: past the 5 s wall-clock limit,
+    # the worker is killed. The document keeps its text and says which section's picture was not read.
+    dense = render_text_image(" ".join(["Mitochondria produce energy for the cell"] * 150), width=4800,
+                              height=5000, font_px=30)
+    document = docx.Document()
+    document.add_heading("Cell biology", level=1)
+    document.add_paragraph("A scanned page follows.").add_run().add_picture(io.BytesIO(dense), width=DocxInches(6))
+    document.add_paragraph("Read the chapter before the lab.")
+    document.save(str(tmp_path / "scan"))
+    pool = SandboxPool(1, Limits(wall_s=5))
+    try:
+        result = extract_sandboxed(pool, tmp_path / "scan", "docx", ocr_languages="eng")
+    finally:
+        pool.close()
+    assert [" ".join(unit.text.split()) for unit in result.units] == [
+        "Cell biology A scanned page follows. Read the chapter before the lab."]
+    assert result.warnings == ['OCR failed on 1 picture(s) under "Cell biology"; their text is missing.']
+
+
+def test_a_word_picture_over_the_pixel_cap_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    document = docx.Document()
+    document.add_paragraph("Before.").add_run().add_picture(io.BytesIO(_text_png("Too many pixels to decode")))
+    document.add_paragraph("After.")
+    document.save(str(tmp_path / "big"))
+    result = extract_docx(tmp_path / "big", ocr_languages="eng", max_pixels=500_000)  # the picture has 560,000
+    assert [unit.text for unit in result.units] == ["Before.\n\nAfter."]
+    assert result.warnings == ["1 picture(s) in the document have more pixels than OCR may read safely; "
                                "their text is missing."]
