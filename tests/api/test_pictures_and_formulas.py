@@ -10,17 +10,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import docx
 import httpx
 import openpyxl
 import pytest
-from docx.shared import Inches as DocxInches
 from pptx import Presentation
 from pptx.enum.shapes import PP_PLACEHOLDER
 from pptx.util import Inches
 
 from tests.support.corpus import contains, manifest
-from tests.support.documents import render_text_image, tesseract_available
+from tests.support.documents import Heading, Para, make_docx, render_text_image, tesseract_available
 from tests.support.server import REPO_ROOT
 from tests.support.vault import ingest
 
@@ -120,20 +118,14 @@ def test_a_real_deck_keeps_its_badges_out_and_reads_an_added_screenshot(api: htt
     assert _found_on(api, "express the classic math operations", doc["id"]) == {16}
 
 
-def _handout(*pictures: bytes) -> bytes:
+def _handout(path: Path, *pictures: bytes) -> bytes:
     """A Word handout: a heading, a paragraph holding the pictures (after its own words), a paragraph after
     it, then the next heading and its paragraph."""
-    document = docx.Document()
-    document.add_heading("Plant cells", level=1)
-    holder = document.add_paragraph("The board at the end of the chloroplast lecture:")
-    for picture in pictures:
-        holder.add_run().add_picture(io.BytesIO(picture), width=DocxInches(6))
-    document.add_paragraph("Ask the tutor about anything on the board.")
-    document.add_heading("Animal cells", level=1)
-    document.add_paragraph("Animal cells have no cell wall.")
-    out = io.BytesIO()
-    document.save(out)
-    return out.getvalue()
+    return make_docx(path, [
+        Heading("Plant cells"), Para("The board at the end of the chloroplast lecture:", pictures=pictures),
+        Para("Ask the tutor about anything on the board."), Heading("Animal cells"),
+        Para("Animal cells have no cell wall."),
+    ]).read_bytes()
 
 
 def _all_blocks(api: httpx.Client, document_id: str) -> list[dict[str, Any]]:
@@ -154,10 +146,11 @@ def _document(api: httpx.Client, document_id: str) -> dict[str, Any]:
 
 
 @needs_tesseract
-def test_text_in_a_word_documents_picture_is_searchable_in_its_section(api: httpx.Client, unique: Unique) -> None:
+def test_text_in_a_word_documents_picture_is_searchable_in_its_section(api: httpx.Client, unique: Unique,
+                                                                       tmp_path: Path) -> None:
     # Before: a DOCX's pictures were skipped, so the words on the board were nowhere in the vault.
     name = unique("plant-cells-handout.docx")
-    doc = ingest(api, {name: _handout(_picture(BOARD).getvalue())}, timeout_s=120)[name]
+    doc = ingest(api, {name: _handout(tmp_path / "handout", _picture(BOARD).getvalue())}, timeout_s=120)[name]
     assert _document(api, doc["id"])["status"] == "ready"
     hits = [hit for hit in _hits(api, "light energy into chemical energy", doc["id"])
             if "light energy into chemical" in " ".join(hit["text"].split())]
@@ -175,14 +168,15 @@ def test_text_in_a_word_documents_picture_is_searchable_in_its_section(api: http
 
 
 @needs_tesseract
-def test_a_corrupt_picture_in_a_word_document_leaves_it_ready(api: httpx.Client, unique: Unique) -> None:
+def test_a_corrupt_picture_in_a_word_document_leaves_it_ready(api: httpx.Client, unique: Unique,
+                                                              tmp_path: Path) -> None:
     # Three pictures in one paragraph: one legible; one whose bytes are no image at all but are declared
     # image/png (python-docx cannot read its header); one a PNG cut short (its header reads, its pixels
     # do not decode).
     legible = _picture(BOARD).getvalue()
     garbage_source = _picture("first placeholder", width=800, height=200).getvalue()
     cut_source = _picture("second placeholder", width=900, height=200).getvalue()
-    built = io.BytesIO(_handout(legible, garbage_source, cut_source))
+    built = io.BytesIO(_handout(tmp_path / "handout", legible, garbage_source, cut_source))
     out = io.BytesIO()
     with zipfile.ZipFile(built) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
         for item in source.infolist():
