@@ -5,6 +5,8 @@ background, the pixel cap, pictures in a Word table, and a picture whose job bre
 from __future__ import annotations
 
 import io
+import os
+import time
 from pathlib import Path
 
 import docx
@@ -17,7 +19,8 @@ from pptx.util import Inches
 from backend.ingest.extract.docx import extract_docx
 from backend.ingest.extract.pptx import extract_pptx
 from backend.ingest.sandbox import Limits, SandboxPool, extract_sandboxed
-from backend.ingest.types import ExtractProgress
+from backend.ingest.types import ExtractProgress, ExtractResult
+from backend.store.kinds import DocKind
 from tests.support.documents import render_text_image, tesseract_available
 
 pytestmark = pytest.mark.skipif(not tesseract_available(), reason="tesseract is not installed")
@@ -39,15 +42,20 @@ def _text_png(text: str) -> bytes:
     return render_text_image(text, width=1400, height=400)
 
 
+def _in_pool(path: Path, kind: DocKind, limits: Limits, reports: list[ExtractProgress]) -> ExtractResult:
+    """`path` read by a pool of two real sandbox workers under `limits`, progress appended to `reports`."""
+    pool = SandboxPool(2, limits)
+    try:
+        return extract_sandboxed(pool, path, kind, ocr_languages="eng", on_progress=reports.append)
+    finally:
+        pool.close()
+
+
 def test_pictures_are_read_in_workers_with_progress_per_slide(tmp_path: Path) -> None:
     shared = _text_png("Osmosis moves water across membranes")
     path = _deck(tmp_path / "deck", [[], [shared], [shared, _text_png("Diffusion needs no energy")]])
     reports: list[ExtractProgress] = []
-    pool = SandboxPool(2, Limits())
-    try:
-        result = extract_sandboxed(pool, path, "pptx", ocr_languages="eng", on_progress=reports.append)
-    finally:
-        pool.close()
+    result = _in_pool(path, "pptx", Limits(), reports)
     by_slide = {unit.page: " ".join(unit.text.split()) for unit in result.units}
     assert set(by_slide) == {2, 3}  # slide 1 is empty
     assert by_slide[2] == "Text in picture: Osmosis moves water across membranes"
@@ -96,11 +104,7 @@ def test_word_pictures_are_read_once_in_workers_and_placed_in_their_sections(tmp
     path = _word(tmp_path / "handout", _text_png("Osmosis moves water across membranes"),
                  _text_png("Diffusion needs no energy"))
     reports: list[ExtractProgress] = []
-    pool = SandboxPool(2, Limits())
-    try:
-        result = extract_sandboxed(pool, path, "docx", ocr_languages="eng", on_progress=reports.append)
-    finally:
-        pool.close()
+    result = _in_pool(path, "docx", Limits(), reports)
     assert result.warnings == []
     texts = [(unit.section, unit.kind, " ".join(unit.text.split())) for unit in result.units]
     assert texts == [
@@ -114,23 +118,45 @@ def test_word_pictures_are_read_once_in_workers_and_placed_in_their_sections(tmp
 
 
 def test_a_word_picture_whose_job_breaks_a_limit_leaves_the_text_and_a_warning(tmp_path: Path) -> None:
-    # A page of dense text at 24 megapixels takes tesseract about 20 s: past the 5 s wall-clock limit,
-    # the worker is killed. The document keeps its text and says which section's picture was not read.
-    dense = render_text_image(" ".join(["Mitochondria produce energy for the cell"] * 150), width=4800,
-                              height=5000, font_px=30)
+    # 24 megapixels of dense text (about 8,000 words): tesseract takes minutes, far past the 4 s wall-clock
+    # limit, so the worker is killed. The document keeps its text and says which section's picture it lost.
+    image = Image.new("L", (5000, 4900), 255)
+    draw, font = ImageDraw.Draw(image), ImageFont.load_default(size=24)
+    for y in range(40, 4860, 36):
+        draw.text((40, y), " ".join(["Mitochondria produce energy for the cell."] * 9), font=font, fill=0)
+    dense = io.BytesIO()
+    image.save(dense, format="PNG")
     document = docx.Document()
     document.add_heading("Cell biology", level=1)
-    document.add_paragraph("A scanned page follows.").add_run().add_picture(io.BytesIO(dense), width=DocxInches(6))
+    document.add_paragraph("A scanned page follows.").add_run().add_picture(dense, width=DocxInches(6))
     document.add_paragraph("Read the chapter before the lab.")
     document.save(str(tmp_path / "scan"))
-    pool = SandboxPool(1, Limits(wall_s=5))
-    try:
-        result = extract_sandboxed(pool, tmp_path / "scan", "docx", ocr_languages="eng")
-    finally:
-        pool.close()
+    result = _in_pool(tmp_path / "scan", "docx", Limits(wall_s=4), [])
     assert [" ".join(unit.text.split()) for unit in result.units] == [
         "Cell biology A scanned page follows. Read the chapter before the lab."]
     assert result.warnings == ['OCR failed on 1 picture(s) under "Cell biology"; their text is missing.']
+    # The tesseract the killed worker started went with it, rather than reading on for minutes unowned.
+    deadline = time.monotonic() + 5
+    while _orphaned_tesseracts() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _orphaned_tesseracts() == []
+
+
+def _orphaned_tesseracts() -> list[int]:
+    """tesseract processes of this session whose parent is gone (adopted by init or a reaper outside it)."""
+    session = os.getsid(0)
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text() if entry.name.isdigit() else ""
+            if not stat or stat[stat.index("(") + 1:stat.rindex(")")] != "tesseract":
+                continue
+            parent, _, sid = (int(field) for field in stat[stat.rindex(")") + 2:].split()[1:4])
+            if sid == session and (parent == 1 or os.getsid(parent) != session):
+                found.append(int(entry.name))
+        except (OSError, ValueError):  # gone meanwhile
+            continue
+    return found
 
 
 def test_a_word_picture_over_the_pixel_cap_is_skipped_with_a_warning(tmp_path: Path) -> None:
