@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import openpyxl
 import pytest
+from PIL import Image
 from pptx import Presentation
 from pptx.enum.shapes import PP_PLACEHOLDER
 from pptx.util import Inches
@@ -170,13 +171,16 @@ def test_text_in_a_word_documents_picture_is_searchable_in_its_section(api: http
 @needs_tesseract
 def test_a_corrupt_picture_in_a_word_document_leaves_it_ready(api: httpx.Client, unique: Unique,
                                                               tmp_path: Path) -> None:
-    # Three pictures in one paragraph: one legible; one whose bytes are no image at all but are declared
+    # Four pictures in one paragraph: one legible; one whose bytes are no image at all but are declared
     # image/png (python-docx cannot read its header); one a PNG cut short (its header reads, its pixels
-    # do not decode).
+    # do not decode); one a JPEG cut short inside its header (python-docx's parser raises a bare Exception).
     legible = _picture(BOARD).getvalue()
     garbage_source = _picture("first placeholder", width=800, height=200).getvalue()
     cut_source = _picture("second placeholder", width=900, height=200).getvalue()
-    built = io.BytesIO(_handout(tmp_path / "handout", legible, garbage_source, cut_source))
+    jpeg = io.BytesIO()
+    Image.open(_picture("third placeholder", width=1000, height=200)).convert("RGB").save(jpeg, format="JPEG")
+    jpeg_source = jpeg.getvalue()
+    built = io.BytesIO(_handout(tmp_path / "handout", legible, garbage_source, cut_source, jpeg_source))
     out = io.BytesIO()
     with zipfile.ZipFile(built) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
         for item in source.infolist():
@@ -185,6 +189,8 @@ def test_a_corrupt_picture_in_a_word_document_leaves_it_ready(api: httpx.Client,
                 data = b"this is not a picture at all " * 40
             elif data == cut_source:
                 data = data[: len(data) // 2]
+            elif data == jpeg_source:
+                data = data[:100]
             target.writestr(item, data)
     name = unique("handout-with-broken-pictures.docx")
     doc = ingest(api, {name: out.getvalue()}, timeout_s=120)[name]

@@ -20,7 +20,6 @@ nor pictures inside drawing canvases, charts or SmartArt.
 from __future__ import annotations
 
 import re
-import struct
 import zipfile
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -30,7 +29,6 @@ from typing import Protocol
 import docx
 from docx.document import Document
 from docx.drawing import Drawing
-from docx.image.exceptions import InvalidImageStreamError, UnexpectedEndOfFileError, UnrecognizedImageError
 from docx.opc.constants import RELATIONSHIP_TYPE
 from docx.opc.exceptions import PackageNotFoundError
 from docx.oxml import parse_xml
@@ -67,10 +65,6 @@ _NOTE_KINDS = (
 )
 _NOT_NOTES = {"separator", "continuationSeparator", "continuationNotice"}  # the note parts' rules, not notes
 _DOCX_ERRORS = (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError)
-# What python-docx raises reading a picture's header (a picture part that is no picture, or a damaged
-# one): that picture is passed over, as an EMF or WMF (which python-docx does not know) is.
-_PICTURE_ERRORS = (KeyError, ValueError, struct.error, IndexError, InvalidImageStreamError,
-                   UnexpectedEndOfFileError, UnrecognizedImageError)
 
 
 @dataclass(frozen=True)
@@ -187,7 +181,12 @@ class _Pictures:
     def _member(self, drawing: Drawing) -> str | None:
         try:
             image = drawing.image
-        except _PICTURE_ERRORS:
+        except MemoryError:
+            raise
+        # A picture part that is no picture or a damaged one is passed over, as an EMF or WMF (which
+        # python-docx does not know) is. Its header parsers raise their own errors, KeyError, struct.error
+        # and, on a JPEG cut short, a bare Exception.
+        except Exception:  # noqa: BLE001
             return None
         if image.sha1 not in self._worth:
             if self._members is None:
