@@ -30,6 +30,7 @@ from backend.config import Settings
 from backend.ingest import sandbox_jobs as jobs
 from backend.ingest.extract import PICTURED_KINDS
 from backend.ingest.extract.common import too_large
+from backend.ingest.extract.pictures import PictureOcr, PictureScan
 from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult, ProgressCallback
 from backend.sandbox import Cancelled, JobCrashed, LimitBroken, ProcessLimits, ProcessPool, preload
 from backend.store.kinds import DocKind
@@ -132,7 +133,6 @@ def _with_pictures(pool: SandboxPool, path: Path, kind: DocKind, languages: str,
     page when it is OCR'd. A picture whose job breaks a limit or crashes counts as one OCR failed on (the
     document says so), not as the file's failure: the file's text does not depend on it."""
     from backend.ingest.extract.ocr import missing_ocr
-    from backend.ingest.extract.pictures import PictureOcr, PictureScan
 
     scan: PictureScan = pool.run(jobs.picture_scan, (str(path), kind, pool.limits.max_chars),
                                  should_stop=should_stop, on_progress=on_progress)
@@ -175,11 +175,13 @@ def _run_each(pool: SandboxPool, each: dict[_Key, tuple[Callable[..., Any], tupl
     lock = threading.Lock()
     stop = threading.Event()
 
+    def stopped() -> bool:
+        return stop.is_set() or bool(should_stop and should_stop())
+
     def one(key: _Key) -> Any:
         if stop.is_set():
             raise ExtractionCancelled
         job, args = each[key]
-        stopped = lambda: stop.is_set() or bool(should_stop and should_stop())  # noqa: E731
         try:
             try:
                 result = pool.run(job, args, should_stop=stopped)
