@@ -5,9 +5,10 @@ processes. Each worker caps its own address space (`RLIMIT_AS`, inherited by any
 its CPU time per job (`RLIMIT_CPU`, the kernel kills it with SIGXCPU); the parent enforces a wall-clock
 limit and kills the worker when the caller stops waiting, checking every CANCEL_POLL_S. A worker that
 breaks a limit (or crashes: a segfault in a C library) is gone, the caller gets `LimitBroken`, and a
-fresh worker takes its place. Workers whose resident memory ever reached RECYCLE_RSS_BYTES are replaced
-after their job, so memory a big file took returns to the system instead of staying (fragmented, counted
-against the cap) in a reused process.
+fresh worker takes its place. Each worker leads its own process group, and a worker is killed with its
+group: the programs its job started (tesseract) go with it. Workers whose resident memory ever reached
+RECYCLE_RSS_BYTES are replaced after their job, so memory a big file took returns to the system instead of
+staying (fragmented, counted against the cap) in a reused process.
 
 Two pools use this: file extraction and OCR (backend/ingest/sandbox.py) and the viewer's page images
 (backend/viewer/page_workers.py), each with its own workers and limits, so a page view never waits behind
@@ -97,6 +98,9 @@ def _worker_main(conn: Connection, memory_bytes: int) -> None:
     parsers report exhausted memory in their own ways (lxml as a syntax error, MuPDF as a format
     error), so a job whose address space peaked at the cap failed for its size, whatever it raised."""
     resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    # A process group of its own, so that killing the worker kills what its job started too (tesseract),
+    # which would otherwise read on unowned for minutes after a cancel or a broken limit.
+    os.setpgrp()
     os.environ["OMP_THREAD_LIMIT"] = "1"
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal is the server's to handle
     while True:
@@ -184,6 +188,10 @@ class _Worker:
         child.close()
 
     def kill(self) -> None:
+        # The worker's group (see _worker_main): none yet if the worker has not made it.
+        if self.process.pid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError, ValueError, AttributeError):
             self.process.kill()
         self.process.join(timeout=5)

@@ -1,11 +1,12 @@
-"""Extraction time of workbooks and decks in the sandbox's pool (no server): the cost of reading a workbook
-twice (values, then formulas where no value was cached) and of OCR'ing the pictures on slides.
+"""Extraction time of workbooks, decks and Word documents in the sandbox's pool (no server): the cost of
+reading a workbook twice (values, then formulas where no value was cached) and of OCR'ing the pictures on
+slides and in Word documents.
 
-Files: the corpus's workbooks and decks, the hostile workbook declaring A1:XFD1048576, and a generated
+Files: the corpus's workbooks, decks and Word documents, the hostile workbook declaring A1:XFD1048576, and a generated
 100,000-row workbook whose last column is a formula (openpyxl writes no cached values). Each file is
 read `--runs` times through the pool (median wall time) and once in this process for its CPU time,
 tesseract's included, which other work on the machine does not inflate as it does wall time.
-Usage: .venv/bin/python scripts/bench_office.py [--runs 3]
+Usage: .venv/bin/python scripts/bench_office.py [--runs 3] [--kinds docx,pptx]
 """
 
 from __future__ import annotations
@@ -58,14 +59,21 @@ def cpu_seconds(path: Path, kind: DocKind) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--kinds", default="xlsx,pptx,docx", help="which kinds of file to read, comma-separated")
     args = parser.parse_args()
+    kinds = set(args.kinds.split(","))
     with tempfile.TemporaryDirectory() as tmp:
-        files: list[tuple[Path, DocKind]] = [
-            (CORPUS / "readxl-datasets.xlsx", "xlsx"), (CORPUS / "readxl-deaths.xlsx", "xlsx"),
-            (workbook_spanning_every_cell(Path(tmp) / "every-cell.xlsx"), "xlsx"),
-            (formula_workbook(Path(tmp) / "formulas.xlsx", 100_000), "xlsx"),
-            (CORPUS / "py4e-02-expressions.pptx", "pptx"), (CORPUS / "docling-powerpoint-sample.pptx", "pptx"),
-        ]
+        files: list[tuple[Path, DocKind]] = []
+        if "xlsx" in kinds:
+            files += [(CORPUS / "readxl-datasets.xlsx", "xlsx"), (CORPUS / "readxl-deaths.xlsx", "xlsx"),
+                      (workbook_spanning_every_cell(Path(tmp) / "every-cell.xlsx"), "xlsx"),
+                      (formula_workbook(Path(tmp) / "formulas.xlsx", 100_000), "xlsx")]
+        if "pptx" in kinds:
+            files += [(CORPUS / "py4e-02-expressions.pptx", "pptx"),
+                      (CORPUS / "docling-powerpoint-sample.pptx", "pptx")]
+        if "docx" in kinds:
+            files += [(CORPUS / "docling-word-sample.docx", "docx"),
+                      (CORPUS / "doj-chapter13-trustee-handbook.docx", "docx")]
         pool = SandboxPool(2, Limits())
         try:
             print(f"{'file':<36} {'median s':>9} {'CPU s':>7} {'blocks':>7} {'chars':>9}")

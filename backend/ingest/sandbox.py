@@ -8,14 +8,16 @@ limit is gone: the file fails with "too large or complex to read safely: …" an
 place.
 
 A PDF is read in two kinds of job: one text pass over all pages, then one job per page that needs OCR,
-spread over the pool so a scanned book uses every core; a deck likewise, its text, then one job per
-picture worth OCR'ing (tesseract runs with OMP_THREAD_LIMIT=1: with pages already in parallel, its own
-OpenMP threads would only oversubscribe the cores — measured slower — and each would add a thread stack
-to the capped address space).
+spread over the pool so a scanned book uses every core; a deck or Word document likewise, its text, then
+one job per picture worth OCR'ing (a picture whose job breaks a limit or crashes is named in the
+document's warnings and the rest of the file is kept). Tesseract runs with OMP_THREAD_LIMIT=1: with pages
+already in parallel, its own OpenMP threads would only oversubscribe the cores — measured slower — and
+each would add a thread stack to the capped address space.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Callable
@@ -26,7 +28,9 @@ from typing import Any, TypeVar
 
 from backend.config import Settings
 from backend.ingest import sandbox_jobs as jobs
+from backend.ingest.extract import PICTURED_KINDS
 from backend.ingest.extract.common import too_large
+from backend.ingest.extract.pictures import PictureOcr, PictureScan
 from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult, ProgressCallback
 from backend.sandbox import Cancelled, JobCrashed, LimitBroken, ProcessLimits, ProcessPool, preload
 from backend.store.kinds import DocKind
@@ -36,6 +40,7 @@ from backend.store.kinds import DocKind
 # job does not import them whichever readers import what.
 preload(["backend.ingest.sandbox_jobs", "backend.ingest.extract", "backend.ingest.extract.pictures",
          "backend.ingest.chunk"])
+log = logging.getLogger(__name__)
 # A run cancelled while a worker was reading (the worker has been killed).
 ExtractionCancelled = Cancelled
 _Key = TypeVar("_Key", int, str)
@@ -83,12 +88,12 @@ class SandboxPool(ProcessPool):
 def extract_sandboxed(pool: SandboxPool, path: Path, kind: DocKind, *, ocr_languages: str,
                       on_progress: ProgressCallback | None = None,
                       should_stop: Callable[[], bool] | None = None) -> ExtractResult:
-    """`extract_document` in the pool's workers; a PDF's scanned pages and the pictures on a deck's
-    slides are OCR'd in parallel."""
+    """`extract_document` in the pool's workers; a PDF's scanned pages and the pictures of a deck or Word
+    document are OCR'd in parallel."""
     if kind == "pdf":
         return _pdf(pool, path, ocr_languages, on_progress, should_stop)
-    if kind == "pptx":
-        return _pptx(pool, path, ocr_languages, on_progress, should_stop)
+    if kind in PICTURED_KINDS:
+        return _with_pictures(pool, path, kind, ocr_languages, on_progress, should_stop)
     result: ExtractResult = pool.run(jobs.document, (str(path), kind, ocr_languages, pool.limits.max_chars),
                                      should_stop=should_stop, on_progress=on_progress)
     return result
@@ -121,18 +126,19 @@ def _pdf(pool: SandboxPool, path: Path, languages: str, on_progress: ProgressCal
     return result
 
 
-def _pptx(pool: SandboxPool, path: Path, languages: str, on_progress: ProgressCallback | None,
-          should_stop: Callable[[], bool] | None) -> ExtractResult:
-    """The deck's text, then each picture worth reading in its own job; a slide counts as done in the
-    progress when the last of its pictures is read, as a PDF's page when it is OCR'd."""
+def _with_pictures(pool: SandboxPool, path: Path, kind: DocKind, languages: str,
+                   on_progress: ProgressCallback | None, should_stop: Callable[[], bool] | None) -> ExtractResult:
+    """The file's text, then each picture worth reading in its own job; a slide (of a deck) or a picture
+    (of a Word document) counts as done in the progress when the last of its pictures is read, as a PDF's
+    page when it is OCR'd. A picture whose job breaks a limit or crashes counts as one OCR failed on (the
+    document says so), not as the file's failure: the file's text does not depend on it."""
     from backend.ingest.extract.ocr import missing_ocr
-    from backend.ingest.extract.pptx import assemble_pptx
 
-    scan = pool.run(jobs.pptx_scan, (str(path), pool.limits.max_chars), should_stop=should_stop,
-                    on_progress=on_progress)
+    scan: PictureScan = pool.run(jobs.picture_scan, (str(path), kind, pool.limits.max_chars),
+                                 should_stop=should_stop, on_progress=on_progress)
     missing = missing_ocr(languages) if scan.pictures else None
     if not scan.pictures or missing is not None:
-        return assemble_pptx(scan, {}, missing)
+        return scan.assemble({}, missing)
     waiting: dict[int, int] = {}
     for slides in scan.pictures.values():
         for number in slides:
@@ -147,28 +153,42 @@ def _pptx(pool: SandboxPool, path: Path, languages: str, on_progress: ProgressCa
                 done += 1
                 if on_progress is not None:  # may raise to stop: the run was cancelled
                     on_progress(ExtractProgress(done=done, total=scan.total,
-                                                detail=f"slide {done} of {scan.total} (OCR)"))
+                                                detail=f"{scan.progress_noun} {done} of {scan.total} (OCR)"))
+
+    def unread(member: str, error: ExtractionError) -> PictureOcr:
+        log.warning("OCR of picture %s of %s failed: %s", member, path.name, error.message)
+        return PictureOcr("", failed=True)
 
     each = {member: (jobs.ocr_picture, (str(path), member, languages, pool.limits.max_page_pixels))
             for member in scan.pictures}
-    result = assemble_pptx(scan, _run_each(pool, each, picture_done, should_stop), None)
+    result = scan.assemble(_run_each(pool, each, picture_done, should_stop, on_error=unread), None)
     jobs.check_size(result.units, pool.limits.max_chars)
     return result
 
 
 def _run_each(pool: SandboxPool, each: dict[_Key, tuple[Callable[..., Any], tuple[Any, ...]]],
-              on_done: Callable[[_Key], None], should_stop: Callable[[], bool] | None) -> dict[_Key, Any]:
+              on_done: Callable[[_Key], None], should_stop: Callable[[], bool] | None,
+              on_error: Callable[[_Key, ExtractionError], Any] | None = None) -> dict[_Key, Any]:
     """Each job in its own worker, up to the pool's size at once, `on_done` called (one at a time) as each
-    ends; the first failure stops the rest."""
+    ends; the first failure stops the rest, unless `on_error` turns a job's `ExtractionError` (a broken
+    limit, a crash) into that job's result."""
     lock = threading.Lock()
     stop = threading.Event()
+
+    def stopped() -> bool:
+        return stop.is_set() or bool(should_stop and should_stop())
 
     def one(key: _Key) -> Any:
         if stop.is_set():
             raise ExtractionCancelled
         job, args = each[key]
         try:
-            result = pool.run(job, args, should_stop=lambda: stop.is_set() or bool(should_stop and should_stop()))
+            try:
+                result = pool.run(job, args, should_stop=stopped)
+            except ExtractionError as error:
+                if on_error is None:
+                    raise
+                result = on_error(key, error)
             with lock:
                 on_done(key)
         except BaseException:

@@ -24,7 +24,7 @@ def check_size(units: list[ExtractedUnit], max_chars: int) -> None:
 
 
 def document(path: str, kind: DocKind, languages: str, max_chars: int, report: ProgressCallback) -> ExtractResult:
-    """A whole file of any kind but PDF and PPTX, in one job."""
+    """A whole file of any kind but PDF and those with pictures to OCR (PPTX, DOCX), in one job."""
     from backend.ingest.extract import extract_document
 
     result = extract_document(Path(path), kind, ocr_languages=languages, on_progress=report)
@@ -48,18 +48,17 @@ def ocr_page(path: str, number: int, languages: str, max_pixels: int, _report: P
     return ocr_pdf_page(Path(path), number, languages, max_pixels)
 
 
-def pptx_scan(path: str, max_chars: int, report: ProgressCallback) -> Any:
-    """A deck's text pass: every slide's text and which pictures are worth OCR'ing."""
-    from backend.ingest.extract.pptx import scan_pptx
+def picture_scan(path: str, kind: DocKind, max_chars: int, report: ProgressCallback) -> Any:
+    """A deck's or Word document's text pass: its text and which pictures are worth OCR'ing."""
+    from backend.ingest.extract import scan_pictured
 
-    scan = scan_pptx(Path(path), report)
-    texts = (part for slide in scan.slides for part in slide.parts if isinstance(part, str))
-    check_size([ExtractedUnit(text) for text in texts], max_chars)
+    scan = scan_pictured(Path(path), kind, report)
+    check_size([ExtractedUnit(text) for text in scan.texts()], max_chars)
     return scan
 
 
 def ocr_picture(path: str, member: str, languages: str, max_pixels: int, _report: ProgressCallback) -> Any:
-    """One picture of a deck (its zip member), decoded and OCR'd."""
+    """One picture of a deck or Word document (its zip member), decoded and OCR'd."""
     from backend.ingest.extract.pictures import ocr_member
 
     return ocr_member(Path(path), member, languages, max_pixels)

@@ -1,10 +1,11 @@
-"""Content users put in slides and workbooks that used to be lost, over real HTTP to a real server: text
-that exists only as a picture on a slide (OCR'd by tesseract in the sandbox), and formulas a script
-wrote without cached results (shown as their formula text)."""
+"""Content users put in slides, Word handouts and workbooks that used to be lost, over real HTTP to a real
+server: text that exists only as a picture on a slide or in a Word document (OCR'd by tesseract in the
+sandbox), and formulas a script wrote without cached results (shown as their formula text)."""
 
 from __future__ import annotations
 
 import io
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,11 +13,13 @@ from typing import Any
 import httpx
 import openpyxl
 import pytest
+from PIL import Image
 from pptx import Presentation
 from pptx.enum.shapes import PP_PLACEHOLDER
 from pptx.util import Inches
 
-from tests.support.documents import render_text_image, tesseract_available
+from tests.support.corpus import contains, manifest
+from tests.support.documents import Heading, Para, make_docx, render_text_image, tesseract_available
 from tests.support.server import REPO_ROOT
 from tests.support.vault import ingest
 
@@ -28,6 +31,7 @@ SCREENSHOT = "Mitochondria produce cellular energy through oxidative phosphoryla
 GROUPED = "Ribosomes translate messenger RNA into proteins"
 PLACEHOLDER = "Chloroplasts capture sunlight for photosynthesis"
 LOGO = "ZEPHYRTECH"  # reads cleanly when OCR'd (checked with the size threshold at 0), so its absence can fail
+BOARD = "Photosynthesis converts light energy into chemical energy"
 
 
 def _picture(text: str, *, width: int = 1400, height: int = 500, font_px: int = 40) -> io.BytesIO:
@@ -113,6 +117,107 @@ def test_a_real_deck_keeps_its_badges_out_and_reads_an_added_screenshot(api: htt
         assert "Text in picture:" not in text
         assert "UMSI" not in text
     assert _found_on(api, "express the classic math operations", doc["id"]) == {16}
+
+
+def _handout(path: Path, *pictures: bytes) -> bytes:
+    """A Word handout: a heading, a paragraph holding the pictures (after its own words), a paragraph after
+    it, then the next heading and its paragraph."""
+    return make_docx(path, [
+        Heading("Plant cells"), Para("The board at the end of the chloroplast lecture:", pictures=pictures),
+        Para("Ask the tutor about anything on the board."), Heading("Animal cells"),
+        Para("Animal cells have no cell wall."),
+    ]).read_bytes()
+
+
+def _all_blocks(api: httpx.Client, document_id: str) -> list[dict[str, Any]]:
+    """Every block of the document in reading order, as the text viewer pages through them."""
+    blocks: list[dict[str, Any]] = []
+    while True:
+        window = api.get(f"/api/documents/{document_id}/blocks", params={"start": len(blocks), "limit": 200}).json()
+        blocks += window["blocks"]
+        if not window["has_after"]:
+            return blocks
+
+
+def _document(api: httpx.Client, document_id: str) -> dict[str, Any]:
+    response = api.get(f"/api/documents/{document_id}")
+    assert response.status_code == 200, response.text
+    document: dict[str, Any] = response.json()
+    return document
+
+
+@needs_tesseract
+def test_text_in_a_word_documents_picture_is_searchable_in_its_section(api: httpx.Client, unique: Unique,
+                                                                       tmp_path: Path) -> None:
+    # Before: a DOCX's pictures were skipped, so the words on the board were nowhere in the vault.
+    name = unique("plant-cells-handout.docx")
+    doc = ingest(api, {name: _handout(tmp_path / "handout", _picture(BOARD).getvalue())}, timeout_s=120)[name]
+    assert _document(api, doc["id"])["status"] == "ready"
+    hits = [hit for hit in _hits(api, "light energy into chemical energy", doc["id"])
+            if "light energy into chemical" in " ".join(hit["text"].split())]
+    assert hits, "the picture's words were not found"
+    assert {hit["section"] for hit in hits} == {"Plant cells"}
+    # The text viewer shows it right after the paragraph that holds the picture, before the next paragraph.
+    blocks = _all_blocks(api, doc["id"])
+    shown = "\n".join(block["text"] for block in blocks)
+    at = shown.index("Text in picture:")
+    assert shown.index("end of the chloroplast lecture:") < at < shown.index("Ask the tutor about")
+    assert "Photosynthesis converts light energy" in " ".join(shown[at:].split())
+    picture_block = next(block for block in blocks if "Text in picture:" in block["text"])
+    assert picture_block["section"] == "Plant cells"
+    assert all("Text in picture:" not in block["text"] for block in blocks if block["section"] == "Animal cells")
+
+
+@needs_tesseract
+def test_a_corrupt_picture_in_a_word_document_leaves_it_ready(api: httpx.Client, unique: Unique,
+                                                              tmp_path: Path) -> None:
+    # Four pictures in one paragraph: one legible; one whose bytes are no image at all but are declared
+    # image/png (python-docx cannot read its header); one a PNG cut short (its header reads, its pixels
+    # do not decode); one a JPEG cut short inside its header (python-docx's parser raises a bare Exception).
+    legible = _picture(BOARD).getvalue()
+    garbage_source = _picture("first placeholder", width=800, height=200).getvalue()
+    cut_source = _picture("second placeholder", width=900, height=200).getvalue()
+    jpeg = io.BytesIO()
+    Image.open(_picture("third placeholder", width=1000, height=200)).convert("RGB").save(jpeg, format="JPEG")
+    jpeg_source = jpeg.getvalue()
+    built = io.BytesIO(_handout(tmp_path / "handout", legible, garbage_source, cut_source, jpeg_source))
+    out = io.BytesIO()
+    with zipfile.ZipFile(built) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for item in source.infolist():
+            data = source.read(item)
+            if data == garbage_source:
+                data = b"this is not a picture at all " * 40
+            elif data == cut_source:
+                data = data[: len(data) // 2]
+            elif data == jpeg_source:
+                data = data[:100]
+            target.writestr(item, data)
+    name = unique("handout-with-broken-pictures.docx")
+    doc = ingest(api, {name: out.getvalue()}, timeout_s=120)[name]
+    document = _document(api, doc["id"])
+    assert document["status"] == "ready", document
+    shown = "\n".join(block["text"] for block in _all_blocks(api, doc["id"]))
+    assert "Ask the tutor about anything on the board." in shown  # the document's own text is all there
+    assert "Animal cells have no cell wall." in shown
+    assert shown.count("Text in picture:") == 1  # the legible picture is read, the broken ones add nothing
+    assert "light energy into chemical" in " ".join(shown.split())
+    assert "placeholder" not in shown
+
+
+@needs_tesseract
+def test_the_corpus_word_sample_keeps_its_text_and_gains_no_picture_noise(api: httpx.Client, unique: Unique) -> None:
+    # Its one picture (a drawing of a duck) holds no text: OCR'ing it must add nothing.
+    name = unique("docling-word-sample.docx")
+    doc = ingest(api, {name: (CORPUS / "docling-word-sample.docx").read_bytes()}, timeout_s=120)[name]
+    document = _document(api, doc["id"])
+    assert document["status"] == "ready"
+    assert document["warnings"] == []
+    blocks = _all_blocks(api, doc["id"])
+    assert all("Text in picture" not in block["text"] for block in blocks)
+    probes = next(entry["probes"] for entry in manifest() if entry["file"] == "docling-word-sample.docx")
+    assert probes
+    for probe in probes:
+        assert any(contains(hit["text"], probe["text"]) for hit in _hits(api, probe["text"], doc["id"])), probe
 
 
 def test_formulas_without_cached_values_show_their_formula(api: httpx.Client, unique: Unique,

@@ -2,7 +2,8 @@
 `../shared/corpus/manifest.json` (stored under names without their extension, as uploads are staged)
 into a real server process, then every file ready with blocks and every probe found by keyword search
 in its own document, on its page, slide, sheet or under its heading (rules in tests/support/corpus.py),
-and a Word footnote found under the heading of the paragraph that refers to it.
+a Word footnote found under the heading of the paragraph that refers to it, and no text invented from
+the Word documents' pictures (a duck drawing and a seal, both OCR'd, neither holding words).
 """
 
 from __future__ import annotations
@@ -80,6 +81,14 @@ def test_every_corpus_file_is_ingested_and_every_probe_found(
             noted = [hit for hit in hits if contains(hit["text"], words, ocr=False) and "Footnote" in hit["text"]]
             assert noted, (name, words, [(hit["section"], hit["text"][:80]) for hit in hits])
             assert all((hit["section"] or "").endswith(section) for hit in noted), noted
+
+        for entry in entries:
+            if entry["format"] == "docx":
+                document = documents[entry["file"]]
+                assert document["warnings"] == [], (entry["file"], document["warnings"])
+                pictured = [hit for hit in _hits(api, "text in picture")
+                            if hit["document_id"] == document["id"] and "Text in picture:" in hit["text"]]
+                assert not pictured, (entry["file"], pictured)
 
 
 def printed_label(entry: dict[str, Any], page: int | None) -> str | None:

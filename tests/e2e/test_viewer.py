@@ -1,7 +1,8 @@
 """The source viewer in a real browser, on real corpus files of every format: the library's search box
 finds passages (not just names), groups them by document with the words marked, and each result opens
 the document at its place — a PDF page with the passage boxed, slide N of M, a text document scrolled
-to the passage, sheet rows marked. Screenshots of each view, light and dark, go to test-artifacts/."""
+to the passage (a Word picture's text set apart where the picture is), sheet rows marked. Screenshots of
+each view, light and dark, go to test-artifacts/."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.a11y import settle_transitions
 from tests.e2e.conftest import ARTIFACTS, ConsoleWatch
+from tests.support.documents import Heading, Para, make_docx, render_text_image, tesseract_available
 from tests.support.hostile import tangled_lines_pdf
 from tests.support.server import REPO_ROOT, QuireServer
 from tests.support.vault import ingest
@@ -152,6 +154,30 @@ def test_text_result_scrolls_to_the_passage(
     if heading:
         expect(page.get_by_test_id("text-view").get_by_role("heading", name=heading)).to_be_visible()
     _screenshots(page, filename.rsplit(".", 1)[1])
+
+
+@pytest.mark.skipif(not tesseract_available(), reason="tesseract is not installed")
+def test_a_word_pictures_text_is_shown_where_the_picture_is(page: Page, e2e_server: QuireServer,
+                                                            tmp_path: Path) -> None:
+    board = render_text_image("Photosynthesis converts light energy into chemical energy", width=1400, height=500)
+    handout = make_docx(tmp_path / "handout", [
+        Heading("Plant cells"), Para("The board at the end of the chloroplast lecture:", pictures=[board]),
+        Para("Ask the tutor about anything on the board."), Heading("Animal cells"),
+        Para("Animal cells have no cell wall."),
+    ])
+    with e2e_server.client() as api:
+        ingest(api, {"plant-cells-handout.docx": handout.read_bytes()}, timeout_s=120)
+    _open_hit(page, e2e_server, "light energy into chemical energy", "plant-cells-handout.docx")
+    view = page.get_by_test_id("text-view")
+    picture = view.get_by_test_id("cited-block").get_by_test_id("picture-text")
+    expect(picture).to_contain_text("Text in picture (read by OCR)")
+    expect(picture).to_contain_text(re.compile(r"light energy\s+into chemical energy"))
+    expect(picture.get_by_test_id("term-mark").first).to_be_visible()
+    # In place: after the paragraph that holds the picture, before the next one, under its heading.
+    text = view.inner_text()
+    assert text.index("end of the chloroplast lecture") < text.index("Text in picture") < text.index("Ask the tutor")
+    assert text.index("Plant cells") < text.index("Text in picture") < text.index("Animal cells")
+    _screenshots(page, "docx-picture")
 
 
 @pytest.mark.parametrize(("query", "filename", "row"), [

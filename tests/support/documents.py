@@ -145,7 +145,10 @@ class Heading:
 
 @dataclass(frozen=True)
 class Para:
+    """A paragraph; `pictures` (PNG or JPEG bytes) follow its text in it, each 6 inches wide."""
+
     text: str
+    pictures: Sequence[bytes] = ()
 
 
 @dataclass(frozen=True)
@@ -156,15 +159,18 @@ class Table:
 
 
 def make_docx(path: Path, blocks: Sequence[Heading | Para | Table]) -> Path:
-    """A Word document with headings, paragraphs and tables in the given order."""
+    """A Word document with headings, paragraphs (with their pictures) and tables in the given order."""
     import docx
+    import docx.shared
 
     document = docx.Document()
     for block in blocks:
         if isinstance(block, Heading):
             document.add_heading(block.text, level=block.level)
         elif isinstance(block, Para):
-            document.add_paragraph(block.text)
+            paragraph = document.add_paragraph(block.text)
+            for picture in block.pictures:
+                paragraph.add_run().add_picture(io.BytesIO(picture), width=docx.shared.Inches(6))
         else:
             table = document.add_table(rows=len(block.rows), cols=len(block.rows[0]))
             for row, values in zip(table.rows, block.rows, strict=True):

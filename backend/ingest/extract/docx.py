@@ -7,18 +7,28 @@ nested in a cell (layout tables, forms) is read into that cell, its rows separat
 Footnotes and endnotes are text the author wrote (a source, a definition, a caveat): each follows the
 paragraph or table that refers to it, as "Footnote n: …", so it is searched and cited in its section.
 Headers, footers and review comments are left out: page furniture and remarks about the text, not text.
+
+Pictures (a pasted slide, a scanned page, a photo of the board) are OCR'd as a deck's are (pictures.py:
+`scan_docx` is the text pass and lists them, each is read in a job of its own, `DocxScan.assemble` puts
+the text in): a picture's text follows the paragraph that holds it, in that paragraph's section, as
+"Text in picture: …"; one in a table follows the table. Pictures found through python-docx's public API
+are read (`Run.iter_inner_content` → `Drawing`): inline and floating pictures in body paragraphs,
+hyperlinks, text boxes and content controls, and in table cells; not legacy VML pictures (`w:pict`),
+nor pictures inside drawing canvases, charts or SmartArt.
 """
 
 from __future__ import annotations
 
 import re
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 import docx
 from docx.document import Document
+from docx.drawing import Drawing
 from docx.opc.constants import RELATIONSHIP_TYPE
 from docx.opc.exceptions import PackageNotFoundError
 from docx.oxml import parse_xml
@@ -26,10 +36,22 @@ from docx.oxml.ns import qn
 from docx.oxml.xmlchemy import BaseOxmlElement
 from docx.styles.style import BaseStyle, CharacterStyle
 from docx.table import Table
+from docx.text.hyperlink import Hyperlink
 from docx.text.paragraph import Paragraph
 
 from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file
 from backend.ingest.extract.common import Outline, row_group_units
+from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS
+from backend.ingest.extract.pictures import (
+    PictureOcr,
+    PicturePart,
+    PictureScan,
+    extract_in_process,
+    media_members,
+    picture_paragraph,
+    picture_warnings,
+    worth_reading,
+)
 from backend.ingest.types import ExtractedUnit, ExtractResult
 
 _HEADING_STYLE = re.compile(r"Heading (\d)")
@@ -45,28 +67,134 @@ _NOT_NOTES = {"separator", "continuationSeparator", "continuationNotice"}  # the
 _DOCX_ERRORS = (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError)
 
 
-def extract_docx(path: Path) -> ExtractResult:
+@dataclass(frozen=True)
+class DocxHeading:
+    level: int
+    title: str  # whitespace collapsed, for the breadcrumb
+    raw: str
+
+
+@dataclass(frozen=True)
+class DocxTable:
+    rows: list[list[str]]  # cell texts, empty rows left out
+
+
+@dataclass(frozen=True)
+class DocxScan(PictureScan):
+    """`total` counts the distinct pictures to read, `pictures` maps each member to its number among them;
+    `parts` are the body in reading order, as the outline takes it."""
+
+    parts: list[DocxHeading | str | DocxTable | PicturePart]
+    progress_noun = "picture"
+
+    def texts(self) -> Iterator[str]:
+        for part in self.parts:
+            if isinstance(part, str):
+                yield part
+            elif isinstance(part, DocxHeading):
+                yield part.raw
+            elif isinstance(part, DocxTable):
+                yield from (unit.text for unit in _table_units(part.rows, None))
+
+    def assemble(self, read: dict[str, PictureOcr], ocr_missing: str | None) -> ExtractResult:
+        """One unit per section (tables apart), each picture's text in place; warnings name the sections of
+        the pictures concerned."""
+        outline = Outline("text", separator="\n\n")
+        sections: dict[str, list[str | None]] = {}  # member -> the sections it is shown in
+        for part in self.parts:
+            if isinstance(part, DocxHeading):
+                outline.heading(part.level, part.title, part.raw)
+            elif isinstance(part, DocxTable):
+                outline.add_units(_table_units(part.rows, outline.section))
+            elif isinstance(part, PicturePart):
+                sections.setdefault(part.member, []).append(outline.section)
+                if text := picture_paragraph(read.get(part.member)):
+                    outline.text(text)
+            else:
+                outline.text(part)
+
+        def where(members: Collection[str]) -> str:
+            names = dict.fromkeys(section for member in members for section in sections.get(member, []))
+            named = [f'"{name}"' for name in names if name is not None]
+            if not named:
+                return "in the document"
+            return "under " + ", ".join(named) + (" and before the first heading" if None in names else "")
+
+        return ExtractResult(units=outline.finish(), warnings=picture_warnings(self.pictures, read, ocr_missing, where))
+
+
+def extract_docx(path: Path, *, ocr_languages: str = "eng+deu",
+                 max_pixels: int = DEFAULT_MAX_PAGE_PIXELS) -> ExtractResult:
+    """The document in this process, OCR'ing pictures one after another (the sandbox reads them in parallel)."""
+    return extract_in_process(path, scan_docx(path), ocr_languages, max_pixels)
+
+
+def scan_docx(path: Path) -> DocxScan:
+    """The body's paragraphs, headings, tables and notes in reading order, and the pictures to OCR."""
     check_zip_contents(path, "docx")
     try:
         # From a file object: the stored file's name carries no suffix python-docx could rely on.
         with path.open("rb") as stream:
             document = docx.Document(stream)
-        outline = Outline("text", separator="\n\n")
         notes = _Notes(document)
+        pictures = _Pictures(path)
+        parts: list[DocxHeading | str | DocxTable | PicturePart] = []
         for element, block in _blocks(document):
             if isinstance(block, Table):
-                outline.add_units(_table_units(block, outline.section))
-            elif text := block.text.strip():
-                level = _heading_level(block)
-                if level is None:
-                    outline.text(text)
-                else:
-                    outline.heading(level, " ".join(text.split()), text)
-            for note in notes.referenced_in(element):
-                outline.text(note)
-        return ExtractResult(units=outline.finish())
+                rows = [_row_texts(row.cells) for row in block.rows]
+                parts.append(DocxTable([row for row in rows if any(row)]))
+                # Once each: python-docx lists a merged cell, and so its pictures, once per grid column.
+                parts.extend(dict.fromkeys(pictures.in_paragraphs(_cell_paragraphs(block))))
+            else:
+                if text := block.text.strip():
+                    level = _heading_level(block)
+                    parts.append(text if level is None else DocxHeading(level, " ".join(text.split()), text))
+                parts.extend(pictures.in_paragraphs([block]))
+            parts.extend(notes.referenced_in(element))
     except _DOCX_ERRORS as exc:
         raise corrupt_office_file("docx") from exc
+    return DocxScan(len(pictures.numbers), {member: [number] for member, number in pictures.numbers.items()},
+                    parts)
+
+
+class _Pictures:
+    """The pictures worth OCR'ing that paragraphs hold, by zip member (found by content, as a deck's: see
+    pictures.media_members), numbered in the order they are first met."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._members: dict[str, str] | None = None  # read when the first picture is met
+        self._worth: dict[str, str | None] = {}  # SHA-1 -> member, None when not worth reading
+        self.numbers: dict[str, int] = {}
+
+    def in_paragraphs(self, paragraphs: Iterable[Paragraph]) -> Iterator[PicturePart]:
+        for paragraph in paragraphs:
+            for item in paragraph.iter_inner_content():
+                for run in item.runs if isinstance(item, Hyperlink) else [item]:
+                    for content in run.iter_inner_content():
+                        if isinstance(content, Drawing) and content.has_picture:
+                            member = self._member(content)
+                            if member is not None:
+                                self.numbers.setdefault(member, len(self.numbers) + 1)
+                                yield PicturePart(member)
+
+    def _member(self, drawing: Drawing) -> str | None:
+        try:
+            image = drawing.image
+        except MemoryError:
+            raise
+        # A picture part that is no picture or a damaged one is passed over, as an EMF or WMF (which
+        # python-docx does not know) is. Its header parsers raise their own errors, KeyError, struct.error
+        # and, on a JPEG cut short, a bare Exception.
+        except Exception:  # noqa: BLE001
+            return None
+        if image.sha1 not in self._worth:
+            if self._members is None:
+                with zipfile.ZipFile(self._path) as archive:
+                    self._members = media_members(archive)
+            member = self._members.get(image.sha1)
+            self._worth[image.sha1] = member if member is not None and worth_reading(image.blob, None) else None
+        return self._worth[image.sha1]
 
 
 def _blocks(document: Document) -> Iterator[tuple[BaseOxmlElement, Paragraph | Table]]:
@@ -139,9 +267,7 @@ def _heading_level(paragraph: Paragraph) -> int | None:
     return None
 
 
-def _table_units(table: Table, section: str | None) -> list[ExtractedUnit]:
-    rows = [_row_texts(row.cells) for row in table.rows]
-    rows = [row for row in rows if any(row)]
+def _table_units(rows: list[list[str]], section: str | None) -> list[ExtractedUnit]:
     if not rows:
         return []
     return row_group_units(rows[0], rows[1:], kind="table", section=section)
@@ -180,3 +306,14 @@ def _cell_text(cell: _GridCell) -> str:
         else:
             parts.append(item.text)
     return "\n".join(part for part in parts if part.strip()).strip()
+
+
+def _cell_paragraphs(table: Table) -> Iterator[Paragraph]:
+    """The paragraphs of every cell, those of nested tables too, in order."""
+    for row in table.rows:
+        for cell in row.cells:
+            for item in cell.iter_inner_content():
+                if isinstance(item, Table):
+                    yield from _cell_paragraphs(item)
+                else:
+                    yield item

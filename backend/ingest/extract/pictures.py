@@ -1,9 +1,16 @@
-"""OCR of pictures inside Office files (a screenshot or a scanned page on a slide, a labelled diagram).
+"""OCR of pictures inside Office files (a screenshot or a scanned page on a slide or in a Word handout, a
+labelled diagram, a photo of the board).
+
+Decks (pptx.py) and Word documents (docx.py) are read in two passes, like a PDF: a text pass (a
+`PictureScan`) lists the pictures worth OCR'ing by their zip member, each is then OCR'd on its own
+(`ocr_member`: the sandbox reads them in parallel, once each however often the file shows them), and the
+scan's `assemble` puts each picture's text where the picture sits, as a paragraph under PICTURE_LABEL.
 
 Which pictures are read (measured on the corpus decks, see README "Reading files safely"):
-- **Shown large enough.** A picture covering less than MIN_PICTURE_SHARE of the slide is a logo or an
-  icon: the corpus lecture deck's university and licence badges cover 0.7% and 0.9% of their slides and
-  OCR'd to "UMSI", while a figure or screenshot meant to be read covers far more.
+- **Shown large enough** (slides only: python-docx's API does not tie a Word picture to its shown size).
+  A picture covering less than MIN_PICTURE_SHARE of the slide is a logo or an icon: the corpus lecture
+  deck's university and licence badges cover 0.7% and 0.9% of their slides and OCR'd to "UMSI", while a
+  figure or screenshot meant to be read covers far more.
 - **Enough pixels.** Fewer than MIN_PICTURE_PIXELS (e.g. 100 x 100) hold a word or two at most.
 - **A format Pillow decodes for tesseract**: READABLE_FORMATS. Vector pictures (EMF, WMF, SVG) are not
   read; rasterising them would need another renderer.
@@ -21,13 +28,19 @@ from __future__ import annotations
 import hashlib
 import io
 import zipfile
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import pytesseract
 from PIL import Image, UnidentifiedImageError
 
-from backend.ingest.extract.ocr import LOW_CONFIDENCE, deskew, read_upright
+from backend.ingest.extract.ocr import LOW_CONFIDENCE, deskew, missing_ocr, read_upright
+from backend.ingest.types import ExtractResult
+
+PICTURE_LABEL = "Text in picture:"
 
 MIN_PICTURE_SHARE = 0.02
 MIN_PICTURE_PIXELS = 10_000
@@ -45,6 +58,67 @@ class PictureOcr:
     text: str
     failed: bool = False  # tesseract itself failed or timed out
     too_large: bool = False  # more pixels than the cap: not decoded
+
+
+@dataclass(frozen=True)
+class PicturePart:
+    """A picture to OCR where it sits in a scan's parts, by the zip member that holds it."""
+
+    member: str
+
+
+@dataclass(frozen=True)
+class PictureScan(ABC):
+    """The text pass of a file whose pictures are OCR'd in jobs of their own (picklable: it crosses from
+    the sandbox's worker to the server, which assembles the file once the pictures are read)."""
+
+    total: int  # what progress counts: a deck's slides, a Word document's pictures
+    pictures: dict[str, list[int]]  # zip member -> the places counted in `total` that wait for it
+    progress_noun: ClassVar[str]
+
+    @abstractmethod
+    def texts(self) -> Iterator[str]:
+        """The file's text without its pictures' (for the limit on characters)."""
+
+    @abstractmethod
+    def assemble(self, read: dict[str, PictureOcr], ocr_missing: str | None) -> ExtractResult:
+        """The file's units with the text of each picture `read` (by member) in place; `ocr_missing` says
+        why no picture was read (see ocr.missing_ocr)."""
+
+
+def extract_in_process(path: Path, scan: PictureScan, languages: str, max_pixels: int) -> ExtractResult:
+    """The file of `scan`, its pictures OCR'd one after another in this process (the sandbox reads them
+    in parallel)."""
+    missing = missing_ocr(languages) if scan.pictures else None
+    read = {} if missing else {member: ocr_member(path, member, languages, max_pixels) for member in scan.pictures}
+    return scan.assemble(read, missing)
+
+
+def picture_paragraph(result: PictureOcr | None) -> str:
+    """The picture's text as one paragraph under its label (single line breaks: a blank line would end it),
+    or "" when it holds none."""
+    if result is None or not result.text:
+        return ""
+    lines = [line.strip() for line in result.text.splitlines() if line.strip()]
+    return "\n".join([PICTURE_LABEL, *lines])
+
+
+def picture_warnings(pictures: Collection[str], read: dict[str, PictureOcr], ocr_missing: str | None,
+                     where: Callable[[Collection[str]], str]) -> list[str]:
+    """What the document says of pictures not read; `where` names the places of some members
+    ("on slide(s) 2-4")."""
+    warnings = []
+    if ocr_missing and pictures:
+        warnings.append(f"{len(pictures)} picture(s) {where(pictures)} were not read: {ocr_missing}. "
+                        "Install it and re-ingest the document to read them.")
+    too_large = [member for member, result in read.items() if result.too_large]
+    if too_large:
+        warnings.append(f"{len(too_large)} picture(s) {where(too_large)} have more pixels than OCR may read "
+                        "safely; their text is missing.")
+    failed = [member for member, result in read.items() if result.failed]
+    if failed:
+        warnings.append(f"OCR failed on {len(failed)} picture(s) {where(failed)}; their text is missing.")
+    return warnings
 
 
 def pixel_size(data: bytes) -> tuple[int, int] | None:

@@ -7,16 +7,16 @@ what the speaker said finds the slide it belongs to.
 
 Reading is two passes, like a PDF's: `scan_pptx` reads every slide's text and lists the pictures worth
 OCR'ing (pictures.py says which), then each picture is OCR'd on its own (`pictures.ocr_member`), so the
-sandbox reads them in parallel, once each however many slides show them; `assemble_pptx` puts the text
-in. Pictures are read on every slide, also on slides full of text: a labelled diagram sits beside
+sandbox reads them in parallel, once each however many slides show them; `PptxScan.assemble` puts the
+text in. Pictures are read on every slide, also on slides full of text: a labelled diagram sits beside
 bullets, and a photo without text reads as nothing (the corpus deck's one photo gives no word).
 """
 
 from __future__ import annotations
 
 import zipfile
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from lxml.etree import XMLSyntaxError
@@ -33,46 +33,62 @@ from pptx.slide import Slide
 from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file
 from backend.ingest.extract.common import render_row
 from backend.ingest.extract.graphics import graphic_text
-from backend.ingest.extract.ocr import missing_ocr
 from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS, page_ranges
-from backend.ingest.extract.pictures import PictureOcr, media_members, ocr_member, worth_reading
+from backend.ingest.extract.pictures import (
+    PictureOcr,
+    PicturePart,
+    PictureScan,
+    extract_in_process,
+    media_members,
+    picture_paragraph,
+    picture_warnings,
+    worth_reading,
+)
 from backend.ingest.types import ExtractedUnit, ExtractProgress, ExtractResult, ProgressCallback
 
 _PPTX_ERRORS = (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, XMLSyntaxError)
-PICTURE_LABEL = "Text in picture:"
 # A deck without a declared slide size shows PowerPoint's default 4:3 slide (10 x 7.5 inches, in EMU).
 _DEFAULT_SLIDE_AREA = 9_144_000 * 6_858_000
-
-
-@dataclass(frozen=True)
-class SlidePicture:
-    """A picture to OCR, by the zip member that holds it."""
-
-    member: str
 
 
 @dataclass(frozen=True)
 class ScannedSlide:
     number: int
     title: str
-    parts: list[str | SlidePicture]  # in reading order: title, shapes' texts and pictures, notes
+    parts: list[str | PicturePart]  # in reading order: title, shapes' texts and pictures, notes
 
 
 @dataclass(frozen=True)
-class PptxScan:
-    total: int
+class PptxScan(PictureScan):
+    """`total` counts slides, `pictures` maps each member to the slides that show it."""
+
     slides: list[ScannedSlide]
-    pictures: dict[str, list[int]] = field(default_factory=dict)  # member -> the slides that show it
+    progress_noun = "slide"
+
+    def texts(self) -> Iterator[str]:
+        return (part for slide in self.slides for part in slide.parts if isinstance(part, str))
+
+    def assemble(self, read: dict[str, PictureOcr], ocr_missing: str | None) -> ExtractResult:
+        """One unit per slide with text, the pictures' text in place; warnings name the slides concerned."""
+        units: list[ExtractedUnit] = []
+        for slide in self.slides:
+            texts = [part if isinstance(part, str) else picture_paragraph(read.get(part.member))
+                     for part in slide.parts]
+            text = "\n\n".join(part for part in texts if part.strip())
+            if text:
+                units.append(ExtractedUnit(text=text, kind="slide", page=slide.number, section=slide.title or None))
+        warnings = picture_warnings(self.pictures, read, ocr_missing, self._slides_of)
+        return ExtractResult(units=units, pages=self.total, warnings=warnings)
+
+    def _slides_of(self, members: Collection[str]) -> str:
+        numbers = {number for member in members for number in self.pictures.get(member, [])}
+        return "on slide(s) " + page_ranges(sorted(numbers))
 
 
 def extract_pptx(path: Path, on_progress: ProgressCallback | None = None, *, ocr_languages: str = "eng+deu",
                  max_pixels: int = DEFAULT_MAX_PAGE_PIXELS) -> ExtractResult:
     """The deck in this process, OCR'ing pictures one after another (the sandbox reads them in parallel)."""
-    scan = scan_pptx(path, on_progress)
-    missing = missing_ocr(ocr_languages) if scan.pictures else None
-    read = {} if missing else {member: ocr_member(path, member, ocr_languages, max_pixels)
-                               for member in scan.pictures}
-    return assemble_pptx(scan, read, missing)
+    return extract_in_process(path, scan_pptx(path, on_progress), ocr_languages, max_pixels)
 
 
 def scan_pptx(path: Path, on_progress: ProgressCallback | None = None) -> PptxScan:
@@ -92,7 +108,7 @@ def scan_pptx(path: Path, on_progress: ProgressCallback | None = None) -> PptxSc
         done = 0
         for number, slide in enumerate(slides, start=1):
             scanned.append(_scan_slide(slide, number, members, area))
-            shown = {part.member for part in scanned[-1].parts if isinstance(part, SlidePicture)}
+            shown = {part.member for part in scanned[-1].parts if isinstance(part, PicturePart)}
             for member in shown:
                 pictures.setdefault(member, []).append(number)
             if not shown:  # a slide with pictures is done when they are read
@@ -101,13 +117,13 @@ def scan_pptx(path: Path, on_progress: ProgressCallback | None = None) -> PptxSc
                     on_progress(ExtractProgress(done, len(slides), f"slide {done} of {len(slides)}"))
     except _PPTX_ERRORS as exc:
         raise corrupt_office_file("pptx") from exc
-    return PptxScan(len(slides), scanned, pictures)
+    return PptxScan(len(slides), pictures, scanned)
 
 
 def _scan_slide(slide: Slide, number: int, members: dict[str, str], area: int) -> ScannedSlide:
     title_shape = slide.shapes.title
     title = " ".join(title_shape.text_frame.text.split()) if title_shape is not None else ""
-    parts: list[str | SlidePicture] = [title] if title else []
+    parts: list[str | PicturePart] = [title] if title else []
     skip = title_shape.shape_id if title_shape is not None else None
     parts.extend(_shape_parts((shape for shape in slide.shapes if shape.shape_id != skip), members, area))
     notes = slide.notes_slide.notes_text_frame if slide.has_notes_slide else None
@@ -116,7 +132,7 @@ def _scan_slide(slide: Slide, number: int, members: dict[str, str], area: int) -
     return ScannedSlide(number, title, parts)
 
 
-def _shape_parts(shapes: Iterable[BaseShape], members: dict[str, str], area: int) -> Iterator[str | SlidePicture]:
+def _shape_parts(shapes: Iterable[BaseShape], members: dict[str, str], area: int) -> Iterator[str | PicturePart]:
     """Texts of shapes and pictures worth reading, in tree order, descending into groups."""
     for shape in shapes:
         if shape.shape_type == MSO_SHAPE_TYPE.GROUP and isinstance(shape, GroupShape):
@@ -134,7 +150,7 @@ def _shape_parts(shapes: Iterable[BaseShape], members: dict[str, str], area: int
                 yield picture
 
 
-def _picture(shape: Picture, members: dict[str, str], area: int) -> SlidePicture | None:
+def _picture(shape: Picture, members: dict[str, str], area: int) -> PicturePart | None:
     try:
         image = shape.image
     except (ValueError, KeyError):  # a linked picture: its image is not in the file
@@ -144,39 +160,4 @@ def _picture(shape: Picture, members: dict[str, str], area: int) -> SlidePicture
     member = members.get(image.sha1)
     if member is None or not worth_reading(image.blob, share):
         return None
-    return SlidePicture(member)
-
-
-def assemble_pptx(scan: PptxScan, read: dict[str, PictureOcr], ocr_missing: str | None) -> ExtractResult:
-    """One unit per slide with text, the pictures' text in place; warnings name the slides concerned."""
-    units: list[ExtractedUnit] = []
-    for slide in scan.slides:
-        texts = [part if isinstance(part, str) else _picture_text(read.get(part.member)) for part in slide.parts]
-        text = "\n\n".join(part for part in texts if part.strip())
-        if text:
-            units.append(ExtractedUnit(text=text, kind="slide", page=slide.number, section=slide.title or None))
-    warnings = []
-    if ocr_missing and scan.pictures:
-        warnings.append(f"{len(scan.pictures)} picture(s) on slide(s) {_slides_of(scan, scan.pictures)} were not "
-                        f"read: {ocr_missing}. Install it and re-ingest the document to read them.")
-    too_large = [member for member, result in read.items() if result.too_large]
-    if too_large:
-        warnings.append(f"{len(too_large)} picture(s) on slide(s) {_slides_of(scan, too_large)} have more pixels "
-                        "than OCR may read safely; their text is missing.")
-    failed = [member for member, result in read.items() if result.failed]
-    if failed:
-        warnings.append(f"OCR failed on {len(failed)} picture(s) on slide(s) {_slides_of(scan, failed)}; "
-                        "their text is missing.")
-    return ExtractResult(units=units, pages=scan.total, warnings=warnings)
-
-
-def _picture_text(result: PictureOcr | None) -> str:
-    """The picture's text as one paragraph under its label (single line breaks: a blank line would end it)."""
-    if result is None or not result.text:
-        return ""
-    lines = [line.strip() for line in result.text.splitlines() if line.strip()]
-    return "\n".join([PICTURE_LABEL, *lines])
-
-
-def _slides_of(scan: PptxScan, members: Iterable[str]) -> str:
-    return page_ranges(sorted({number for member in members for number in scan.pictures.get(member, [])}))
+    return PicturePart(member)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pipeCells, slideParts } from "./slide";
+import { pictureParts, pipeCells, slideParts } from "./slide";
 
 describe("slideParts", () => {
   it("splits text, tables and notes", () => {
@@ -22,5 +22,19 @@ describe("slideParts", () => {
 
   it("does not read an ordinary line as a row", () => {
     expect(pipeCells("a | b")).toBeNull();
+  });
+});
+
+describe("pictureParts", () => {
+  it("keeps a Word document's picture text apart and its other paragraphs as written", () => {
+    expect(pictureParts("Plant cells\n\nThe board:\n\nText in picture:\nLight energy\nin\n\nAsk the tutor.\n\nBye")).toEqual([
+      { kind: "text", text: "Plant cells\n\nThe board:" },
+      { kind: "picture", text: "Light energy\nin" },
+      { kind: "text", text: "Ask the tutor.\n\nBye" },
+    ]);
+  });
+
+  it("leaves text without pictures whole", () => {
+    expect(pictureParts("One\n\nTwo")).toEqual([{ kind: "text", text: "One\n\nTwo" }]);
   });
 });

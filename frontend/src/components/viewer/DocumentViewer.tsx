@@ -44,6 +44,9 @@ export function DocumentViewer({ target }: { target: ViewerTarget }) {
     case "csv":
       return <SheetView documentId={target.documentId} block={block} terms={terms} />;
     default:
-      return <TextView documentId={target.documentId} block={block} terms={terms} markdown={kind === "md" || kind === "html"} />;
+      return (
+        <TextView documentId={target.documentId} block={block} terms={terms} markdown={kind === "md" || kind === "html"}
+          pictures={kind === "docx"} />
+      );
   }
 }

@@ -1,6 +1,6 @@
 /** One slide at a time, "Slide N of M": its title, text, tables, text in its pictures and speaker notes as extracted. */
 import { useEffect, useRef, useState } from "react";
-import { Image as ImageIcon, StickyNote } from "lucide-react";
+import { StickyNote } from "lucide-react";
 import { SkeletonRows } from "@/components/Skeleton";
 import { cn } from "@/lib/cn";
 import { useBlocks } from "@/api/viewer";
@@ -8,6 +8,7 @@ import { withoutOverlap } from "@/lib/highlight";
 import { slideParts } from "@/lib/slide";
 import { PageNav } from "./PageNav";
 import { Highlighted } from "./Highlighted";
+import { PictureText } from "./PictureText";
 
 export function SlideView({ documentId, slides, initialSlide, block, terms }: {
   documentId: string;
@@ -85,16 +86,7 @@ function SlideBlock({ text, cited, terms, title }: {
             </table>
           );
         }
-        if (part.kind === "picture") {
-          return (
-            <figure key={index} className="rounded-lg border border-dashed border-line p-3">
-              <figcaption className="mb-1 flex items-center gap-1.5 text-[13px] font-medium text-ink-muted">
-                <ImageIcon size={14} aria-hidden /> Text in picture (read by OCR)
-              </figcaption>
-              <p className="whitespace-pre-wrap"><Highlighted text={part.text} terms={terms} /></p>
-            </figure>
-          );
-        }
+        if (part.kind === "picture") return <PictureText key={index} text={part.text} terms={terms} />;
         if (part.kind === "notes") {
           return (
             <aside key={index} className="rounded-lg border border-line bg-surface-2 p-3 text-[13px] text-ink-muted">

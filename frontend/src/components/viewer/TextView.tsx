@@ -1,7 +1,8 @@
 /**
  * A text document (DOCX, Markdown, HTML, TXT) as extracted: its blocks in order, a heading wherever the
  * section changes, the cited block marked and scrolled into view. HTML is shown as this extracted text,
- * never as the page, so nothing from the original runs or loads.
+ * never as the page, so nothing from the original runs or loads. A Word document's picture text ("Text in
+ * picture:" paragraphs) is set apart where it stands, as on a slide.
  */
 import { useEffect, useRef } from "react";
 import { Button } from "@/components/Button";
@@ -9,16 +10,20 @@ import { SkeletonRows } from "@/components/Skeleton";
 import { cn } from "@/lib/cn";
 import type { ViewerBlock } from "@/api/viewer";
 import { readableMarkdown, withoutOverlap } from "@/lib/highlight";
+import { pictureParts } from "@/lib/slide";
 import { Highlighted } from "./Highlighted";
+import { PictureText } from "./PictureText";
 import { SheetTable } from "./SheetView";
 import { useBlockWindow } from "./useBlockWindow";
 
-export function TextView({ documentId, block, terms, markdown }: {
+export function TextView({ documentId, block, terms, markdown, pictures }: {
   documentId: string;
   block: string | null;
   terms: readonly string[];
   /** The text is Markdown source (Markdown and HTML documents): shown without its escapes and tags. */
   markdown: boolean;
+  /** The text holds paragraphs read from pictures (Word documents). */
+  pictures: boolean;
 }) {
   const { blocks, showEarlier, showLater } = useBlockWindow(documentId, block, 40);
   if (blocks.isPending) return <SkeletonRows rows={8} />;
@@ -37,6 +42,7 @@ export function TextView({ documentId, block, terms, markdown }: {
           const sameSection = previous !== undefined && previous.section === b.section;
           return (
             <TextBlock key={b.id} block={b} cited={b.id === data.target} terms={b.id === data.target ? terms : []}
+              pictures={pictures}
               text={tidy(displayText(b, sameSection ? previous.text : undefined))}
               heading={b.section && !sameSection ? tidy(b.section) : null} />
           );
@@ -62,12 +68,13 @@ function displayText(block: ViewerBlock, previous: string | undefined): string {
   return text;
 }
 
-function TextBlock({ block, text, cited, terms, heading }: {
+function TextBlock({ block, text, cited, terms, heading, pictures }: {
   block: ViewerBlock;
   text: string;
   cited: boolean;
   terms: readonly string[];
   heading: string | null;
+  pictures: boolean;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -94,7 +101,14 @@ function TextBlock({ block, text, cited, terms, heading }: {
         {block.table ? (
           <SheetTable header={block.table.header} rows={block.table.rows} marked={cited} terms={terms} />
         ) : (
-          <p className="whitespace-pre-wrap">{terms.length ? <Highlighted text={text} terms={terms} /> : text}</p>
+          <div className="space-y-3">
+            {(pictures ? pictureParts(text) : [{ kind: "text" as const, text }]).map((part, index) =>
+              part.kind === "picture" ? <PictureText key={index} text={part.text} terms={terms} /> : (
+                <p key={index} className="whitespace-pre-wrap">
+                  {terms.length ? <Highlighted text={part.text} terms={terms} /> : part.text}
+                </p>
+              ))}
+          </div>
         )}
       </div>
     </>
