@@ -8,7 +8,9 @@ Reading is two passes: `scan_pdf` reads every text layer, then each page left fo
 own (`ocr_pdf_page`), so the sandbox can OCR pages in parallel in separate processes; `assemble` puts
 the pages back in order. A page's printed label (PDF page labels, "iv", "12") is kept next to its
 physical number. A damaged file that still opens is read as far as it goes, with a warning.
-A page's section is the bookmark (outline) path in force on it, when the PDF has bookmarks.
+A page's section is the bookmark (outline) path in force on it, when the PDF has bookmarks. Comments a
+reader attached to a page (sticky notes, notes on highlighted passages) are not in its text layer; they
+follow the page's text as paragraphs starting ``Comment:``, so a student's own notes are found too.
 
 A text layer can be garbled: a font without a character map gives glyph numbers instead of letters
 ("1IPUPTZOUIFTJT\x01DPOWFSUT" for "Photosynthesis converts", control characters for spaces, U+FFFD).
@@ -35,6 +37,10 @@ from backend.ingest.types import (
     ProgressCallback,
 )
 
+# Annotations that hold no comment of a reader's: a typed-on-page box (already in the text layer), a
+# comment's popup (its parent holds the text), links, form fields and redactions.
+# By the names `Annot.type` gives (PyMuPDF's PDF_ANNOT_* numbers are not in its type information).
+_NOT_COMMENTS = frozenset({"FreeText", "Popup", "Link", "Widget", "Redact"})
 # Damaged uploads are expected; MuPDF's own stderr chatter about them would only be noise in the log.
 pymupdf.TOOLS.mupdf_display_errors(False)
 
@@ -113,6 +119,7 @@ class PdfScan:
     sections: dict[int, str]
     labels: dict[int, str]
     warnings: list[str] = field(default_factory=list)
+    comments: dict[int, list[str]] = field(default_factory=dict)  # pages left for OCR: their comments
 
 
 def scan_pdf(path: Path, on_progress: ProgressCallback | None = None) -> PdfScan:
@@ -125,6 +132,7 @@ def scan_pdf(path: Path, on_progress: ProgressCallback | None = None) -> PdfScan
         labels: dict[int, str] = {}
         units: list[ExtractedUnit] = []
         candidates: dict[int, str] = {}
+        comments: dict[int, list[str]] = {}
         unreadable: list[int] = []
         empty: list[int] = []
         done = 0
@@ -133,23 +141,26 @@ def scan_pdf(path: Path, on_progress: ProgressCallback | None = None) -> PdfScan
                 page = document.load_page(number - 1)
                 text, needs_ocr = _read_page(page)
                 labels[number] = page.get_label().strip()
+                notes = page_comments(page)
             except _MUPDF_ERRORS:
                 unreadable.append(number)
-                text, needs_ocr = "", False
+                text, needs_ocr, notes = "", False, []
             if needs_ocr:
                 candidates[number] = text
+                if notes:
+                    comments[number] = notes
                 continue
-            if text:
+            if not text:
+                empty.append(number)
+            if text := with_comments(text, notes):
                 units.append(ExtractedUnit(text=text, kind="text", page=number, section=sections.get(number),
                                            page_label=labels.get(number) or None))
-            else:
-                empty.append(number)
             done += 1
             if on_progress is not None:
                 on_progress(ExtractProgress(done=done, total=total, detail=f"page {done} of {total}"))
         warnings = damage_warnings(document, unreadable, empty)
         return PdfScan(total, units, candidates, sections, {n: label for n, label in labels.items() if label},
-                       warnings)
+                       warnings, comments)
     finally:
         document.close()
 
@@ -217,8 +228,7 @@ def assemble(scan: PdfScan, recognised: dict[int, PageOcr], ocr_missing: str | N
                 text, kind = page.text.strip(), "ocr"
         if kind == "text" and text and not (text := _readable_layer(text)):
             garbled.append(number)
-            continue
-        if text:
+        if text := with_comments(text, scan.comments.get(number, [])):
             units.append(ExtractedUnit(text=text, kind=kind, page=number, section=scan.sections.get(number),
                                        page_label=scan.labels.get(number)))
     units.sort(key=lambda unit: unit.page or 0)
@@ -288,6 +298,22 @@ def _read_page(page: pymupdf.Page) -> tuple[str, bool]:
     if _visible_chars(text) >= OCR_MIN_CHARS:
         return text, False
     return text, bool(page.get_image_info() or len(page.get_cdrawings()) >= OUTLINE_MIN_PATHS)
+
+
+def page_comments(page: pymupdf.Page) -> list[str]:
+    """The comments attached to the page (sticky notes, notes on highlights and other markup), each once."""
+    comments: list[str] = []
+    for annotation in page.annots():
+        if annotation.type[1] in _NOT_COMMENTS:
+            continue
+        comment = " ".join((annotation.info.get("content") or "").split())
+        if comment and comment not in comments:
+            comments.append(comment)
+    return comments
+
+
+def with_comments(text: str, comments: list[str]) -> str:
+    return "\n\n".join([text.strip(), *(f"Comment: {comment}" for comment in comments)]).strip()
 
 
 def _visible_chars(text: str) -> int:
