@@ -27,6 +27,7 @@ _CHART = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 _A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _GRAPHIC_DATA = f"{{{_A}}}graphicData"
+_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 _TEXT_POINTS = frozenset({"node", "asst"})  # boxes; "doc", "pres", "parTrans" and "sibTrans" are structure
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 _NS = {"c": _CHART, "a": _A}
@@ -37,7 +38,20 @@ RelatedBlob = Callable[[str], bytes]  # relationship id -> the bytes of the part
 def graphic_text(frame: etree._Element, related_blob: RelatedBlob) -> str:
     """The text of the SmartArt diagrams and charts drawn in this element (a slide's graphic frame, a Word
     run), one after another; "" for anything else, a frame whose part is missing or broken adds nothing."""
-    return "\n".join(text for data in frame.iter(_GRAPHIC_DATA) if (text := _frame_text(data, related_blob)))
+    return "\n".join(text for data in frame.iter(_GRAPHIC_DATA)
+                     if _drawn_here(data, frame) and (text := _frame_text(data, related_blob)))
+
+
+def _drawn_here(data: etree._Element, frame: etree._Element) -> bool:
+    """Whether this graphic is the element's own: not a fallback copy of one (Word and PowerPoint wrap
+    drawings in mc:AlternateContent, the mc:Fallback repeating the mc:Choice), nor one inside another
+    drawing (a chart in a Word text box belongs to the text box's paragraphs, read on their own)."""
+    for ancestor in data.iterancestors():
+        if ancestor is frame:
+            return True
+        if ancestor.tag in (_FALLBACK, _GRAPHIC_DATA):
+            return False
+    return True
 
 
 def _frame_text(data: etree._Element, related_blob: RelatedBlob) -> str:
