@@ -15,6 +15,9 @@ the text in): a picture's text follows the paragraph that holds it, in that para
 are read (`Run.iter_inner_content` → `Drawing`): inline and floating pictures in body paragraphs,
 hyperlinks, text boxes and content controls, and in table cells; not legacy VML pictures (`w:pict`),
 nor pictures inside drawing canvases, charts or SmartArt.
+
+The text of SmartArt diagrams and charts (graphics.py, shared with slides) follows the paragraph that
+draws them, before its pictures' text; one in a table follows the table.
 """
 
 from __future__ import annotations
