@@ -153,9 +153,9 @@ def scan_docx(path: Path) -> DocxScan:
             if isinstance(block, Table):
                 rows = [_row_texts(row.cells) for row in block.rows]
                 parts.append(DocxTable([row for row in rows if any(row)]))
-                # Once each: python-docx lists a merged cell, and so its pictures, once per grid column.
                 if text := graphic_text(element, related_blob):
                     parts.append(text)
+                # Once each: python-docx lists a merged cell, and so its pictures, once per grid column.
                 parts.extend(dict.fromkeys(pictures.in_paragraphs(_cell_paragraphs(block))))
             else:
                 if text := block.text.strip():
