@@ -37,7 +37,8 @@ RelatedBlob = Callable[[str], bytes]  # relationship id -> the bytes of the part
 
 def graphic_text(frame: etree._Element, related_blob: RelatedBlob) -> str:
     """The text of the SmartArt diagrams and charts drawn in this element (a slide's graphic frame, a Word
-    run), one after another; "" for anything else, a frame whose part is missing or broken adds nothing."""
+    paragraph or table), one after another; "" for anything else; one whose part is missing or broken adds
+    nothing."""
     return "\n".join(text for data in frame.iter(_GRAPHIC_DATA)
                      if _drawn_here(data, frame) and (text := _frame_text(data, related_blob)))
 
