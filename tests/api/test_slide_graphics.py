@@ -5,7 +5,6 @@ neither, so before this the words were in the file and nowhere in Quire."""
 from __future__ import annotations
 
 import io
-import zipfile
 from collections.abc import Callable
 
 import httpx
@@ -14,43 +13,17 @@ from pptx.chart.data import CategoryChartData
 from pptx.enum.chart import XL_CHART_TYPE
 from pptx.util import Inches
 
+from tests.support.graphics import BROKEN_DATA, DIAGRAM_DATA, MITOSIS, diagram_data, with_parts
 from tests.support.vault import ingest
 
 Unique = Callable[[str], str]
-
-DGM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
-A = "http://schemas.openxmlformats.org/drawingml/2006/main"
-DIAGRAM_DATA = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/diagramData"
-DATA_TYPE = "application/vnd.openxmlformats-officedocument.drawingml.diagramData+xml"
-
-
-def _box(model_id: str, text: str) -> str:
-    return f'<dgm:pt modelId="{model_id}"><dgm:t><a:bodyPr/><a:p><a:r><a:t>{text}</a:t></a:r></a:p></dgm:t></dgm:pt>'
-
-
-# Boxes stored in the order they were added (Metaphase first), drawn in the connections' order; a
-# connector point (parTrans) carries no text of its own.
-MITOSIS = (
-    f'<dgm:dataModel xmlns:dgm="{DGM}" xmlns:a="{A}"><dgm:ptLst>'
-    '<dgm:pt modelId="0" type="doc"><dgm:t><a:bodyPr/><a:p><a:endParaRPr/></a:p></dgm:t></dgm:pt>'
-    + _box("3", "Metaphase") + _box("1", "Prophase") + _box("2", "Prometaphase")
-    + _box("4", "chromosomes condense")
-    + '<dgm:pt modelId="9" type="parTrans"><dgm:t><a:bodyPr/><a:p><a:endParaRPr/></a:p></dgm:t></dgm:pt>'
-    '</dgm:ptLst><dgm:cxnLst>'
-    '<dgm:cxn modelId="10" srcId="0" destId="1" srcOrd="0" destOrd="0"/>'
-    '<dgm:cxn modelId="11" srcId="0" destId="2" srcOrd="1" destOrd="0"/>'
-    '<dgm:cxn modelId="12" srcId="0" destId="3" srcOrd="2" destOrd="0"/>'
-    '<dgm:cxn modelId="13" srcId="1" destId="4" srcOrd="0" destOrd="0" parTransId="9"/>'
-    '</dgm:cxnLst></dgm:dataModel>'
-)
 
 
 def _frame(rel_id: str) -> str:
     return (
         '<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="40" name="Diagram 1"/><p:cNvGraphicFramePr/><p:nvPr/>'
         '</p:nvGraphicFramePr><p:xfrm><a:off x="914400" y="1828800"/><a:ext cx="6096000" cy="3048000"/></p:xfrm>'
-        f'<a:graphic><a:graphicData uri="{DGM}"><dgm:relIds xmlns:dgm="{DGM}" r:dm="{rel_id}" r:lo="{rel_id}" '
-        f'r:qs="{rel_id}" r:cs="{rel_id}"/></a:graphicData></a:graphic></p:graphicFrame>'
+        f'<a:graphic>{diagram_data(rel_id)}</a:graphic></p:graphicFrame>'
     )
 
 
@@ -69,30 +42,13 @@ def _lecture_deck() -> bytes:
     chart.chart_title.text_frame.text = "ATP per stage"
     plain = io.BytesIO()
     deck.save(plain)
-    return _with_diagrams(plain.getvalue(), {2: MITOSIS.encode(), 3: b"<dgm:dataModel <<< not xml"})
-
-
-def _with_diagrams(deck: bytes, diagrams: dict[int, bytes]) -> bytes:
-    """The deck with a SmartArt frame on each given slide, its data part holding the given bytes."""
-    source = zipfile.ZipFile(io.BytesIO(deck))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
-        for item in source.infolist():
-            data = source.read(item.filename)
-            for slide, _ in diagrams.items():
-                if item.filename == f"ppt/slides/slide{slide}.xml":
-                    data = data.replace(b"</p:spTree>", _frame("rIdDgm").encode() + b"</p:spTree>")
-                elif item.filename == f"ppt/slides/_rels/slide{slide}.xml.rels":
-                    data = data.replace(b"</Relationships>", f'<Relationship Id="rIdDgm" Type="{DIAGRAM_DATA}" '
-                                        f'Target="../diagrams/data{slide}.xml"/></Relationships>'.encode())
-            if item.filename == "[Content_Types].xml":
-                overrides = "".join(f'<Override PartName="/ppt/diagrams/data{slide}.xml" ContentType="{DATA_TYPE}"/>'
-                                    for slide in diagrams)
-                data = data.replace(b"</Types>", overrides.encode() + b"</Types>")
-            target.writestr(item, data)
-        for slide, xml in diagrams.items():
-            target.writestr(f"ppt/diagrams/data{slide}.xml", xml)
-    return out.getvalue()
+    # Slide 2 holds a SmartArt diagram, slide 3 one whose data part is broken.
+    edits = {f"ppt/slides/slide{slide}.xml": [(b"</p:spTree>", _frame("rIdDgm").encode() + b"</p:spTree>")]
+             for slide in (2, 3)}
+    return with_parts(plain.getvalue(), edits, {
+        "ppt/diagrams/data2.xml": ("ppt/slides/_rels/slide2.xml.rels", "rIdDgm", DIAGRAM_DATA, MITOSIS.encode()),
+        "ppt/diagrams/data3.xml": ("ppt/slides/_rels/slide3.xml.rels", "rIdDgm", DIAGRAM_DATA, BROKEN_DATA),
+    })
 
 
 def test_smartart_and_chart_text_is_read_in_drawing_order(api: httpx.Client, unique: Unique) -> None:

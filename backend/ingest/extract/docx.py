@@ -15,6 +15,9 @@ the text in): a picture's text follows the paragraph that holds it, in that para
 are read (`Run.iter_inner_content` → `Drawing`): inline and floating pictures in body paragraphs,
 hyperlinks, text boxes and content controls, and in table cells; not legacy VML pictures (`w:pict`),
 nor pictures inside drawing canvases, charts or SmartArt.
+
+The text of SmartArt diagrams and charts (graphics.py, shared with slides) follows the paragraph that
+draws them, before its pictures' text; one in a table follows the table.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from docx.text.paragraph import Paragraph
 
 from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file
 from backend.ingest.extract.common import Outline, row_group_units
+from backend.ingest.extract.graphics import graphic_text
 from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS
 from backend.ingest.extract.pictures import (
     PictureOcr,
@@ -137,18 +141,28 @@ def scan_docx(path: Path) -> DocxScan:
         with path.open("rb") as stream:
             document = docx.Document(stream)
         notes = _Notes(document)
+        related = document.part.related_parts
+
+        def related_blob(rel_id: str) -> bytes:
+            blob: bytes = related[rel_id].blob
+            return blob
+
         pictures = _Pictures(path)
         parts: list[DocxHeading | str | DocxTable | PicturePart] = []
         for element, block in _blocks(document):
             if isinstance(block, Table):
                 rows = [_row_texts(row.cells) for row in block.rows]
                 parts.append(DocxTable([row for row in rows if any(row)]))
+                if text := graphic_text(element, related_blob):
+                    parts.append(text)
                 # Once each: python-docx lists a merged cell, and so its pictures, once per grid column.
                 parts.extend(dict.fromkeys(pictures.in_paragraphs(_cell_paragraphs(block))))
             else:
                 if text := block.text.strip():
                     level = _heading_level(block)
                     parts.append(text if level is None else DocxHeading(level, " ".join(text.split()), text))
+                if text := graphic_text(element, related_blob):
+                    parts.append(text)
                 parts.extend(pictures.in_paragraphs([block]))
             parts.extend(notes.referenced_in(element))
     except _DOCX_ERRORS as exc:

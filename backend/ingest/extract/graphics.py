@@ -1,49 +1,79 @@
-"""Text in a slide's graphic frames other than tables: SmartArt diagrams and charts.
+"""Text in SmartArt diagrams and charts, for slides and Word documents alike.
 
-python-pptx reads neither's text, and lecture decks carry much of theirs there (a process as a SmartArt
-chain, a comparison as a chart). A SmartArt diagram keeps its text in a data part of its own
-(`ppt/diagrams/dataN.xml`), which the frame names by the relationship id in `dgm:relIds/@r:dm`: points
-(the boxes, with their text) and connections saying which point is whose child and in what place. The
-text is given in that order, one line per box, a child indented under its parent — the order PowerPoint
-draws it in, not the order the boxes were added. A chart gives its title, category labels and series names
-(python-pptx's chart API); its numbers stay in the chart.
+Neither python-pptx nor python-docx reads their text, and lecture decks and handouts carry much of theirs
+there (a process as a SmartArt chain, a comparison as a chart). Both formats place them the same way: a
+drawing's `a:graphicData` names, by relationship id, a part of its own that holds the text, so one reader
+serves both (`graphic_text`), given the frame's XML and a way to fetch a related part's bytes.
 
-The data part is read with entities and network access off, like every XML part of an upload, and a frame
-whose part is missing or malformed adds nothing rather than failing the deck.
+A SmartArt diagram keeps its text in a data part (`dgm:relIds/@r:dm`): points (the boxes, with their text)
+and connections saying which point is whose child and in what place. The text is given in that order, one
+line per box, a child indented two spaces under its parent — the order the diagram is drawn in, not the
+order the boxes were added. A chart (`c:chart/@r:id`) gives "Chart: title", "Categories: …" (the first
+series' category labels of each plot, leaf level) and "Series: …" (series names); its numbers stay in it.
+
+Parts are read with entities and network access off, like every XML part of an upload, and a frame whose
+part is missing or malformed adds nothing rather than failing the document.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from lxml import etree
-from pptx.chart.chart import Chart
-from pptx.shapes.graphfrm import GraphicFrame
 
 _DGM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+_CHART = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 _A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_GRAPHIC_DATA = f"{{{_A}}}graphicData"
+_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 _TEXT_POINTS = frozenset({"node", "asst"})  # boxes; "doc", "pres", "parTrans" and "sibTrans" are structure
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+_NS = {"c": _CHART, "a": _A}
+
+RelatedBlob = Callable[[str], bytes]  # relationship id -> the bytes of the part it names (KeyError if none)
 
 
-def graphic_text(frame: GraphicFrame) -> str:
-    """The text of a SmartArt diagram or a chart in this frame ("" for anything else or a broken part)."""
+def graphic_text(frame: etree._Element, related_blob: RelatedBlob) -> str:
+    """The text of the SmartArt diagrams and charts drawn in this element (a slide's graphic frame, a Word
+    paragraph or table), one after another; "" for anything else; one whose part is missing or broken adds
+    nothing."""
+    return "\n".join(text for data in frame.iter(_GRAPHIC_DATA)
+                     if _drawn_here(data, frame) and (text := _frame_text(data, related_blob)))
+
+
+def _drawn_here(data: etree._Element, frame: etree._Element) -> bool:
+    """Whether this graphic is the element's own: not a fallback copy of one (Word and PowerPoint wrap
+    drawings in mc:AlternateContent, the mc:Fallback repeating the mc:Choice), nor one inside another
+    drawing (a chart in a Word text box belongs to the text box's paragraphs, read on their own)."""
+    for ancestor in data.iterancestors():
+        if ancestor is frame:
+            return True
+        if ancestor.tag in (_FALLBACK, _GRAPHIC_DATA):
+            return False
+    return True
+
+
+def _frame_text(data: etree._Element, related_blob: RelatedBlob) -> str:
+    uri = data.get("uri")
     try:
-        if frame.has_chart:
-            return chart_text(frame.chart)
-        return diagram_text(frame)
-    except (KeyError, ValueError, TypeError, AttributeError, etree.XMLSyntaxError):
+        if uri == _DGM:
+            rel_ids = data.find(f"{{{_DGM}}}relIds")
+            data_id = rel_ids.get(f"{{{_R}}}dm") if rel_ids is not None else None
+            return diagram_text(related_blob(data_id)) if data_id else ""
+        if uri == _CHART:
+            chart = data.find(f"{{{_CHART}}}chart")
+            chart_id = chart.get(f"{{{_R}}}id") if chart is not None else None
+            return chart_text(related_blob(chart_id)) if chart_id else ""
+    except (KeyError, ValueError, TypeError, etree.XMLSyntaxError):
         return ""
+    return ""
 
 
-def diagram_text(frame: GraphicFrame) -> str:
-    rel_ids = next(frame.element.iter(f"{{{_DGM}}}relIds"), None)
-    data_id = rel_ids.get(f"{{{_R}}}dm") if rel_ids is not None else None
-    if not data_id:
-        return ""
-    model = etree.fromstring(frame.part.related_part(data_id).blob, parser=_PARSER)
+def diagram_text(data_part: bytes) -> str:
+    """A SmartArt data part's boxes, one line each, in drawing order, children indented."""
+    model = etree.fromstring(data_part, parser=_PARSER)
     return "\n".join("  " * depth + text for depth, text in _boxes(model))
 
 
@@ -82,20 +112,40 @@ def _point_text(point: etree._Element) -> str:
     return " / ".join(" ".join(text.split()) for text in paragraphs if text.strip())
 
 
-def chart_text(chart: Chart) -> str:
+def chart_text(chart_part: bytes) -> str:
+    """A chart part's title, category labels and series names, each kind on a line of its own."""
+    chart = etree.fromstring(chart_part, parser=_PARSER)
     lines = []
-    if chart.has_title and chart.chart_title.has_text_frame:
-        title = " ".join(chart.chart_title.text_frame.text.split())
-        if title:
-            lines.append(f"Chart: {title}")
+    # A typed title (rich text) or one taken from a cell (its cached value).
+    title_parts = [*("".join(paragraph.xpath(".//a:t/text()", namespaces=_NS))
+                     for paragraph in chart.xpath("c:chart/c:title/c:tx/c:rich//a:p", namespaces=_NS)),
+                   *chart.xpath("c:chart/c:title/c:tx/c:strRef//c:v/text()", namespaces=_NS)]
+    if title := " ".join(" ".join(title_parts).split()):
+        lines.append(f"Chart: {title}")
     categories: list[str] = []
     series: list[str] = []
-    for plot in chart.plots:
-        categories += [label for label in (str(category).strip() for category in plot.categories)
-                       if label and label not in categories]
-        series += [name for name in (str(one.name or "").strip() for one in plot.series) if name and name not in series]
+    for plot in chart.xpath("c:chart/c:plotArea/*[c:ser]", namespaces=_NS):
+        ordered = sorted(plot.xpath("c:ser", namespaces=_NS), key=_series_order)
+        if ordered:
+            # The first series' labels; of hierarchical categories, the leaf level (the first c:lvl).
+            points = (ordered[0].xpath("c:cat//c:lvl[1]/c:pt", namespaces=_NS)
+                      or ordered[0].xpath("c:cat//c:pt", namespaces=_NS))
+            for point in sorted(points, key=lambda pt: int(pt.get("idx", "0"))):
+                label = " ".join("".join(point.xpath("c:v/text()", namespaces=_NS)).split())
+                if label and label not in categories:
+                    categories.append(label)
+        for one in ordered:
+            names = one.xpath("c:tx//c:pt/c:v/text() | c:tx/c:v/text()", namespaces=_NS)
+            name = " ".join(str(names[0]).split()) if names else ""
+            if name and name not in series:
+                series.append(name)
     if categories:
         lines.append("Categories: " + ", ".join(categories))
     if series:
         lines.append("Series: " + ", ".join(series))
     return "\n".join(lines)
+
+
+def _series_order(series: etree._Element) -> int:
+    order = series.xpath("c:order/@val", namespaces=_NS)
+    return int(order[0]) if order else 0

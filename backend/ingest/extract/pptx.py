@@ -32,7 +32,7 @@ from pptx.slide import Slide
 
 from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file
 from backend.ingest.extract.common import render_row
-from backend.ingest.extract.graphics import graphic_text
+from backend.ingest.extract.graphics import RelatedBlob, graphic_text
 from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS, page_ranges
 from backend.ingest.extract.pictures import (
     PictureOcr,
@@ -141,13 +141,18 @@ def _shape_parts(shapes: Iterable[BaseShape], members: dict[str, str], area: int
             rows = [[cell.text.strip() for cell in row.cells] for row in shape.table.rows]
             yield "\n".join(render_row(row) for row in rows if any(row))
         elif isinstance(shape, GraphicFrame):  # SmartArt, a chart
-            yield graphic_text(shape)
+            yield graphic_text(shape.element, _related_blob(shape))
         elif isinstance(shape, Shape) and shape.has_text_frame:  # placeholders are Shapes too
             yield shape.text_frame.text.strip()
         elif isinstance(shape, Picture):  # placeholders holding a picture too
             picture = _picture(shape, members, area)
             if picture is not None:
                 yield picture
+
+
+def _related_blob(shape: GraphicFrame) -> RelatedBlob:
+    part = shape.part
+    return lambda rel_id: part.related_part(rel_id).blob
 
 
 def _picture(shape: Picture, members: dict[str, str], area: int) -> PicturePart | None:
