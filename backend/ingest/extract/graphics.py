@@ -31,6 +31,9 @@ _FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallba
 _TEXT_POINTS = frozenset({"node", "asst"})  # boxes; "doc", "pres", "parTrans" and "sibTrans" are structure
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 _NS = {"c": _CHART, "a": _A}
+# Levels a box is indented at most: a hostile chain of boxes nested thousands deep would otherwise make
+# its text grow with the square of its length.
+_MAX_INDENT = 6
 
 RelatedBlob = Callable[[str], bytes]  # relationship id -> the bytes of the part it names (KeyError if none)
 
@@ -74,7 +77,7 @@ def _frame_text(data: etree._Element, related_blob: RelatedBlob) -> str:
 def diagram_text(data_part: bytes) -> str:
     """A SmartArt data part's boxes, one line each, in drawing order, children indented."""
     model = etree.fromstring(data_part, parser=_PARSER)
-    return "\n".join("  " * depth + text for depth, text in _boxes(model))
+    return "\n".join("  " * min(depth, _MAX_INDENT) + text for depth, text in _boxes(model))
 
 
 def _boxes(model: etree._Element) -> Iterator[tuple[int, str]]:
@@ -87,23 +90,27 @@ def _boxes(model: etree._Element) -> Iterator[tuple[int, str]]:
             children[link.get("srcId")].append((int(link.get("srcOrd", "0")), link.get("destId")))
     seen: set[str | None] = set()
 
-    def walk(point_id: str | None, depth: int) -> Iterator[tuple[int, str]]:
-        if point_id in seen or point_id not in points:
-            return
-        seen.add(point_id)
-        point = points[point_id]
-        text = _point_text(point) if point.get("type", "node") in _TEXT_POINTS else ""
-        if text:
-            yield depth, text
-        for _, child in sorted(children[point_id], key=lambda order_child: order_child[0]):
-            yield from walk(child, depth + 1 if text else depth)
+    def walk(start: str | None) -> Iterator[tuple[int, str]]:
+        # A stack, not recursion: a hostile part may chain boxes far deeper than Python's recursion limit.
+        stack: list[tuple[str | None, int]] = [(start, 0)]
+        while stack:
+            point_id, depth = stack.pop()
+            if point_id in seen or point_id not in points:
+                continue
+            seen.add(point_id)
+            point = points[point_id]
+            text = _point_text(point) if point.get("type", "node") in _TEXT_POINTS else ""
+            if text:
+                yield depth, text
+            ordered = sorted(children[point_id], key=lambda order_child: order_child[0])
+            stack.extend((child, depth + 1 if text else depth) for _, child in reversed(ordered))
 
     for point_id, point in points.items():
         if point.get("type") == "doc":
-            yield from walk(point_id, 0)
+            yield from walk(point_id)
     for point_id in points:
         if point_id not in seen:
-            yield from walk(point_id, 0)
+            yield from walk(point_id)
 
 
 def _point_text(point: etree._Element) -> str:
@@ -122,8 +129,8 @@ def chart_text(chart_part: bytes) -> str:
                    *chart.xpath("c:chart/c:title/c:tx/c:strRef//c:v/text()", namespaces=_NS)]
     if title := " ".join(" ".join(title_parts).split()):
         lines.append(f"Chart: {title}")
-    categories: list[str] = []
-    series: list[str] = []
+    categories: dict[str, None] = {}  # ordered sets: a chart may hold many thousand points
+    series: dict[str, None] = {}
     for plot in chart.xpath("c:chart/c:plotArea/*[c:ser]", namespaces=_NS):
         ordered = sorted(plot.xpath("c:ser", namespaces=_NS), key=_series_order)
         if ordered:
@@ -132,13 +139,13 @@ def chart_text(chart_part: bytes) -> str:
                       or ordered[0].xpath("c:cat//c:pt", namespaces=_NS))
             for point in sorted(points, key=lambda pt: int(pt.get("idx", "0"))):
                 label = " ".join("".join(point.xpath("c:v/text()", namespaces=_NS)).split())
-                if label and label not in categories:
-                    categories.append(label)
+                if label:
+                    categories[label] = None
         for one in ordered:
             names = one.xpath("c:tx//c:pt/c:v/text() | c:tx/c:v/text()", namespaces=_NS)
             name = " ".join(str(names[0]).split()) if names else ""
-            if name and name not in series:
-                series.append(name)
+            if name:
+                series[name] = None
     if categories:
         lines.append("Categories: " + ", ".join(categories))
     if series:
