@@ -29,7 +29,7 @@ class OutlineOut(BaseModel):
     filename: str
     kind: str | None
     status: str
-    pages: int | None = Field(description="PDF pages or slides; null for formats without pages")
+    pages: int | None = Field(description="PDF pages, slides or a workbook's sheets; null for formats without them")
     blocks: int
     sections: list[SectionOut]
 

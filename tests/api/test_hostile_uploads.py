@@ -292,3 +292,25 @@ def test_deeply_nested_web_pages_keep_all_their_text(api: httpx.Client, unique: 
         assert "Chlorophyll" in hits[0]["text"]
         # Beyond what libxml2 reads at all (2,048), the page is read whole and the library says how.
         assert bool(document["warnings"]) is (name == deeper), document["warnings"]
+
+
+def test_a_csv_quote_never_closed_is_kept_and_named(api: httpx.Client, unique: Unique) -> None:
+    # Before: the rest of the file went into one cell without a word.
+    name = unique("marks.csv")
+    docs = ingest(api, {name: b'student,comment\nAda,"great work\nBob,late\nCy,absent\n'})
+    document = api.get(f"/api/documents/{docs[name]['id']}").json()
+    assert document["warnings"] == ["A quote mark on line 2 is never closed, so the 2 line(s) after it were read "
+                                    "into one cell; check the file's quoting."]
+    text = api.get(f"/api/documents/{docs[name]['id']}/blocks").json()["blocks"][0]["text"]
+    assert "Bob,late" in text  # nothing lost: the swallowed lines are in that cell
+
+
+def test_a_workbook_is_as_long_as_its_sheets(api: httpx.Client, unique: Unique, tmp_path: Path) -> None:
+    name = unique("budget.xlsx")
+    book = openpyxl.Workbook()
+    book.active.append(["Item", "Cost"])
+    book.create_sheet("Q2").append(["Rent", 900])
+    book.create_sheet("Q3").append(["Food", 300])
+    book.save(tmp_path / "budget.xlsx")
+    docs = ingest(api, {name: (tmp_path / "budget.xlsx").read_bytes()})
+    assert api.get(f"/api/documents/{docs[name]['id']}").json()["pages"] == 3

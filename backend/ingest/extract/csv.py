@@ -19,22 +19,46 @@ _FIELD_LIMIT = 16 * 1024 * 1024
 
 def extract_csv(path: Path) -> ExtractResult:
     text = read_text_file(path)
-    rows = [row for row in _parse(text) if any(cell.strip() for cell in row)]
+    dialect = _dialect(text[:_SNIFF_SAMPLE])
+    parsed, last_row_line = _parse(text, dialect)
+    warnings = _unclosed_quote(text, dialect, parsed, last_row_line)
+    rows = [row for row in parsed if any(cell.strip() for cell in row)]
     if not rows:
-        return ExtractResult(units=[])
+        return ExtractResult(units=[], warnings=warnings)
     header, body = rows[0], rows[1:]
-    return ExtractResult(units=row_group_units(header, body, kind="csv"))
+    return ExtractResult(units=row_group_units(header, body, kind="csv"), warnings=warnings)
 
 
-def _parse(text: str) -> list[list[str]]:
+def _parse(text: str, dialect: type[csv.Dialect]) -> tuple[list[list[str]], int]:
+    """The rows, and the line (0-based) the last row starts on."""
     csv.field_size_limit(_FIELD_LIMIT)
+    reader = csv.reader(io.StringIO(text), dialect)
+    rows: list[list[str]] = []
+    last_start = next_start = 0
     try:
-        return list(csv.reader(io.StringIO(text), _dialect(text[:_SNIFF_SAMPLE])))
+        for row in reader:
+            rows.append(row)
+            last_start, next_start = next_start, reader.line_num
     except csv.Error as exc:
         if "field limit" in str(exc):  # the csv module's only signal for it is its message
             raise ExtractionError("csv_corrupt", f"This CSV file has a cell of more than {_FIELD_LIMIT // 2**20} MB "
                                   "of text, most often after a quote mark that is never closed.") from exc
         raise ExtractionError("csv_corrupt", f"This CSV file could not be parsed: {exc}.") from exc
+    return rows, last_start
+
+
+def _unclosed_quote(text: str, dialect: type[csv.Dialect], rows: list[list[str]], last_start: int) -> list[str]:
+    """A warning when the last row opens a quote it never closes: the csv module then reads the rest of the
+    file into that one cell, as spreadsheet programs do, without a word. Only a quoted cell can hold a line
+    break, and inside one a quote mark is doubled, so an odd count of them from the row's start means one
+    was opened and never closed."""
+    if not rows or not any("\n" in cell or "\r" in cell for cell in rows[-1]):
+        return []
+    tail = io.StringIO(text).readlines()[last_start:]  # lines as the reader counted them
+    if "".join(tail).count(dialect.quotechar or '"') % 2 == 0:
+        return []
+    return [f"A quote mark on line {last_start + 1} is never closed, so the {len(tail) - 1} line(s) after it "
+            "were read into one cell; check the file's quoting."]
 
 
 def _dialect(sample: str) -> type[csv.Dialect]:

@@ -65,6 +65,7 @@ def _extract_workbook(values: BinaryIO, formulas: BinaryIO, on_progress: Progres
     books = [_open(values, data_only=True)]
     units: list[ExtractedUnit] = []
     budget = _CellBudget(MAX_CELLS)
+    sheets = []
     try:
         sheets = books[0].worksheets
         for number, sheet in enumerate(sheets, start=1):
@@ -85,7 +86,7 @@ def _extract_workbook(values: BinaryIO, formulas: BinaryIO, on_progress: Progres
     finally:
         for book in books:
             book.close()
-    return ExtractResult(units=units)
+    return ExtractResult(units=units, pages=len(sheets))  # a workbook's length is its sheets: "3 sheets"
 
 
 class _CellBudget:

@@ -2358,7 +2358,7 @@ export interface components {
             kind: string | null;
             /**
              * Pages
-             * @description PDF pages or slides; null for formats without pages
+             * @description PDF pages, slides or a workbook's sheets; null for formats without them
              */
             pages: number | null;
             /** Sections */
