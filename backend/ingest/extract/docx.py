@@ -44,7 +44,7 @@ from docx.text.paragraph import Paragraph
 
 from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file
 from backend.ingest.extract.common import Outline, row_group_units
-from backend.ingest.extract.graphics import graphic_text
+from backend.ingest.extract.graphics import MC_FALLBACK, graphic_text
 from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS
 from backend.ingest.extract.pictures import (
     PictureOcr,
@@ -61,7 +61,6 @@ from backend.ingest.types import ExtractedUnit, ExtractResult
 _HEADING_STYLE = re.compile(r"Heading (\d)")
 _STYLE_DEPTH = 5  # how far up `based on` chains to look for a heading style
 _PARAGRAPH, _TABLE, _CONTENT_CONTROL, _TEXT_BOX = qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:txbxContent")
-_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 # (reference tag in the body, note tag in its part, relationship to the part, how the note is introduced)
 _NOTE_KINDS = (
     (qn("w:footnoteReference"), qn("w:footnote"), RELATIONSHIP_TYPE.FOOTNOTES, "Footnote"),
@@ -223,7 +222,7 @@ def _walk(element: BaseOxmlElement, document: Document) -> Iterator[tuple[BaseOx
             yield child, Paragraph(child, document)
             for box in child.iter(_TEXT_BOX):
                 # Word writes each text box twice (a DrawingML shape and a VML fallback): read it once.
-                if not any(ancestor.tag == _FALLBACK for ancestor in box.iterancestors()):
+                if not any(ancestor.tag == MC_FALLBACK for ancestor in box.iterancestors()):
                     yield from _walk(box, document)
         elif child.tag == _TABLE:
             yield child, Table(child, document)

@@ -27,7 +27,8 @@ _CHART = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 _A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _GRAPHIC_DATA = f"{{{_A}}}graphicData"
-_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
+# Word and PowerPoint wrap drawings in mc:AlternateContent; its mc:Fallback repeats the mc:Choice.
+MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 _TEXT_POINTS = frozenset({"node", "asst"})  # boxes; "doc", "pres", "parTrans" and "sibTrans" are structure
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 _NS = {"c": _CHART, "a": _A}
@@ -53,7 +54,7 @@ def _drawn_here(data: etree._Element, frame: etree._Element) -> bool:
     for ancestor in data.iterancestors():
         if ancestor is frame:
             return True
-        if ancestor.tag in (_FALLBACK, _GRAPHIC_DATA):
+        if ancestor.tag in (MC_FALLBACK, _GRAPHIC_DATA):
             return False
     return True
 
