@@ -6,7 +6,9 @@ its CPU time per job (`RLIMIT_CPU`, the kernel kills it with SIGXCPU); the paren
 limit and kills the worker when the caller stops waiting, checking every CANCEL_POLL_S. A worker that
 breaks a limit (or crashes: a segfault in a C library) is gone, the caller gets `LimitBroken`, and a
 fresh worker takes its place. Each worker leads its own process group, and a worker is killed with its
-group: the programs its job started (tesseract) go with it. Workers whose resident memory ever reached
+group: the programs its job started (tesseract) go with it. A worker also kills its group when the server
+that owns it is gone (a crash, a SIGKILL): it holds the read end of a pipe whose only writer is the server,
+so end-of-file on it means no one will ever read the job's result. Workers whose resident memory ever reached
 RECYCLE_RSS_BYTES are replaced after their job, so memory a big file took returns to the system instead of
 staying (fragmented, counted against the cap) in a reused process.
 
@@ -91,7 +93,7 @@ class ProcessLimits:
 # ---------------------------------------------------------------- in the worker
 
 
-def _worker_main(conn: Connection, memory_bytes: int) -> None:
+def _worker_main(conn: Connection, lifeline: Connection, memory_bytes: int) -> None:
     """A worker's life: cap memory once, then run jobs until the parent closes the pipe.
 
     Each reply ends with the worker's resident memory and whether the job ran into the memory cap:
@@ -101,6 +103,7 @@ def _worker_main(conn: Connection, memory_bytes: int) -> None:
     # A process group of its own, so that killing the worker kills what its job started too (tesseract),
     # which would otherwise read on unowned for minutes after a cancel or a broken limit.
     os.setpgrp()
+    threading.Thread(target=_die_with_server, args=(lifeline,), name="lifeline", daemon=True).start()
     os.environ["OMP_THREAD_LIMIT"] = "1"
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal is the server's to handle
     while True:
@@ -125,6 +128,16 @@ def _worker_main(conn: Connection, memory_bytes: int) -> None:
             conn.send((*reply, peaks["VmHWM"], capped))
         except MemoryError:
             conn.send(("memory", 0, True))
+
+
+def _die_with_server(lifeline: Connection) -> None:
+    """Kill this worker's group once the server's end of `lifeline` is closed. Nothing is ever sent on it,
+    so the read returns only then. Without this, a worker whose server was killed read on to the end of its
+    job (minutes of a 300-second CPU budget, its tesseract with it) while the restarted server, recovering
+    the same workflow, read the same file again."""
+    with contextlib.suppress(EOFError, OSError):
+        lifeline.recv_bytes()
+    os.killpg(0, signal.SIGKILL)
 
 
 def _memory_peaks() -> dict[str, int]:
@@ -183,9 +196,12 @@ def preload(modules: list[str]) -> None:
 class _Worker:
     def __init__(self, context: multiprocessing.context.ForkServerContext, memory_bytes: int, name: str) -> None:
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_worker_main, args=(child, memory_bytes), daemon=True, name=name)
+        lifeline, self._lifeline = context.Pipe(duplex=False)  # the worker reads; the server never writes
+        self.process = context.Process(target=_worker_main, args=(child, lifeline, memory_bytes), daemon=True,
+                                       name=name)
         self.process.start()
         child.close()
+        lifeline.close()
 
     def kill(self) -> None:
         # The worker's group (see _worker_main): none yet if the worker has not made it.
@@ -196,6 +212,7 @@ class _Worker:
             self.process.kill()
         self.process.join(timeout=5)
         self.conn.close()
+        self._lifeline.close()
 
 
 class ProcessPool:

@@ -1,6 +1,7 @@
 """Durability: the real server is SIGKILLed in the middle of an ingestion (once during extraction, once
 during embedding), restarted, and must finish the same workflow with exactly the expected blocks —
-no duplicates, none missing — without redoing steps that had finished (at most the one in flight)."""
+no duplicates, none missing — without redoing steps that had finished (at most the one in flight). And
+the process reading a file when its server is killed dies with it."""
 
 from __future__ import annotations
 
@@ -9,13 +10,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+import psutil
 import psycopg
+import pymupdf
 import pytest
 
 from backend.ingest.chunk import chunk_units
 from backend.ingest.extract import extract_document
 from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama
+from tests.support.hostile import tree
 from tests.support.server import QuireServer
 from tests.support.vault import upload, wait_for_run
 
@@ -137,3 +141,51 @@ def test_stopping_mid_run_is_prompt_and_the_run_finishes_after_the_restart(
     server.start()
     with server.client() as api:
         _assert_complete(server, wait_for_run(api, workflow_id, timeout_s=120), expected)
+
+
+def test_a_killed_server_takes_its_readers_with_it(
+    server_factory: Callable[..., QuireServer], tmp_path: Path
+) -> None:
+    # A scanned poster: tesseract reads its one page for many seconds, long enough to see whether the
+    # reader outlives its server. It used to read on to the end of the page, then the worker to the end of
+    # its job, while the restarted server (which recovers the workflow) read the same file again.
+    server = server_factory(QUIRE_INGEST_CONCURRENCY="1")
+    assert server.process is not None
+    with server.client() as api:
+        upload(api, {"poster.pdf": _scanned_poster(tmp_path / "poster.pdf")})
+        readers = _tesseracts(server.process.pid)
+        assert readers, "tesseract never started"
+        readers += [p for p in {r.parent() for r in readers} if p is not None]  # and their workers
+        server.kill()
+    _gone, alive = psutil.wait_procs(readers, timeout=3)
+    assert not [p for p in alive if p.status() != psutil.STATUS_ZOMBIE], "a reader outlived its server"
+
+
+def _scanned_poster(path: Path) -> bytes:
+    """A one-page PDF: an A3 sheet of small print as an image (no text layer)."""
+    text = " ".join(f"Line {n}: moraines, drumlins and eskers mark where the glaciers stood." for n in range(220))
+    with pymupdf.open() as printed:
+        page = printed.new_page(width=842, height=1191)
+        assert page.insert_textbox(pymupdf.Rect(30, 30, 812, 1161), text, fontsize=9) >= 0
+        image = page.get_pixmap(dpi=144, colorspace=pymupdf.csGRAY).tobytes("png")
+    with pymupdf.open() as scanned:
+        scanned.new_page(width=842, height=1191).insert_image(pymupdf.Rect(0, 0, 842, 1191), stream=image)
+        scanned.save(path, deflate=True)
+    return path.read_bytes()
+
+
+def _tesseracts(server_pid: int, timeout_s: float = 60) -> list[psutil.Process]:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        found = [p for p in tree(server_pid) if _name(p) == "tesseract"]
+        if found:
+            return found
+        time.sleep(0.05)
+    return []
+
+
+def _name(process: psutil.Process) -> str:
+    try:
+        return process.name()
+    except psutil.Error:
+        return ""
