@@ -68,11 +68,16 @@ async def _quire_error(_: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status, exc.code, exc.message, exc.details)
 
 
-async def _http_error(_: Request, exc: Exception) -> JSONResponse:
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     code = _STATUS_CODES.get(exc.status_code, "http_error")
     message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
-    return error_response(exc.status_code, code, message)
+    headers = exc.headers or {}
+    if exc.status_code == 405 and "Allow" in headers:
+        message = f"{request.method} is not allowed at {request.url.path}; it takes {headers['Allow']}."
+    response = error_response(exc.status_code, code, message)
+    response.headers.update(headers)  # 405's Allow (RFC 9110 requires it), 401's WWW-Authenticate, ...
+    return response
 
 
 async def _validation_error(_: Request, exc: Exception) -> JSONResponse:

@@ -5,10 +5,10 @@ default the server's); every timestamp is returned in UTC (ISO 8601)."""
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel
+from pydantic import BaseModel, BeforeValidator
 
 from backend.api.deps import ContextDep
 from backend.progress import badges, summary
@@ -104,6 +104,24 @@ class BadgesOut(BaseModel):
     badges: list[BadgeOut]
 
 
+def _written_date(value: Any) -> Any:
+    """Only a written calendar date: pydantic alone reads `0` or `1.5` as seconds since 1970, so a client's
+    slip would be answered with 1970's empty days instead of an error."""
+    if isinstance(value, str) and len(value) == 10 and value[4] == value[7] == "-":
+        return value
+    raise ValueError("must be a date written as YYYY-MM-DD")
+
+
+def _written_datetime(value: Any) -> Any:
+    if isinstance(value, str) and len(value) >= 10 and value[4] == value[7] == "-":
+        return value
+    raise ValueError("must be a date and time written as in ISO 8601, as 2026-12-01T14:30:00+01:00")
+
+
+WrittenDate = Annotated[date, BeforeValidator(_written_date)]
+WrittenDateTime = Annotated[datetime, BeforeValidator(_written_datetime)]
+
+
 @router.get("/progress/summary")
 def progress_summary(ctx: ContextDep) -> SummaryOut:
     return SummaryOut.model_validate(summary.summary(ctx.db, rules_for(ctx.settings)))
@@ -111,7 +129,7 @@ def progress_summary(ctx: ContextDep) -> SummaryOut:
 
 @router.get("/progress/daily")
 def progress_daily(ctx: ContextDep, days: Annotated[int, Query(ge=1, le=summary.MAX_DAYS)] = 90,
-                   end: date | None = None) -> DailyOut:
+                   end: WrittenDate | None = None) -> DailyOut:
     """`days` entries (zero-filled) ending at `end` (default today)."""
     return DailyOut.model_validate(summary.daily(ctx.db, rules_for(ctx.settings), days, end))
 
@@ -130,13 +148,13 @@ def progress_badges(ctx: ContextDep) -> BadgesOut:
 
 @router.get("/progress/sessions")
 def progress_sessions(ctx: ContextDep, limit: Annotated[int, Query(ge=1, le=500)] = 50,
-                      before: datetime | None = None) -> list[SessionOut]:
+                      before: WrittenDateTime | None = None) -> list[SessionOut]:
     """Sessions newest first; pass the last one's `start` as `before` for the next page."""
     return [SessionOut.model_validate(s) for s in summary.list_sessions(ctx.db, rules_for(ctx.settings), limit, before)]
 
 
 @router.get("/progress/day/{day}")
-def progress_day(day: date, ctx: ContextDep) -> DayDetailOut:
+def progress_day(day: WrittenDate, ctx: ContextDep) -> DayDetailOut:
     """One day of the heatmap: its sessions and events."""
     return DayDetailOut.model_validate(summary.day_detail(ctx.db, rules_for(ctx.settings), day))
 

@@ -58,6 +58,17 @@ def test_an_empty_vault_has_zeroes_everywhere(client: httpx.Client) -> None:
     assert client.get("/api/progress/day/not-a-date").status_code == 422
 
 
+@pytest.mark.parametrize(("path", "params"), [
+    ("/api/progress/day/0", {}), ("/api/progress/day/1700000000", {}),
+    ("/api/progress/daily", {"end": "0"}), ("/api/progress/sessions", {"before": "0.5"}),
+])
+def test_a_number_is_not_taken_for_a_date(client: httpx.Client, path: str, params: dict[str, str]) -> None:
+    # pydantic alone reads a number as seconds since 1970 and answered with January 1970.
+    response = client.get(path, params=params)
+    assert response.status_code == 422, response.text
+    assert "written as" in response.json()["error"]["message"]
+
+
 def test_study_activity_feeds_the_dashboard_and_badges(client: httpx.Client, fake_ollama: FakeOllama) -> None:
     material = study_vault(client, ("cells",))
     job = generate(client, fake_ollama, "/api/study/quizzes", {"scope": material["scope"], "count": 5},

@@ -73,3 +73,12 @@ def test_oversized_json_bodies_are_refused_before_parsing(api: httpx.Client) -> 
                         headers={"content-type": "application/json"})
     assert response.status_code == 413
     assert response.json()["error"]["code"] == "too_large"
+
+
+def test_a_method_an_address_does_not_take_is_named_with_those_it_takes(api: httpx.Client) -> None:
+    response = api.request("PUT", "/api/categories")
+    assert response.status_code == 405
+    assert response.headers["allow"] == "GET"  # RFC 9110: a 405 lists the methods that work
+    error = response.json()["error"]
+    assert (error["code"], error["message"]) == (
+        "method_not_allowed", "PUT is not allowed at /api/categories; it takes GET.")
