@@ -27,6 +27,7 @@ from backend.api import (
     documents,
     health,
     ingest,
+    openapi,
     progress,
     search,
     spa,
@@ -170,6 +171,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   redoc_url=None, openapi_url="/api/openapi.json",
                   telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False})
     install_error_handlers(app)
+    openapi.install(app)
     for router in ROUTERS:
         app.include_router(router)
     mcp_http.mount(app, settings)

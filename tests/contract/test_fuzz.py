@@ -1,6 +1,7 @@
 """Schema fuzzing: Schemathesis generates requests for every operation of the running server's OpenAPI
 schema — valid ones and deliberately invalid ones (wrong types, out-of-range numbers, odd strings,
-missing fields) — and every answer must be a non-5xx, with every error in the one error shape.
+missing fields) — and every answer must be a non-5xx, with every error in the one error shape, and
+conform to the schema: a documented status code, its content type and its body's schema.
 
 It runs against a real server process with its own database, with a fixed seed (`derandomize`) and a
 fixed number of examples per operation and mode, so a run is repeatable and bounded (about two
@@ -21,6 +22,7 @@ import requests
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.errors import Unsatisfiable
+from schemathesis import checks
 
 from tests.support.fake_ollama import FakeOllama
 from tests.support.postgres import ThrowawayPostgres
@@ -30,6 +32,7 @@ pytestmark = pytest.mark.slow
 
 EXAMPLES_PER_OPERATION = 25
 EXCLUDED = {("POST", "/api/documents/url")}
+CONFORMANCE = [checks.status_code_conformance, checks.content_type_conformance, checks.response_schema_conformance]
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +56,9 @@ def _fuzz(operation: Any, mode: schemathesis.GenerationMode, base_url: str, sess
         assert response.status_code < 500, f"{where}: {response.text[:300]}"
         if response.status_code >= 400:
             _assert_error_shape(response, where)
+        # And the answer is the one the OpenAPI document promises: a documented status, that response's
+        # content type and body schema (generated API clients, the web app's types, rely on it).
+        case.validate_response(response, checks=CONFORMANCE)
 
     try:
         run()

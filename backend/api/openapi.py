@@ -1,0 +1,67 @@
+"""The OpenAPI document (`/api/openapi.json`, `/api/docs`) tells the truth about errors.
+
+FastAPI documents a 422 whose body is its own `HTTPValidationError` (`{"detail": [...]}`), which Quire
+never sends (backend/errors.py renders every error as `{"error": {"code", "message", "details"}}`), and
+nothing else. Here every operation gets:
+- its 422 with Quire's error shape;
+- a 404 when its path names something (`{document_id}`, ...) that may not exist;
+- a `default` response for the other errors an endpoint may answer (400, 409, 413, 415, 503...), each
+  with its own `code`, so a client generated from the document knows every error's shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+ERROR_SCHEMA: dict[str, Any] = {
+    "title": "Error",
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["code", "message"],
+            "properties": {
+                "code": {"type": "string", "description": "What went wrong, for programs (`not_found`, ...)"},
+                "message": {"type": "string", "description": "What went wrong, in words for people"},
+                "details": {"description": "More, where the error has it (per-field problems of a 422)"},
+            },
+        },
+    },
+}
+_ERROR = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+_FASTAPI_VALIDATION = ("HTTPValidationError", "ValidationError")
+
+
+def install(app: FastAPI) -> None:
+    """Make `app.openapi()` build (once) the document with Quire's error responses."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(title=app.title, version=app.version, routes=app.routes)
+            app.openapi_schema = with_errors(schema)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to customise it
+
+
+def with_errors(schema: dict[str, Any]) -> dict[str, Any]:
+    for path, operations in schema.get("paths", {}).items():
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            if "422" in responses:
+                responses["422"] = {"description": "Invalid request: `invalid_request` (each field's problem "
+                                                   "in `details`) or a rule of this endpoint",
+                                    "content": _ERROR}
+            if "{" in path:
+                responses.setdefault("404", {"description": "Not found: `not_found`", "content": _ERROR})
+            responses.setdefault("default", {"description": "Any other error, with its own `code`",
+                                             "content": _ERROR})
+    schemas = schema.setdefault("components", {}).setdefault("schemas", {})
+    for name in _FASTAPI_VALIDATION:
+        schemas.pop(name, None)
+    schemas["Error"] = ERROR_SCHEMA
+    return schema
