@@ -8,6 +8,11 @@ Footnotes and endnotes are text the author wrote (a source, a definition, a cave
 paragraph or table that refers to it, as "Footnote n: …", so it is searched and cited in its section.
 Headers, footers and review comments are left out: page furniture and remarks about the text, not text.
 
+A paragraph's text is read from all its runs, not python-docx's `Paragraph.text`, which reads only the runs
+that are its direct children or a hyperlink's: the runs of tracked insertions (`w:ins`, `w:moveTo`), inline
+content controls (`w:sdt`), simple fields (`w:fldSimple`), smart tags and custom XML were silently lost.
+Deleted text (`w:del`, `w:moveFrom`) stays out, as Word shows the document with its changes accepted.
+
 Pictures (a pasted slide, a scanned page, a photo of the board) are OCR'd as a deck's are (pictures.py:
 `scan_docx` is the text pass and lists them, each is read in a job of its own, `DocxScan.assemble` puts
 the text in): a picture's text follows the paragraph that holds it, in that paragraph's section, as
@@ -39,8 +44,8 @@ from docx.oxml.ns import qn
 from docx.oxml.xmlchemy import BaseOxmlElement
 from docx.styles.style import BaseStyle, CharacterStyle
 from docx.table import Table
-from docx.text.hyperlink import Hyperlink
 from docx.text.paragraph import Paragraph
+from docx.text.run import Run
 
 from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file
 from backend.ingest.extract.common import Outline, row_group_units
@@ -66,6 +71,10 @@ _NOTE_KINDS = (
     (qn("w:footnoteReference"), qn("w:footnote"), RELATIONSHIP_TYPE.FOOTNOTES, "Footnote"),
     (qn("w:endnoteReference"), qn("w:endnote"), RELATIONSHIP_TYPE.ENDNOTES, "Endnote"),
 )
+# A run under one of these is not part of the paragraph's current text: deleted or moved away by a tracked
+# change, or the fallback copy of alternate content (its mc:Choice is read).
+_NOT_SHOWN = frozenset({qn("w:del"), qn("w:moveFrom"), MC_FALLBACK})
+_RUN = qn("w:r")
 _NOT_NOTES = {"separator", "continuationSeparator", "continuationNotice"}  # the note parts' rules, not notes
 _DOCX_ERRORS = (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError)
 
@@ -157,7 +166,7 @@ def scan_docx(path: Path) -> DocxScan:
                 # Once each: python-docx lists a merged cell, and so its pictures, once per grid column.
                 parts.extend(dict.fromkeys(pictures.in_paragraphs(_cell_paragraphs(block))))
             else:
-                if text := block.text.strip():
+                if text := paragraph_text(block).strip():
                     level = _heading_level(block)
                     parts.append(text if level is None else DocxHeading(level, " ".join(text.split()), text))
                 if text := graphic_text(element, related_blob):
@@ -182,14 +191,13 @@ class _Pictures:
 
     def in_paragraphs(self, paragraphs: Iterable[Paragraph]) -> Iterator[PicturePart]:
         for paragraph in paragraphs:
-            for item in paragraph.iter_inner_content():
-                for run in item.runs if isinstance(item, Hyperlink) else [item]:
-                    for content in run.iter_inner_content():
-                        if isinstance(content, Drawing) and content.has_picture:
-                            member = self._member(content)
-                            if member is not None:
-                                self.numbers.setdefault(member, len(self.numbers) + 1)
-                                yield PicturePart(member)
+            for run in paragraph_runs(paragraph):
+                for content in run.iter_inner_content():
+                    if isinstance(content, Drawing) and content.has_picture:
+                        member = self._member(content)
+                        if member is not None:
+                            self.numbers.setdefault(member, len(self.numbers) + 1)
+                            yield PicturePart(member)
 
     def _member(self, drawing: Drawing) -> str | None:
         try:
@@ -249,7 +257,7 @@ class _Notes:
                 if note.get(qn("w:type")) in _NOT_NOTES:
                     continue
                 # Whitespace collapsed: a note opens with its reference mark, then a tab or spaces.
-                lines = (" ".join(Paragraph(p, document).text.split()) for p in note.iter(_PARAGRAPH))
+                lines = (" ".join(paragraph_text(Paragraph(p, document)).split()) for p in note.iter(_PARAGRAPH))
                 text = "\n".join(line for line in lines if line)
                 if text:
                     self._texts[(reference, note.get(qn("w:id")) or "")] = text
@@ -264,6 +272,29 @@ class _Notes:
             if text is not None:
                 self._numbers[element.tag] += 1
                 yield f"{label} {self._numbers[element.tag]}: {text}"
+
+
+def paragraph_runs(paragraph: Paragraph) -> Iterator[Run]:
+    """The paragraph's runs in document order, wherever they are nested (tracked insertions, content
+    controls, fields, smart tags, hyperlinks), except deleted ones and those of paragraphs nested in it
+    (a text box's, read as paragraphs of their own)."""
+    # The paragraph's own element, through public API (its format object proxies the same `w:p`).
+    element: BaseOxmlElement = paragraph.paragraph_format.element
+    for run in element.iter(_RUN):
+        hidden = False
+        for ancestor in run.iterancestors():
+            if ancestor is element:
+                break
+            if ancestor.tag in _NOT_SHOWN or ancestor.tag == _PARAGRAPH:
+                hidden = True
+                break
+        if not hidden:
+            yield Run(run, paragraph)
+
+
+def paragraph_text(paragraph: Paragraph) -> str:
+    """The paragraph's text as Word shows it with its tracked changes accepted (see the module's note)."""
+    return "".join(run.text for run in paragraph_runs(paragraph))
 
 
 def _heading_level(paragraph: Paragraph) -> int | None:
@@ -317,7 +348,7 @@ def _cell_text(cell: _GridCell) -> str:
             rows = (" | ".join(text for text in _row_texts(row.cells) if text) for row in item.rows)
             parts.append("; ".join(row for row in rows if row))
         else:
-            parts.append(item.text)
+            parts.append(paragraph_text(item))
     return "\n".join(part for part in parts if part.strip()).strip()
 
 
