@@ -9,6 +9,7 @@ from pathlib import Path
 
 import docx
 import httpx
+import pptx
 from docx.oxml import parse_xml
 from docx.oxml.ns import nsdecls
 
@@ -59,3 +60,25 @@ def test_word_text_in_tracked_insertions_content_controls_and_fields_is_read(
     hits = api.get("/api/search", params={"q": "semipermeable membranes", "documents": doc["id"]}).json()["hits"]
     assert hits
     assert hits[0]["section"] == "Osmosis"
+
+
+def test_line_breaks_inside_slide_paragraphs_stay_line_breaks(api: httpx.Client, unique: Unique,
+                                                             tmp_path: Path) -> None:
+    # python-pptx 1.0.2's act-props.pptm: a box reading "0 / no action" over two lines. python-pptx gives a
+    # line break (Shift+Enter, <a:br>) as a vertical tab, which was stored as is: the viewer showed
+    # "0no action" and chat passages carried a control character.
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])
+    slide.shapes.title.text = "Osmotic pressure"
+    slide.placeholders[1].text_frame.text = "Units\vpascal or atmosphere"
+    table = slide.shapes.add_table(1, 2, 0, 0, 4_000_000, 600_000).table
+    table.cell(0, 0).text, table.cell(0, 1).text = "Solvent\vwater", "Solute"
+    slide.notes_slide.notes_text_frame.text = "Ask first\vthen explain"
+    deck.save(tmp_path / "breaks.pptx")
+    name = unique("breaks.pptx")
+    doc = ingest(api, {name: (tmp_path / "breaks.pptx").read_bytes()})[name]
+    [block] = api.get(f"/api/documents/{doc['id']}/blocks", params={"page": 1}).json()["blocks"]
+    assert "\v" not in block["text"]
+    assert "Units\npascal or atmosphere" in block["text"]
+    assert "| Solvent water | Solute |" in block["text"]
+    assert "Notes: Ask first\nthen explain" in block["text"]

@@ -10,6 +10,10 @@ OCR'ing (pictures.py says which), then each picture is OCR'd on its own (`pictur
 sandbox reads them in parallel, once each however many slides show them; `PptxScan.assemble` puts the
 text in. Pictures are read on every slide, also on slides full of text: a labelled diagram sits beside
 bullets, and a photo without text reads as nothing (the corpus deck's one photo gives no word).
+
+python-pptx gives a line break inside a paragraph (Shift+Enter, `<a:br>`) as a vertical tab; it is stored
+as a newline, since a vertical tab is no line break to a browser or a model ("0\vno action" showed as
+"0no action" in the viewer).
 """
 
 from __future__ import annotations
@@ -127,8 +131,8 @@ def _scan_slide(slide: Slide, number: int, members: dict[str, str], area: int) -
     skip = title_shape.shape_id if title_shape is not None else None
     parts.extend(_shape_parts((shape for shape in slide.shapes if shape.shape_id != skip), members, area))
     notes = slide.notes_slide.notes_text_frame if slide.has_notes_slide else None
-    if notes is not None and notes.text.strip():
-        parts.append("Notes: " + notes.text.strip())
+    if notes is not None and (text := _lines(notes.text)):
+        parts.append("Notes: " + text)
     return ScannedSlide(number, title, parts)
 
 
@@ -138,16 +142,21 @@ def _shape_parts(shapes: Iterable[BaseShape], members: dict[str, str], area: int
         if shape.shape_type == MSO_SHAPE_TYPE.GROUP and isinstance(shape, GroupShape):
             yield from _shape_parts(shape.shapes, members, area)
         elif isinstance(shape, GraphicFrame) and shape.has_table:
-            rows = [[cell.text.strip() for cell in row.cells] for row in shape.table.rows]
+            rows = [[_lines(cell.text) for cell in row.cells] for row in shape.table.rows]
             yield "\n".join(render_row(row) for row in rows if any(row))
         elif isinstance(shape, GraphicFrame):  # SmartArt, a chart
             yield graphic_text(shape.element, _related_blob(shape))
         elif isinstance(shape, Shape) and shape.has_text_frame:  # placeholders are Shapes too
-            yield shape.text_frame.text.strip()
+            yield _lines(shape.text_frame.text)
         elif isinstance(shape, Picture):  # placeholders holding a picture too
             picture = _picture(shape, members, area)
             if picture is not None:
                 yield picture
+
+
+def _lines(text: str) -> str:
+    """A text frame's text with its line breaks (python-pptx's vertical tabs) as newlines."""
+    return text.replace("\v", "\n").strip()
 
 
 def _related_blob(shape: GraphicFrame) -> RelatedBlob:
