@@ -4,6 +4,7 @@ reproduction, generated with python-docx / python-pptx, of what a real file did.
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -82,3 +83,59 @@ def test_line_breaks_inside_slide_paragraphs_stay_line_breaks(api: httpx.Client,
     assert "Units\npascal or atmosphere" in block["text"]
     assert "| Solvent water | Solute |" in block["text"]
     assert "Notes: Ask first\nthen explain" in block["text"]
+
+
+def _with_main_type(source: Path, target: Path, plain: str, variant: str) -> Path:
+    """`source` with its main part declared as `variant` (what Word or PowerPoint write for a macro-enabled
+    file, a template or a slide show; the parts stay the same)."""
+    with zipfile.ZipFile(source) as original, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as copy:
+        for member in original.infolist():
+            data = original.read(member)
+            if member.filename == "[Content_Types].xml":
+                assert plain.encode() in data
+                data = data.replace(plain.encode(), variant.encode())
+            copy.writestr(member, data)
+    return target
+
+
+_WORD = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+_DECK = "application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"
+
+
+def test_macro_enabled_documents_templates_and_slide_shows_are_read(api: httpx.Client, unique: Unique,
+                                                                   tmp_path: Path) -> None:
+    # Before: python-docx and python-pptx refuse these by their main part's content type alone, so a
+    # lecturer's .ppsx (a deck that opens as a show) or a .docm/.dotx handout was refused with "save it
+    # as .pptx/.docx", and a .dotm without an extension failed as a damaged file.
+    document = docx.Document()
+    document.add_heading("Enzyme kinetics", 1)
+    document.add_paragraph("Michaelis constant equals substrate concentration at half maximal velocity.")
+    document.save(tmp_path / "plain.docx")
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])
+    slide.shapes.title.text = "Lineweaver Burk plot"
+    slide.placeholders[1].text_frame.text = "Double reciprocal of the rate equation"
+    deck.save(tmp_path / "plain.pptx")
+    variants = {
+        unique("handout.docm"): ("plain.docx", _WORD, "application/vnd.ms-word.document.macroEnabled.main+xml"),
+        unique("handout.dotx"): ("plain.docx", _WORD,
+                                 "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml"),
+        unique("handout-template"): ("plain.docx", _WORD,
+                                     "application/vnd.ms-word.template.macroEnabledTemplate.main+xml"),
+        unique("lecture.ppsx"): ("plain.pptx", _DECK,
+                                 "application/vnd.openxmlformats-officedocument.presentationml.slideshow.main+xml"),
+        unique("lecture.potx"): ("plain.pptx", _DECK,
+                                 "application/vnd.openxmlformats-officedocument.presentationml.template.main+xml"),
+    }
+    files = {name: _with_main_type(tmp_path / source, tmp_path / f"v{index}", plain, variant).read_bytes()
+             for index, (name, (source, plain, variant)) in enumerate(variants.items())}
+    docs = ingest(api, files)
+    for name, doc in docs.items():
+        stored = api.get(f"/api/documents/{doc['id']}").json()
+        assert stored["status"] == "ready", (name, stored["error"])
+        expected = "Michaelis constant" if variants[name][0] == "plain.docx" else "Double reciprocal"
+        assert expected in _text(api, doc["id"]), name
+        assert doc["kind"] == variants[name][0].split(".")[1]
+        assert doc["read_as"] == ("Read as a Word document: its name has no extension."
+                                  if "template" in name else None)
+

@@ -47,7 +47,7 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 from docx.text.run import Run
 
-from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file
+from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file, office_stream
 from backend.ingest.extract.common import Outline, row_group_units
 from backend.ingest.extract.graphics import MC_FALLBACK, graphic_text
 from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS
@@ -146,7 +146,7 @@ def scan_docx(path: Path) -> DocxScan:
     check_zip_contents(path, "docx")
     try:
         # From a file object: the stored file's name carries no suffix python-docx could rely on.
-        with path.open("rb") as stream:
+        with office_stream(path, "docx") as stream:
             document = docx.Document(stream)
         notes = _Notes(document)
         related = document.part.related_parts

@@ -34,7 +34,7 @@ from pptx.shapes.group import GroupShape
 from pptx.shapes.picture import Picture
 from pptx.slide import Slide
 
-from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file
+from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file, office_stream
 from backend.ingest.extract.common import render_row
 from backend.ingest.extract.graphics import RelatedBlob, graphic_text
 from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS, page_ranges
@@ -102,7 +102,7 @@ def scan_pptx(path: Path, on_progress: ProgressCallback | None = None) -> PptxSc
         with zipfile.ZipFile(path) as archive:
             members = media_members(archive)
         # From a file object: the stored file's name carries no suffix python-pptx could rely on.
-        with path.open("rb") as stream:
+        with office_stream(path, "pptx") as stream:
             deck = Presentation(stream)
         width, height = deck.slide_width, deck.slide_height
         area = width * height if width and height else _DEFAULT_SLIDE_AREA
