@@ -10,6 +10,7 @@ from pathlib import Path
 
 import docx
 import httpx
+import openpyxl
 import pptx
 from docx.oxml import parse_xml
 from docx.oxml.ns import nsdecls
@@ -139,3 +140,29 @@ def test_macro_enabled_documents_templates_and_slide_shows_are_read(api: httpx.C
         assert doc["read_as"] == ("Read as a Word document: its name has no extension."
                                   if "template" in name else None)
 
+
+def test_office_files_without_text_say_what_was_looked_at(api: httpx.Client, unique: Unique,
+                                                          tmp_path: Path) -> None:
+    # 40 of the campaign's 225 files (python-docx's and python-pptx's blank templates, decks of shapes and
+    # pictures, a workbook of empty sheets) failed with the same "No text could be found in this file.",
+    # which told nobody whether the deck had no slides or its pictures could not be read.
+    docx.Document().save(tmp_path / "blank.docx")
+    pictures_only = pptx.Presentation()
+    for _ in range(2):
+        pictures_only.slides.add_slide(pictures_only.slide_layouts[6])
+    pictures_only.save(tmp_path / "shapes.pptx")
+    pptx.Presentation().save(tmp_path / "no-slides.pptx")
+    workbook = openpyxl.Workbook()
+    workbook.create_sheet("Empty too")
+    workbook.save(tmp_path / "empty.xlsx")
+    names = {unique("blank.docx"): "blank.docx", unique("shapes.pptx"): "shapes.pptx",
+             unique("no-slides.pptx"): "no-slides.pptx", unique("empty.xlsx"): "empty.xlsx"}
+    docs = ingest(api, {name: (tmp_path / source).read_bytes() for name, source in names.items()})
+    errors = {names[name]: api.get(f"/api/documents/{doc['id']}").json() for name, doc in docs.items()}
+    assert {source: doc["status"] for source, doc in errors.items()} == dict.fromkeys(names.values(), "failed")
+    assert errors["blank.docx"]["error"].startswith(
+        "No text could be found in this file: the Word document is empty or holds only pictures")
+    assert errors["shapes.pptx"]["error"].startswith(
+        "No text could be found in this file: its 2 slides hold no text (not in notes, tables or charts)")
+    assert errors["no-slides.pptx"]["error"] == "No text could be found in this file: the presentation has no slides."
+    assert errors["empty.xlsx"]["error"] == "No text could be found in this file: the workbook's 2 sheets are empty."
