@@ -166,3 +166,38 @@ def test_office_files_without_text_say_what_was_looked_at(api: httpx.Client, uni
         "No text could be found in this file: its 2 slides hold no text (not in notes, tables or charts)")
     assert errors["no-slides.pptx"]["error"] == "No text could be found in this file: the presentation has no slides."
     assert errors["empty.xlsx"]["error"] == "No text could be found in this file: the workbook's 2 sheets are empty."
+
+
+def test_word_rows_cells_and_blocks_inside_content_controls_are_read(api: httpx.Client, unique: Unique,
+                                                                     tmp_path: Path) -> None:
+    # Before: python-docx lists only a table's direct rows and cells and the body's direct blocks, so a row
+    # in a repeating-section content control (Word's forms and templates), a cell in a content control,
+    # a paragraph in custom XML and a text box in a cell were dropped with their text.
+    w = nsdecls("w")
+    document = docx.Document()
+    document.add_paragraph("Lab report form")
+    end = document.element.body[-1]  # the section properties stay last
+    end.addprevious(parse_xml(
+        f'<w:customXml {w} w:element="summary"><w:p><w:r><w:t>Titration of acetic acid</w:t></w:r></w:p>'
+        '</w:customXml>'))
+    end.addprevious(parse_xml(
+        f'<w:tbl {w}><w:tblPr/><w:tblGrid><w:gridCol/><w:gridCol/></w:tblGrid>'
+        '<w:tr><w:tc><w:p><w:r><w:t>Reagent</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>Volume</w:t></w:r></w:p>'
+        '</w:tc></w:tr>'
+        '<w:sdt><w:sdtPr/><w:sdtContent><w:tr><w:tc><w:p><w:r><w:t>Phenolphthalein</w:t></w:r></w:p></w:tc>'
+        '<w:tc><w:p><w:r><w:t>2 drops</w:t></w:r></w:p></w:tc></w:tr></w:sdtContent></w:sdt>'
+        '<w:tr><w:tc><w:p><w:r><w:t>Sodium hydroxide</w:t></w:r></w:p></w:tc><w:sdt><w:sdtPr/><w:sdtContent>'
+        '<w:tc><w:p><w:r><w:t>24.6 mL</w:t></w:r></w:p></w:tc></w:sdtContent></w:sdt></w:tr>'
+        '<w:tr><w:tc><w:p><w:r><w:t>Burette</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:pict>'
+        '<v:shape xmlns:v="urn:schemas-microsoft-com:vml"><v:textbox><w:txbxContent><w:p><w:r>'
+        '<w:t>rinsed twice</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></w:r></w:p></w:tc>'
+        '</w:tr></w:tbl>'))
+    document.save(tmp_path / "form.docx")
+    name = unique("form.docx")
+    doc = ingest(api, {name: (tmp_path / "form.docx").read_bytes()})[name]
+    blocks = api.get(f"/api/documents/{doc['id']}/blocks").json()["blocks"]
+    assert "Titration of acetic acid" in "\n".join(block["text"] for block in blocks)
+    table = next(block["table"] for block in blocks if block["table"])
+    assert table["header"] == ["Reagent", "Volume"]
+    assert table["rows"] == [["Phenolphthalein", "2 drops"], ["Sodium hydroxide", "24.6 mL"],
+                             ["Burette", "rinsed twice"]]

@@ -8,10 +8,8 @@ Footnotes and endnotes are text the author wrote (a source, a definition, a cave
 paragraph or table that refers to it, as "Footnote n: …", so it is searched and cited in its section.
 Headers, footers and review comments are left out: page furniture and remarks about the text, not text.
 
-A paragraph's text is read from all its runs, not python-docx's `Paragraph.text`, which reads only the runs
-that are its direct children or a hyperlink's: the runs of tracked insertions (`w:ins`, `w:moveTo`), inline
-content controls (`w:sdt`), simple fields (`w:fldSimple`), smart tags and custom XML were silently lost.
-Deleted text (`w:del`, `w:moveFrom`) stays out, as Word shows the document with its changes accepted.
+Paragraphs' and tables' text is read as Word shows it (docx_text.py): from all of a paragraph's runs
+(tracked insertions, content controls, fields), rows and cells also inside content controls.
 
 Pictures (a pasted slide, a scanned page, a photo of the board) are OCR'd as a deck's are (pictures.py:
 `scan_docx` is the text pass and lists them, each is read in a job of its own, `DocxScan.assemble` puts
@@ -29,10 +27,9 @@ from __future__ import annotations
 
 import re
 import zipfile
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 import docx
 from docx.document import Document
@@ -45,11 +42,20 @@ from docx.oxml.xmlchemy import BaseOxmlElement
 from docx.styles.style import BaseStyle, CharacterStyle
 from docx.table import Table
 from docx.text.paragraph import Paragraph
-from docx.text.run import Run
 
 from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file, office_stream
 from backend.ingest.extract.common import Outline, row_group_units
-from backend.ingest.extract.graphics import MC_FALLBACK, graphic_text
+from backend.ingest.extract.docx_text import (
+    PARAGRAPH,
+    TABLE,
+    paragraph_runs,
+    paragraph_text,
+    table_paragraphs,
+    table_rows,
+    text_boxes,
+    unwrapped,
+)
+from backend.ingest.extract.graphics import graphic_text
 from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS
 from backend.ingest.extract.pictures import (
     PictureOcr,
@@ -65,16 +71,11 @@ from backend.ingest.types import ExtractedUnit, ExtractResult
 
 _HEADING_STYLE = re.compile(r"Heading (\d)")
 _STYLE_DEPTH = 5  # how far up `based on` chains to look for a heading style
-_PARAGRAPH, _TABLE, _CONTENT_CONTROL, _TEXT_BOX = qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:txbxContent")
 # (reference tag in the body, note tag in its part, relationship to the part, how the note is introduced)
 _NOTE_KINDS = (
     (qn("w:footnoteReference"), qn("w:footnote"), RELATIONSHIP_TYPE.FOOTNOTES, "Footnote"),
     (qn("w:endnoteReference"), qn("w:endnote"), RELATIONSHIP_TYPE.ENDNOTES, "Endnote"),
 )
-# A run under one of these is not part of the paragraph's current text: deleted or moved away by a tracked
-# change, or the fallback copy of alternate content (its mc:Choice is read).
-_NOT_SHOWN = frozenset({qn("w:del"), qn("w:moveFrom"), MC_FALLBACK})
-_RUN = qn("w:r")
 _NOT_NOTES = {"separator", "continuationSeparator", "continuationNotice"}  # the note parts' rules, not notes
 _DOCX_ERRORS = (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError)
 
@@ -159,12 +160,12 @@ def scan_docx(path: Path) -> DocxScan:
         parts: list[DocxHeading | str | DocxTable | PicturePart] = []
         for element, block in _blocks(document):
             if isinstance(block, Table):
-                rows = [_row_texts(row.cells) for row in block.rows]
+                rows = table_rows(element, document)
                 parts.append(DocxTable([row for row in rows if any(row)]))
                 if text := graphic_text(element, related_blob):
                     parts.append(text)
                 # Once each: python-docx lists a merged cell, and so its pictures, once per grid column.
-                parts.extend(dict.fromkeys(pictures.in_paragraphs(_cell_paragraphs(block))))
+                parts.extend(dict.fromkeys(pictures.in_paragraphs(table_paragraphs(element, document))))
             else:
                 if text := paragraph_text(block).strip():
                     level = _heading_level(block)
@@ -225,19 +226,13 @@ def _blocks(document: Document) -> Iterator[tuple[BaseOxmlElement, Paragraph | T
 
 def _walk(element: BaseOxmlElement, document: Document) -> Iterator[tuple[BaseOxmlElement, Paragraph | Table]]:
     # The document is a valid parent: paragraphs and tables only ask their parent for `.part`.
-    for child in element.iterchildren():
-        if child.tag == _PARAGRAPH:
+    for child in unwrapped(element, PARAGRAPH, TABLE):
+        if child.tag == PARAGRAPH:
             yield child, Paragraph(child, document)
-            for box in child.iter(_TEXT_BOX):
-                # Word writes each text box twice (a DrawingML shape and a VML fallback): read it once.
-                if not any(ancestor.tag == MC_FALLBACK for ancestor in box.iterancestors()):
-                    yield from _walk(box, document)
-        elif child.tag == _TABLE:
+            for box in text_boxes(child):
+                yield from _walk(box, document)
+        else:
             yield child, Table(child, document)
-        elif child.tag == _CONTENT_CONTROL:
-            content = child.find(qn("w:sdtContent"))
-            if content is not None:
-                yield from _walk(content, document)
 
 
 class _Notes:
@@ -257,7 +252,7 @@ class _Notes:
                 if note.get(qn("w:type")) in _NOT_NOTES:
                     continue
                 # Whitespace collapsed: a note opens with its reference mark, then a tab or spaces.
-                lines = (" ".join(paragraph_text(Paragraph(p, document)).split()) for p in note.iter(_PARAGRAPH))
+                lines = (" ".join(paragraph_text(Paragraph(p, document)).split()) for p in note.iter(PARAGRAPH))
                 text = "\n".join(line for line in lines if line)
                 if text:
                     self._texts[(reference, note.get(qn("w:id")) or "")] = text
@@ -272,29 +267,6 @@ class _Notes:
             if text is not None:
                 self._numbers[element.tag] += 1
                 yield f"{label} {self._numbers[element.tag]}: {text}"
-
-
-def paragraph_runs(paragraph: Paragraph) -> Iterator[Run]:
-    """The paragraph's runs in document order, wherever they are nested (tracked insertions, content
-    controls, fields, smart tags, hyperlinks), except deleted ones and those of paragraphs nested in it
-    (a text box's, read as paragraphs of their own)."""
-    # The paragraph's own element, through public API (its format object proxies the same `w:p`).
-    element: BaseOxmlElement = paragraph.paragraph_format.element
-    for run in element.iter(_RUN):
-        hidden = False
-        for ancestor in run.iterancestors():
-            if ancestor is element:
-                break
-            if ancestor.tag in _NOT_SHOWN or ancestor.tag == _PARAGRAPH:
-                hidden = True
-                break
-        if not hidden:
-            yield Run(run, paragraph)
-
-
-def paragraph_text(paragraph: Paragraph) -> str:
-    """The paragraph's text as Word shows it with its tracked changes accepted (see the module's note)."""
-    return "".join(run.text for run in paragraph_runs(paragraph))
 
 
 def _heading_level(paragraph: Paragraph) -> int | None:
@@ -315,49 +287,3 @@ def _table_units(rows: list[list[str]], section: str | None) -> list[ExtractedUn
     if not rows:
         return []
     return row_group_units(rows[0], rows[1:], kind="table", section=section)
-
-
-class _GridCell(Protocol):
-    """A table cell as python-docx's public API describes it."""
-
-    @property
-    def grid_span(self) -> int: ...
-    def iter_inner_content(self) -> Iterator[Paragraph | Table]: ...
-
-
-def _row_texts(cells: Sequence[_GridCell]) -> list[str]:
-    """Cell texts, with a horizontally merged cell counted once: python-docx lists a merged cell once per
-    grid column it spans (`grid_span`), so its repeats are skipped."""
-    texts: list[str] = []
-    repeats = 0
-    for cell in cells:
-        if repeats:
-            repeats -= 1
-            continue
-        texts.append(_cell_text(cell))
-        repeats = max(cell.grid_span, 1) - 1
-    return texts
-
-
-def _cell_text(cell: _GridCell) -> str:
-    """The cell's paragraphs and the tables nested in it, in order (python-docx's `cell.text` leaves nested
-    tables out, so their text was lost). XML depth is bounded by the parser (256), so is the recursion."""
-    parts: list[str] = []
-    for item in cell.iter_inner_content():
-        if isinstance(item, Table):
-            rows = (" | ".join(text for text in _row_texts(row.cells) if text) for row in item.rows)
-            parts.append("; ".join(row for row in rows if row))
-        else:
-            parts.append(paragraph_text(item))
-    return "\n".join(part for part in parts if part.strip()).strip()
-
-
-def _cell_paragraphs(table: Table) -> Iterator[Paragraph]:
-    """The paragraphs of every cell, those of nested tables too, in order."""
-    for row in table.rows:
-        for cell in row.cells:
-            for item in cell.iter_inner_content():
-                if isinstance(item, Table):
-                    yield from _cell_paragraphs(item)
-                else:
-                    yield item

@@ -1,0 +1,125 @@
+"""Word text as Word shows it: a paragraph's runs wherever they are nested, and tables' rows and cells
+read from their XML, also where content controls or custom XML wrap them.
+
+python-docx's `Paragraph.text` reads only the runs that are the paragraph's children or a hyperlink's: the
+runs of tracked insertions (`w:ins`, `w:moveTo`), inline content controls (`w:sdt`), simple fields
+(`w:fldSimple`), smart tags and custom XML were silently lost. Deleted text (`w:del`, `w:moveFrom`) stays
+out, as Word shows the document with its changes accepted.
+
+Its `Table.rows` and `_Row.cells` likewise list only direct children, so a row or cell inside a content
+control (Word's repeating sections in forms and templates wrap rows in `w:sdt`) or custom XML was lost with
+its text; here rows and cells are found through those wrappers. Merged cells read as python-docx reads them:
+a horizontally merged cell once, a vertically merged one with its top cell's text in each row it spans.
+A text box in a cell is read with the cell (before, its text was lost); a table nested in a cell is read
+into that cell, its rows separated by ``;``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from docx.document import Document
+from docx.oxml.ns import qn
+from docx.oxml.xmlchemy import BaseOxmlElement
+from docx.text.paragraph import Paragraph
+from docx.text.run import Run
+
+from backend.ingest.extract.graphics import MC_FALLBACK
+
+PARAGRAPH, TABLE, TEXT_BOX = qn("w:p"), qn("w:tbl"), qn("w:txbxContent")
+# Around blocks, rows or cells: content controls (their `w:sdtPr` holds no content) and custom XML.
+WRAPPERS = frozenset({qn("w:sdt"), qn("w:sdtContent"), qn("w:customXml")})
+# A run under one of these is not part of the paragraph's current text: deleted or moved away by a tracked
+# change, or the fallback copy of alternate content (its mc:Choice is read).
+_NOT_SHOWN = frozenset({qn("w:del"), qn("w:moveFrom"), MC_FALLBACK})
+_RUN, _ROW, _CELL = qn("w:r"), qn("w:tr"), qn("w:tc")
+_VAL = qn("w:val")
+
+
+def paragraph_runs(paragraph: Paragraph) -> Iterator[Run]:
+    """The paragraph's runs in document order, wherever they are nested (tracked insertions, content
+    controls, fields, smart tags, hyperlinks), except deleted ones and those of paragraphs nested in it
+    (a text box's, read as paragraphs of their own)."""
+    # The paragraph's own element, through public API (its format object proxies the same `w:p`).
+    element: BaseOxmlElement = paragraph.paragraph_format.element
+    for run in element.iter(_RUN):
+        shown = True
+        for ancestor in run.iterancestors():
+            if ancestor is element:
+                break
+            if ancestor.tag in _NOT_SHOWN or ancestor.tag == PARAGRAPH:
+                shown = False
+                break
+        if shown:
+            yield Run(run, paragraph)
+
+
+def paragraph_text(paragraph: Paragraph) -> str:
+    """The paragraph's text as Word shows it with its tracked changes accepted."""
+    return "".join(run.text for run in paragraph_runs(paragraph))
+
+
+def text_boxes(paragraph: BaseOxmlElement) -> Iterator[BaseOxmlElement]:
+    """The text boxes a paragraph draws, once each: Word writes each twice (a DrawingML shape and a VML
+    fallback)."""
+    for box in paragraph.iter(TEXT_BOX):
+        if not any(ancestor.tag == MC_FALLBACK for ancestor in box.iterancestors()):
+            yield box
+
+
+def unwrapped(element: BaseOxmlElement, *tags: str) -> Iterator[BaseOxmlElement]:
+    """The children of `element` with one of `tags`, in order, also those inside wrappers (WRAPPERS)."""
+    for child in element.iterchildren():
+        if child.tag in tags:
+            yield child
+        elif child.tag in WRAPPERS:
+            yield from unwrapped(child, *tags)
+
+
+def table_rows(table: BaseOxmlElement, document: Document) -> list[list[str]]:
+    """Each row's cell texts (a horizontally merged cell once, a vertically merged one repeated)."""
+    rows: list[list[str]] = []
+    above: dict[int, str] = {}  # grid column -> text of the cell a vertical merge continues
+    for row in unwrapped(table, _ROW):
+        texts: list[str] = []
+        column = _int_property(row, "w:trPr", "w:gridBefore", 0)
+        for cell in unwrapped(row, _CELL):
+            properties = cell.find(qn("w:tcPr"))
+            merge = properties.find(qn("w:vMerge")) if properties is not None else None
+            if merge is not None and merge.get(_VAL, "continue") == "continue":
+                text = above.get(column, "")
+            else:
+                text = above[column] = _cell_text(cell, document)
+            texts.append(text)
+            column += max(_int_property(cell, "w:tcPr", "w:gridSpan", 1), 1)
+        rows.append(texts)
+    return rows
+
+
+def table_paragraphs(table: BaseOxmlElement, document: Document) -> Iterator[Paragraph]:
+    """Every paragraph in the table's cells (nested tables' and text boxes' too), in order."""
+    return (Paragraph(paragraph, document) for paragraph in table.iter(PARAGRAPH))
+
+
+def _cell_text(cell: BaseOxmlElement, document: Document) -> str:
+    """The cell's paragraphs, their text boxes and the tables nested in it, in order. XML depth is bounded
+    by the parser (256), so is the recursion."""
+    parts: list[str] = []
+    for item in unwrapped(cell, PARAGRAPH, TABLE):
+        if item.tag == TABLE:
+            rows = (" | ".join(text for text in row if text) for row in table_rows(item, document))
+            parts.append("; ".join(row for row in rows if row))
+        else:
+            parts.append(paragraph_text(Paragraph(item, document)))
+            for box in text_boxes(item):
+                parts.extend(paragraph_text(Paragraph(p, document)) for p in box.iter(PARAGRAPH))
+    return "\n".join(part for part in parts if part.strip()).strip()
+
+
+def _int_property(element: BaseOxmlElement, properties_tag: str, tag: str, default: int) -> int:
+    properties = element.find(qn(properties_tag))
+    found = properties.find(qn(tag)) if properties is not None else None
+    try:
+        return int(found.get(_VAL, default)) if found is not None else default
+    except ValueError:
+        return default
