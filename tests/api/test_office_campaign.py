@@ -201,3 +201,26 @@ def test_word_rows_cells_and_blocks_inside_content_controls_are_read(api: httpx.
     assert table["header"] == ["Reagent", "Volume"]
     assert table["rows"] == [["Phenolphthalein", "2 drops"], ["Sodium hydroxide", "24.6 mL"],
                              ["Burette", "rinsed twice"]]
+
+
+def test_word_equations_are_read_in_a_linear_form(api: httpx.Client, unique: Unique, tmp_path: Path) -> None:
+    # Before: an equation (Office Math, m:oMath) holds no w:r runs, so python-docx's text and ours left it
+    # out: "The kinetic energy is  where m is the mass." Science handouts lost every formula.
+    math = 'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"'
+    document = docx.Document()
+    document.add_heading("Mechanics", 1)
+    paragraph = document.add_paragraph("The kinetic energy is ")
+    paragraph._p.append(parse_xml(
+        f'<m:oMath {math}><m:r><m:t>E=</m:t></m:r><m:f><m:num><m:r><m:t>1</m:t></m:r></m:num><m:den><m:r>'
+        '<m:t>2</m:t></m:r></m:den></m:f><m:r><m:t>m</m:t></m:r><m:sSup><m:e><m:r><m:t>v</m:t></m:r></m:e>'
+        '<m:sup><m:r><m:t>2</m:t></m:r></m:sup></m:sSup></m:oMath>'))
+    paragraph.add_run(" where m is the mass.")
+    document.add_paragraph()._p.append(parse_xml(
+        f'<m:oMathPara {math}><m:oMath><m:r><m:t>p=m</m:t></m:r><m:sSub><m:e><m:r><m:t>v</m:t></m:r></m:e>'
+        '<m:sub><m:r><m:t>x</m:t></m:r></m:sub></m:sSub></m:oMath></m:oMathPara>'))
+    document.save(tmp_path / "mechanics.docx")
+    name = unique("mechanics.docx")
+    doc = ingest(api, {name: (tmp_path / "mechanics.docx").read_bytes()})[name]
+    text = _text(api, doc["id"])
+    assert "The kinetic energy is E=1/2mv^2 where m is the mass." in text
+    assert "p=mv_x" in text

@@ -4,7 +4,8 @@ read from their XML, also where content controls or custom XML wrap them.
 python-docx's `Paragraph.text` reads only the runs that are the paragraph's children or a hyperlink's: the
 runs of tracked insertions (`w:ins`, `w:moveTo`), inline content controls (`w:sdt`), simple fields
 (`w:fldSimple`), smart tags and custom XML were silently lost. Deleted text (`w:del`, `w:moveFrom`) stays
-out, as Word shows the document with its changes accepted.
+out, as Word shows the document with its changes accepted. Equations (Office Math, `m:oMath`) are not runs
+at all, so python-docx left them out too: they are read in a linear form, "E=mc^2", "(a+b)/c".
 
 Its `Table.rows` and `_Row.cells` likewise list only direct children, so a row or cell inside a content
 control (Word's repeating sections in forms and templates wrap rows in `w:sdt`) or custom XML was lost with
@@ -23,6 +24,7 @@ from docx.oxml.ns import qn
 from docx.oxml.xmlchemy import BaseOxmlElement
 from docx.text.paragraph import Paragraph
 from docx.text.run import Run
+from lxml import etree
 
 from backend.ingest.extract.graphics import MC_FALLBACK
 
@@ -33,6 +35,7 @@ WRAPPERS = frozenset({qn("w:sdt"), qn("w:sdtContent"), qn("w:customXml")})
 # change, or the fallback copy of alternate content (its mc:Choice is read).
 _NOT_SHOWN = frozenset({qn("w:del"), qn("w:moveFrom"), MC_FALLBACK})
 _RUN, _ROW, _CELL = qn("w:r"), qn("w:tr"), qn("w:tc")
+_EQUATION = "{http://schemas.openxmlformats.org/officeDocument/2006/math}oMath"
 _VAL = qn("w:val")
 
 
@@ -40,23 +43,62 @@ def paragraph_runs(paragraph: Paragraph) -> Iterator[Run]:
     """The paragraph's runs in document order, wherever they are nested (tracked insertions, content
     controls, fields, smart tags, hyperlinks), except deleted ones and those of paragraphs nested in it
     (a text box's, read as paragraphs of their own)."""
-    # The paragraph's own element, through public API (its format object proxies the same `w:p`).
-    element: BaseOxmlElement = paragraph.paragraph_format.element
+    element = _element(paragraph)
     for run in element.iter(_RUN):
-        shown = True
-        for ancestor in run.iterancestors():
-            if ancestor is element:
-                break
-            if ancestor.tag in _NOT_SHOWN or ancestor.tag == PARAGRAPH:
-                shown = False
-                break
-        if shown:
+        if _shown(run, element):
             yield Run(run, paragraph)
 
 
 def paragraph_text(paragraph: Paragraph) -> str:
-    """The paragraph's text as Word shows it with its tracked changes accepted."""
-    return "".join(run.text for run in paragraph_runs(paragraph))
+    """The paragraph's text as Word shows it with its tracked changes accepted, equations in a linear form."""
+    element = _element(paragraph)
+    parts: list[str] = []
+    for item in element.iter(_RUN, _EQUATION):
+        if _shown(item, element):
+            parts.append(_math_text(item) if item.tag == _EQUATION else Run(item, paragraph).text)
+    return "".join(parts)
+
+
+def _element(paragraph: Paragraph) -> BaseOxmlElement:
+    # The paragraph's own element, through public API (its format object proxies the same `w:p`).
+    element: BaseOxmlElement = paragraph.paragraph_format.element
+    return element
+
+
+def _shown(node: BaseOxmlElement, paragraph: BaseOxmlElement) -> bool:
+    """Whether a run or equation is part of the paragraph's current text: not deleted, not in a paragraph
+    nested in it, not inside an equation (read as a whole)."""
+    for ancestor in node.iterancestors():
+        if ancestor is paragraph:
+            return True
+        if ancestor.tag in _NOT_SHOWN or ancestor.tag in (PARAGRAPH, _EQUATION):
+            return False
+    return True
+
+
+def _math_text(element: BaseOxmlElement) -> str:
+    """An Office Math equation in a linear form, as Word's own linear format writes it: fractions as
+    (a+b)/c, scripts as x^2 and x_i, roots as √(x); every symbol kept. Recursion is bounded by the XML
+    parser's depth limit."""
+    name = etree.QName(element).localname
+    if name == "t":
+        return element.text or ""
+    if name.endswith("Pr"):  # properties: no text
+        return ""
+    parts = {etree.QName(child).localname: _math_text(child) for child in element.iterchildren()}
+    if name == "f":
+        return f"{_grouped(parts.get('num', ''))}/{_grouped(parts.get('den', ''))}"
+    if name in ("sSup", "sSub", "sSubSup"):
+        text = parts.get("e", "")
+        text += f"_{_grouped(parts['sub'])}" if "sub" in parts else ""
+        return text + (f"^{_grouped(parts['sup'])}" if "sup" in parts else "")
+    if name == "rad":
+        return f"√({parts.get('e', '')})"
+    return "".join(_math_text(child) for child in element.iterchildren())
+
+
+def _grouped(text: str) -> str:
+    return text if len(text) <= 1 else f"({text})"
 
 
 def text_boxes(paragraph: BaseOxmlElement) -> Iterator[BaseOxmlElement]:
