@@ -224,3 +224,34 @@ def test_word_equations_are_read_in_a_linear_form(api: httpx.Client, unique: Uni
     text = _text(api, doc["id"])
     assert "The kinetic energy is E=1/2mv^2 where m is the mass." in text
     assert "p=mv_x" in text
+
+
+_SLIDE_NS = ('xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
+             'xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" '
+             'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" '
+             'xmlns:a14="http://schemas.microsoft.com/office/drawing/2010/main" '
+             'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"')
+
+
+def _text_box(text: str, equation: str) -> str:
+    return ('<p:sp><p:nvSpPr><p:cNvPr id="9" name="TextBox 8"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr>'
+            '<p:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="10" cy="10"/></a:xfrm></p:spPr><p:txBody><a:bodyPr/>'
+            f'<a:p><a:r><a:t>{text}</a:t></a:r>{equation}</a:p></p:txBody></p:sp>')
+
+
+def test_slide_text_boxes_holding_equations_are_read(api: httpx.Client, unique: Unique, tmp_path: Path) -> None:
+    # Before: PowerPoint wraps a text box holding an equation in mc:AlternateContent (its fallback is a
+    # picture of it), which python-pptx does not list: the box was lost whole, sentence and formula.
+    equation = ('<a14:m><m:oMathPara><m:oMath><m:r><m:t>pV=nRT</m:t></m:r></m:oMath></m:oMathPara></a14:m>')
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Ideal gas"
+    slide.shapes.element.append(parse_xml(
+        f'<mc:AlternateContent {_SLIDE_NS}><mc:Choice Requires="a14">{_text_box("State equation ", equation)}'
+        f'</mc:Choice><mc:Fallback>{_text_box("fallback copy", "")}</mc:Fallback></mc:AlternateContent>'))
+    deck.save(tmp_path / "gas.pptx")
+    name = unique("gas.pptx")
+    doc = ingest(api, {name: (tmp_path / "gas.pptx").read_bytes()})[name]
+    [block] = api.get(f"/api/documents/{doc['id']}/blocks", params={"page": 1}).json()["blocks"]
+    assert "State equation pV=nRT" in block["text"]
+    assert "fallback copy" not in block["text"]

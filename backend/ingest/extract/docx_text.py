@@ -5,7 +5,7 @@ python-docx's `Paragraph.text` reads only the runs that are the paragraph's chil
 runs of tracked insertions (`w:ins`, `w:moveTo`), inline content controls (`w:sdt`), simple fields
 (`w:fldSimple`), smart tags and custom XML were silently lost. Deleted text (`w:del`, `w:moveFrom`) stays
 out, as Word shows the document with its changes accepted. Equations (Office Math, `m:oMath`) are not runs
-at all, so python-docx left them out too: they are read in a linear form, "E=mc^2", "(a+b)/c".
+at all, so python-docx left them out too: they are read in a linear form (omml.py), "E=mc^2", "(a+b)/c".
 
 Its `Table.rows` and `_Row.cells` likewise list only direct children, so a row or cell inside a content
 control (Word's repeating sections in forms and templates wrap rows in `w:sdt`) or custom XML was lost with
@@ -24,9 +24,9 @@ from docx.oxml.ns import qn
 from docx.oxml.xmlchemy import BaseOxmlElement
 from docx.text.paragraph import Paragraph
 from docx.text.run import Run
-from lxml import etree
 
 from backend.ingest.extract.graphics import MC_FALLBACK
+from backend.ingest.extract.omml import EQUATION, math_text
 
 PARAGRAPH, TABLE, TEXT_BOX = qn("w:p"), qn("w:tbl"), qn("w:txbxContent")
 # Around blocks, rows or cells: content controls (their `w:sdtPr` holds no content) and custom XML.
@@ -35,7 +35,6 @@ WRAPPERS = frozenset({qn("w:sdt"), qn("w:sdtContent"), qn("w:customXml")})
 # change, or the fallback copy of alternate content (its mc:Choice is read).
 _NOT_SHOWN = frozenset({qn("w:del"), qn("w:moveFrom"), MC_FALLBACK})
 _RUN, _ROW, _CELL = qn("w:r"), qn("w:tr"), qn("w:tc")
-_EQUATION = "{http://schemas.openxmlformats.org/officeDocument/2006/math}oMath"
 _VAL = qn("w:val")
 
 
@@ -53,9 +52,9 @@ def paragraph_text(paragraph: Paragraph) -> str:
     """The paragraph's text as Word shows it with its tracked changes accepted, equations in a linear form."""
     element = _element(paragraph)
     parts: list[str] = []
-    for item in element.iter(_RUN, _EQUATION):
+    for item in element.iter(_RUN, EQUATION):
         if _shown(item, element):
-            parts.append(_math_text(item) if item.tag == _EQUATION else Run(item, paragraph).text)
+            parts.append(math_text(item) if item.tag == EQUATION else Run(item, paragraph).text)
     return "".join(parts)
 
 
@@ -71,34 +70,9 @@ def _shown(node: BaseOxmlElement, paragraph: BaseOxmlElement) -> bool:
     for ancestor in node.iterancestors():
         if ancestor is paragraph:
             return True
-        if ancestor.tag in _NOT_SHOWN or ancestor.tag in (PARAGRAPH, _EQUATION):
+        if ancestor.tag in _NOT_SHOWN or ancestor.tag in (PARAGRAPH, EQUATION):
             return False
     return True
-
-
-def _math_text(element: BaseOxmlElement) -> str:
-    """An Office Math equation in a linear form, as Word's own linear format writes it: fractions as
-    (a+b)/c, scripts as x^2 and x_i, roots as √(x); every symbol kept. Recursion is bounded by the XML
-    parser's depth limit."""
-    name = etree.QName(element).localname
-    if name == "t":
-        return element.text or ""
-    if name.endswith("Pr"):  # properties: no text
-        return ""
-    parts = {etree.QName(child).localname: _math_text(child) for child in element.iterchildren()}
-    if name == "f":
-        return f"{_grouped(parts.get('num', ''))}/{_grouped(parts.get('den', ''))}"
-    if name in ("sSup", "sSub", "sSubSup"):
-        text = parts.get("e", "")
-        text += f"_{_grouped(parts['sub'])}" if "sub" in parts else ""
-        return text + (f"^{_grouped(parts['sup'])}" if "sup" in parts else "")
-    if name == "rad":
-        return f"√({parts.get('e', '')})"
-    return "".join(_math_text(child) for child in element.iterchildren())
-
-
-def _grouped(text: str) -> str:
-    return text if len(text) <= 1 else f"({text})"
 
 
 def text_boxes(paragraph: BaseOxmlElement) -> Iterator[BaseOxmlElement]:
