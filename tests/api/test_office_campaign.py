@@ -14,6 +14,8 @@ import openpyxl
 import pptx
 from docx.oxml import parse_xml
 from docx.oxml.ns import nsdecls
+from pptx.chart.data import CategoryChartData
+from pptx.enum.chart import XL_CHART_TYPE
 
 from tests.support.vault import ingest
 
@@ -255,3 +257,22 @@ def test_slide_text_boxes_holding_equations_are_read(api: httpx.Client, unique: 
     [block] = api.get(f"/api/documents/{doc['id']}/blocks", params={"page": 1}).json()["blocks"]
     assert "State equation pV=nRT" in block["text"]
     assert "fallback copy" not in block["text"]
+
+
+def test_chart_axis_titles_are_read(api: httpx.Client, unique: Unique, tmp_path: Path) -> None:
+    # Before: a chart gave its title, categories and series, not what its axes measure, often the only
+    # words saying what it shows (python-pptx's cht-axis-props.pptx titles its axis "Foobar").
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Cooling curve"
+    data = CategoryChartData()
+    data.categories = ["0", "60", "120"]
+    data.add_series("Beaker A", (80, 61, 48))
+    chart = slide.shapes.add_chart(XL_CHART_TYPE.LINE, 0, 0, 6_000_000, 4_000_000, data).chart
+    chart.category_axis.axis_title.text_frame.text = "Time (s)"
+    chart.value_axis.axis_title.text_frame.text = "Temperature (°C)"
+    deck.save(tmp_path / "cooling.pptx")
+    name = unique("cooling.pptx")
+    doc = ingest(api, {name: (tmp_path / "cooling.pptx").read_bytes()})[name]
+    [block] = api.get(f"/api/documents/{doc['id']}/blocks", params={"page": 1}).json()["blocks"]
+    assert "Series: Beaker A\nAxes: Time (s); Temperature (°C)" in block["text"]
