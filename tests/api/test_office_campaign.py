@@ -4,6 +4,7 @@ reproduction, generated with python-docx / python-pptx, of what a real file did.
 
 from __future__ import annotations
 
+import io
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -12,11 +13,13 @@ import docx
 import httpx
 import openpyxl
 import pptx
+import pytest
 from docx.oxml import parse_xml
-from docx.oxml.ns import nsdecls
+from docx.oxml.ns import nsdecls, qn
 from pptx.chart.data import CategoryChartData
 from pptx.enum.chart import XL_CHART_TYPE
 
+from tests.support.documents import render_text_image, tesseract_available
 from tests.support.vault import ingest
 
 Unique = Callable[[str], str]
@@ -276,3 +279,30 @@ def test_chart_axis_titles_are_read(api: httpx.Client, unique: Unique, tmp_path:
     doc = ingest(api, {name: (tmp_path / "cooling.pptx").read_bytes()})[name]
     [block] = api.get(f"/api/documents/{doc['id']}/blocks", params={"page": 1}).json()["blocks"]
     assert "Series: Beaker A\nAxes: Time (s); Temperature (°C)" in block["text"]
+
+
+@pytest.mark.skipif(not tesseract_available(), reason="tesseract is not installed")
+def test_legacy_vml_pictures_in_word_documents_are_read(api: httpx.Client, unique: Unique, tmp_path: Path) -> None:
+    # Before: only DrawingML pictures were OCR'd; a document converted from .doc holds its pictures as VML
+    # (w:pict/v:shape/v:imagedata), so a pasted scan in it added no word.
+    document = docx.Document()
+    document.add_heading("Leaf anatomy", 1)
+    document.add_paragraph("The board after the lecture:")
+    picture = render_text_image("Stomata regulate gas exchange in leaves", width=1400, height=500)
+    run = document.add_paragraph().add_run()
+    run.add_picture(io.BytesIO(picture))
+    drawing = run._r.find(qn("w:drawing"))
+    rel_id = drawing.xpath(".//a:blip/@r:embed")[0]
+    drawing.addnext(parse_xml(
+        f'<w:pict {nsdecls("w", "r")} xmlns:v="urn:schemas-microsoft-com:vml"><v:shape style="width:420pt;'
+        f'height:150pt"><v:imagedata r:id="{rel_id}" o:title="" xmlns:o="urn:schemas-microsoft-com:office:office"/>'
+        '</v:shape></w:pict>'))
+    drawing.getparent().remove(drawing)
+    document.add_paragraph("Ask the tutor about guard cells.")
+    document.save(tmp_path / "leaf.docx")
+    name = unique("leaf.docx")
+    doc = ingest(api, {name: (tmp_path / "leaf.docx").read_bytes()}, timeout_s=120)[name]
+    text = " ".join(_text(api, doc["id"]).split())
+    assert "The board after the lecture: Text in picture:" in text
+    assert "regulate gas exchange" in text
+    assert text.index("regulate gas exchange") < text.index("Ask the tutor")

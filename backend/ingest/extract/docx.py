@@ -16,8 +16,9 @@ Pictures (a pasted slide, a scanned page, a photo of the board) are OCR'd as a d
 the text in): a picture's text follows the paragraph that holds it, in that paragraph's section, as
 "Text in picture: …"; one in a table follows the table. Pictures found through python-docx's public API
 are read (`Run.iter_inner_content` → `Drawing`): inline and floating pictures in body paragraphs,
-hyperlinks, text boxes and content controls, and in table cells; not legacy VML pictures (`w:pict`),
-nor pictures inside drawing canvases, charts or SmartArt.
+hyperlinks, text boxes and content controls, and in table cells, and legacy VML pictures (`w:pict`,
+`v:imagedata`, as documents converted from .doc hold them) by their relationship; not pictures inside
+drawing canvases, charts or SmartArt.
 
 The text of SmartArt diagrams and charts (graphics.py, shared with slides) follows the paragraph that
 draws them, before its pictures' text; one in a table follows the table.
@@ -25,6 +26,7 @@ draws them, before its pictures' text; one in a table follows the table.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import zipfile
 from collections.abc import Collection, Iterable, Iterator
@@ -54,6 +56,7 @@ from backend.ingest.extract.docx_text import (
     table_rows,
     text_boxes,
     unwrapped,
+    vml_pictures,
 )
 from backend.ingest.extract.graphics import graphic_text
 from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS
@@ -192,13 +195,14 @@ class _Pictures:
 
     def in_paragraphs(self, paragraphs: Iterable[Paragraph]) -> Iterator[PicturePart]:
         for paragraph in paragraphs:
-            for run in paragraph_runs(paragraph):
-                for content in run.iter_inner_content():
-                    if isinstance(content, Drawing) and content.has_picture:
-                        member = self._member(content)
-                        if member is not None:
-                            self.numbers.setdefault(member, len(self.numbers) + 1)
-                            yield PicturePart(member)
+            members = [self._member(content) for run in paragraph_runs(paragraph)
+                       for content in run.iter_inner_content() if isinstance(content, Drawing) and content.has_picture]
+            # Legacy VML pictures (`w:pict`), as in documents converted from .doc: by their relationship.
+            members += [self._vml_member(paragraph, rel_id) for rel_id in vml_pictures(paragraph)]
+            for member in members:
+                if member is not None:
+                    self.numbers.setdefault(member, len(self.numbers) + 1)
+                    yield PicturePart(member)
 
     def _member(self, drawing: Drawing) -> str | None:
         try:
@@ -210,13 +214,23 @@ class _Pictures:
         # and, on a JPEG cut short, a bare Exception.
         except Exception:  # noqa: BLE001
             return None
-        if image.sha1 not in self._worth:
+        return self._worth_reading(image.sha1, image.blob)
+
+    def _vml_member(self, paragraph: Paragraph, rel_id: str) -> str | None:
+        part = paragraph.part.related_parts.get(rel_id)  # none for a linked picture
+        if part is None:
+            return None
+        blob: bytes = part.blob
+        return self._worth_reading(hashlib.sha1(blob).hexdigest(), blob)  # noqa: S324 - a content key
+
+    def _worth_reading(self, sha1: str, blob: bytes) -> str | None:
+        if sha1 not in self._worth:
             if self._members is None:
                 with zipfile.ZipFile(self._path) as archive:
                     self._members = media_members(archive)
-            member = self._members.get(image.sha1)
-            self._worth[image.sha1] = member if member is not None and worth_reading(image.blob, None) else None
-        return self._worth[image.sha1]
+            member = self._members.get(sha1)
+            self._worth[sha1] = member if member is not None and worth_reading(blob, None) else None
+        return self._worth[sha1]
 
 
 def _blocks(document: Document) -> Iterator[tuple[BaseOxmlElement, Paragraph | Table]]:

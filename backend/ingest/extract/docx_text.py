@@ -36,6 +36,9 @@ WRAPPERS = frozenset({qn("w:sdt"), qn("w:sdtContent"), qn("w:customXml")})
 _NOT_SHOWN = frozenset({qn("w:del"), qn("w:moveFrom"), MC_FALLBACK})
 _RUN, _ROW, _CELL = qn("w:r"), qn("w:tr"), qn("w:tc")
 _VAL = qn("w:val")
+_VML_IMAGE = "{urn:schemas-microsoft-com:vml}imagedata"
+_REL_ID = qn("r:id")
+_OFFICE_REL_ID = "{urn:schemas-microsoft-com:office:office}relid"
 
 
 def paragraph_runs(paragraph: Paragraph) -> Iterator[Run]:
@@ -73,6 +76,16 @@ def _shown(node: BaseOxmlElement, paragraph: BaseOxmlElement) -> bool:
         if ancestor.tag in _NOT_SHOWN or ancestor.tag in (PARAGRAPH, EQUATION):
             return False
     return True
+
+
+def vml_pictures(paragraph: Paragraph) -> Iterator[str]:
+    """The relationship ids of the legacy VML pictures (`v:imagedata`) the paragraph shows, in order (not a
+    fallback copy of a DrawingML picture, not a nested paragraph's)."""
+    element = _element(paragraph)
+    for image in element.iter(_VML_IMAGE):
+        rel_id = image.get(_REL_ID) or image.get(_OFFICE_REL_ID)
+        if rel_id and _shown(image, element):
+            yield rel_id
 
 
 def text_boxes(paragraph: BaseOxmlElement) -> Iterator[BaseOxmlElement]:
