@@ -306,3 +306,23 @@ def test_legacy_vml_pictures_in_word_documents_are_read(api: httpx.Client, uniqu
     assert "The board after the lecture: Text in picture:" in text
     assert "regulate gas exchange" in text
     assert text.index("regulate gas exchange") < text.index("Ask the tutor")
+
+
+def test_markdown_tables_keep_their_header_with_every_row(api: httpx.Client, unique: Unique) -> None:
+    # Before: a Markdown table was body text cut into 1,000-character passages, so rows past the first
+    # passage were searched and cited without their column names and the viewer showed lines of pipes
+    # (pdfplumber's README: 18 tables; a 3,000-row table made 1 passage of header and ~150 without).
+    rows = "".join(f"| E{index} | additive {index} | {index * 5} mg/kg |\n" for index in range(100, 145))
+    note = ("# Food additives\n\nPermitted levels.\n\n| Code | Name | Limit |\n|:-----|------|----:|\n" + rows
+            + "| E951 | aspartame \\| sweetener | 600 mg/kg |\n\nLevels are per day.\n")
+    name = unique("additives.md")
+    doc = ingest(api, {name: note.encode()})[name]
+    blocks = api.get(f"/api/documents/{doc['id']}/blocks").json()["blocks"]
+    tables = [block["table"] for block in blocks if block["table"]]
+    assert len(tables) == 3
+    assert all(table["header"] == ["Code", "Name", "Limit"] for table in tables)
+    assert tables[-1]["rows"][-1] == ["E951", "aspartame | sweetener", "600 mg/kg"]
+    assert {block["section"] for block in blocks} == {"Food additives"}
+    assert "Levels are per day." in blocks[-1]["text"]
+    [hit] = api.get("/api/search", params={"q": "E951 aspartame", "documents": doc["id"], "k": 1}).json()["hits"]
+    assert hit["text"].startswith("| Code | Name | Limit |")
