@@ -208,7 +208,7 @@ def test_word_rows_cells_and_blocks_inside_content_controls_are_read(api: httpx.
                              ["Burette", "rinsed twice"]]
 
 
-def test_word_equations_are_read_in_a_linear_form(api: httpx.Client, unique: Unique, tmp_path: Path) -> None:
+def test_word_equations_and_symbols_are_read(api: httpx.Client, unique: Unique, tmp_path: Path) -> None:
     # Before: an equation (Office Math, m:oMath) holds no w:r runs, so python-docx's text and ours left it
     # out: "The kinetic energy is  where m is the mass." Science handouts lost every formula.
     math = 'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"'
@@ -223,12 +223,19 @@ def test_word_equations_are_read_in_a_linear_form(api: httpx.Client, unique: Uni
     document.add_paragraph()._p.append(parse_xml(
         f'<m:oMathPara {math}><m:oMath><m:r><m:t>p=m</m:t></m:r><m:sSub><m:e><m:r><m:t>v</m:t></m:r></m:e>'
         '<m:sub><m:r><m:t>x</m:t></m:r></m:sub></m:sSub></m:oMath></m:oMathPara>'))
+    # Insert > Symbol in the Symbol font (older documents' Greek letters): python-docx reads no w:sym.
+    angle = document.add_paragraph("The launch angle ")
+    for code in ("F071", "00B3"):
+        angle._p.append(parse_xml(
+            f'<w:r {nsdecls("w")}><w:sym w:font="Symbol" w:char="{code}"/></w:r>'))
+    angle.add_run(" 30 degrees.")
     document.save(tmp_path / "mechanics.docx")
     name = unique("mechanics.docx")
     doc = ingest(api, {name: (tmp_path / "mechanics.docx").read_bytes()})[name]
     text = _text(api, doc["id"])
     assert "The kinetic energy is E=1/2mv^2 where m is the mass." in text
     assert "p=mv_x" in text
+    assert "The launch angle θ≥ 30 degrees." in text
 
 
 _SLIDE_NS = ('xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '

@@ -6,6 +6,8 @@ runs of tracked insertions (`w:ins`, `w:moveTo`), inline content controls (`w:sd
 (`w:fldSimple`), smart tags and custom XML were silently lost. Deleted text (`w:del`, `w:moveFrom`) stays
 out, as Word shows the document with its changes accepted. Equations (Office Math, `m:oMath`) are not runs
 at all, so python-docx left them out too: they are read in a linear form (omml.py), "E=mc^2", "(a+b)/c".
+Symbols inserted in the Symbol font (`w:sym`, Greek letters and math signs in older documents) are read
+as the Unicode characters they show.
 
 Its `Table.rows` and `_Row.cells` likewise list only direct children, so a row or cell inside a content
 control (Word's repeating sections in forms and templates wrap rows in `w:sdt`) or custom XML was lost with
@@ -36,6 +38,19 @@ WRAPPERS = frozenset({qn("w:sdt"), qn("w:sdtContent"), qn("w:customXml")})
 _NOT_SHOWN = frozenset({qn("w:del"), qn("w:moveFrom"), MC_FALLBACK})
 _RUN, _ROW, _CELL = qn("w:r"), qn("w:tr"), qn("w:tc")
 _VAL = qn("w:val")
+_SYMBOL, _FONT, _CHAR = qn("w:sym"), qn("w:font"), qn("w:char")
+# The Symbol font's letters and signs in Unicode (Adobe's Symbol encoding): Greek letters by their Latin key.
+_SYMBOL_FONT: dict[int, str] = {
+    **dict(zip(range(0x41, 0x5B), "ΑΒΧΔΕΦΓΗΙϑΚΛΜΝΟΠΘΡΣΤΥςΩΞΨΖ", strict=True)),
+    **dict(zip(range(0x61, 0x7B), "αβχδεφγηιϕκλμνοπθρστυϖωξψζ", strict=True)),
+    0x22: "∀", 0x24: "∃", 0x27: "∋", 0x2A: "∗", 0x2D: "−", 0x40: "≅", 0x5E: "⊥", 0x7E: "∼", 0xA1: "ϒ",
+    0xA2: "′", 0xA3: "≤", 0xA5: "∞", 0xA7: "♣", 0xAB: "↔", 0xAC: "←", 0xAD: "↑", 0xAE: "→", 0xAF: "↓",
+    0xB0: "°", 0xB1: "±", 0xB2: "″", 0xB3: "≥", 0xB4: "×", 0xB5: "∝", 0xB6: "∂", 0xB7: "•", 0xB8: "÷",
+    0xB9: "≠", 0xBA: "≡", 0xBB: "≈", 0xBC: "…", 0xC0: "ℵ", 0xC4: "⊗", 0xC5: "⊕", 0xC6: "∅", 0xC7: "∩",
+    0xC8: "∪", 0xC9: "⊃", 0xCA: "⊇", 0xCB: "⊄", 0xCC: "⊂", 0xCD: "⊆", 0xCE: "∈", 0xCF: "∉", 0xD0: "∠",
+    0xD1: "∇", 0xD5: "∏", 0xD6: "√", 0xD7: "⋅", 0xD8: "¬", 0xD9: "∧", 0xDA: "∨", 0xDB: "⇔", 0xDC: "⇐",
+    0xDD: "⇑", 0xDE: "⇒", 0xDF: "⇓", 0xE5: "∑", 0xF2: "∫",
+}
 _VML_IMAGE = "{urn:schemas-microsoft-com:vml}imagedata"
 _REL_ID = qn("r:id")
 _OFFICE_REL_ID = "{urn:schemas-microsoft-com:office:office}relid"
@@ -57,8 +72,26 @@ def paragraph_text(paragraph: Paragraph) -> str:
     parts: list[str] = []
     for item in element.iter(_RUN, EQUATION):
         if _shown(item, element):
-            parts.append(math_text(item) if item.tag == EQUATION else Run(item, paragraph).text)
+            parts.append(math_text(item) if item.tag == EQUATION else Run(item, paragraph).text + _symbols(item))
     return "".join(parts)
+
+
+def _symbols(run: BaseOxmlElement) -> str:
+    """The characters of the run's `w:sym` elements (Insert > Symbol in the Symbol font: Greek letters and
+    math signs, as older documents hold them) that the Symbol font maps to Unicode; python-docx reads none
+    ("the angle θ" read as "the angle "). Other symbol fonts (Wingdings: arrows, ticks) are decoration."""
+    chars = []
+    for symbol in run.iterchildren(_SYMBOL):
+        if (symbol.get(_FONT) or "").strip().lower() != "symbol":
+            continue
+        try:
+            code = int(symbol.get(_CHAR) or "", 16)
+        except ValueError:
+            continue
+        char = _SYMBOL_FONT.get(code & 0xFF)  # Word writes F0xx (the private-use copy) or 00xx
+        if char is not None:
+            chars.append(char)
+    return "".join(chars)
 
 
 def _element(paragraph: Paragraph) -> BaseOxmlElement:
