@@ -5,6 +5,7 @@ reproduction, generated with python-docx / python-pptx, of what a real file did.
 from __future__ import annotations
 
 import io
+import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -333,3 +334,20 @@ def test_markdown_tables_keep_their_header_with_every_row(api: httpx.Client, uni
     assert "Levels are per day." in blocks[-1]["text"]
     [hit] = api.get("/api/search", params={"q": "E951 aspartame", "documents": doc["id"], "k": 1}).json()["hits"]
     assert hit["text"].startswith("| Code | Name | Limit |")
+
+
+def test_a_deeply_nested_equation_reads_in_linear_time(api: httpx.Client, unique: Unique, tmp_path: Path) -> None:
+    # A hostile equation: 100 delimiters nested in each other. Reading each level's parts twice would take
+    # 2^100 steps; each is read once, so the file is ready in a moment with every symbol.
+    math = 'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"'
+    depth = 100
+    nested = "".join(f"<m:d><m:e><m:r><m:t>x{level}</m:t></m:r>" for level in range(depth)) + "</m:e></m:d>" * depth
+    document = docx.Document()
+    document.add_paragraph("Nested brackets:")._p.append(parse_xml(f"<m:oMath {math}>{nested}</m:oMath>"))
+    document.save(tmp_path / "nested.docx")
+    name = unique("nested-equation.docx")
+    started = time.monotonic()
+    doc = ingest(api, {name: (tmp_path / "nested.docx").read_bytes()}, timeout_s=60)[name]
+    assert time.monotonic() - started < 30
+    assert "Nested brackets:x0x1x2" in _text(api, doc["id"])
+    assert "x99" in _text(api, doc["id"])

@@ -22,7 +22,8 @@ def math_text(element: etree._Element) -> str:
         return element.text or ""
     if name.endswith("Pr"):  # properties: no text
         return ""
-    parts = {etree.QName(child).localname: math_text(child) for child in element.iterchildren()}
+    children = [(etree.QName(child).localname, math_text(child)) for child in element.iterchildren()]
+    parts = dict(children)  # each child read once: reading them again per level would be exponential in depth
     if name == "f":
         return f"{_grouped(parts.get('num', ''))}/{_grouped(parts.get('den', ''))}"
     if name in ("sSup", "sSub", "sSubSup"):
@@ -31,7 +32,7 @@ def math_text(element: etree._Element) -> str:
         return text + (f"^{_grouped(parts['sup'])}" if "sup" in parts else "")
     if name == "rad":
         return f"√({parts.get('e', '')})"
-    return "".join(math_text(child) for child in element.iterchildren())
+    return "".join(text for _, text in children)
 
 
 def _grouped(text: str) -> str:
