@@ -351,3 +351,25 @@ def test_a_deeply_nested_equation_reads_in_linear_time(api: httpx.Client, unique
     assert time.monotonic() - started < 30
     assert "Nested brackets:x0x1x2" in _text(api, doc["id"])
     assert "x99" in _text(api, doc["id"])
+
+
+def test_text_boxes_nested_in_text_boxes_are_read_once(api: httpx.Client, unique: Unique, tmp_path: Path) -> None:
+    # Before: a paragraph read every text box below it, nested ones included, and each of those read the
+    # boxes below it again: a box at depth n was read 2^(n-1) times (14 levels: 13.8 s and the innermost
+    # text 8,192 times; a hostile 30 held a reader until its CPU limit).
+    inner = "<w:p><w:r><w:t>innermost note</w:t></w:r></w:p>"
+    for level in range(30):
+        inner = (f"<w:p><w:r><w:t>box{level}</w:t></w:r><w:r><w:pict><v:shape><v:textbox><w:txbxContent>{inner}"
+                 "</w:txbxContent></v:textbox></v:shape></w:pict></w:r></w:p>")
+    document = docx.Document()
+    document.element.body[-1].addprevious(parse_xml(
+        f'<w:body {nsdecls("w")} xmlns:v="urn:schemas-microsoft-com:vml">{inner}</w:body>')[0])
+    document.save(tmp_path / "boxes.docx")
+    name = unique("boxes.docx")
+    started = time.monotonic()
+    doc = ingest(api, {name: (tmp_path / "boxes.docx").read_bytes()}, timeout_s=60)[name]
+    assert time.monotonic() - started < 30
+    text = _text(api, doc["id"])
+    assert text.count("innermost note") == 1
+    assert text.count("box0") == 1
+    assert text.index("box29") < text.index("box0") < text.index("innermost note")

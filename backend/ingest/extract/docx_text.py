@@ -123,10 +123,17 @@ def vml_pictures(paragraph: Paragraph) -> Iterator[str]:
 
 def text_boxes(paragraph: BaseOxmlElement) -> Iterator[BaseOxmlElement]:
     """The text boxes a paragraph draws, once each: Word writes each twice (a DrawingML shape and a VML
-    fallback)."""
+    fallback). Only its own, not those inside them: a box in a box is its paragraph's to give, else every
+    box would be read once per box around it (2^n times at depth n, a hostile file's way to hang us)."""
     for box in paragraph.iter(TEXT_BOX):
-        if not any(ancestor.tag == MC_FALLBACK for ancestor in box.iterancestors()):
-            yield box
+        if box is paragraph:
+            continue
+        for ancestor in box.iterancestors():
+            if ancestor is paragraph:
+                yield box
+                break
+            if ancestor.tag in (MC_FALLBACK, TEXT_BOX):
+                break
 
 
 def unwrapped(element: BaseOxmlElement, *tags: str) -> Iterator[BaseOxmlElement]:
