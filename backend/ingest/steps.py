@@ -133,9 +133,9 @@ def nothing_found(kind: str, pages: int | None) -> str:
     if kind == "pptx":
         if not pages:
             return f"{message}: the presentation has no slides."
-        hold = "holds" if pages == 1 else "hold"
+        hold, them = ("holds", "it") if pages == 1 else ("hold", "them")
         return (f"{message}: its {plural(pages, 'slide')} {hold} no text (not in notes, tables or charts), and "
-                "no picture on them has readable text.")
+                f"no picture on {them} has readable text.")
     if kind == "docx":
         return (f"{message}: the Word document is empty or holds only pictures without readable text "
                 "(headers, footers and comments are not read).")
