@@ -373,3 +373,17 @@ def test_text_boxes_nested_in_text_boxes_are_read_once(api: httpx.Client, unique
     assert text.count("innermost note") == 1
     assert text.count("box0") == 1
     assert text.index("box29") < text.index("box0") < text.index("innermost note")
+
+
+def test_excels_separator_hint_line_names_the_delimiter_and_is_not_the_header(api: httpx.Client,
+                                                                              unique: Unique) -> None:
+    # Excel writes and reads a first line "sep=;" naming the delimiter (German and other locales' exports).
+    # Before: it was taken for the header, so every passage named its columns "sep=" and the real header
+    # was a data row.
+    rows = "".join(f"Probe {index};Köln;{index},50\r\n" for index in range(25))
+    name = unique("messwerte.csv")
+    doc = ingest(api, {name: ("\ufeffsep=;\r\nProbe;Ort;Wert\r\n" + rows).encode("utf-8")})[name]
+    tables = [block["table"] for block in api.get(f"/api/documents/{doc['id']}/blocks").json()["blocks"]]
+    assert [table["header"] for table in tables] == [["Probe", "Ort", "Wert"]] * 2
+    assert tables[0]["rows"][0] == ["Probe 0", "Köln", "0,50"]
+    assert sum(len(table["rows"]) for table in tables) == 25
