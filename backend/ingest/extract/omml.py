@@ -19,17 +19,20 @@ def math_text(element: etree._Element) -> str:
     limit."""
     name = etree.QName(element).localname
     if name == "t":
-        return element.text or ""
+        text: str = element.text or ""
+        return text
     if name.endswith("Pr"):  # properties: no text
         return ""
-    children = [(etree.QName(child).localname, math_text(child)) for child in element.iterchildren()]
-    parts = dict(children)  # each child read once: reading them again per level would be exponential in depth
+    children: list[tuple[str, str]] = [(etree.QName(child).localname, math_text(child))
+                                       for child in element.iterchildren()]
+    # Each child is read once: reading them again per level would be exponential in depth.
+    parts: dict[str, str] = dict(children)
     if name == "f":
         return f"{_grouped(parts.get('num', ''))}/{_grouped(parts.get('den', ''))}"
     if name in ("sSup", "sSub", "sSubSup"):
-        text = parts.get("e", "")
-        text += f"_{_grouped(parts['sub'])}" if "sub" in parts else ""
-        return text + (f"^{_grouped(parts['sup'])}" if "sup" in parts else "")
+        base = parts.get("e", "")
+        base += f"_{_grouped(parts['sub'])}" if "sub" in parts else ""
+        return base + (f"^{_grouped(parts['sup'])}" if "sup" in parts else "")
     if name == "rad":
         return f"√({parts.get('e', '')})"
     return "".join(text for _, text in children)
