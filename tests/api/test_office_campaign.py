@@ -15,6 +15,9 @@ import httpx
 import openpyxl
 import pptx
 import pytest
+from docx.opc.constants import RELATIONSHIP_TYPE
+from docx.opc.packuri import PackURI
+from docx.opc.part import Part
 from docx.oxml import parse_xml
 from docx.oxml.ns import nsdecls, qn
 from pptx.chart.data import CategoryChartData
@@ -387,3 +390,31 @@ def test_excels_separator_hint_line_names_the_delimiter_and_is_not_the_header(ap
     assert [table["header"] for table in tables] == [["Probe", "Ort", "Wert"]] * 2
     assert tables[0]["rows"][0] == ["Probe 0", "Köln", "0,50"]
     assert sum(len(table["rows"]) for table in tables) == 25
+
+
+_WEB_ARCHIVE = (b'MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary="----=mhtDocumentPart"\r\n\r\n'
+                b'------=mhtDocumentPart\r\nContent-Type: text/html; charset="utf-8"\r\n'
+                b"Content-Transfer-Encoding: quoted-printable\r\n\r\n"
+                b"<html><body><p>Diffusion f=C3=BChrt Teilchen zum Konzentrationsausgleich.</p></body></html>\r\n"
+                b"------=mhtDocumentPart--\r\n")
+
+
+def test_content_a_word_document_imports_whole_is_read(api: httpx.Client, unique: Unique, tmp_path: Path) -> None:
+    # "Export to Word" buttons (html-docx-js, docx4j) put the whole text in a w:altChunk part, HTML or a web
+    # archive, which Word merges on opening. python-docx does not read it: such a file read as empty.
+    document = docx.Document()
+    document.add_paragraph("Exported from the course wiki.")
+    chunks = (("/word/afchunk.htm", "text/html", b"<html><head><title>Wiki</title><script>track()</script></head>"
+               b"<body><h1>Osmosis</h1><p>Water moves toward the higher solute concentration.</p></body></html>"),
+              ("/word/afchunk.mht", "message/rfc822", _WEB_ARCHIVE))
+    for partname, content_type, blob in chunks:
+        rel_id = document.part.relate_to(Part(PackURI(partname), content_type, blob, document.part.package),
+                                         RELATIONSHIP_TYPE.A_F_CHUNK)
+        document.element.body[-1].addprevious(parse_xml(f'<w:altChunk {nsdecls("w", "r")} r:id="{rel_id}"/>'))
+    document.save(tmp_path / "export.docx")
+    name = unique("export.docx")
+    doc = ingest(api, {name: (tmp_path / "export.docx").read_bytes()})[name]
+    text = _text(api, doc["id"])
+    assert "Exported from the course wiki.\n\nOsmosis\n\nWater moves toward the higher solute concentration." in text
+    assert "Diffusion führt Teilchen zum Konzentrationsausgleich." in text
+    assert "track()" not in text

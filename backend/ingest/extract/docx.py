@@ -8,6 +8,7 @@ Footnotes and endnotes are text the author wrote (a source, a definition, a cave
 paragraph or table that refers to it, as "Footnote n: …", so it is searched and cited in its section.
 Headers, footers and review comments are left out: page furniture and remarks about the text, not text.
 
+Content imported whole (`w:altChunk`: HTML, MHT, text) is read where it stands (docx_chunks.py).
 Paragraphs' and tables' text is read as Word shows it (docx_text.py): from all of a paragraph's runs
 (tracked insertions, content controls, fields), rows and cells also inside content controls.
 
@@ -47,6 +48,7 @@ from docx.text.paragraph import Paragraph
 
 from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file, office_stream
 from backend.ingest.extract.common import Outline, row_group_units
+from backend.ingest.extract.docx_chunks import ALT_CHUNK, ImportedChunks
 from backend.ingest.extract.docx_text import (
     PARAGRAPH,
     TABLE,
@@ -88,6 +90,16 @@ class DocxHeading:
     level: int
     title: str  # whitespace collapsed, for the breadcrumb
     raw: str
+
+
+@dataclass(frozen=True)
+class ImportedChunk:
+    """The text of content the document imports whole (`w:altChunk`, docx_chunks.py), by paragraph."""
+
+    paragraphs: list[str]
+
+
+_Block = Paragraph | Table | ImportedChunk
 
 
 @dataclass(frozen=True)
@@ -162,7 +174,9 @@ def scan_docx(path: Path) -> DocxScan:
         pictures = _Pictures(path)
         parts: list[DocxHeading | str | DocxTable | PicturePart] = []
         for element, block in _blocks(document):
-            if isinstance(block, Table):
+            if isinstance(block, ImportedChunk):
+                parts.extend(block.paragraphs)
+            elif isinstance(block, Table):
                 rows = table_rows(element, document)
                 parts.append(DocxTable([row for row in rows if any(row)]))
                 if text := graphic_text(element, related_blob):
@@ -233,18 +247,21 @@ class _Pictures:
         return self._worth[sha1]
 
 
-def _blocks(document: Document) -> Iterator[tuple[BaseOxmlElement, Paragraph | Table]]:
+def _blocks(document: Document) -> Iterator[tuple[BaseOxmlElement, _Block]]:
     """Each paragraph and table in reading order, with its XML element (where its note references are)."""
-    yield from _walk(document.element.body, document)
+    yield from _walk(document.element.body, document, ImportedChunks(document.part.related_parts))
 
 
-def _walk(element: BaseOxmlElement, document: Document) -> Iterator[tuple[BaseOxmlElement, Paragraph | Table]]:
+def _walk(element: BaseOxmlElement, document: Document,
+          chunks: ImportedChunks) -> Iterator[tuple[BaseOxmlElement, _Block]]:
     # The document is a valid parent: paragraphs and tables only ask their parent for `.part`.
-    for child in unwrapped(element, PARAGRAPH, TABLE):
+    for child in unwrapped(element, PARAGRAPH, TABLE, ALT_CHUNK):
         if child.tag == PARAGRAPH:
             yield child, Paragraph(child, document)
             for box in text_boxes(child):
-                yield from _walk(box, document)
+                yield from _walk(box, document, chunks)
+        elif child.tag == ALT_CHUNK:
+            yield child, ImportedChunk(chunks.paragraphs(child))
         else:
             yield child, Table(child, document)
 
