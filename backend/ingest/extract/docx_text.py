@@ -9,7 +9,7 @@ at all, so python-docx left them out too: they are read in a linear form (omml.p
 Symbols inserted in the Symbol font (`w:sym`, Greek letters and math signs in older documents) are read
 as the Unicode characters they show.
 
-Its `Table.rows` and `_Row.cells` likewise list only direct children, so a row or cell inside a content
+Its `Table.rows` and a row's `cells` likewise list only direct children, so a row or cell inside a content
 control (Word's repeating sections in forms and templates wrap rows in `w:sdt`) or custom XML was lost with
 its text; here rows and cells are found through those wrappers. Merged cells read as python-docx reads them:
 a horizontally merged cell once, a vertically merged one with its top cell's text in each row it spans.
