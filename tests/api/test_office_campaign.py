@@ -62,6 +62,9 @@ def test_word_text_in_tracked_insertions_content_controls_and_fields_is_read(
         f'<w:smartTag {w} w:uri="urn:x" w:element="place"><w:r><w:t xml:space="preserve">in Heidelberg </w:t>'
         '</w:r></w:smartTag>',
         f'<w:moveFrom {w} w:id="3" w:author="Tutor"><w:r><w:t>quickly</w:t></w:r></w:moveFrom>',
+        # Ruby: the characters are text, the pronunciation guide above them is not (before: both lost).
+        f'<w:r {w}><w:ruby><w:rubyPr/><w:rt><w:r><w:t>はんとうまく</w:t></w:r></w:rt><w:rubyBase><w:r>'
+        '<w:t>半透膜</w:t></w:r></w:rubyBase></w:ruby></w:r>',
     ):
         _xml(paragraph).append(parse_xml(fragment))
     table = document.add_table(rows=1, cols=2)
@@ -72,7 +75,8 @@ def test_word_text_in_tracked_insertions_content_controls_and_fields_is_read(
     name = unique("tracked.docx")
     doc = ingest(api, {name: (tmp_path / "tracked.docx").read_bytes()})[name]
     text = _text(api, doc["id"])
-    assert "Water crosses semipermeable membranes (see Figure 3) in Heidelberg" in text
+    assert "Water crosses semipermeable membranes (see Figure 3) in Heidelberg 半透膜" in text
+    assert "はんとうまく" not in text
     assert "impermeable" not in text
     assert "quickly" not in text
     assert "| Solute | glucose |" in text

@@ -181,7 +181,7 @@ def scan_docx(path: Path) -> DocxScan:
                 parts.append(DocxTable([row for row in rows if any(row)]))
                 if text := graphic_text(element, related_blob):
                     parts.append(text)
-                # Once each: python-docx lists a merged cell, and so its pictures, once per grid column.
+                # Once each: a picture shown in several cells is placed once, after the table.
                 parts.extend(dict.fromkeys(pictures.in_paragraphs(table_paragraphs(element, document))))
             else:
                 if text := paragraph_text(block).strip():

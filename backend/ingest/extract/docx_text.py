@@ -34,8 +34,9 @@ PARAGRAPH, TABLE, TEXT_BOX = qn("w:p"), qn("w:tbl"), qn("w:txbxContent")
 # Around blocks, rows or cells: content controls (their `w:sdtPr` holds no content) and custom XML.
 WRAPPERS = frozenset({qn("w:sdt"), qn("w:sdtContent"), qn("w:customXml")})
 # A run under one of these is not part of the paragraph's current text: deleted or moved away by a tracked
-# change, or the fallback copy of alternate content (its mc:Choice is read).
-_NOT_SHOWN = frozenset({qn("w:del"), qn("w:moveFrom"), MC_FALLBACK})
+# change, the fallback copy of alternate content (its mc:Choice is read), or the pronunciation guide set
+# above East Asian characters (ruby text; the characters themselves, `w:rubyBase`, are read).
+_NOT_SHOWN = frozenset({qn("w:del"), qn("w:moveFrom"), MC_FALLBACK, qn("w:rt")})
 _RUN, _ROW, _CELL = qn("w:r"), qn("w:tr"), qn("w:tc")
 _VAL = qn("w:val")
 _SYMBOL, _FONT, _CHAR = qn("w:sym"), qn("w:font"), qn("w:char")
