@@ -16,7 +16,7 @@ import zlib
 from pathlib import Path
 from typing import Literal
 
-from backend.ingest.extract.archive import check_zip_directory
+from backend.ingest.extract.archive import PLAIN_MAIN_TYPES, check_zip_directory
 from backend.ingest.types import ExtractionError, RejectedFile
 
 Sniffed = Literal["pdf", "docx", "pptx", "xlsx", "ole", "html"]
@@ -26,11 +26,11 @@ OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ZIP_MAGIC = b"PK\x03\x04"
 _CONTENT_TYPES = "[Content_Types].xml"
 _MAX_CONTENT_TYPES_BYTES = 1024 * 1024  # a real one is a few KB
-# The main parts python-docx, python-pptx and openpyxl open (a macro-enabled Word file or a Word template
-# is refused by python-docx, so such a package is not taken for a Word document).
+# The main parts Quire's readers open: python-docx's and python-pptx's, with the macro-enabled documents,
+# templates and slide shows they are handed as plain ones (archive.office_stream), and openpyxl's.
 _MAIN_PARTS: dict[Literal["docx", "pptx", "xlsx"], tuple[str, tuple[bytes, ...]]] = {
-    "docx": ("word/", (b"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",)),
-    "pptx": ("ppt/", (b"application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml",
+    "docx": ("word/", (PLAIN_MAIN_TYPES["docx"][0], *PLAIN_MAIN_TYPES["docx"][1])),
+    "pptx": ("ppt/", (PLAIN_MAIN_TYPES["pptx"][0], *PLAIN_MAIN_TYPES["pptx"][1],
                       b"application/vnd.ms-powerpoint.presentation.macroEnabled.main+xml")),
     "xlsx": ("xl/", (b"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
                      b"application/vnd.openxmlformats-officedocument.spreadsheetml.template.main+xml",

@@ -118,12 +118,32 @@ def extract_step(workflow_id: str, document_id: str) -> Extracted:
         return {"ok": False, "reason": "extract_failed"}
     chunks = chunk_units(result.units, ctx.settings.chunk_size, ctx.settings.chunk_overlap)
     if not chunks:
-        _fail(item, "No text could be found in this file.")
+        _fail(item, nothing_found(item["kind"], result.pages))
         return {"ok": False, "reason": "empty"}
     staging.stage_chunks(ctx.db, workflow_id, document_id, chunks)
     store.update_item(ctx.db, workflow_id, document_id, state="storing", pages=result.pages,
                       detail=plural(len(chunks), "passage"), warnings=result.warnings)
     return {"ok": True, "pages": result.pages, "chunks": len(chunks), "warnings": len(result.warnings)}
+
+
+def nothing_found(kind: str, pages: int | None) -> str:
+    """Why a file that was read gave no text, in the words of its format: blank templates, decks of
+    pictures and empty workbooks are common uploads, and "no text" alone left the user guessing."""
+    message = "No text could be found in this file"
+    if kind == "pptx":
+        if not pages:
+            return f"{message}: the presentation has no slides."
+        hold, them = ("holds", "it") if pages == 1 else ("hold", "them")
+        return (f"{message}: its {plural(pages, 'slide')} {hold} no text (not in notes, tables or charts), and "
+                f"no picture on {them} has readable text.")
+    if kind == "docx":
+        return (f"{message}: the Word document is empty or holds only pictures without readable text "
+                "(headers, footers and comments are not read).")
+    if kind == "xlsx":
+        return f"{message}: the workbook's {plural(pages or 0, 'sheet')} {'is' if pages == 1 else 'are'} empty."
+    if kind == "html":
+        return f"{message}: the web page shows no text (its title, scripts and styles are not read)."
+    return f"{message}."
 
 
 def _extract(item: store.IngestItemWithDocument, on_progress: ProgressCallback) -> ExtractResult:

@@ -34,7 +34,16 @@ EXTENSIONS: dict[str, DocKind] = {
     "docx": "docx",
     "pptx": "pptx",
     "xlsx": "xlsx",
-    # Macro-enabled workbooks and templates are workbooks to openpyxl; their macros are never run.
+    # Macro-enabled files, templates and slide shows have the parts of the plain format (their macros are
+    # never run); python-docx and python-pptx are handed them as plain ones (archive.office_stream).
+    "docm": "docx",
+    "dotx": "docx",
+    "dotm": "docx",
+    "pptm": "pptx",
+    "ppsx": "pptx",
+    "ppsm": "pptx",
+    "potx": "pptx",
+    "potm": "pptx",
     "xlsm": "xlsx",
     "xltx": "xlsx",
     "xltm": "xlsx",
@@ -51,10 +60,10 @@ _OFFICE_PREFIX = {"docx": "word/", "pptx": "ppt/", "xlsx": "xl/"}
 _SAVE_AS = "open it in {app} (or LibreOffice) and save it as {target}, then upload that"
 # Formats people often have, with what to do instead of the generic "not supported".
 _OFFICE_SAVE_AS = {
-    **dict.fromkeys(("doc", "dot", "docm", "dotx", "dotm", "rtf", "odt", "wpd", "pages"),
+    **dict.fromkeys(("doc", "dot", "rtf", "odt", "wpd", "pages"),
                     _SAVE_AS.format(app="Word", target=".docx or PDF")),
     **dict.fromkeys(("xls", "xlsb", "ods", "numbers"), _SAVE_AS.format(app="Excel", target=".xlsx or CSV")),
-    **dict.fromkeys(("ppt", "pps", "ppsx", "pptm", "potx", "odp", "key"),
+    **dict.fromkeys(("ppt", "pps", "pot", "odp", "key"),
                     _SAVE_AS.format(app="PowerPoint", target=".pptx or PDF")),
 }
 _UNSUPPORTED_HINTS = {

@@ -4,13 +4,19 @@
 archives whose declared sizes, ratios or member counts are out of bounds. `check_zip_contents` then
 streams every member through the decompressor with a byte cap, so an archive whose headers lie about
 its sizes is caught before a parser library inflates it. Both raise `ExtractionError("zip_bomb")`.
+
+`office_stream` hands python-docx and python-pptx the package in a form they open: they refuse a
+macro-enabled document, a template or a slide show by its main part's content type alone, although its
+parts are those of a plain .docx or .pptx (their macros are never run).
 """
 
 from __future__ import annotations
 
+import io
 import zipfile
 import zlib
 from pathlib import Path
+from typing import BinaryIO
 
 from backend.ingest.types import ExtractionError
 
@@ -24,6 +30,46 @@ _BOMB_MESSAGE = "This file expands to far more data than a document should; it w
 
 
 OFFICE_LABELS = {"docx": "Word document", "pptx": "PowerPoint presentation", "xlsx": "Excel workbook"}
+
+
+# The main part's content type python-docx and python-pptx accept, and the variants with the same parts that
+# they refuse (.docm, .dotx, .dotm; .ppsx, .potx, .ppsm, .potm; python-pptx opens .pptm itself).
+PLAIN_MAIN_TYPES: dict[str, tuple[bytes, tuple[bytes, ...]]] = {
+    "docx": (b"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml", (
+        b"application/vnd.ms-word.document.macroEnabled.main+xml",
+        b"application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml",
+        b"application/vnd.ms-word.template.macroEnabledTemplate.main+xml")),
+    "pptx": (b"application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml", (
+        b"application/vnd.openxmlformats-officedocument.presentationml.slideshow.main+xml",
+        b"application/vnd.openxmlformats-officedocument.presentationml.template.main+xml",
+        b"application/vnd.ms-powerpoint.slideshow.macroEnabled.main+xml",
+        b"application/vnd.ms-powerpoint.template.macroEnabled.main+xml")),
+}
+_CONTENT_TYPES = "[Content_Types].xml"
+
+
+def office_stream(path: Path, kind: str) -> BinaryIO:
+    """The package at `path` (already checked by `check_zip_contents`) as its reader opens it: the file
+    itself, or for a variant its reader refuses (see PLAIN_MAIN_TYPES) a copy in memory whose
+    `[Content_Types].xml` names the plain main type. Members are stored uncompressed: no CPU is spent
+    compressing a copy that is read once."""
+    plain, variants = PLAIN_MAIN_TYPES[kind]
+    with open_zip(path, kind) as archive:
+        try:
+            declared = archive.read(_CONTENT_TYPES)
+        except KeyError:
+            return path.open("rb")  # the reader says the package is damaged
+        if not any(variant in declared for variant in variants):
+            return path.open("rb")
+        for variant in variants:
+            declared = declared.replace(variant, plain)
+        copy = io.BytesIO()
+        with zipfile.ZipFile(copy, "w", zipfile.ZIP_STORED) as target:
+            for member in archive.infolist():
+                data = declared if member.filename == _CONTENT_TYPES else archive.read(member)
+                target.writestr(member.filename, data)
+    copy.seek(0)
+    return copy
 
 
 def corrupt_office_file(kind: str) -> ExtractionError:

@@ -1,10 +1,15 @@
 """CSV files: parsed with the csv module (sniffed delimiter and quoting, encoding detected like TXT),
-rendered as atomic groups of at most 20 pipe rows, each repeating the header row."""
+rendered as atomic groups of at most 20 pipe rows, each repeating the header row.
+
+A first line ``sep=;`` is Excel's hint naming the delimiter (Excel writes and reads it; German and other
+locales' exports use ``;``): it decides the delimiter and is not a row. Before, it was taken for the
+header, so every passage named its columns "sep=" and the real header became a data row."""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 from backend.ingest.extract.common import row_group_units
@@ -13,16 +18,19 @@ from backend.ingest.types import ExtractionError, ExtractResult
 
 _SNIFF_SAMPLE = 64 * 1024
 _DELIMITERS = ",;\t|"
+_SEPARATOR_HINT = re.compile(r"sep=([^\w\r\n\"'])[ \t]*(?:\r\n|\n|\r|\Z)")
 # Spreadsheet exports can hold whole documents in a cell; the csv module's 128 KB default is too tight.
 _FIELD_LIMIT = 16 * 1024 * 1024
 
 
 def extract_csv(path: Path) -> ExtractResult:
     text = read_text_file(path)
-    dialect = _dialect(text[:_SNIFF_SAMPLE])
+    hint = _SEPARATOR_HINT.match(text)
+    dialect = type("HintedDialect", (csv.excel,), {"delimiter": hint.group(1)}) if hint else _dialect(
+        text[:_SNIFF_SAMPLE])
     parsed, last_row_line = _parse(text, dialect)
     warnings = _unclosed_quote(text, dialect, parsed, last_row_line)
-    rows = [row for row in parsed if any(cell.strip() for cell in row)]
+    rows = [row for row in parsed[1 if hint else 0:] if any(cell.strip() for cell in row)]
     if not rows:
         return ExtractResult(units=[], warnings=warnings)
     header, body = rows[0], rows[1:]

@@ -8,13 +8,18 @@ Footnotes and endnotes are text the author wrote (a source, a definition, a cave
 paragraph or table that refers to it, as "Footnote n: …", so it is searched and cited in its section.
 Headers, footers and review comments are left out: page furniture and remarks about the text, not text.
 
+Content imported whole (`w:altChunk`: HTML, MHT, text) is read where it stands (docx_chunks.py).
+Paragraphs' and tables' text is read as Word shows it (docx_text.py): from all of a paragraph's runs
+(tracked insertions, content controls, fields), rows and cells also inside content controls.
+
 Pictures (a pasted slide, a scanned page, a photo of the board) are OCR'd as a deck's are (pictures.py:
 `scan_docx` is the text pass and lists them, each is read in a job of its own, `DocxScan.assemble` puts
 the text in): a picture's text follows the paragraph that holds it, in that paragraph's section, as
 "Text in picture: …"; one in a table follows the table. Pictures found through python-docx's public API
 are read (`Run.iter_inner_content` → `Drawing`): inline and floating pictures in body paragraphs,
-hyperlinks, text boxes and content controls, and in table cells; not legacy VML pictures (`w:pict`),
-nor pictures inside drawing canvases, charts or SmartArt.
+hyperlinks, text boxes and content controls, and in table cells, and legacy VML pictures (`w:pict`,
+`v:imagedata`, as documents converted from .doc hold them) by their relationship; not pictures inside
+drawing canvases, charts or SmartArt.
 
 The text of SmartArt diagrams and charts (graphics.py, shared with slides) follows the paragraph that
 draws them, before its pictures' text; one in a table follows the table.
@@ -22,12 +27,12 @@ draws them, before its pictures' text; one in a table follows the table.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import zipfile
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 import docx
 from docx.document import Document
@@ -39,12 +44,23 @@ from docx.oxml.ns import qn
 from docx.oxml.xmlchemy import BaseOxmlElement
 from docx.styles.style import BaseStyle, CharacterStyle
 from docx.table import Table
-from docx.text.hyperlink import Hyperlink
 from docx.text.paragraph import Paragraph
 
-from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file
+from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file, office_stream
 from backend.ingest.extract.common import Outline, row_group_units
-from backend.ingest.extract.graphics import MC_FALLBACK, graphic_text
+from backend.ingest.extract.docx_chunks import ALT_CHUNK, ImportedChunks
+from backend.ingest.extract.docx_text import (
+    PARAGRAPH,
+    TABLE,
+    paragraph_runs,
+    paragraph_text,
+    table_paragraphs,
+    table_rows,
+    text_boxes,
+    unwrapped,
+    vml_pictures,
+)
+from backend.ingest.extract.graphics import graphic_text
 from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS
 from backend.ingest.extract.pictures import (
     PictureOcr,
@@ -60,7 +76,6 @@ from backend.ingest.types import ExtractedUnit, ExtractResult
 
 _HEADING_STYLE = re.compile(r"Heading (\d)")
 _STYLE_DEPTH = 5  # how far up `based on` chains to look for a heading style
-_PARAGRAPH, _TABLE, _CONTENT_CONTROL, _TEXT_BOX = qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:txbxContent")
 # (reference tag in the body, note tag in its part, relationship to the part, how the note is introduced)
 _NOTE_KINDS = (
     (qn("w:footnoteReference"), qn("w:footnote"), RELATIONSHIP_TYPE.FOOTNOTES, "Footnote"),
@@ -75,6 +90,16 @@ class DocxHeading:
     level: int
     title: str  # whitespace collapsed, for the breadcrumb
     raw: str
+
+
+@dataclass(frozen=True)
+class ImportedChunk:
+    """The text of content the document imports whole (`w:altChunk`, docx_chunks.py), by paragraph."""
+
+    paragraphs: list[str]
+
+
+_Block = Paragraph | Table | ImportedChunk
 
 
 @dataclass(frozen=True)
@@ -137,7 +162,7 @@ def scan_docx(path: Path) -> DocxScan:
     check_zip_contents(path, "docx")
     try:
         # From a file object: the stored file's name carries no suffix python-docx could rely on.
-        with path.open("rb") as stream:
+        with office_stream(path, "docx") as stream:
             document = docx.Document(stream)
         notes = _Notes(document)
         related = document.part.related_parts
@@ -149,15 +174,17 @@ def scan_docx(path: Path) -> DocxScan:
         pictures = _Pictures(path)
         parts: list[DocxHeading | str | DocxTable | PicturePart] = []
         for element, block in _blocks(document):
-            if isinstance(block, Table):
-                rows = [_row_texts(row.cells) for row in block.rows]
+            if isinstance(block, ImportedChunk):
+                parts.extend(block.paragraphs)
+            elif isinstance(block, Table):
+                rows = table_rows(element, document)
                 parts.append(DocxTable([row for row in rows if any(row)]))
                 if text := graphic_text(element, related_blob):
                     parts.append(text)
-                # Once each: python-docx lists a merged cell, and so its pictures, once per grid column.
-                parts.extend(dict.fromkeys(pictures.in_paragraphs(_cell_paragraphs(block))))
+                # Once each: a picture shown in several cells is placed once, after the table.
+                parts.extend(dict.fromkeys(pictures.in_paragraphs(table_paragraphs(element, document))))
             else:
-                if text := block.text.strip():
+                if text := paragraph_text(block).strip():
                     level = _heading_level(block)
                     parts.append(text if level is None else DocxHeading(level, " ".join(text.split()), text))
                 if text := graphic_text(element, related_blob):
@@ -182,14 +209,14 @@ class _Pictures:
 
     def in_paragraphs(self, paragraphs: Iterable[Paragraph]) -> Iterator[PicturePart]:
         for paragraph in paragraphs:
-            for item in paragraph.iter_inner_content():
-                for run in item.runs if isinstance(item, Hyperlink) else [item]:
-                    for content in run.iter_inner_content():
-                        if isinstance(content, Drawing) and content.has_picture:
-                            member = self._member(content)
-                            if member is not None:
-                                self.numbers.setdefault(member, len(self.numbers) + 1)
-                                yield PicturePart(member)
+            members = [self._member(content) for run in paragraph_runs(paragraph)
+                       for content in run.iter_inner_content() if isinstance(content, Drawing) and content.has_picture]
+            # Legacy VML pictures (`w:pict`), as in documents converted from .doc: by their relationship.
+            members += [self._vml_member(paragraph, rel_id) for rel_id in vml_pictures(paragraph)]
+            for member in members:
+                if member is not None:
+                    self.numbers.setdefault(member, len(self.numbers) + 1)
+                    yield PicturePart(member)
 
     def _member(self, drawing: Drawing) -> str | None:
         try:
@@ -201,35 +228,42 @@ class _Pictures:
         # and, on a JPEG cut short, a bare Exception.
         except Exception:  # noqa: BLE001
             return None
-        if image.sha1 not in self._worth:
+        return self._worth_reading(image.sha1, image.blob)
+
+    def _vml_member(self, paragraph: Paragraph, rel_id: str) -> str | None:
+        part = paragraph.part.related_parts.get(rel_id)  # none for a linked picture
+        if part is None:
+            return None
+        blob: bytes = part.blob
+        return self._worth_reading(hashlib.sha1(blob).hexdigest(), blob)  # noqa: S324 - a content key
+
+    def _worth_reading(self, sha1: str, blob: bytes) -> str | None:
+        if sha1 not in self._worth:
             if self._members is None:
                 with zipfile.ZipFile(self._path) as archive:
                     self._members = media_members(archive)
-            member = self._members.get(image.sha1)
-            self._worth[image.sha1] = member if member is not None and worth_reading(image.blob, None) else None
-        return self._worth[image.sha1]
+            member = self._members.get(sha1)
+            self._worth[sha1] = member if member is not None and worth_reading(blob, None) else None
+        return self._worth[sha1]
 
 
-def _blocks(document: Document) -> Iterator[tuple[BaseOxmlElement, Paragraph | Table]]:
+def _blocks(document: Document) -> Iterator[tuple[BaseOxmlElement, _Block]]:
     """Each paragraph and table in reading order, with its XML element (where its note references are)."""
-    yield from _walk(document.element.body, document)
+    yield from _walk(document.element.body, document, ImportedChunks(document.part.related_parts))
 
 
-def _walk(element: BaseOxmlElement, document: Document) -> Iterator[tuple[BaseOxmlElement, Paragraph | Table]]:
+def _walk(element: BaseOxmlElement, document: Document,
+          chunks: ImportedChunks) -> Iterator[tuple[BaseOxmlElement, _Block]]:
     # The document is a valid parent: paragraphs and tables only ask their parent for `.part`.
-    for child in element.iterchildren():
-        if child.tag == _PARAGRAPH:
+    for child in unwrapped(element, PARAGRAPH, TABLE, ALT_CHUNK):
+        if child.tag == PARAGRAPH:
             yield child, Paragraph(child, document)
-            for box in child.iter(_TEXT_BOX):
-                # Word writes each text box twice (a DrawingML shape and a VML fallback): read it once.
-                if not any(ancestor.tag == MC_FALLBACK for ancestor in box.iterancestors()):
-                    yield from _walk(box, document)
-        elif child.tag == _TABLE:
+            for box in text_boxes(child):
+                yield from _walk(box, document, chunks)
+        elif child.tag == ALT_CHUNK:
+            yield child, ImportedChunk(chunks.paragraphs(child))
+        else:
             yield child, Table(child, document)
-        elif child.tag == _CONTENT_CONTROL:
-            content = child.find(qn("w:sdtContent"))
-            if content is not None:
-                yield from _walk(content, document)
 
 
 class _Notes:
@@ -249,7 +283,7 @@ class _Notes:
                 if note.get(qn("w:type")) in _NOT_NOTES:
                     continue
                 # Whitespace collapsed: a note opens with its reference mark, then a tab or spaces.
-                lines = (" ".join(Paragraph(p, document).text.split()) for p in note.iter(_PARAGRAPH))
+                lines = (" ".join(paragraph_text(Paragraph(p, document)).split()) for p in note.iter(PARAGRAPH))
                 text = "\n".join(line for line in lines if line)
                 if text:
                     self._texts[(reference, note.get(qn("w:id")) or "")] = text
@@ -284,49 +318,3 @@ def _table_units(rows: list[list[str]], section: str | None) -> list[ExtractedUn
     if not rows:
         return []
     return row_group_units(rows[0], rows[1:], kind="table", section=section)
-
-
-class _GridCell(Protocol):
-    """A table cell as python-docx's public API describes it."""
-
-    @property
-    def grid_span(self) -> int: ...
-    def iter_inner_content(self) -> Iterator[Paragraph | Table]: ...
-
-
-def _row_texts(cells: Sequence[_GridCell]) -> list[str]:
-    """Cell texts, with a horizontally merged cell counted once: python-docx lists a merged cell once per
-    grid column it spans (`grid_span`), so its repeats are skipped."""
-    texts: list[str] = []
-    repeats = 0
-    for cell in cells:
-        if repeats:
-            repeats -= 1
-            continue
-        texts.append(_cell_text(cell))
-        repeats = max(cell.grid_span, 1) - 1
-    return texts
-
-
-def _cell_text(cell: _GridCell) -> str:
-    """The cell's paragraphs and the tables nested in it, in order (python-docx's `cell.text` leaves nested
-    tables out, so their text was lost). XML depth is bounded by the parser (256), so is the recursion."""
-    parts: list[str] = []
-    for item in cell.iter_inner_content():
-        if isinstance(item, Table):
-            rows = (" | ".join(text for text in _row_texts(row.cells) if text) for row in item.rows)
-            parts.append("; ".join(row for row in rows if row))
-        else:
-            parts.append(item.text)
-    return "\n".join(part for part in parts if part.strip()).strip()
-
-
-def _cell_paragraphs(table: Table) -> Iterator[Paragraph]:
-    """The paragraphs of every cell, those of nested tables too, in order."""
-    for row in table.rows:
-        for cell in row.cells:
-            for item in cell.iter_inner_content():
-                if isinstance(item, Table):
-                    yield from _cell_paragraphs(item)
-                else:
-                    yield item

@@ -9,7 +9,8 @@ A SmartArt diagram keeps its text in a data part (`dgm:relIds/@r:dm`): points (t
 and connections saying which point is whose child and in what place. The text is given in that order, one
 line per box, a child indented two spaces under its parent — the order the diagram is drawn in, not the
 order the boxes were added. A chart (`c:chart/@r:id`) gives "Chart: title", "Categories: …" (the first
-series' category labels of each plot, leaf level) and "Series: …" (series names); its numbers stay in it.
+series' category labels of each plot, leaf level), "Series: …" (series names) and "Axes: …" (the axes'
+titles, what the chart measures); its numbers stay in it.
 
 Parts are read with entities and network access off, like every XML part of an upload, and a frame whose
 part is missing or malformed adds nothing rather than failing the document.
@@ -124,11 +125,7 @@ def chart_text(chart_part: bytes) -> str:
     """A chart part's title, category labels and series names, each kind on a line of its own."""
     chart = etree.fromstring(chart_part, parser=_PARSER)
     lines = []
-    # A typed title (rich text) or one taken from a cell (its cached value).
-    title_parts = [*("".join(paragraph.xpath(".//a:t/text()", namespaces=_NS))
-                     for paragraph in chart.xpath("c:chart/c:title/c:tx/c:rich//a:p", namespaces=_NS)),
-                   *chart.xpath("c:chart/c:title/c:tx/c:strRef//c:v/text()", namespaces=_NS)]
-    if title := " ".join(" ".join(title_parts).split()):
+    if title := _title(chart.xpath("c:chart/c:title", namespaces=_NS)):
         lines.append(f"Chart: {title}")
     categories: dict[str, None] = {}  # ordered sets: a chart may hold many thousand points
     series: dict[str, None] = {}
@@ -151,7 +148,22 @@ def chart_text(chart_part: bytes) -> str:
         lines.append("Categories: " + ", ".join(categories))
     if series:
         lines.append("Series: " + ", ".join(series))
+    # What the axes measure ("Temperature (°C)", "Time (s)"): often the only words saying what a chart shows.
+    axes = [_title(axis.xpath("c:title", namespaces=_NS))
+            for axis in chart.xpath("c:chart/c:plotArea/*[self::c:catAx or self::c:valAx or self::c:dateAx "
+                                    "or self::c:serAx]", namespaces=_NS)]
+    if axes := list(dict.fromkeys(axis for axis in axes if axis)):
+        lines.append("Axes: " + "; ".join(axes))
     return "\n".join(lines)
+
+
+def _title(titles: list[etree._Element]) -> str:
+    """A chart's or axis's title: typed (rich text) or taken from a cell (its cached value)."""
+    parts = [text for title in titles
+             for text in (*("".join(paragraph.xpath(".//a:t/text()", namespaces=_NS))
+                            for paragraph in title.xpath("c:tx/c:rich//a:p", namespaces=_NS)),
+                          *title.xpath("c:tx/c:strRef//c:v/text()", namespaces=_NS))]
+    return " ".join(" ".join(parts).split())
 
 
 def _series_order(series: etree._Element) -> int:

@@ -100,6 +100,12 @@ def _fallback_units(source: str) -> list[ExtractedUnit]:
     return _units(tree.text_content())
 
 
+def visible_paragraphs(source: str) -> list[str]:
+    """All visible text of an HTML fragment or page, by paragraph (no article detection: for HTML that is
+    content through and through, as a Word document's imported chunk is)."""
+    return [unit.text for unit in _units(_visible_text(source))]
+
+
 def _units(text: str) -> list[ExtractedUnit]:
     lines = "\n".join(_SPACES.sub(" ", line).strip() for line in text.split("\n"))
     return [ExtractedUnit(text=paragraph, kind="html") for paragraph in split_paragraphs(lines)]

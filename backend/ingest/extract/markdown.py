@@ -3,6 +3,11 @@
 Recognises ATX (``## Setup``) and Setext (underlined) headings; fenced code is passed through as body
 text so a ``# comment`` inside a fence is never taken for a heading. YAML front matter stays as text.
 The HTML extractor reuses `split_markdown` on trafilatura's Markdown output.
+
+Pipe tables (GitHub's: a header row, a delimiter row of dashes, rows up to a blank line) become table
+units as a Word document's tables do, groups of 20 rows each repeating the header: cut into 1,000-
+character passages, a long table's later rows were searched and cited without their column names, and
+the viewer showed them as lines of pipes.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from backend.ingest.extract.common import Outline
+from backend.ingest.extract.common import Outline, row_group_units
 from backend.ingest.extract.text import read_text_file
 from backend.ingest.types import BlockKind, ExtractedUnit, ExtractResult
 
@@ -20,6 +25,8 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # Lines that belong to a block a Setext underline cannot turn into a heading.
 _NOT_A_TITLE = re.compile(r"^(?: {4,}|\t| {0,3}(?:[-*+>|]|\d+[.)])(?:\s|$))")
 _FRONT_MATTER_END = ("---", "...")
+_DELIMITER_ROW = re.compile(r"^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 MAX_INDENT = 64
 # A breadcrumb shows a heading as rendered: backslash escapes resolved ("Step [1]", not "Step \\[1\\]"),
 # links and images as their text, inline HTML tags (`<a id="x"></a>`) and `{#anchor}` attributes dropped.
@@ -52,6 +59,13 @@ def split_markdown(text: str, kind: BlockKind = "text") -> list[ExtractedUnit]:
         elif match := _FENCE.match(line):
             fence = match.group(1)
             outline.text(line)
+        elif _is_table_start(lines, index):
+            end = _table_end(lines, index)
+            header, *rows = [_row_cells(row) for row in lines[index:end] if not _DELIMITER_ROW.match(row)]
+            outline.add_units(row_group_units(header, rows, kind="table", section=outline.section))
+            after_break = True
+            index = end
+            continue
         elif (atx := _ATX.match(line)) and atx.group(2):
             outline.heading(len(atx.group(1)), _unescape(atx.group(2).strip()), line)
             after_break = True
@@ -80,6 +94,31 @@ def _capped_indent(line: str) -> str:
 def _unescape(title: str) -> str:
     plain = _ATTRIBUTES.sub("", _TAG.sub("", _LINK.sub(r"\1", title)))
     return _ESCAPE.sub(r"\1", " ".join(plain.split())) or title
+
+
+def _is_table_start(lines: list[str], index: int) -> bool:
+    """A header row with a pipe, followed by a delimiter row with a pipe and as many cells (``| --- | :-: |``);
+    not in an indented code block."""
+    if index + 1 >= len(lines) or "|" not in lines[index] or "|" not in lines[index + 1]:
+        return False
+    return (_DELIMITER_ROW.match(lines[index + 1]) is not None and not lines[index].startswith(("    ", "\t"))
+            and len(_row_cells(lines[index])) == len(_row_cells(lines[index + 1])))
+
+
+def _table_end(lines: list[str], start: int) -> int:
+    """The index after the table's last row: rows run up to a blank line or a line without a pipe."""
+    end = start + 2
+    while end < len(lines) and lines[end].strip() and "|" in lines[end]:
+        end += 1
+    return end
+
+
+def _row_cells(line: str) -> list[str]:
+    """A pipe row's cells, the outer pipes dropped and escaped pipes (``\\|``) kept in their cell."""
+    row = line.strip()
+    row = row[1:] if row.startswith("|") else row
+    row = row[:-1] if row.endswith("|") and not row.endswith("\\|") else row
+    return [cell.strip().replace("\\|", "|") for cell in _UNESCAPED_PIPE.split(row)]
 
 
 def _front_matter_end(lines: list[str]) -> int:

@@ -10,6 +10,13 @@ OCR'ing (pictures.py says which), then each picture is OCR'd on its own (`pictur
 sandbox reads them in parallel, once each however many slides show them; `PptxScan.assemble` puts the
 text in. Pictures are read on every slide, also on slides full of text: a labelled diagram sits beside
 bullets, and a photo without text reads as nothing (the corpus deck's one photo gives no word).
+
+Shapes PowerPoint wraps in `mc:AlternateContent` (every text box holding an equation) are not listed by
+python-pptx; their text is read from the XML, equations in a linear form (omml.py).
+
+python-pptx gives a line break inside a paragraph (Shift+Enter, `<a:br>`) as a vertical tab; it is stored
+as a newline, since a vertical tab is no line break to a browser or a model ("0\vno action" showed as
+"0no action" in the viewer).
 """
 
 from __future__ import annotations
@@ -19,10 +26,12 @@ from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from lxml import etree
 from lxml.etree import XMLSyntaxError
 from pptx import Presentation
 from pptx.enum.shapes import MSO_SHAPE_TYPE
 from pptx.exc import PackageNotFoundError
+from pptx.oxml.ns import qn
 from pptx.shapes.autoshape import Shape
 from pptx.shapes.base import BaseShape
 from pptx.shapes.graphfrm import GraphicFrame
@@ -30,9 +39,10 @@ from pptx.shapes.group import GroupShape
 from pptx.shapes.picture import Picture
 from pptx.slide import Slide
 
-from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file
+from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file, office_stream
 from backend.ingest.extract.common import render_row
 from backend.ingest.extract.graphics import RelatedBlob, graphic_text
+from backend.ingest.extract.omml import EQUATION, math_text
 from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS, page_ranges
 from backend.ingest.extract.pictures import (
     PictureOcr,
@@ -46,6 +56,10 @@ from backend.ingest.extract.pictures import (
 )
 from backend.ingest.types import ExtractedUnit, ExtractProgress, ExtractResult, ProgressCallback
 
+_MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+_MC_ALTERNATE, _MC_CHOICE = _MC + "AlternateContent", _MC + "Choice"
+_SHAPE_TREES = frozenset({qn("p:spTree"), qn("p:grpSp")})
+_A_PARAGRAPH, _A_TEXT, _A_BREAK = qn("a:p"), qn("a:t"), qn("a:br")
 _PPTX_ERRORS = (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, XMLSyntaxError)
 # A deck without a declared slide size shows PowerPoint's default 4:3 slide (10 x 7.5 inches, in EMU).
 _DEFAULT_SLIDE_AREA = 9_144_000 * 6_858_000
@@ -98,7 +112,7 @@ def scan_pptx(path: Path, on_progress: ProgressCallback | None = None) -> PptxSc
         with zipfile.ZipFile(path) as archive:
             members = media_members(archive)
         # From a file object: the stored file's name carries no suffix python-pptx could rely on.
-        with path.open("rb") as stream:
+        with office_stream(path, "pptx") as stream:
             deck = Presentation(stream)
         width, height = deck.slide_width, deck.slide_height
         area = width * height if width and height else _DEFAULT_SLIDE_AREA
@@ -126,9 +140,10 @@ def _scan_slide(slide: Slide, number: int, members: dict[str, str], area: int) -
     parts: list[str | PicturePart] = [title] if title else []
     skip = title_shape.shape_id if title_shape is not None else None
     parts.extend(_shape_parts((shape for shape in slide.shapes if shape.shape_id != skip), members, area))
+    parts.extend(_alternate_content_texts(slide.shapes.element))
     notes = slide.notes_slide.notes_text_frame if slide.has_notes_slide else None
-    if notes is not None and notes.text.strip():
-        parts.append("Notes: " + notes.text.strip())
+    if notes is not None and (text := _lines(notes.text)):
+        parts.append("Notes: " + text)
     return ScannedSlide(number, title, parts)
 
 
@@ -138,16 +153,39 @@ def _shape_parts(shapes: Iterable[BaseShape], members: dict[str, str], area: int
         if shape.shape_type == MSO_SHAPE_TYPE.GROUP and isinstance(shape, GroupShape):
             yield from _shape_parts(shape.shapes, members, area)
         elif isinstance(shape, GraphicFrame) and shape.has_table:
-            rows = [[cell.text.strip() for cell in row.cells] for row in shape.table.rows]
+            rows = [[_lines(cell.text) for cell in row.cells] for row in shape.table.rows]
             yield "\n".join(render_row(row) for row in rows if any(row))
         elif isinstance(shape, GraphicFrame):  # SmartArt, a chart
             yield graphic_text(shape.element, _related_blob(shape))
         elif isinstance(shape, Shape) and shape.has_text_frame:  # placeholders are Shapes too
-            yield shape.text_frame.text.strip()
+            yield _lines(shape.text_frame.text)
         elif isinstance(shape, Picture):  # placeholders holding a picture too
             picture = _picture(shape, members, area)
             if picture is not None:
                 yield picture
+
+
+def _alternate_content_texts(tree: etree._Element) -> Iterator[str]:
+    """The text of shapes python-pptx does not list: those PowerPoint wraps in `mc:AlternateContent`, such
+    as every text box holding an equation (its mc:Choice is read, as in Word; the fallback is a picture of
+    it). Before, such a box was lost whole, the sentence around the formula too."""
+    for wrapper in tree.iter(_MC_ALTERNATE):
+        if wrapper.getparent().tag not in _SHAPE_TREES or any(
+                ancestor.tag == _MC_ALTERNATE for ancestor in wrapper.iterancestors()):
+            continue
+        choice = wrapper.find(_MC_CHOICE)
+        if choice is None:
+            continue
+        lines = ("".join(math_text(node) if node.tag == EQUATION else "\n" if node.tag == _A_BREAK else node.text or ""
+                         for node in paragraph.iter(_A_TEXT, _A_BREAK, EQUATION))
+                 for paragraph in choice.iter(_A_PARAGRAPH))
+        if text := "\n".join(line.strip() for line in lines if line.strip()):
+            yield text
+
+
+def _lines(text: str) -> str:
+    """A text frame's text with its line breaks (python-pptx's vertical tabs) as newlines."""
+    return text.replace("\v", "\n").strip()
 
 
 def _related_blob(shape: GraphicFrame) -> RelatedBlob:

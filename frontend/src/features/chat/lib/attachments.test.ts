@@ -11,6 +11,8 @@ describe("attachments", () => {
     expect(attachmentKind(file("sheet.xlsx"))).toBeNull();
     // The server reads these by their content.
     expect(attachmentKind(file("report.doc"))).toBe("document");
+    expect(attachmentKind(file("handout.docm"))).toBe("document");
+    expect(attachmentKind(file("template.dotx"))).toBe("document");
     expect(attachmentKind(file("lecture-notes"))).toBe("document");
   });
 

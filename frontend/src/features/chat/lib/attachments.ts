@@ -7,8 +7,9 @@ export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
 const IMAGES = new Set(["png", "jpg", "jpeg", "webp", "gif"]);
 // .doc too: the server reads a Word document saved with the old extension (and refuses a real old one).
-const DOCUMENTS = new Set(["pdf", "docx", "doc", "txt", "text", "md", "markdown"]);
-export const ATTACHMENT_ACCEPT = ".png,.jpg,.jpeg,.webp,.gif,.pdf,.docx,.doc,.txt,.md,.markdown";
+// Macro-enabled documents and templates are read as Word documents (their macros never run).
+const DOCUMENTS = new Set(["pdf", "docx", "doc", "docm", "dotx", "dotm", "txt", "text", "md", "markdown"]);
+export const ATTACHMENT_ACCEPT = ".png,.jpg,.jpeg,.webp,.gif,.pdf,.docx,.doc,.docm,.dotx,.dotm,.txt,.md,.markdown";
 
 export type AttachmentKind = "image" | "document";
 

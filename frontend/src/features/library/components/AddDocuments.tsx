@@ -22,7 +22,8 @@ import { uploadDrop } from "../hooks/uploadDrop";
 // with the old extension is read; a real old-format one is refused with what to do). Dropped files, with
 // or without an extension, go to the server unfiltered.
 export const ACCEPTED_TYPES =
-  ".pdf,.docx,.doc,.pptx,.ppt,.xlsx,.xls,.xlsm,.xltx,.xltm,.csv,.tsv,.md,.markdown,.txt,.text,.html,.htm";
+  ".pdf,.docx,.doc,.docm,.dotx,.dotm,.pptx,.ppt,.pptm,.ppsx,.ppsm,.potx,.potm,.xlsx,.xls,.xlsm,.xltx,.xltm," +
+  ".csv,.tsv,.md,.markdown,.txt,.text,.html,.htm";
 
 export function AddDocuments({ prominent }: { prominent: boolean }) {
   const fileInput = useRef<HTMLInputElement>(null);
