@@ -1,0 +1,56 @@
+"""PDFs shaped like the real-world files that broke Quire in the PDF campaign (the test suites of pikepdf,
+pypdf and PyMuPDF pushed through a real server), over HTTP to the shared server. Each file here is a
+minimal reproduction generated with PyMuPDF of one trait of those files; all are uploaded in one request.
+"""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.support.documents import make_pdf
+from tests.support.server import QuireServer
+from tests.support.vault import upload, wait_for_run
+
+JUNK_LINE = b"Here should not be anything - but PDF readers still open it\r\n"
+
+
+def _junk_before_header(tmp: Path) -> bytes:
+    """A PDF after a line of junk (PyMuPDF's test2238.pdf): the header is not at the start of the file."""
+    pdf = make_pdf(tmp / "junk.pdf", ["Mitochondria produce adenosine triphosphate by oxidative phosphorylation."])
+    return JUNK_LINE + pdf.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def vault(quire: QuireServer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Every reproduction uploaded in one request; {case: the document as the library shows it, or the
+    upload's refusal of it}."""
+    tmp = tmp_path_factory.mktemp("pdf-real-world")
+    token = uuid.uuid4().hex[:6]
+    cases = {"junk": _junk_before_header(tmp)}
+    names = {case: f"{case}-{token}.pdf" for case in cases}
+    with quire.client() as api:
+        response = upload(api, {names[case]: data for case, data in cases.items()})
+        assert response.status_code == 202, response.text
+        body = response.json()
+        if body["workflow_id"]:
+            wait_for_run(api, body["workflow_id"], timeout_s=120)
+        ids = {doc["filename"]: doc["id"] for doc in body["documents"]}
+        refused = {item["filename"]: item for item in body["rejected"]}
+        return {case: api.get(f"/api/documents/{ids[name]}").json() if name in ids else refused[name]
+                for case, name in names.items()}
+
+
+def test_a_pdf_after_leading_junk_is_read(api: httpx.Client, vault: dict[str, Any]) -> None:
+    document = vault["junk"]
+    assert "code" not in document, document  # was refused as "not a .pdf file"
+    assert (document["status"], document["kind"], document["pages"]) == ("ready", "pdf", 1)
+    hits = api.get("/api/search", params={"q": "oxidative phosphorylation", "mode": "sparse",
+                                           "documents": document["id"]}).json()["hits"]
+    assert [hit["page"] for hit in hits][:1] == [1]
+    page = api.get(f"/api/documents/{document['id']}/pages/1.png")
+    assert (page.status_code, page.headers["content-type"]) == (200, "image/png")
