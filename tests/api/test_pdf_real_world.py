@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pymupdf
 import pytest
 
 from tests.support.documents import make_pdf
@@ -25,13 +26,26 @@ def _junk_before_header(tmp: Path) -> bytes:
     return JUNK_LINE + pdf.read_bytes()
 
 
+def _inline_annotations(tmp: Path) -> bytes:
+    """A page whose comments are written inline in its /Annots array, not as objects of their own (PyMuPDF's
+    test_4928.pdf): they have no xref, and reading them by xref failed the whole file."""
+    make_pdf(tmp / "inline.pdf", ["Lecture 7: the citric acid cycle."])
+    document = pymupdf.open(tmp / "inline.pdf")
+    document.xref_set_key(document[0].xref, "Annots",
+                          "[<</Type/Annot/Subtype/Text/Contents(Revise the Krebs cycle intermediates)"
+                          "/Rect[400 700 420 720]>>]")
+    data = document.tobytes()
+    document.close()
+    return data
+
+
 @pytest.fixture(scope="module")
 def vault(quire: QuireServer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every reproduction uploaded in one request; {case: the document as the library shows it, or the
     upload's refusal of it}."""
     tmp = tmp_path_factory.mktemp("pdf-real-world")
     token = uuid.uuid4().hex[:6]
-    cases = {"junk": _junk_before_header(tmp)}
+    cases = {"junk": _junk_before_header(tmp), "inline_annots": _inline_annotations(tmp)}
     names = {case: f"{case}-{token}.pdf" for case in cases}
     with quire.client() as api:
         response = upload(api, {names[case]: data for case, data in cases.items()})
@@ -54,3 +68,10 @@ def test_a_pdf_after_leading_junk_is_read(api: httpx.Client, vault: dict[str, An
     assert [hit["page"] for hit in hits][:1] == [1]
     page = api.get(f"/api/documents/{document['id']}/pages/1.png")
     assert (page.status_code, page.headers["content-type"]) == (200, "image/png")
+
+
+def test_comments_written_inline_in_the_page_are_read(api: httpx.Client, vault: dict[str, Any]) -> None:
+    document = vault["inline_annots"]
+    assert (document["status"], document["error"]) == ("ready", None)  # was "could not be read (ValueError)"
+    [block] = api.get(f"/api/documents/{document['id']}/blocks").json()["blocks"]
+    assert block["text"] == "Lecture 7: the citric acid cycle.\n\nComment: Revise the Krebs cycle intermediates"

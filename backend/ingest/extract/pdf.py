@@ -306,12 +306,25 @@ def page_comments(page: pymupdf.Page) -> list[str]:
     the page's list, so a page of 5,000 notes took a minute; this takes a fraction of a second."""
     document = page.parent
     comments: dict[str, None] = {}  # ordered, and each once however many annotations repeat it
+    inline = False
     for xref, _, _ in page.annot_xrefs():
+        if not 0 < xref < document.xref_length():
+            # Written inline in the page's /Annots (no object number of its own: xref 0, where
+            # `xref_get_key` raises "bad xref"), read below; or a reference to no object at all.
+            inline = inline or xref == 0
+            continue
         if document.xref_get_key(xref, "Subtype")[1].lstrip("/") in _NOT_COMMENTS:
             continue
         kind, content = document.xref_get_key(xref, "Contents")
         if kind == "string" and (comment := " ".join(content.split())):
             comments[comment] = None
+    if inline:  # one walk of MuPDF's annotation list (linear, unlike `Page.annots()`)
+        annot = page.first_annot
+        while annot is not None:
+            if annot.xref == 0 and annot.type[1] not in _NOT_COMMENTS and \
+                    (comment := " ".join(annot.info.get("content", "").split())):
+                comments[comment] = None
+            annot = annot.next
     return list(comments)
 
 
