@@ -13,7 +13,7 @@ import httpx
 import pymupdf
 import pytest
 
-from tests.support.documents import make_pdf
+from tests.support.documents import DEJAVU_SANS, make_pdf
 from tests.support.server import QuireServer
 from tests.support.vault import upload, wait_for_run
 
@@ -39,13 +39,34 @@ def _inline_annotations(tmp: Path) -> bytes:
     return data
 
 
+def _paragraph_without_character_map(tmp: Path) -> bytes:
+    """A readable page but for one paragraph in a font MuPDF cannot map (PyMuPDF's test_2635.pdf): each of
+    its glyphs extracts as U+FFFD, too few of the page's characters to call the whole layer garbled, so the
+    paragraph was lost and the page stored with lines of U+FFFD."""
+    document = pymupdf.open()
+    page = document.new_page()
+    page.insert_textbox(pymupdf.Rect(50, 50, 545, 300), "The water cycle moves water between the oceans, the air "
+                        "and the land by evaporation, condensation and precipitation. " * 3, fontsize=12)
+    page.insert_textbox(pymupdf.Rect(50, 320, 545, 600), "Boxed note: transpiration from plant leaves returns much "
+                        "of the rain to the atmosphere before it reaches any river or lake.", fontsize=14,
+                        fontname="dejavu", fontfile=str(DEJAVU_SANS))
+    document.subset_fonts()
+    for xref in range(1, document.xref_length()):
+        if "DejaVu" in document.xref_get_key(xref, "BaseFont")[1]:
+            document.xref_set_key(xref, "ToUnicode", "null")
+    data = document.tobytes()
+    document.close()
+    return data
+
+
 @pytest.fixture(scope="module")
 def vault(quire: QuireServer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every reproduction uploaded in one request; {case: the document as the library shows it, or the
     upload's refusal of it}."""
     tmp = tmp_path_factory.mktemp("pdf-real-world")
     token = uuid.uuid4().hex[:6]
-    cases = {"junk": _junk_before_header(tmp), "inline_annots": _inline_annotations(tmp)}
+    cases = {"junk": _junk_before_header(tmp), "inline_annots": _inline_annotations(tmp),
+             "unmapped_paragraph": _paragraph_without_character_map(tmp)}
     names = {case: f"{case}-{token}.pdf" for case in cases}
     with quire.client() as api:
         response = upload(api, {names[case]: data for case, data in cases.items()})
@@ -75,3 +96,14 @@ def test_comments_written_inline_in_the_page_are_read(api: httpx.Client, vault: 
     assert (document["status"], document["error"]) == ("ready", None)  # was "could not be read (ValueError)"
     [block] = api.get(f"/api/documents/{document['id']}/blocks").json()["blocks"]
     assert block["text"] == "Lecture 7: the citric acid cycle.\n\nComment: Revise the Krebs cycle intermediates"
+
+
+def test_a_paragraph_in_a_font_without_character_map_is_read_by_ocr(api: httpx.Client, vault: dict[str, Any]) -> None:
+    document = vault["unmapped_paragraph"]
+    assert document["status"] == "ready"
+    [block] = api.get(f"/api/documents/{document['id']}/blocks").json()["blocks"]
+    assert "\ufffd" not in block["text"]  # was stored as lines of U+FFFD
+    assert "water cycle" in block["text"]
+    hits = api.get("/api/search", params={"q": "transpiration plant leaves", "mode": "sparse",
+                                           "documents": document["id"]}).json()["hits"]
+    assert [hit["page"] for hit in hits][:1] == [1]

@@ -14,13 +14,14 @@ follow the page's text as paragraphs starting ``Comment:``, so a student's own n
 
 A text layer can be garbled: a font without a character map gives glyph numbers instead of letters
 ("1IPUPTZOUIFTJT\x01DPOWFSUT" for "Photosynthesis converts", control characters for spaces, U+FFFD).
+So can whole lines of a readable layer (a paragraph in a font MuPDF cannot map: U+FFFD for each glyph).
 Such a page is OCR'd like a scan, since its glyphs are drawn correctly; if OCR cannot read it better,
-the layer is kept without its unreadable characters (a page left with none is named in a warning).
+the layer is kept without its unreadable characters and the page is named in a warning
+(backend/ingest/extract/pdf_layer.py).
 """
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +29,7 @@ import pymupdf
 
 from backend.ingest.extract.common import too_large
 from backend.ingest.extract.ocr import PageOcr, missing_ocr, ocr_page
+from backend.ingest.extract.pdf_layer import needs_ocr, ocr_bar, readable_chars, readable_layer, visible_chars
 from backend.ingest.types import (
     BlockKind,
     ExtractedUnit,
@@ -47,13 +49,6 @@ OCR_MIN_CHARS = 50
 # A near-empty page drawn with at least this many vector paths may be text exported as outlines (a
 # line of text is dozens of glyph paths; a rule or a frame is a handful).
 OUTLINE_MIN_PATHS = 20
-# A text layer is garbled when control characters (which no real text layer carries; broken fonts turn
-# spaces into them) are 5% of its visible characters, or all unreadable ones together (also private-use,
-# unassigned, U+FFFD) are 30%: below that they are a formula's large brackets or a few symbol-font
-# bullets in readable text (up to ~6% on the corpus' maths lecture notes), and the page is left as it is.
-GARBLED_CONTROL_SHARE = 0.05
-GARBLED_SHARE = 0.30
-_GARBLED_CATEGORIES = frozenset({"Cc", "Co", "Cn", "Cs"})
 # The largest bitmap a page is rendered to for OCR (A4 at 144 dpi is 2 Mpx); see ocr.render_dpi.
 DEFAULT_MAX_PAGE_PIXELS = 40_000_000
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_DEHYPHENATE
@@ -214,6 +209,7 @@ def assemble(scan: PdfScan, recognised: dict[int, PageOcr], ocr_missing: str | N
     failed: list[int] = []
     unreliable: list[str] = []
     garbled: list[int] = []
+    partly: list[int] = []  # pages whose unreadable lines OCR could not read: the rest of the layer is kept
     for number, layer_text in scan.ocr_candidates.items():
         page = recognised.get(number)
         text = layer_text
@@ -223,10 +219,12 @@ def assemble(scan: PdfScan, recognised: dict[int, PageOcr], ocr_missing: str | N
                 failed.append(number)
             elif page.warning:
                 unreliable.append(page.warning)
-            elif _readable_chars(page.text) > _ocr_bar(layer_text):
+            elif readable_chars(page.text) > ocr_bar(layer_text):
                 text, kind = page.text.strip(), "ocr"
-        if kind == "text" and text and not (text := _readable_layer(text)):
-            garbled.append(number)
+        if kind == "text" and text and needs_ocr(text):
+            kept = readable_layer(text)
+            (partly if kept else garbled).append(number)
+            text = kept
         if text := with_comments(text, scan.comments.get(number, [])):
             units.append(ExtractedUnit(text=text, kind=kind, page=number, section=scan.sections.get(number),
                                        page_label=scan.labels.get(number)))
@@ -238,9 +236,7 @@ def assemble(scan: PdfScan, recognised: dict[int, PageOcr], ocr_missing: str | N
     warnings.extend(unreliable)
     if failed:
         warnings.append(f"OCR failed on page(s) {', '.join(map(str, failed))}; their text is missing.")
-    if garbled:
-        warnings.append(f"The text of page(s) {page_ranges(garbled)} is garbled in the file (a font without a "
-                        "character map) and OCR could not read it either.")
+    warnings.extend(_garbled_warnings(garbled, partly))
     if not units and unreliable:
         # Nothing else to show: the reason is the document's error rather than "no text found".
         oversized = [page.number for page in recognised.values() if page.too_large]
@@ -251,6 +247,15 @@ def assemble(scan: PdfScan, recognised: dict[int, PageOcr], ocr_missing: str | N
         raise ExtractionError("ocr_unreadable", f"The scanned pages could not be read reliably: {reasons}.")
     ocr_pages = sum(unit.kind == "ocr" for unit in units)
     return ExtractResult(units=units, pages=scan.total, warnings=warnings, ocr_pages=ocr_pages)
+
+
+def _garbled_warnings(garbled: list[int], partly: list[int]) -> list[str]:
+    """Pages whose layer (or part of it) is glyph codes that OCR could not read either."""
+    return [f"{share} of page(s) {page_ranges(pages)} is garbled in the file (a font without a character map) "
+            f"and OCR could not read it either{rest}."
+            for share, pages, rest in (("The text", garbled, ""),
+                                       ("Part of the text", partly, "; the rest of the page was read"))
+            if pages]
 
 
 def extract_pdf_pages(
@@ -292,9 +297,9 @@ def _read_page(page: pymupdf.Page) -> tuple[str, bool]:
     lacks, and title or blank pages would each cost a second of tesseract.
     """
     text = page_text(page)
-    if _is_garbled(text):
+    if needs_ocr(text):
         return text, True  # the glyphs are drawn right; only their mapping to characters is broken
-    if _visible_chars(text) >= OCR_MIN_CHARS:
+    if visible_chars(text) >= OCR_MIN_CHARS:
         return text, False
     return text, bool(page.get_image_info() or len(page.get_cdrawings()) >= OUTLINE_MIN_PATHS)
 
@@ -330,45 +335,6 @@ def page_comments(page: pymupdf.Page) -> list[str]:
 
 def with_comments(text: str, comments: list[str]) -> str:
     return "\n\n".join([text.strip(), *(f"Comment: {comment}" for comment in comments)]).strip()
-
-
-def _visible_chars(text: str) -> int:
-    return sum(not char.isspace() for char in text)
-
-
-def _unreadable(char: str) -> bool:
-    return char == "\ufffd" or (unicodedata.category(char) in _GARBLED_CATEGORIES and not char.isspace())
-
-
-def _readable_chars(text: str) -> int:
-    return sum(not char.isspace() and not _unreadable(char) for char in text)
-
-
-def _ocr_bar(layer_text: str) -> int:
-    """How many readable characters OCR must read for its text to replace the page's text layer: more than
-    the layer has; for a garbled layer half that, since a font's glyph numbers count as letters one for
-    one ("1IPUPTZOUIFTJT") and OCR of the same glyphs may miss a few."""
-    readable = _readable_chars(layer_text)
-    return readable // 2 if _is_garbled(layer_text) else readable
-
-
-def _readable_layer(text: str) -> str:
-    """A garbled text layer without its unreadable characters: what can be read stays (words beside
-    symbol-font bullets); a page of glyph codes comes out empty."""
-    if not _is_garbled(text):
-        return text
-    kept = "".join(char for char in text if not _unreadable(char)).strip()
-    return kept if _readable_chars(kept) else ""
-
-
-def _is_garbled(text: str) -> bool:
-    """Whether a text layer is glyph numbers rather than text (see the module docstring)."""
-    unreadable = [char for char in text if _unreadable(char)]
-    if len(unreadable) < 3:
-        return False
-    visible = _visible_chars(text)
-    controls = sum(unicodedata.category(char) == "Cc" for char in unreadable)
-    return controls >= GARBLED_CONTROL_SHARE * visible or len(unreadable) >= GARBLED_SHARE * visible
 
 
 def page_text(page: pymupdf.Page) -> str:
