@@ -59,6 +59,19 @@ def _paragraph_without_character_map(tmp: Path) -> bytes:
     return data
 
 
+def _no_pages() -> bytes:
+    """A well-formed PDF whose page tree holds no pages (pikepdf's newline-buffer-test.pdf)."""
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 3\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size 3 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
+    return bytes(out)
+
+
 @pytest.fixture(scope="module")
 def vault(quire: QuireServer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every reproduction uploaded in one request; {case: the document as the library shows it, or the
@@ -66,7 +79,7 @@ def vault(quire: QuireServer, tmp_path_factory: pytest.TempPathFactory) -> dict[
     tmp = tmp_path_factory.mktemp("pdf-real-world")
     token = uuid.uuid4().hex[:6]
     cases = {"junk": _junk_before_header(tmp), "inline_annots": _inline_annotations(tmp),
-             "unmapped_paragraph": _paragraph_without_character_map(tmp)}
+             "unmapped_paragraph": _paragraph_without_character_map(tmp), "no_pages": _no_pages()}
     names = {case: f"{case}-{token}.pdf" for case in cases}
     with quire.client() as api:
         response = upload(api, {names[case]: data for case, data in cases.items()})
@@ -107,3 +120,10 @@ def test_a_paragraph_in_a_font_without_character_map_is_read_by_ocr(api: httpx.C
     hits = api.get("/api/search", params={"q": "transpiration plant leaves", "mode": "sparse",
                                            "documents": document["id"]}).json()["hits"]
     assert [hit["page"] for hit in hits][:1] == [1]
+
+
+def test_a_pdf_without_pages_is_refused_as_empty_not_damaged(api: httpx.Client, vault: dict[str, Any]) -> None:
+    refused = vault["no_pages"]
+    assert (refused["code"], refused["message"]) == ("pdf_no_pages", "This PDF has no pages, so there is nothing "
+                                                                      "in it to read.")
+    assert refused["filename"] not in {doc["filename"] for doc in api.get("/api/documents").json()}

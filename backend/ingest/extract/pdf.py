@@ -58,6 +58,7 @@ _MUPDF_ERRORS = (pymupdf.mupdf.FzErrorBase, RuntimeError)
 _EOF_MARKER, _EOF_WINDOW = b"%%EOF", 2048
 ENCRYPTED_MESSAGE = "This PDF is password-protected; remove the password and upload it again."
 CORRUPT_MESSAGE = "This PDF is damaged and could not be opened; try saving or exporting it again."
+NO_PAGES_MESSAGE = "This PDF has no pages, so there is nothing in it to read."
 
 
 def open_pdf(path: Path) -> pymupdf.Document:
@@ -74,7 +75,12 @@ def open_pdf(path: Path) -> pymupdf.Document:
         document.close()
         raise ExtractionError("pdf_encrypted", ENCRYPTED_MESSAGE)
     if _page_count(document) == 0:
+        # A page tree that says it holds no pages is an empty document, not a damaged one (pikepdf's
+        # newline-buffer-test.pdf); one that MuPDF cannot count is damaged.
+        empty = _declared_page_count(document) == 0
         document.close()
+        if empty:
+            raise ExtractionError("pdf_no_pages", NO_PAGES_MESSAGE)
         raise ExtractionError("pdf_corrupt", CORRUPT_MESSAGE)
     return document
 
