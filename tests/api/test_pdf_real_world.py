@@ -72,6 +72,25 @@ def _no_pages() -> bytes:
     return bytes(out)
 
 
+def _chinese_without_character_map(tmp: Path) -> bytes:
+    """Chinese text in a subset font without its ToUnicode map (PyMuPDF's test_3072.pdf): the layer is
+    garbled, and OCR set up for English and German cannot read the glyphs either."""
+    document = pymupdf.open()
+    page = document.new_page()
+    writer = pymupdf.TextWriter(page.rect)
+    lines = ["光合作用是植物利用光能把二氧化碳和水转化为葡萄糖的过程。", "叶绿体中的叶绿素吸收红光和蓝光，反射绿光。"]
+    for number, line in enumerate(lines * 6):
+        writer.append((50, 80 + 30 * number), line, font=pymupdf.Font("cjk"), fontsize=16)
+    writer.write_text(page)
+    document.subset_fonts()
+    for xref in range(1, document.xref_length()):
+        if document.xref_get_key(xref, "ToUnicode")[0] != "null":
+            document.xref_set_key(xref, "ToUnicode", "null")
+    data = document.tobytes()
+    document.close()
+    return data
+
+
 @pytest.fixture(scope="module")
 def vault(quire: QuireServer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every reproduction uploaded in one request; {case: the document as the library shows it, or the
@@ -79,7 +98,8 @@ def vault(quire: QuireServer, tmp_path_factory: pytest.TempPathFactory) -> dict[
     tmp = tmp_path_factory.mktemp("pdf-real-world")
     token = uuid.uuid4().hex[:6]
     cases = {"junk": _junk_before_header(tmp), "inline_annots": _inline_annotations(tmp),
-             "unmapped_paragraph": _paragraph_without_character_map(tmp), "no_pages": _no_pages()}
+             "unmapped_paragraph": _paragraph_without_character_map(tmp), "no_pages": _no_pages(),
+             "chinese_garbled": _chinese_without_character_map(tmp)}
     names = {case: f"{case}-{token}.pdf" for case in cases}
     with quire.client() as api:
         response = upload(api, {names[case]: data for case, data in cases.items()})
@@ -127,3 +147,12 @@ def test_a_pdf_without_pages_is_refused_as_empty_not_damaged(api: httpx.Client, 
     assert (refused["code"], refused["message"]) == ("pdf_no_pages", "This PDF has no pages, so there is nothing "
                                                                       "in it to read.")
     assert refused["filename"] not in {doc["filename"] for doc in api.get("/api/documents").json()}
+
+
+def test_a_garbled_layer_ocr_cannot_read_is_not_called_a_scan(vault: dict[str, Any]) -> None:
+    document = vault["chinese_garbled"]
+    assert document["status"] == "failed"
+    # Was "The scanned pages could not be read reliably: ..." for a PDF that holds no scan.
+    assert document["error"].startswith("The text of this PDF is garbled in the file (a font without a character "
+                                        "map) and OCR could not read it reliably either: page 1: ")
+    assert document["error"].endswith("text in another language or script needs its language added there.")

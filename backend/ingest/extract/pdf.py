@@ -58,6 +58,8 @@ _MUPDF_ERRORS = (pymupdf.mupdf.FzErrorBase, RuntimeError)
 _EOF_MARKER, _EOF_WINDOW = b"%%EOF", 2048
 ENCRYPTED_MESSAGE = "This PDF is password-protected; remove the password and upload it again."
 CORRUPT_MESSAGE = "This PDF is damaged and could not be opened; try saving or exporting it again."
+OCR_LANGUAGES_HINT = ("OCR reads only the languages set in QUIRE_OCR_LANGUAGES (English and German unless "
+                      "changed); text in another language or script needs its language added there.")
 NO_PAGES_MESSAGE = "This PDF has no pages, so there is nothing in it to read."
 
 
@@ -245,14 +247,23 @@ def assemble(scan: PdfScan, recognised: dict[int, PageOcr], ocr_missing: str | N
     warnings.extend(_garbled_warnings(garbled, partly))
     if not units and unreliable:
         # Nothing else to show: the reason is the document's error rather than "no text found".
-        oversized = [page.number for page in recognised.values() if page.too_large]
-        if oversized:
-            pages = f"page {oversized[0]} is" if len(oversized) == 1 else f"pages {page_ranges(oversized)} are"
-            raise too_large(f"{pages} too large to render for OCR")
-        reasons = "; ".join(unreliable)
-        raise ExtractionError("ocr_unreadable", f"The scanned pages could not be read reliably: {reasons}.")
+        raise _unreadable_error(scan, recognised, unreliable)
     ocr_pages = sum(unit.kind == "ocr" for unit in units)
     return ExtractResult(units=units, pages=scan.total, warnings=warnings, ocr_pages=ocr_pages)
+
+
+def _unreadable_error(scan: PdfScan, recognised: dict[int, PageOcr], unreliable: list[str]) -> ExtractionError:
+    """Why a PDF whose every page was left to OCR gave no text: pages too large to render, or OCR that read
+    nothing reliably, of scans or of a garbled text layer (often a script OCR is not set up for: a Chinese
+    page of PyMuPDF's test_3072.pdf was called a scan)."""
+    oversized = [page.number for page in recognised.values() if page.too_large]
+    if oversized:
+        pages = f"page {oversized[0]} is" if len(oversized) == 1 else f"pages {page_ranges(oversized)} are"
+        return too_large(f"{pages} too large to render for OCR")
+    what = ("The text of this PDF is garbled in the file (a font without a character map) and OCR could not "
+            "read it reliably either" if all(map(needs_ocr, scan.ocr_candidates.values()))
+            else "The scanned pages could not be read reliably")
+    return ExtractionError("ocr_unreadable", f"{what}: {'; '.join(unreliable)}. {OCR_LANGUAGES_HINT}")
 
 
 def _garbled_warnings(garbled: list[int], partly: list[int]) -> list[str]:
