@@ -91,6 +91,19 @@ def _chinese_without_character_map(tmp: Path) -> bytes:
     return data
 
 
+def _pictures_without_words() -> bytes:
+    """Page 1 a photo-like picture with no words (pikepdf's pal.pdf, cmyk-jpeg.pdf), page 2 blank
+    (pdfa/blank.pdf): a file with nothing to read, whose failure should say so page by page."""
+    document = pymupdf.open()
+    picture = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 64, 64), False)
+    picture.set_rect(picture.irect, (250, 220, 40))
+    document.new_page().insert_image(pymupdf.Rect(100, 100, 400, 400), pixmap=picture)
+    document.new_page()
+    data = document.tobytes()
+    document.close()
+    return data
+
+
 @pytest.fixture(scope="module")
 def vault(quire: QuireServer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every reproduction uploaded in one request; {case: the document as the library shows it, or the
@@ -99,7 +112,7 @@ def vault(quire: QuireServer, tmp_path_factory: pytest.TempPathFactory) -> dict[
     token = uuid.uuid4().hex[:6]
     cases = {"junk": _junk_before_header(tmp), "inline_annots": _inline_annotations(tmp),
              "unmapped_paragraph": _paragraph_without_character_map(tmp), "no_pages": _no_pages(),
-             "chinese_garbled": _chinese_without_character_map(tmp)}
+             "chinese_garbled": _chinese_without_character_map(tmp), "no_words": _pictures_without_words()}
     names = {case: f"{case}-{token}.pdf" for case in cases}
     with quire.client() as api:
         response = upload(api, {names[case]: data for case, data in cases.items()})
@@ -156,3 +169,11 @@ def test_a_garbled_layer_ocr_cannot_read_is_not_called_a_scan(vault: dict[str, A
     assert document["error"].startswith("The text of this PDF is garbled in the file (a font without a character "
                                         "map) and OCR could not read it reliably either: page 1: ")
     assert document["error"].endswith("text in another language or script needs its language added there.")
+
+
+def test_a_pdf_without_any_text_says_why_page_by_page(vault: dict[str, Any]) -> None:
+    document = vault["no_words"]
+    assert (document["status"], document["pages"]) == ("failed", None)
+    # Was "No text could be found in this file." whatever the pages held.
+    assert document["error"] == ("No text could be found in this PDF: OCR found no words in the pictures on "
+                                 "page(s) 1; page(s) 2 hold no text and no picture (blank, or only drawings).")
