@@ -104,6 +104,16 @@ def _pictures_without_words() -> bytes:
     return data
 
 
+def _with_attachment(tmp: Path) -> bytes:
+    """A PDF carrying a file of its own (EmbeddedFiles; PyMuPDF's test_3789.pdf): its content is not read."""
+    make_pdf(tmp / "attached.pdf", ["Lab report: the titration results are in the attached spreadsheet."])
+    document = pymupdf.open(tmp / "attached.pdf")
+    document.embfile_add("titration.csv", b"volume,ph\n10,4.2\n20,7.0\n", filename="titration.csv")
+    data = document.tobytes()
+    document.close()
+    return data
+
+
 @pytest.fixture(scope="module")
 def vault(quire: QuireServer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every reproduction uploaded in one request; {case: the document as the library shows it, or the
@@ -112,7 +122,8 @@ def vault(quire: QuireServer, tmp_path_factory: pytest.TempPathFactory) -> dict[
     token = uuid.uuid4().hex[:6]
     cases = {"junk": _junk_before_header(tmp), "inline_annots": _inline_annotations(tmp),
              "unmapped_paragraph": _paragraph_without_character_map(tmp), "no_pages": _no_pages(),
-             "chinese_garbled": _chinese_without_character_map(tmp), "no_words": _pictures_without_words()}
+             "chinese_garbled": _chinese_without_character_map(tmp), "no_words": _pictures_without_words(),
+             "attachment": _with_attachment(tmp)}
     names = {case: f"{case}-{token}.pdf" for case in cases}
     with quire.client() as api:
         response = upload(api, {names[case]: data for case, data in cases.items()})
@@ -177,3 +188,11 @@ def test_a_pdf_without_any_text_says_why_page_by_page(vault: dict[str, Any]) -> 
     # Was "No text could be found in this file." whatever the pages held.
     assert document["error"] == ("No text could be found in this PDF: OCR found no words in the pictures on "
                                  "page(s) 1; page(s) 2 hold no text and no picture (blank, or only drawings).")
+
+
+def test_files_attached_to_a_pdf_are_named_as_not_read(vault: dict[str, Any]) -> None:
+    document = vault["attachment"]
+    assert document["status"] == "ready"
+    # Was silent: the attached file looked like part of the vault.
+    assert document["warnings"] == ['This PDF carries 1 attached file(s) ("titration.csv") that were not read; save '
+                                    "them from a PDF reader and upload them on their own to search them."]

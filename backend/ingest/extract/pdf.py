@@ -30,6 +30,13 @@ import pymupdf
 from backend.ingest.extract.common import too_large
 from backend.ingest.extract.ocr import PageOcr, missing_ocr, ocr_page
 from backend.ingest.extract.pdf_layer import needs_ocr, ocr_bar, readable_chars, readable_layer, visible_chars
+from backend.ingest.extract.pdf_notes import (
+    MUPDF_ERRORS,
+    attachment_warnings,
+    damage_warnings,
+    declared_page_count,
+    page_ranges,
+)
 from backend.ingest.types import (
     BlockKind,
     ExtractedUnit,
@@ -52,8 +59,6 @@ OUTLINE_MIN_PATHS = 20
 # The largest bitmap a page is rendered to for OCR (A4 at 144 dpi is 2 Mpx); see ocr.render_dpi.
 DEFAULT_MAX_PAGE_PIXELS = 40_000_000
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_DEHYPHENATE
-# MuPDF reports damaged objects as its own error classes; PyMuPDF wraps some in RuntimeError.
-_MUPDF_ERRORS = (pymupdf.mupdf.FzErrorBase, RuntimeError)
 
 _EOF_MARKER, _EOF_WINDOW = b"%%EOF", 2048
 ENCRYPTED_MESSAGE = "This PDF is password-protected; remove the password and upload it again."
@@ -67,7 +72,7 @@ def open_pdf(path: Path) -> pymupdf.Document:
     """Open a PDF for reading, or raise `pdf_encrypted` / `pdf_corrupt` as an ExtractionError."""
     try:
         document = pymupdf.open(path, filetype="pdf")
-    except (pymupdf.FileDataError, pymupdf.EmptyFileError, *_MUPDF_ERRORS) as exc:
+    except (pymupdf.FileDataError, pymupdf.EmptyFileError, *MUPDF_ERRORS) as exc:
         cut_short = _open_cut_short(path)
         if cut_short is None:
             raise ExtractionError("pdf_corrupt", CORRUPT_MESSAGE) from exc
@@ -79,7 +84,7 @@ def open_pdf(path: Path) -> pymupdf.Document:
     if _page_count(document) == 0:
         # A page tree that says it holds no pages is an empty document, not a damaged one (pikepdf's
         # newline-buffer-test.pdf); one that MuPDF cannot count is damaged.
-        empty = _declared_page_count(document) == 0
+        empty = declared_page_count(document) == 0
         document.close()
         if empty:
             raise ExtractionError("pdf_no_pages", NO_PAGES_MESSAGE)
@@ -90,7 +95,7 @@ def open_pdf(path: Path) -> pymupdf.Document:
 def _page_count(document: pymupdf.Document) -> int:
     try:
         count: int = document.page_count
-    except _MUPDF_ERRORS:  # a rebuilt page tree can be beyond use ("Invalid number of pages")
+    except MUPDF_ERRORS:  # a rebuilt page tree can be beyond use ("Invalid number of pages")
         return 0
     return count
 
@@ -106,7 +111,7 @@ def _open_cut_short(path: Path) -> pymupdf.Document | None:
         return None
     try:
         return pymupdf.open(stream=data[: end + len(b"endobj")] + b"\n", filetype="pdf")
-    except (pymupdf.FileDataError, pymupdf.EmptyFileError, *_MUPDF_ERRORS):
+    except (pymupdf.FileDataError, pymupdf.EmptyFileError, *MUPDF_ERRORS):
         return None
 
 
@@ -144,7 +149,7 @@ def scan_pdf(path: Path, on_progress: ProgressCallback | None = None) -> PdfScan
                 text, needs_ocr = _read_page(page)
                 labels[number] = page.get_label().strip()
                 notes = page_comments(page)
-            except _MUPDF_ERRORS:
+            except MUPDF_ERRORS:
                 unreadable.append(number)
                 text, needs_ocr, notes = "", False, []
             if needs_ocr:
@@ -160,55 +165,11 @@ def scan_pdf(path: Path, on_progress: ProgressCallback | None = None) -> PdfScan
             done += 1
             if on_progress is not None:
                 on_progress(ExtractProgress(done=done, total=total, detail=f"page {done} of {total}"))
-        warnings = damage_warnings(document, unreadable, empty)
+        warnings = damage_warnings(document, unreadable, empty) + attachment_warnings(document)
         return PdfScan(total, units, candidates, sections, {n: label for n, label in labels.items() if label},
                        warnings, comments)
     finally:
         document.close()
-
-
-def damage_warnings(document: pymupdf.Document, unreadable: list[int], empty: list[int]) -> list[str]:
-    """What the library should show about a damaged file that still opened: pages that failed to load,
-    and, when MuPDF had to rebuild the cross-reference table (a cut-off or corrupted file), the pages
-    lost: fewer than the page tree declares, or pages whose content came out empty."""
-    warnings = []
-    if unreadable:
-        warnings.append(f"Page(s) {page_ranges(unreadable)} are damaged and were skipped.")
-    if document.is_repaired:
-        declared = _declared_page_count(document)
-        if declared is not None and declared > document.page_count:
-            warnings.append(f"This PDF is damaged (it looks cut short): only {document.page_count} of its "
-                            f"{declared} pages could be read.")
-        elif empty:
-            warnings.append(f"This PDF is damaged (it looks cut short or corrupted): page(s) {page_ranges(empty)} "
-                            f"of {document.page_count} came out empty; their content is probably lost.")
-        else:
-            warnings.append("This PDF is damaged (it looks cut short or corrupted) and was repaired while "
-                            "reading; some of its content may be missing.")
-    return warnings
-
-
-def page_ranges(numbers: list[int]) -> str:
-    """``1, 3, 5-60`` for [1, 3, 5, 6, ..., 60]."""
-    ranges: list[list[int]] = []
-    for number in sorted(numbers):
-        if ranges and number == ranges[-1][1] + 1:
-            ranges[-1][1] = number
-        else:
-            ranges.append([number, number])
-    return ", ".join(str(first) if first == last else f"{first}-{last}" for first, last in ranges)
-
-
-def _declared_page_count(document: pymupdf.Document) -> int | None:
-    """The /Count of the page tree's root, as the file declares it (None if unreadable)."""
-    try:
-        kind, value = document.xref_get_key(document.pdf_catalog(), "Pages")
-        if kind != "xref":
-            return None
-        kind, count = document.xref_get_key(int(value.split()[0]), "Count")
-        return int(count) if kind == "int" else None
-    except (*_MUPDF_ERRORS, ValueError, IndexError):
-        return None
 
 
 def assemble(scan: PdfScan, recognised: dict[int, PageOcr], ocr_missing: str | None) -> ExtractResult:
