@@ -114,6 +114,29 @@ def _with_attachment(tmp: Path) -> bytes:
     return data
 
 
+ZERO_WIDTH_LINES = ["Mitochondrial respiration", "Electron transport chain", "Oxidative phosphorylation yields ATP"]
+
+
+def _glyphs_without_width() -> bytes:
+    """Lines drawn in a font whose /Widths are all 0 (PyMuPDF's test_3705.pdf): MuPDF's block text ran the
+    lines together ("respirationElectron"), so their first and last words could not be found."""
+    document = pymupdf.open()
+    page = document.new_page()
+    page.insert_text((72, 72), "Cell biology, lecture 4", fontsize=11)  # gives the page its Helvetica resource
+    font = page.get_fonts()[0][0]
+    for key, value in (("FirstChar", "32"), ("LastChar", "126"), ("Widths", "[" + " 0" * 95 + " ]")):
+        document.xref_set_key(font, key, value)
+    shown = " ".join(f"1 0 0 1 72 {700 - 20 * number} Tm ({line}) Tj" for number, line in enumerate(ZERO_WIDTH_LINES))
+    stream = document.get_new_xref()
+    document.update_object(stream, "<<>>")
+    document.update_stream(stream, f"BT /{page.get_fonts()[0][4]} 14 Tf {shown} ET".encode())
+    contents = document.xref_get_key(page.xref, "Contents")[1].strip("[]")
+    document.xref_set_key(page.xref, "Contents", f"[{contents} {stream} 0 R]")
+    data = document.tobytes()
+    document.close()
+    return data
+
+
 @pytest.fixture(scope="module")
 def vault(quire: QuireServer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every reproduction uploaded in one request; {case: the document as the library shows it, or the
@@ -123,7 +146,7 @@ def vault(quire: QuireServer, tmp_path_factory: pytest.TempPathFactory) -> dict[
     cases = {"junk": _junk_before_header(tmp), "inline_annots": _inline_annotations(tmp),
              "unmapped_paragraph": _paragraph_without_character_map(tmp), "no_pages": _no_pages(),
              "chinese_garbled": _chinese_without_character_map(tmp), "no_words": _pictures_without_words(),
-             "attachment": _with_attachment(tmp)}
+             "attachment": _with_attachment(tmp), "zero_width": _glyphs_without_width()}
     names = {case: f"{case}-{token}.pdf" for case in cases}
     with quire.client() as api:
         response = upload(api, {names[case]: data for case, data in cases.items()})
@@ -196,3 +219,10 @@ def test_files_attached_to_a_pdf_are_named_as_not_read(vault: dict[str, Any]) ->
     # Was silent: the attached file looked like part of the vault.
     assert document["warnings"] == ['This PDF carries 1 attached file(s) ("titration.csv") that were not read; save '
                                     "them from a PDF reader and upload them on their own to search them."]
+
+
+def test_lines_of_glyphs_without_width_are_not_run_together(api: httpx.Client, vault: dict[str, Any]) -> None:
+    document = vault["zero_width"]
+    assert document["status"] == "ready"
+    [block] = api.get(f"/api/documents/{document['id']}/blocks").json()["blocks"]
+    assert block["text"].split("\n")[-3:] == ZERO_WIDTH_LINES  # was "...respirationElectron transport chain..."
