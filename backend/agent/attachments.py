@@ -220,7 +220,9 @@ def _extract(data: bytes, name: str, kind: DocKind, ocr_languages: str,
         try:
             extracted = extract_sandboxed(pool, path, kind, ocr_languages=ocr_languages)
         except ExtractionError as exc:
-            raise refused(exc.code, f"{name}: {exc.message}", 422) from exc
+            # A PDF with nothing to read says why ("no_text"); the chat's code for it stays the same.
+            code = "attachment_unreadable" if exc.code == "no_text" else exc.code
+            raise refused(code, f"{name}: {exc.message}", 422) from exc
     text = "\n\n".join(
         f"[page {unit.page}]\n{unit.text}" if unit.page is not None else unit.text
         for unit in extracted.units

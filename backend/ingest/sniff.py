@@ -47,6 +47,15 @@ def pdf_header_at_start(head: bytes) -> bool:
     return 0 <= position <= PDF_HEADER_WINDOW and not head[:position].lstrip(b"\xef\xbb\xbf \t\r\n\f\x00")
 
 
+def pdf_header_after_junk(path: Path) -> bool:
+    """Whether a PDF header stands in the first KB after other bytes (a mail gateway's or an old tool's
+    junk line): PDF readers open such a file, so one *named* .pdf is read as a PDF. Not a signature on its
+    own: a text file may quote "%PDF-" near its start."""
+    with path.open("rb") as handle:
+        head = handle.read(PDF_HEADER_WINDOW + len(b"%PDF-"))
+    return 0 <= head.find(b"%PDF-") <= PDF_HEADER_WINDOW
+
+
 def sniff(path: Path) -> Sniffed | None:
     """The format the bytes at `path` unambiguously are, or None; RejectedFile("zip_bomb") for a bomb."""
     with path.open("rb") as handle:

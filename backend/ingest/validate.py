@@ -2,7 +2,8 @@
 
 Nothing here trusts the client. Bytes that unambiguously are a PDF, a Word document, a PowerPoint
 presentation or an Excel workbook (backend/ingest/sniff.py) are read as that, whatever the name says;
-the answer then says so (`read_as`), the name is kept as given. Otherwise the extension must be on the
+the answer then says so (`read_as`), the name is kept as given. A file named .pdf whose header follows
+junk within the first KB is a PDF too, as for PDF readers. Otherwise the extension must be on the
 allow-list and the bytes must be what it claims (decodable text, HTML that looks like HTML); a name
 without an extension is read as text when it decodes as text (as a web page when it starts like one).
 Old binary Office files are refused with what to do instead. Zip bombs are refused from the central
@@ -21,7 +22,7 @@ from typing import BinaryIO
 from backend.ingest.extract.archive import OFFICE_LABELS, check_zip_directory, open_zip
 from backend.ingest.extract.pdf import open_pdf
 from backend.ingest.extract.text import bomless_utf16, decode_text
-from backend.ingest.sniff import sniff
+from backend.ingest.sniff import pdf_header_after_junk, sniff
 from backend.ingest.types import ExtractionError, RejectedFile
 from backend.store.kinds import DocKind
 
@@ -164,6 +165,8 @@ def detect_kind(path: Path, filename: str) -> DocKind:
             raise _unsupported(extension)
         raise RejectedFile("empty_file", "This file is empty.", 400)
     sniffed = sniff(path)
+    if sniffed is None and claimed == "pdf" and pdf_header_after_junk(path):
+        sniffed = "pdf"  # opened below like any PDF: one MuPDF cannot repair is still refused
     if sniffed == "ole":
         if claimed in _OFFICE_PREFIX:
             detail = " (it is an old-format or password-protected Office file; save it as .{} without a password)"

@@ -128,11 +128,21 @@ def test_without_tesseract_scanned_pages_are_skipped_with_one_warning(
 
 @needs_tesseract
 def test_missing_language_pack_skips_with_one_warning(tmp_path: Path) -> None:
-    path = make_pdf(tmp_path / "scans.pdf", [SCANNED_TEXT, SCANNED_TEXT], scanned={1, 2})
+    path = make_pdf(tmp_path / "scans.pdf", ["A page with a text layer that is long enough to be kept as it is.",
+                                             SCANNED_TEXT], scanned={2})
     result = extract_pdf_pages(path, ocr_languages="eng+qqq")
-    assert result.units == []
+    assert [unit.page for unit in result.units] == [1]
     assert len(result.warnings) == 1
     assert "qqq" in result.warnings[0]
+
+
+def test_missing_language_pack_with_nothing_else_to_read_fails_saying_so(tmp_path: Path) -> None:
+    path = make_pdf(tmp_path / "scans.pdf", [SCANNED_TEXT, SCANNED_TEXT], scanned={1, 2})
+    with pytest.raises(ExtractionError) as caught:
+        extract_pdf_pages(path, ocr_languages="eng+qqq")
+    assert caught.value.code == "no_text"
+    assert "OCR is not available to read them" in caught.value.message
+    assert "qqq" in caught.value.message
 
 
 def test_encrypted_pdf_raises(tmp_path: Path) -> None:

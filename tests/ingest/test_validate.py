@@ -274,10 +274,16 @@ def test_text_renamed_pdf(tmp_path: Path) -> None:
     assert rejected(path, "notes.pdf").code == "content_mismatch"
 
 
-def test_pdf_header_after_other_bytes_is_not_pdf(tmp_path: Path) -> None:
+def test_pdf_header_after_other_bytes_is_a_pdf_only_when_named_so(tmp_path: Path) -> None:
+    # PDF readers open a file whose header follows junk within the first KB (PyMuPDF's test2238.pdf); the
+    # bytes alone do not make it a PDF, so under another name it is not read as one.
     path = tmp_path / "prefixed.pdf"
-    path.write_bytes(b"GARBAGE" + make_pdf(tmp_path / "a.pdf", ["x"]).read_bytes())
-    assert rejected(path, "prefixed.pdf").code == "content_mismatch"
+    path.write_bytes(b"GARBAGE\r\n" + make_pdf(tmp_path / "a.pdf", ["x"]).read_bytes())
+    assert detect_kind(path, "prefixed.pdf") == "pdf"
+    assert rejected(path, "prefixed.txt").code == "content_mismatch"
+    far = tmp_path / "far.pdf"
+    far.write_bytes(b"G" * 2000 + make_pdf(tmp_path / "a.pdf", ["x"]).read_bytes())
+    assert rejected(far, "far.pdf").code == "content_mismatch"
 
 
 @pytest.mark.parametrize(

@@ -27,6 +27,9 @@ _DEJAVU_CANDIDATES = (
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
     "/usr/share/fonts/dejavu/DejaVuSans.ttf",
 )
+# A TrueType font PDFs embed as a CID font (scripts/setup.sh installs fonts-dejavu-core for development).
+DEJAVU_SANS = next((Path(candidate) for candidate in _DEJAVU_CANDIDATES if Path(candidate).exists()),
+                   Path(_DEJAVU_CANDIDATES[0]))
 
 
 # ---------------------------------------------------------------- PDF
