@@ -104,3 +104,14 @@ def row_group_units(
         )
         for group in groups
     ]
+
+
+def page_ranges(numbers: list[int]) -> str:
+    """``1, 3, 5-60`` for [1, 3, 5, 6, ..., 60]."""
+    ranges: list[list[int]] = []
+    for number in sorted(numbers):
+        if ranges and number == ranges[-1][1] + 1:
+            ranges[-1][1] = number
+        else:
+            ranges.append([number, number])
+    return ", ".join(str(first) if first == last else f"{first}-{last}" for first, last in ranges)

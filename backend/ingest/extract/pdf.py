@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pymupdf
 
-from backend.ingest.extract.common import too_large
+from backend.ingest.extract.common import page_ranges, too_large
 from backend.ingest.extract.ocr import PageOcr, missing_ocr, ocr_page
 from backend.ingest.extract.pdf_layer import needs_ocr, ocr_bar, readable_chars, readable_layer, visible_chars
 from backend.ingest.extract.pdf_notes import (
@@ -35,7 +35,6 @@ from backend.ingest.extract.pdf_notes import (
     attachment_warnings,
     damage_warnings,
     declared_page_count,
-    page_ranges,
 )
 from backend.ingest.types import (
     BlockKind,

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pymupdf
 
+from backend.ingest.extract.common import page_ranges
+
 # MuPDF reports damaged objects as its own error classes; PyMuPDF wraps some in RuntimeError.
 MUPDF_ERRORS = (pymupdf.mupdf.FzErrorBase, RuntimeError)
 
@@ -42,17 +44,6 @@ def attachment_warnings(document: pymupdf.Document) -> list[str]:
     shown = ", ".join(f'"{name}"' for name in names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
     return [f"This PDF carries {len(names)} attached file(s) ({shown}) that were not read; save them from a PDF "
             "reader and upload them on their own to search them."]
-
-
-def page_ranges(numbers: list[int]) -> str:
-    """``1, 3, 5-60`` for [1, 3, 5, 6, ..., 60]."""
-    ranges: list[list[int]] = []
-    for number in sorted(numbers):
-        if ranges and number == ranges[-1][1] + 1:
-            ranges[-1][1] = number
-        else:
-            ranges.append([number, number])
-    return ", ".join(str(first) if first == last else f"{first}-{last}" for first, last in ranges)
 
 
 def declared_page_count(document: pymupdf.Document) -> int | None:

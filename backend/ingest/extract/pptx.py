@@ -40,10 +40,10 @@ from pptx.shapes.picture import Picture
 from pptx.slide import Slide
 
 from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file, office_stream
-from backend.ingest.extract.common import render_row
+from backend.ingest.extract.common import page_ranges, render_row
 from backend.ingest.extract.graphics import RelatedBlob, graphic_text
 from backend.ingest.extract.omml import EQUATION, math_text
-from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS, page_ranges
+from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS
 from backend.ingest.extract.pictures import (
     PictureOcr,
     PicturePart,
