@@ -40,6 +40,10 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from backend.process import configure_process
+
+configure_process()  # process-wide settings first: before the imports below load PyMuPDF
+
 from tests.support.fake_ollama import FakeOllama
 from tests.support.postgres import ThrowawayPostgres
 from tests.support.server import QuireServer
