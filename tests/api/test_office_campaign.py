@@ -9,12 +9,14 @@ import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import docx
 import httpx
 import openpyxl
 import pptx
 import pytest
+from docx.document import Document as WordDocument
 from docx.opc.constants import RELATIONSHIP_TYPE
 from docx.opc.packuri import PackURI
 from docx.opc.part import Part
@@ -24,6 +26,7 @@ from docx.oxml.xmlchemy import BaseOxmlElement
 from docx.text.paragraph import Paragraph
 from pptx.chart.data import CategoryChartData
 from pptx.enum.chart import XL_CHART_TYPE
+from pptx.presentation import Presentation as Deck
 
 from tests.support.documents import render_text_image, tesseract_available
 from tests.support.vault import ingest
@@ -35,6 +38,14 @@ def _xml(paragraph: Paragraph) -> BaseOxmlElement:
     """The paragraph's `w:p`, through public API (its format object proxies the same element)."""
     element: BaseOxmlElement = paragraph.paragraph_format.element
     return element
+
+
+def _ingest_saved(api: httpx.Client, unique: Unique, office: WordDocument | Deck, path: Path,
+                  timeout_s: float = 60.0) -> dict[str, Any]:
+    """Save the document built here to `path` and ingest it under a unique name; the document's row."""
+    office.save(path)
+    name = unique(path.name)
+    return ingest(api, {name: path.read_bytes()}, timeout_s=timeout_s)[name]
 
 
 def _text(api: httpx.Client, document_id: str) -> str:
@@ -71,9 +82,7 @@ def test_word_text_in_tracked_insertions_content_controls_and_fields_is_read(
     table.cell(0, 0).text = "Solute"
     _xml(table.cell(0, 1).paragraphs[0]).append(parse_xml(
         f'<w:ins {w} w:id="4" w:author="Tutor"><w:r><w:t>glucose</w:t></w:r></w:ins>'))
-    document.save(tmp_path / "tracked.docx")
-    name = unique("tracked.docx")
-    doc = ingest(api, {name: (tmp_path / "tracked.docx").read_bytes()})[name]
+    doc = _ingest_saved(api, unique, document, tmp_path / "tracked.docx")
     text = _text(api, doc["id"])
     assert "Water crosses semipermeable membranes (see Figure 3) in Heidelberg 半透膜" in text
     assert "はんとうまく" not in text
@@ -97,9 +106,7 @@ def test_line_breaks_inside_slide_paragraphs_stay_line_breaks(api: httpx.Client,
     table = slide.shapes.add_table(1, 2, 0, 0, 4_000_000, 600_000).table
     table.cell(0, 0).text, table.cell(0, 1).text = "Solvent\vwater", "Solute"
     slide.notes_slide.notes_text_frame.text = "Ask first\vthen explain"
-    deck.save(tmp_path / "breaks.pptx")
-    name = unique("breaks.pptx")
-    doc = ingest(api, {name: (tmp_path / "breaks.pptx").read_bytes()})[name]
+    doc = _ingest_saved(api, unique, deck, tmp_path / "breaks.pptx")
     [block] = api.get(f"/api/documents/{doc['id']}/blocks", params={"page": 1}).json()["blocks"]
     assert "\v" not in block["text"]
     assert "Units\npascal or atmosphere" in block["text"]
@@ -213,9 +220,7 @@ def test_word_rows_cells_and_blocks_inside_content_controls_are_read(api: httpx.
         '<v:shape xmlns:v="urn:schemas-microsoft-com:vml"><v:textbox><w:txbxContent><w:p><w:r>'
         '<w:t>rinsed twice</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></w:r></w:p></w:tc>'
         '</w:tr></w:tbl>'))
-    document.save(tmp_path / "form.docx")
-    name = unique("form.docx")
-    doc = ingest(api, {name: (tmp_path / "form.docx").read_bytes()})[name]
+    doc = _ingest_saved(api, unique, document, tmp_path / "form.docx")
     blocks = api.get(f"/api/documents/{doc['id']}/blocks").json()["blocks"]
     assert "Titration of acetic acid" in "\n".join(block["text"] for block in blocks)
     table = next(block["table"] for block in blocks if block["table"])
@@ -251,9 +256,7 @@ def test_word_equations_and_symbols_are_read(api: httpx.Client, unique: Unique, 
         _xml(angle).append(parse_xml(
             f'<w:r {nsdecls("w")}><w:sym w:font="Symbol" w:char="{code}"/></w:r>'))
     angle.add_run(" 30 degrees.")
-    document.save(tmp_path / "mechanics.docx")
-    name = unique("mechanics.docx")
-    doc = ingest(api, {name: (tmp_path / "mechanics.docx").read_bytes()})[name]
+    doc = _ingest_saved(api, unique, document, tmp_path / "mechanics.docx")
     text = _text(api, doc["id"])
     assert "The kinetic energy is E=1/2mv^2 where m is the mass." in text
     assert "p=mv_x" in text
@@ -284,9 +287,7 @@ def test_slide_text_boxes_holding_equations_are_read(api: httpx.Client, unique: 
     slide.shapes.element.append(parse_xml(
         f'<mc:AlternateContent {_SLIDE_NS}><mc:Choice Requires="a14">{_text_box("State equation ", equation)}'
         f'</mc:Choice><mc:Fallback>{_text_box("fallback copy", "")}</mc:Fallback></mc:AlternateContent>'))
-    deck.save(tmp_path / "gas.pptx")
-    name = unique("gas.pptx")
-    doc = ingest(api, {name: (tmp_path / "gas.pptx").read_bytes()})[name]
+    doc = _ingest_saved(api, unique, deck, tmp_path / "gas.pptx")
     [block] = api.get(f"/api/documents/{doc['id']}/blocks", params={"page": 1}).json()["blocks"]
     assert "State equation pV=nRT" in block["text"]
     assert "fallback copy" not in block["text"]
@@ -304,9 +305,7 @@ def test_chart_axis_titles_are_read(api: httpx.Client, unique: Unique, tmp_path:
     chart = slide.shapes.add_chart(XL_CHART_TYPE.LINE, 0, 0, 6_000_000, 4_000_000, data).chart
     chart.category_axis.axis_title.text_frame.text = "Time (s)"
     chart.value_axis.axis_title.text_frame.text = "Temperature (°C)"
-    deck.save(tmp_path / "cooling.pptx")
-    name = unique("cooling.pptx")
-    doc = ingest(api, {name: (tmp_path / "cooling.pptx").read_bytes()})[name]
+    doc = _ingest_saved(api, unique, deck, tmp_path / "cooling.pptx")
     [block] = api.get(f"/api/documents/{doc['id']}/blocks", params={"page": 1}).json()["blocks"]
     assert "Series: Beaker A\nAxes: Time (s); Temperature (°C)" in block["text"]
 
@@ -329,9 +328,7 @@ def test_legacy_vml_pictures_in_word_documents_are_read(api: httpx.Client, uniqu
         '</v:shape></w:pict>'))
     drawing.getparent().remove(drawing)
     document.add_paragraph("Ask the tutor about guard cells.")
-    document.save(tmp_path / "leaf.docx")
-    name = unique("leaf.docx")
-    doc = ingest(api, {name: (tmp_path / "leaf.docx").read_bytes()}, timeout_s=120)[name]
+    doc = _ingest_saved(api, unique, document, tmp_path / "leaf.docx", timeout_s=120)
     text = " ".join(_text(api, doc["id"]).split())
     assert "The board after the lecture: Text in picture:" in text
     assert "regulate gas exchange" in text
@@ -431,9 +428,7 @@ def test_content_a_word_document_imports_whole_is_read(api: httpx.Client, unique
         rel_id = document.part.relate_to(Part(PackURI(partname), content_type, blob, document.part.package),
                                          RELATIONSHIP_TYPE.A_F_CHUNK)
         document.element.body[-1].addprevious(parse_xml(f'<w:altChunk {nsdecls("w", "r")} r:id="{rel_id}"/>'))
-    document.save(tmp_path / "export.docx")
-    name = unique("export.docx")
-    doc = ingest(api, {name: (tmp_path / "export.docx").read_bytes()})[name]
+    doc = _ingest_saved(api, unique, document, tmp_path / "export.docx")
     text = _text(api, doc["id"])
     assert "Exported from the course wiki.\n\nOsmosis\n\nWater moves toward the higher solute concentration." in text
     assert "Diffusion führt Teilchen zum Konzentrationsausgleich." in text

@@ -14,6 +14,7 @@ import pymupdf
 import pytest
 
 from tests.support.documents import DEJAVU_SANS, make_pdf
+from tests.support.hostile import garbled_text_pdf
 from tests.support.server import QuireServer
 from tests.support.vault import upload, wait_for_run
 
@@ -75,20 +76,8 @@ def _no_pages() -> bytes:
 def _chinese_without_character_map(tmp: Path) -> bytes:
     """Chinese text in a subset font without its ToUnicode map (PyMuPDF's test_3072.pdf): the layer is
     garbled, and OCR set up for English and German cannot read the glyphs either."""
-    document = pymupdf.open()
-    page = document.new_page()
-    writer = pymupdf.TextWriter(page.rect)
     lines = ["光合作用是植物利用光能把二氧化碳和水转化为葡萄糖的过程。", "叶绿体中的叶绿素吸收红光和蓝光，反射绿光。"]
-    for number, line in enumerate(lines * 6):
-        writer.append((50, 80 + 30 * number), line, font=pymupdf.Font("cjk"), fontsize=16)
-    writer.write_text(page)
-    document.subset_fonts()
-    for xref in range(1, document.xref_length()):
-        if document.xref_get_key(xref, "ToUnicode")[0] != "null":
-            document.xref_set_key(xref, "ToUnicode", "null")
-    data = document.tobytes()
-    document.close()
-    return data
+    return garbled_text_pdf(tmp / "chinese.pdf", lines * 6, font="cjk", fontsize=16, origin=(50, 80)).read_bytes()
 
 
 def _pictures_without_words() -> bytes:

@@ -15,6 +15,7 @@ import io
 import random
 import threading
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,15 +112,16 @@ GARBLED_LINES = ("Photosynthesis converts light energy into chemical energy in g
                  "Chlorophyll absorbs mostly blue and red light and reflects green light.")
 
 
-def garbled_text_pdf(path: Path) -> Path:
+def garbled_text_pdf(path: Path, lines: Sequence[str] = GARBLED_LINES, *, font: str = "tiro", fontsize: float = 13,
+                     origin: tuple[float, float] = (72, 100)) -> Path:
     """A PDF whose text is drawn correctly but extracts as glyph numbers ("1IPUPTZOUIFTJT\x01..."), as
-    PDFs with subset fonts lacking a ToUnicode map do: PyMuPDF writes the text with an embedded subset
-    font, then the font's ToUnicode entry is removed."""
+    PDFs with subset fonts lacking a ToUnicode map do: PyMuPDF writes `lines` (30 pt apart from `origin`)
+    with an embedded subset of `font`, then the font's ToUnicode entry is removed."""
     document = pymupdf.open()
     page = document.new_page()
     writer = pymupdf.TextWriter(page.rect)
-    for number, line in enumerate(GARBLED_LINES):
-        writer.append((72, 100 + 30 * number), line, font=pymupdf.Font("tiro"), fontsize=13)
+    for number, line in enumerate(lines):
+        writer.append((origin[0], origin[1] + 30 * number), line, font=pymupdf.Font(font), fontsize=fontsize)
     writer.write_text(page)
     document.subset_fonts()
     for xref in range(1, document.xref_length()):
