@@ -29,7 +29,8 @@ _A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _GRAPHIC_DATA = f"{{{_A}}}graphicData"
 # Word and PowerPoint wrap drawings in mc:AlternateContent; its mc:Fallback repeats the mc:Choice.
-MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
+MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+MC_FALLBACK = MC + "Fallback"
 _TEXT_POINTS = frozenset({"node", "asst"})  # boxes; "doc", "pres", "parTrans" and "sibTrans" are structure
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 _NS = {"c": _CHART, "a": _A}

@@ -72,9 +72,7 @@ def ocr_bar(layer_text: str) -> int:
 
 
 def readable_layer(text: str) -> str:
-    """A garbled layer (or one with unreadable lines) without its unreadable characters: what can be read
-    stays (words beside symbol-font bullets); a page of glyph codes comes out empty."""
-    if not needs_ocr(text):
-        return text
+    """A layer that `needs_ocr` (garbled, or with unreadable lines) without its unreadable characters: what
+    can be read stays (words beside symbol-font bullets); a page of glyph codes comes out empty."""
     kept = "".join(char for char in text if not _unreadable(char)).strip()
     return kept if readable_chars(kept) else ""

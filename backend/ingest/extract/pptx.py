@@ -41,7 +41,7 @@ from pptx.slide import Slide
 
 from backend.ingest.extract.archive import check_zip_contents, corrupt_office_file, office_stream
 from backend.ingest.extract.common import page_ranges, render_row
-from backend.ingest.extract.graphics import RelatedBlob, graphic_text
+from backend.ingest.extract.graphics import MC, RelatedBlob, graphic_text
 from backend.ingest.extract.omml import EQUATION, math_text
 from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS
 from backend.ingest.extract.pictures import (
@@ -56,8 +56,7 @@ from backend.ingest.extract.pictures import (
 )
 from backend.ingest.types import ExtractedUnit, ExtractProgress, ExtractResult, ProgressCallback
 
-_MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
-_MC_ALTERNATE, _MC_CHOICE = _MC + "AlternateContent", _MC + "Choice"
+_MC_ALTERNATE, _MC_CHOICE = MC + "AlternateContent", MC + "Choice"
 _SHAPE_TREES = frozenset({qn("p:spTree"), qn("p:grpSp")})
 _A_PARAGRAPH, _A_TEXT, _A_BREAK = qn("a:p"), qn("a:t"), qn("a:br")
 _PPTX_ERRORS = (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, XMLSyntaxError)
