@@ -8,7 +8,7 @@ import logging
 import time
 from typing import NotRequired, TypedDict
 
-from dbos import DBOS
+from dbos import DBOS, WorkflowHandle
 
 from backend.context import get_context
 from backend.durable import RETRY_WHEN_DATABASE_LOST, RETRY_WHEN_SYSTEM_DATABASE_LOST
@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 _PROGRESS_INTERVAL_S = 0.25
 EMBED_RETRY_DELAYS_S = (1.0, 2.0, 4.0)
+_AWAIT_POLL_S = 0.5  # how often a run looks whether another of its documents is stored
 
 
 # What the steps return: recorded by DBOS as each step's output (and replayed from there after a crash).
@@ -235,6 +236,17 @@ def await_documents_step(child_workflow_ids: list[str]) -> list[DocumentIngested
     return [DBOS.retrieve_workflow(child_id).get_result() for child_id in child_workflow_ids]
 
 
+@DBOS.step(**RETRY_WHEN_SYSTEM_DATABASE_LOST)
+def await_next_document_step(child_workflow_ids: list[str]) -> DocumentIngested:
+    """The result of whichever of these document workflows (on any process) is done first."""
+    # Handles without a lookup each (existing_workflow=False): the ids were enqueued by this run, and
+    # wait_first then polls them all in one query however long the run is.
+    handles: list[WorkflowHandle[DocumentIngested]] = [
+        DBOS.retrieve_workflow(child_id, existing_workflow=False) for child_id in child_workflow_ids]
+    first: WorkflowHandle[DocumentIngested] = DBOS.wait_first(handles, polling_interval_sec=_AWAIT_POLL_S)
+    return first.get_result()
+
+
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
 def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batches: int, size: int) -> Embedded:
     """Embed one batch (`size` blocks: the run's batch size, not this process's setting — a run resumed
@@ -266,20 +278,38 @@ def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batc
 
 
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
+def document_ready_step(workflow_id: str, document_id: str) -> None:
+    """Mark one stored document ready once its embedding is over, while the run's others may still be read."""
+    ctx = get_context()
+    item = store.load_item(ctx.db, workflow_id, document_id)
+    if item is not None and item["state"] in ("embedding", "storing") and item["blocks"]:
+        _mark_ready(workflow_id, document_id, item["blocks"])
+
+
+def _mark_ready(workflow_id: str, document_id: str, blocks: int) -> int:
+    """Record a stored document as ready with its embedded count; returns how many blocks still lack a vector."""
+    ctx = get_context()
+    embedded = embeddings.embedded_count(ctx.db, document_id, ctx.embedder.model)
+    if store.update_item(ctx.db, workflow_id, document_id, state="ready", embedded=embedded, done=0, total=0,
+                         detail="ready"):  # False: the run was cancelled meanwhile
+        store.set_document_status(ctx.db, document_id, "ready")
+    return blocks - embedded
+
+
+@DBOS.step(**RETRY_WHEN_DATABASE_LOST)
 def finish_step(workflow_id: str) -> RunTally:
-    """Mark stored documents ready, record per-document counts and clean up the staged chunks."""
+    """Mark the stored documents not yet ready so, record per-document counts and clean up the staged chunks."""
     ctx = get_context()
     store.log_step_run(ctx.db, workflow_id, "finish")
     summary: RunTally = {"ready": 0, "skipped": 0, "failed": 0, "missing_embeddings": 0, "backfill": False}
     for item in store.load_items(ctx.db, workflow_id):
         state = item["state"]
         if state in ("embedding", "storing") and item["blocks"]:
-            embedded = embeddings.embedded_count(ctx.db, item["document_id"], ctx.embedder.model)
-            store.update_item(ctx.db, workflow_id, item["document_id"], state="ready", embedded=embedded,
-                              done=0, total=0, detail="ready")
-            store.set_document_status(ctx.db, item["document_id"], "ready")
             summary["ready"] += 1
-            summary["missing_embeddings"] += item["blocks"] - embedded
+            summary["missing_embeddings"] += _mark_ready(workflow_id, item["document_id"], item["blocks"])
+        elif state == "ready":  # marked as soon as its embedding was over (document_ready_step)
+            summary["ready"] += 1
+            summary["missing_embeddings"] += (item["blocks"] or 0) - (item["embedded"] or 0)
         elif state == "failed":
             summary["failed"] += 1
         else:

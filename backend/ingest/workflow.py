@@ -1,4 +1,5 @@
-"""The ingestion workflow: scan → per document a child workflow (extract → store) → embed (per batch) → finish.
+"""The ingestion workflow: scan → per document a child workflow (extract → store) → as each is stored, its
+embedding (per batch) and its ready mark → finish.
 
 The body reads like the process and does no I/O itself; every side effect is a step in `steps.py`, so
 after a crash DBOS replays the recorded steps' outputs and resumes at the first unfinished one.
@@ -16,6 +17,12 @@ from backend.durable import document_queue, ingest_queue
 from backend.ingest import steps
 from backend.ingest.backfill import start_embed_backfill
 
+# The run embeds each document as soon as it is stored and marks it ready, instead of waiting for all of
+# the run's documents first. A breaking change to the step sequence, so behind DBOS.patch: a run recorded
+# by an earlier build past that point keeps the old path when it is recovered. Once no such run can be
+# pending, the old path goes (after a release that calls DBOS.deprecate_patch with this name).
+EMBED_EACH_WHEN_STORED = "embed-each-document-when-stored"
+
 
 @DBOS.workflow()
 def ingest_workflow(embed_batch_size: int) -> steps.RunTally:
@@ -26,29 +33,62 @@ def ingest_workflow(embed_batch_size: int) -> steps.RunTally:
         if item["decision"] == "unchanged":
             continue
         # One child per document on the shared queue: any Quire process of the database may read it.
-        with SetWorkflowID(f"{workflow_id}-doc-{item['document_id']}"):
+        with SetWorkflowID(document_workflow_id(workflow_id, item["document_id"])):
             children.append(document_queue().enqueue(ingest_document_workflow, workflow_id, item["document_id"]))
-    # Waited for in a step, so that losing the database meanwhile retries the wait instead of ending the run.
-    done = steps.await_documents_step([child.get_workflow_id() for child in children])
-    stored = [result for result in done if result["blocks"]]
-    # Embedding stays with the run: it is bound by the one model server, not by any process's CPU, and
-    # one place that notices Ollama is down spares every later document its retries.
-    embedder_down = False
-    for result in stored:
-        if embedder_down or not result["to_embed"]:
-            continue
-        sha256 = result["sha256"]
-        assert sha256 is not None  # a document with blocks was stored
-        batches = math.ceil(result["blocks"] / embed_batch_size)
-        for batch in range(batches):
-            embedded = steps.embed_step(workflow_id, result["document_id"], sha256, batch, batches, embed_batch_size)
-            if embedded["unavailable"]:
-                embedder_down = True
-                break
+    child_ids = [child.get_workflow_id() for child in children]
+    if DBOS.patch(EMBED_EACH_WHEN_STORED):
+        _embed_each_when_stored(workflow_id, child_ids, embed_batch_size)
+    else:
+        _embed_after_all(workflow_id, child_ids, embed_batch_size)
     summary = steps.finish_step(workflow_id)
     if summary.get("backfill", True):  # a run whose finish was recorded before the field existed: check
         start_embed_backfill()
     return summary
+
+
+def document_workflow_id(workflow_id: str, document_id: str) -> str:
+    return f"{workflow_id}-doc-{document_id}"
+
+
+def _embed_each_when_stored(workflow_id: str, child_ids: list[str], embed_batch_size: int) -> None:
+    """Embed each document as soon as its workflow has stored it, and mark it ready: a page of notes
+    uploaded beside a long scan is ready in seconds, not when the scan is done."""
+    remaining = list(child_ids)
+    # Embedding stays with the run: it is bound by the one model server, not by any process's CPU, and
+    # one place that notices Ollama is down spares every later document its retries.
+    embedder_down = False
+    while remaining:
+        # Waited for in a step, so that losing the database meanwhile retries the wait instead of ending the run.
+        result = steps.await_next_document_step(remaining)
+        remaining.remove(document_workflow_id(workflow_id, result["document_id"]))
+        if not result["blocks"]:
+            continue
+        if not embedder_down:
+            embedder_down = not _embed(workflow_id, result, embed_batch_size)
+        steps.document_ready_step(workflow_id, result["document_id"])
+
+
+def _embed_after_all(workflow_id: str, child_ids: list[str], embed_batch_size: int) -> None:
+    """The path of runs recorded before EMBED_EACH_WHEN_STORED: wait for every document, then embed them."""
+    done = steps.await_documents_step(child_ids)
+    embedder_down = False
+    for result in done:
+        if result["blocks"] and not embedder_down:
+            embedder_down = not _embed(workflow_id, result, embed_batch_size)
+
+
+def _embed(workflow_id: str, result: steps.DocumentIngested, embed_batch_size: int) -> bool:
+    """Embed a stored document's new blocks batch by batch; False if the model server stayed down."""
+    if not result["to_embed"]:
+        return True
+    sha256 = result["sha256"]
+    assert sha256 is not None  # a document with blocks was stored
+    batches = math.ceil(result["blocks"] / embed_batch_size)
+    for batch in range(batches):
+        embedded = steps.embed_step(workflow_id, result["document_id"], sha256, batch, batches, embed_batch_size)
+        if embedded["unavailable"]:
+            return False
+    return True
 
 
 @DBOS.workflow()

@@ -5,6 +5,7 @@ the process reading a file when its server is killed dies with it."""
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +21,8 @@ from backend.ingest.extract import extract_document
 from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama
 from tests.support.hostile import tree
-from tests.support.server import QuireServer
+from tests.support.postgres import ThrowawayPostgres
+from tests.support.server import REPO_ROOT, QuireServer
 from tests.support.vault import upload, wait_for_run
 
 pytestmark = pytest.mark.slow
@@ -119,6 +121,46 @@ def test_kill_during_embedding_resumes(
     assert len(repeated) <= 1
     assert set(repeated) <= started_embeds
     assert runs["finish"] == 1
+
+
+def test_a_run_the_build_before_recorded_is_finished_by_this_one(
+    postgres: ThrowawayPostgres, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    """An upgrade in the middle of a run. The build before EMBED_EACH_WHEN_STORED embedded a run's documents
+    only after all of them were read; this one embeds each as it is stored (another step sequence). A run
+    the earlier build recorded up to its embedding, killed there, is finished by this build along the path
+    it recorded: without DBOS.patch the replay would meet steps it never recorded."""
+    before = tmp_path / "build-before"
+    for folder in ("backend", "prompts"):
+        shutil.copytree(REPO_ROOT / folder, before / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    workflow = before / "backend" / "ingest" / "workflow.py"
+    source = workflow.read_text(encoding="utf-8")
+    assert "if DBOS.patch(EMBED_EACH_WHEN_STORED):" in source
+    workflow.write_text(source.replace("if DBOS.patch(EMBED_EACH_WHEN_STORED):", "if False:"), encoding="utf-8")
+    url, data_dir, settings = postgres.fresh_database(), tmp_path / "data", {"QUIRE_EMBED_BATCH_SIZE": "4"}
+    files = {"thermo.pdf": _big_pdf(tmp_path / "src.pdf", 12), **MARKDOWN}
+    expected = _expected_blocks(files, tmp_path)
+    old = QuireServer(url, data_dir, fake_ollama.url, checkout=before, **settings).start()
+    try:
+        with old.client() as api:
+            workflow_id = upload(api, files).json()["workflow_id"]
+            fake_ollama.embed_delay_s = 0.4
+            _wait_until(api, workflow_id, lambda s: s["progress"]["phase"] == "embedding"
+                        and s["progress"]["done"] >= 2)
+    finally:
+        old.kill()
+    fake_ollama.embed_delay_s = 0.0
+    new = QuireServer(url, data_dir, fake_ollama.url, **settings).start()
+    try:
+        with new.client() as api:
+            snapshot = wait_for_run(api, workflow_id, timeout_s=120)
+        _assert_complete(new, snapshot, expected)
+        steps = [step["name"] for step in snapshot["steps"]]
+        assert any(name.endswith("await_documents_step") for name in steps), steps  # the recorded path
+        assert not any("patch" in name or name.endswith("document_ready_step") for name in steps), steps
+        assert all(n == 1 for key, n in snapshot["executions"].items() if key.startswith(("extract:", "store:")))
+    finally:
+        new.stop()
 
 
 def test_stopping_mid_run_is_prompt_and_the_run_finishes_after_the_restart(
