@@ -25,12 +25,11 @@ search with k = 10, Recall@100 from one with k = 100. Rows: each channel alone; 
 each channel's top max(4k, 20) as DESIGN §4 has it, the same BM25); "hybrid (shipped)", the product's
 default `HybridIndex`; "RRF + dense feedback", the default before this one (see `DenseFeedback`); with
 `--variants`, the variants measured and not shipped (scripts/eval_variants.py): "sparse + RM3",
-"RRF(RM3, dense)", "BM25TP (proximity)" and "RRF(BM25TP, dense)"; with the local embedder also "dense /
-hybrid, window mean" (a text longer than the model's 256 word pieces
-embedded as the mean of its windows, `LocalEmbedder(windows=True)`, instead of cut) and "dense MaxP" /
-"RRF(sparse, MaxP)" (the best of its windows); and plain `rank_bm25.BM25Okapi` over ``lower().split()``
-as a baseline. Corpus and query embeddings are
-cached under data/cache/, keyed by model and text.
+"RRF(RM3, dense)", "BM25TP (proximity)", "RRF(BM25TP, dense)" and "z-score fusion"; with the local
+embedder also "dense / hybrid, window mean" (a text longer than the model's 256 word pieces embedded as
+the mean of its windows, `LocalEmbedder(windows=True)`, instead of cut) and "dense MaxP" / "RRF(sparse,
+MaxP)" (the best of its windows); and plain `rank_bm25.BM25Okapi` over ``lower().split()`` as a
+baseline. Corpus and query embeddings are cached under data/cache/, keyed by model and text.
 """
 
 from __future__ import annotations
@@ -62,7 +61,7 @@ from backend.retrieval.hybrid import DenseFeedback, HybridIndex
 from backend.retrieval.sparse import BM25Params
 from backend.retrieval.tokenizer import Analyzer, AnalyzerOptions
 from backend.retrieval.types import IndexedBlock, SearchMode
-from scripts.eval_variants import RM3, Proximity, maxp_rankers
+from scripts.eval_variants import RM3, Proximity, maxp_rankers, z_score_ranker
 
 if TYPE_CHECKING:
     from backend.llm.local_embedder import LocalEmbedder
@@ -296,15 +295,17 @@ def evaluate(rank: Ranker, coll: Collection, qids: list[str], exclude_source: bo
 
 
 def variant_rows(coll: Collection, analyzer: Analyzer, bm25: BM25Params, shipped: dict[str, Ranker],
-                 windowed: LocalEmbedder | None, qvecs: dict[str, np.ndarray] | None) -> dict[str, Ranker]:
+                 windowed: LocalEmbedder | None, doc_vectors: np.ndarray | None,
+                 qvecs: dict[str, np.ndarray] | None) -> dict[str, Ranker]:
     """The rows of the variants measured and not shipped (scripts/eval_variants.py); `shipped` holds the
     rows "sparse (BM25)" and, with vectors, "dense"."""
     rm3, proximity = RM3(coll.docs, analyzer, bm25), Proximity(coll.docs, analyzer, bm25)
     rows = {"sparse + RM3": rm3.ranker(), "BM25TP (proximity)": proximity.ranker()}
-    if qvecs is None:
+    if qvecs is None or doc_vectors is None:
         return rows
     rows["RRF(RM3, dense)"] = rm3.fused_ranker(shipped["dense"])
     rows["RRF(BM25TP, dense)"] = proximity.fused_ranker(shipped["dense"])
+    rows["z-score fusion"] = z_score_ranker(coll.docs, analyzer, bm25, doc_vectors, qvecs)
     if windowed is not None:
         # One pass over the windows serves both: their mean is what `windowed.embed` returns.
         windows, counts = cached_windows(windowed, list(coll.docs.values()))
@@ -376,7 +377,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         previous = build_index(coll, analyzer, bm25, doc_vecs, feedback=PREVIOUS_DEFAULT)
         rows["RRF + dense feedback"] = index_ranker(previous, "hybrid", qvecs)
     if args.variants:
-        rows.update(variant_rows(coll, analyzer, bm25, rows, windowed_embedder(embedder_name), qvecs))
+        rows.update(variant_rows(coll, analyzer, bm25, rows, windowed_embedder(embedder_name), doc_vecs, qvecs))
     if not args.skip_baseline:
         rows["baseline rank_bm25"] = baseline_ranker(coll)
     close_postgres = None

@@ -15,6 +15,11 @@ prints their rows beside the shipped one, on both halves, so the decision can be
 - MaxP (Dai & Callan 2019): a document's dense score is the best cosine of its windows (the local model's
   256 word pieces, half overlapping: `LocalEmbedder.embed_windows`) instead of the cosine of its first
   256 pieces; fused with BM25 by plain RRF as shipped.
+- Z-score fusion (CombSUM of z-scores, Montague & Aslam 2001), score fusion instead of rank fusion: each
+  channel's scores are standardised by the mean and deviation of its own top `Z_DEPTH` and summed, equal
+  weights, over the union of both top lists (a document outside one channel's list brings that channel's
+  score for it, 0 for BM25 without a query term). The depth is that of the "100 candidates per channel"
+  variant, fixed before measuring.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from backend.retrieval.sparse import BM25Params, SparseIndex
 from backend.retrieval.tokenizer import Analyzer
 
 FEEDBACK_DOCS, FEEDBACK_TERMS, ORIGINAL_WEIGHT = 10, 10, 0.5
+Z_DEPTH = 100
 Ranker = Callable[[str, str, int], list[str]]  # (query id, query text, k) → ranked doc ids
 
 
@@ -146,3 +152,27 @@ def maxp_rankers(doc_ids: list[str], windows: np.ndarray, counts: list[int], qve
         return [f.block_id for f in reciprocal_rank_fusion(lists, k=RRF_K, limit=k)]
 
     return dense, fused
+
+
+def z_score_ranker(docs: Mapping[str, str], analyzer: Analyzer, bm25: BM25Params, doc_vectors: np.ndarray,
+                   qvecs: Mapping[str, np.ndarray]) -> Ranker:
+    """Z-score fusion of the product's BM25 and the dense cosines (`doc_vectors` in `docs`' order)."""
+    doc_ids = list(docs)
+    sparse = SparseIndex(analyzer, bm25).apply([], [(RowKey(d, d, None), t) for d, t in docs.items()])
+    row = {doc: i for i, doc in enumerate(doc_ids)}
+
+    def standardised(scores: np.ndarray) -> np.ndarray:
+        top = np.sort(scores)[::-1][:Z_DEPTH]
+        return (scores - top.mean()) / (top.std() or 1.0)
+
+    def rank(qid: str, text: str, k: int) -> list[str]:
+        ranking = sparse.search_ranking(sparse.term_weights(text), len(doc_ids))
+        bm25_scores = np.zeros(len(doc_ids))
+        bm25_scores[[row[d] for d in ranking.block_ids]] = ranking.scores
+        cosines = doc_vectors @ qvecs[qid]
+        pool = np.union1d(np.argsort(-bm25_scores, kind="stable")[:Z_DEPTH],
+                          np.argsort(-cosines, kind="stable")[:Z_DEPTH])
+        fused = (standardised(bm25_scores) + standardised(cosines))[pool]
+        return [doc_ids[i] for i in pool[np.argsort(-fused, kind="stable")[:k]]]
+
+    return rank
