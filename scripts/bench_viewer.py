@@ -72,9 +72,9 @@ def measure(corpus: Path, runs: dict[str, Run]) -> dict[str, Figures]:
             passage = text[len(text) // 3 : len(text) // 3 + PASSAGE_CHARS]
             for way, run in runs.items():
                 into = figures[way]
-                into.sizes.append(len(timed(run, render_job, (str(path), number, SCALE), into.renders)))
+                into.sizes.append(len(timed(run, render_job, (str(path), number, SCALE, "pdf"), into.renders)))
                 if passage.strip():
-                    boxes = timed(run, passage_job, (str(path), number, passage), into.finds)
+                    boxes = timed(run, passage_job, (str(path), number, passage, "pdf"), into.finds)
                     into.found.append(boxes.matched_words / max(1, boxes.passage_words))
     return figures
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
+import tempfile
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -92,6 +93,8 @@ def extract_sandboxed(pool: SandboxPool, path: Path, kind: DocKind, *, ocr_langu
     document are OCR'd in parallel."""
     if kind == "pdf":
         return _pdf(pool, path, ocr_languages, on_progress, should_stop)
+    if kind == "image":
+        return _image(pool, path, ocr_languages, on_progress, should_stop)
     if kind in PICTURED_KINDS:
         return _with_pictures(pool, path, kind, ocr_languages, on_progress, should_stop)
     result: ExtractResult = pool.run(jobs.document, (str(path), kind, ocr_languages, pool.limits.max_chars),
@@ -124,6 +127,27 @@ def _pdf(pool: SandboxPool, path: Path, languages: str, on_progress: ProgressCal
     result = assemble(scan, _run_each(pool, each, page_done, should_stop), None)
     jobs.check_size(result.units, pool.limits.max_chars)
     return result
+
+
+def _image(pool: SandboxPool, path: Path, languages: str, on_progress: ProgressCallback | None,
+           should_stop: Callable[[], bool] | None) -> ExtractResult:
+    """A picture on its own: made into a PDF of its frames in one job, then read as a scanned PDF."""
+    from backend.ingest.extract.ocr import missing_ocr
+    from backend.ingest.extract.pdf import OCR_LANGUAGES_HINT
+
+    with tempfile.TemporaryDirectory(prefix="quire-image-") as folder:
+        pdf = Path(folder) / "pages.pdf"
+        pool.run(jobs.image_pdf, (str(path), str(pdf)), should_stop=should_stop)
+        try:
+            return _pdf(pool, pdf, languages, on_progress, should_stop)
+        except ExtractionError as exc:
+            if exc.code != "no_text":
+                raise
+            # The PDF path's reasons name a PDF and its pages; the user gave a picture.
+            missing = missing_ocr(languages)
+            why = (f"OCR is not available to read it ({missing}); install it and retry the document" if missing
+                   else f"OCR found no words in it. {OCR_LANGUAGES_HINT}")
+            raise ExtractionError("no_text", f"No text could be found in this picture: {why}") from None
 
 
 def _with_pictures(pool: SandboxPool, path: Path, kind: DocKind, languages: str,

@@ -41,6 +41,13 @@ def pdf_scan(path: str, max_chars: int, report: ProgressCallback) -> Any:
     return scan
 
 
+def image_pdf(path: str, out: str, _report: ProgressCallback) -> None:
+    """A picture uploaded on its own, written to `out` as a PDF of its frames (then read as a PDF)."""
+    from backend.ingest.extract.image import image_as_pdf
+
+    Path(out).write_bytes(image_as_pdf(Path(path)))
+
+
 def ocr_page(path: str, number: int, languages: str, max_pixels: int, _report: ProgressCallback) -> Any:
     """One PDF page, rendered and OCR'd."""
     from backend.ingest.extract.pdf import ocr_pdf_page

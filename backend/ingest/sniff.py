@@ -3,9 +3,10 @@
 Only signatures that cannot be mistaken count: a PDF header in the first kilobyte, an Office Open XML
 package whose `[Content_Types].xml` declares a Word document, PowerPoint presentation or Excel workbook
 that Quire's readers open, the OLE signature of an old binary (or password-protected) Office file, and
-a doctype or `<html>` tag at the very start of a web page. Plain text has no signature: whether a file
-is text is decided by decoding it (backend/ingest/validate.py). Zip bombs are refused from the central
-directory before any member is read.
+a doctype or `<html>` tag at the very start of a web page, and the signatures of the picture formats
+Quire reads (PNG, JPEG, GIF, TIFF, and BMP with the rest of its header checked). Plain text has no
+signature: whether a file is text is decided by decoding it (backend/ingest/validate.py). Zip bombs are
+refused from the central directory before any member is read.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Literal
 from backend.ingest.extract.archive import PLAIN_MAIN_TYPES, check_zip_directory
 from backend.ingest.types import ExtractionError, RejectedFile
 
-Sniffed = Literal["pdf", "docx", "pptx", "xlsx", "ole", "html"]
+Sniffed = Literal["pdf", "docx", "pptx", "xlsx", "ole", "html", "image"]
 
 PDF_HEADER_WINDOW = 1024
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -37,6 +38,7 @@ _MAIN_PARTS: dict[Literal["docx", "pptx", "xlsx"], tuple[str, tuple[bytes, ...]]
                      b"application/vnd.ms-excel.sheet.macroEnabled.main+xml",
                      b"application/vnd.ms-excel.template.macroEnabled.main+xml")),
 }
+_IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"II*\x00", b"MM\x00*")
 _HTML_START = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*<(?:!doctype\s+html|html)[\s>]", re.IGNORECASE)
 
 
@@ -68,7 +70,20 @@ def sniff(path: Path) -> Sniffed | None:
         return _office_package(path)
     if _HTML_START.match(head):
         return "html"
+    if head.startswith(_IMAGE_MAGIC) or _is_bmp(head, path.stat().st_size):
+        return "image"
     return None
+
+
+def _is_bmp(head: bytes, size: int) -> bool:
+    """"BM" alone starts many a text file; a BMP's header goes on with four zero reserved bytes, a known
+    header size and where its pixels begin, within the length it states and the file's."""
+    if len(head) < 26 or not head.startswith(b"BM") or head[6:10] != b"\0\0\0\0":
+        return False
+    stated = int.from_bytes(head[2:6], "little")
+    pixels_at = int.from_bytes(head[10:14], "little")
+    header = int.from_bytes(head[14:18], "little")
+    return header in (12, 40, 52, 56, 64, 108, 124) and 26 <= pixels_at <= stated and stated > 0 and size > pixels_at
 
 
 def _office_package(path: Path) -> Literal["docx", "pptx", "xlsx"] | None:

@@ -6,7 +6,9 @@ the answer then says so (`read_as`), the name is kept as given. A file named .pd
 junk within the first KB is a PDF too, as for PDF readers. Otherwise the extension must be on the
 allow-list and the bytes must be what it claims (decodable text, HTML that looks like HTML); a name
 without an extension is read as text when it decodes as text (as a web page when it starts like one).
-Old binary Office files are refused with what to do instead. Zip bombs are refused from the central
+Pictures (PNG, JPEG, TIFF, GIF, BMP) are known by their signatures too, and their header is read at
+upload: one too large to decode safely is refused. Old binary Office files are refused with what to do
+instead. Zip bombs are refused from the central
 directory before anything is inflated; PDFs are opened once so encrypted or unreadable ones are refused
 at upload instead of failing later in the workflow.
 """
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from backend.ingest.extract.archive import OFFICE_LABELS, check_zip_directory, open_zip
+from backend.ingest.extract.image import check_image
 from backend.ingest.extract.pdf import open_pdf
 from backend.ingest.extract.text import bomless_utf16, decode_text
 from backend.ingest.sniff import pdf_header_after_junk, sniff
@@ -56,6 +59,7 @@ EXTENSIONS: dict[str, DocKind] = {
     "text": "txt",
     "html": "html",
     "htm": "html",
+    **dict.fromkeys(("png", "jpg", "jpeg", "jpe", "jfif", "tif", "tiff", "gif", "bmp"), "image"),
 }
 _OFFICE_PREFIX = {"docx": "word/", "pptx": "ppt/", "xlsx": "xl/"}
 _SAVE_AS = "open it in {app} (or LibreOffice) and save it as {target}, then upload that"
@@ -69,8 +73,8 @@ _OFFICE_SAVE_AS = {
 }
 _UNSUPPORTED_HINTS = {
     **_OFFICE_SAVE_AS,
-    **dict.fromkeys(("png", "jpg", "jpeg", "gif", "tif", "tiff", "bmp", "webp", "heic"),
-                    "images are not read on their own; put scanned pages into a PDF and upload that"),
+    **dict.fromkeys(("webp", "heic", "heif", "avif", "jxl"),
+                    "pictures are read as PNG, JPEG, TIFF, GIF or BMP; save it as JPEG or PNG and upload that"),
     "epub": "e-books are not read; convert it to PDF and upload that",
     "": "its name has no extension (such as .pdf or .docx) and its content is not text or a format Quire "
         "recognises by its bytes; add the right extension",
@@ -79,7 +83,7 @@ _OLD_OFFICE_HINT = "open it in Word, Excel or PowerPoint (or LibreOffice) and sa
 # How `read_as` names each kind: "Read as a Word document".
 KIND_LABELS: dict[str, str] = {
     "pdf": "a PDF", "docx": "a Word document", "pptx": "a PowerPoint presentation", "xlsx": "an Excel workbook",
-    "csv": "a CSV table", "md": "Markdown", "txt": "plain text", "html": "a web page",
+    "csv": "a CSV table", "md": "Markdown", "txt": "plain text", "html": "a web page", "image": "a picture",
 }
 _EXTENSION = re.compile(r"(?=[0-9]*[A-Za-z])[A-Za-z0-9]{1,10}")
 # Bidirectional overrides can disguise an extension: "notes\u202excod.txt" is shown as "notestxt.docx".
@@ -172,7 +176,7 @@ def detect_kind(path: Path, filename: str) -> DocKind:
             detail = " (it is an old-format or password-protected Office file; save it as .{} without a password)"
             raise _mismatch(extension, detail.format(claimed))
         raise _unsupported(extension, old_office=True)
-    if sniffed == "pdf" or sniffed in _OFFICE_PREFIX:
+    if sniffed in ("pdf", "image") or sniffed in _OFFICE_PREFIX:
         kind: DocKind = sniffed  # the bytes say it, whatever the name says (read_as tells the user)
     elif claimed is not None:
         kind = claimed
@@ -194,6 +198,10 @@ def _check_content(path: Path, kind: DocKind, sniffed: str | None, extension: st
         if sniffed != "pdf":
             raise _mismatch(extension)
         _check_pdf(path)
+    elif kind == "image":
+        if sniffed != "image":
+            raise _mismatch(extension)
+        _check_image(path)
     elif kind in _OFFICE_PREFIX:
         if sniffed != kind:  # when it is, sniff has already opened the package and found its main part
             _check_office(path, kind, extension)
@@ -207,8 +215,9 @@ def _unsupported(extension: str, *, old_office: bool = False) -> RejectedFile:
         kind_of = f".{extension} file" if extension else "file"
         return RejectedFile("unsupported_type", f"Quire cannot read this {kind_of}: it is an old-format (or "
                             f"password-protected) Office file; {hint}.", 415)
-    allowed = "PDF, Word, PowerPoint, Excel, CSV, Markdown, text and HTML"
-    message = f"This file type is not supported; Quire reads {allowed} files."
+    allowed = ("PDF, Word, PowerPoint, Excel, CSV, Markdown, text and HTML files, and pictures (PNG, JPEG, TIFF, "
+               "GIF, BMP)")
+    message = f"This file type is not supported; Quire reads {allowed}."
     if extension in _UNSUPPORTED_HINTS:
         kind_of = f".{extension} files" if extension else "this file"
         message = f"Quire cannot read {kind_of}: {_UNSUPPORTED_HINTS[extension]}."
@@ -226,6 +235,14 @@ def _check_pdf(path: Path) -> None:
         open_pdf(path).close()
     except ExtractionError as exc:
         raise RejectedFile(exc.code, exc.message, 422) from exc
+
+
+def _check_image(path: Path) -> None:
+    """Read the picture's header: one Quire cannot read, or too large to decode safely, is refused now."""
+    try:
+        check_image(path)
+    except ExtractionError as exc:
+        raise RejectedFile(exc.code, exc.message, 413 if exc.code == "image_too_large" else 422) from exc
 
 
 def _check_office(path: Path, kind: DocKind, extension: str) -> None:

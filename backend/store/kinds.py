@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-DocKind = Literal["pdf", "docx", "pptx", "xlsx", "csv", "md", "txt", "html"]
+# "image": a photo or scan on its own (PNG, JPEG, TIFF, GIF, BMP), read by OCR as pages.
+DocKind = Literal["pdf", "docx", "pptx", "xlsx", "csv", "md", "txt", "html", "image"]
 # The CHECK constraint `documents_status_check` (migration 0009).
 DocumentStatus = Literal["queued", "ingesting", "ready", "failed", "trashed"]

@@ -19,7 +19,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pymupdf
 
@@ -36,6 +36,8 @@ MAX_PAGE_WORDS = 20_000
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_DEHYPHENATE
 _EDGE_PUNCTUATION = re.compile(r"^\W+|\W+$")
 _MUPDF_ERRORS = (pymupdf.mupdf.FzErrorBase, RuntimeError, ValueError)
+PagedType = Literal["pdf", "image"]  # MuPDF's file types of the documents shown as page images
+_NOUN: dict[PagedType, str] = {"pdf": "PDF", "image": "picture"}
 
 
 class PageError(JobError):
@@ -60,11 +62,13 @@ class PageHighlights:
     passage_words: int
 
 
-def _open(path: Path) -> pymupdf.Document:
+def _open(path: Path, filetype: PagedType) -> pymupdf.Document:
+    """The PDF, or a picture uploaded on its own as MuPDF's image document: its frames are the pages,
+    turned upright by the EXIF orientation as they were for OCR (backend/ingest/extract/image.py)."""
     try:
-        return pymupdf.open(path, filetype="pdf")
+        return pymupdf.open(path, filetype=filetype)
     except _MUPDF_ERRORS as exc:
-        raise PageError("unreadable_pdf", "This PDF cannot be opened for viewing.") from exc
+        raise PageError("unreadable_pdf", f"This {_NOUN[filetype]} cannot be opened for viewing.") from exc
 
 
 def _load_page(document: pymupdf.Document, number: int) -> pymupdf.Page:
@@ -82,9 +86,9 @@ def bounded_scale(width: float, height: float, requested: float) -> float:
     return min(scale, 0.99 * math.sqrt(MAX_PIXELS / area))
 
 
-def render_page_png(path: Path, number: int, scale: float) -> bytes:
+def render_page_png(path: Path, number: int, scale: float, filetype: PagedType = "pdf") -> bytes:
     """Page `number` (1-based) as PNG, `scale` x its size in points (bounded, see `bounded_scale`)."""
-    with _open(path) as document:
+    with _open(path, filetype) as document:
         page = _load_page(document, number)
         factor = bounded_scale(page.rect.width, page.rect.height, scale)
         try:
@@ -92,12 +96,12 @@ def render_page_png(path: Path, number: int, scale: float) -> bytes:
             png: bytes = pixmap.tobytes("png")
             return png
         except _MUPDF_ERRORS as exc:
-            raise PageError("unreadable_pdf", f"Page {number} of this PDF cannot be rendered.") from exc
+            raise PageError("unreadable_pdf", f"Page {number} of this {_NOUN[filetype]} cannot be rendered.") from exc
 
 
-def render_job(path: str, number: int, scale: float, _report: Any) -> bytes:
+def render_job(path: str, number: int, scale: float, filetype: PagedType, _report: Any) -> bytes:
     """`render_page_png` as a sandbox job."""
-    return render_page_png(Path(path), number, scale)
+    return render_page_png(Path(path), number, scale, filetype)
 
 
 def _norm(word: str) -> str:
@@ -109,10 +113,11 @@ def passage_words(text: str) -> list[str]:
     return [word for word in words if word][:MAX_PASSAGE_WORDS]
 
 
-def find_passage(path: Path, number: int, passage: str) -> PageHighlights:
-    """The line boxes (page points) of `passage`'s words on page `number`."""
+def find_passage(path: Path, number: int, passage: str, filetype: PagedType = "pdf") -> PageHighlights:
+    """The line boxes (page points) of `passage`'s words on page `number` (none on a page without a text
+    layer: a scan, a picture)."""
     wanted = passage_words(passage)
-    with _open(path) as document:
+    with _open(path, filetype) as document:
         page = _load_page(document, number)
         words = page.get_text("words", flags=_TEXT_FLAGS)
         size = page.rect
@@ -133,9 +138,9 @@ def find_passage(path: Path, number: int, passage: str) -> PageHighlights:
                           matched_words=len(set(matched)), passage_words=len(wanted))
 
 
-def passage_job(path: str, number: int, passage: str, _report: Any) -> PageHighlights:
+def passage_job(path: str, number: int, passage: str, filetype: PagedType, _report: Any) -> PageHighlights:
     """`find_passage` as a sandbox job."""
-    return find_passage(Path(path), number, passage)
+    return find_passage(Path(path), number, passage, filetype)
 
 
 def _line_rects(words: list[tuple]) -> list[Rect]:  # type: ignore[type-arg]

@@ -122,28 +122,32 @@ def blocks_around(ctx: AppContext, document_id: UUID, block_id: UUID, limit: int
     return _window(ctx, document_id, rows, str(block_id))
 
 
-def _require_pdf_page(ctx: AppContext, document_id: UUID, page: int) -> tuple[Path, str]:
-    """The original's path and SHA-256, once the document is known to be a PDF with this page."""
+def _require_page(ctx: AppContext, document_id: UUID, page: int) -> tuple[Path, str, pdf_pages.PagedType]:
+    """The original's path, SHA-256 and MuPDF file type, once the document is known to be a PDF or a
+    picture with this page."""
     document = library.get_document(ctx, document_id)
-    if document["kind"] != "pdf":
-        raise QuireError("not_a_pdf", "Only PDF documents have page images; use the blocks instead.", 409)
+    kind = document["kind"]
+    if kind not in ("pdf", "image"):
+        raise QuireError("not_a_pdf", "Only PDF documents and pictures have page images; use the blocks instead.",
+                         409)
     pages = document["pages"]
     if pages is not None and page > pages:
-        raise QuireError("page_out_of_range", f"This PDF has pages 1 to {pages}.", 404, {"pages": pages})
-    return original_path(ctx, document_id), str(document["sha256"])
+        noun = "This PDF has" if kind == "pdf" else "This picture has"
+        raise QuireError("page_out_of_range", f"{noun} pages 1 to {pages}.", 404, {"pages": pages})
+    return original_path(ctx, document_id), str(document["sha256"]), kind
 
 
 def page_png(ctx: AppContext, document_id: UUID, page: int, scale: float) -> bytes:
     """The page drawn in a viewer worker, or from this process's cache; a page that broke the worker's
     limits lately is refused again without drawing it."""
-    path, sha256 = _require_pdf_page(ctx, document_id, page)
+    path, sha256, filetype = _require_page(ctx, document_id, page)
     key = PageKey(sha256, page, round(scale, 4))
     if (png := PAGES.png(key)) is not None:
         return png
     if (reason := PAGES.refusal(sha256, page)) is not None:
         raise page_workers.PageTooComplex(page, reason)
     try:
-        png = page_workers.run_page_job(ctx.settings, pdf_pages.render_job, str(path), page, scale)
+        png = page_workers.run_page_job(ctx.settings, pdf_pages.render_job, str(path), page, scale, filetype)
     except page_workers.PageTooComplex as exc:
         PAGES.keep_refusal(sha256, page, exc.details["reason"])
         raise
@@ -160,9 +164,9 @@ def page_highlights(ctx: AppContext, document_id: UUID, page: int, *, block: UUI
             raise QuireError("block_not_found", "That passage is not part of this document.", 404)
     if not text or not text.strip():
         raise QuireError("missing_passage", "Say which passage to find: `block` or `q`.", 422)
-    path, _ = _require_pdf_page(ctx, document_id, page)
+    path, _, filetype = _require_page(ctx, document_id, page)
     found: pdf_pages.PageHighlights = page_workers.run_page_job(ctx.settings, pdf_pages.passage_job, str(path),
-                                                                page, text)
+                                                                page, text, filetype)
     return found
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from backend.ingest.sniff import sniff
 from backend.ingest.types import RejectedFile
@@ -36,6 +37,7 @@ def test_real_documents_are_recognised(tmp_path: Path) -> None:
     (b"GARBAGE%PDF-1.7", None),  # a header after other bytes is not a PDF's
     (b"PK\x03\x04 a zip cut short", None),
     (b"", None),
+    (b"BMW and Audi: notes on German car makers, with a long enough line to fill a header.", None),
 ])
 def test_signatures(tmp_path: Path, content: bytes, expected: str | None) -> None:
     path = tmp_path / "file"
@@ -55,3 +57,16 @@ def test_a_zip_bomb_is_refused_before_anything_is_inflated(tmp_path: Path) -> No
     with pytest.raises(RejectedFile) as caught:
         sniff(make_zip_bomb(tmp_path / "bomb", ZipBomb("declared", megabytes=400, prefix="xl/")))
     assert (caught.value.code, caught.value.status) == ("zip_bomb", 413)
+
+
+@pytest.mark.parametrize("fmt", ["PNG", "JPEG", "GIF", "TIFF", "BMP"])
+def test_pictures_quire_reads_are_recognised(tmp_path: Path, fmt: str) -> None:
+    path = tmp_path / "picture"
+    Image.new("RGB", (40, 30), "white").save(path, fmt)
+    assert sniff(path) == "image"
+
+
+def test_a_picture_mupdf_does_not_read_is_not_claimed(tmp_path: Path) -> None:
+    path = tmp_path / "picture"
+    Image.new("RGB", (40, 30), "white").save(path, "WEBP")
+    assert sniff(path) is None  # refused by its extension, with what to do, not read as a picture

@@ -8,11 +8,14 @@ from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
+import pymupdf
 import pytest
 
 from backend.errors import QuireError
 from backend.ingest.url_import import UrlFetcher, check_hop, is_public_address
 from backend.store.db import Database
+from tests.support.corpus import CORPUS
+from tests.support.documents import tesseract_available
 from tests.support.postgres import ThrowawayPostgres
 from tests.support.server import QuireServer
 from tests.support.vault import wait_for_run
@@ -82,6 +85,11 @@ def test_oversize_page_is_refused(database: Database) -> None:
     assert info.value.code == "url_too_large"
 
 
+def _scan_jpeg() -> bytes:
+    with pymupdf.open(CORPUS / "huckleberry-finn-p22-scan.pdf") as document:
+        return document[0].get_pixmap(dpi=150).tobytes("jpeg")
+
+
 @pytest.fixture
 def article_site() -> Iterator[str]:
     class Handler(BaseHTTPRequestHandler):
@@ -89,6 +97,14 @@ def article_site() -> Iterator[str]:
             return
 
         def do_GET(self) -> None:
+            if self.path == "/scans/p22":
+                photo = _scan_jpeg()
+                self.send_response(200)
+                self.send_header("Content-Type", "image/jpeg")
+                self.send_header("Content-Length", str(len(photo)))
+                self.end_headers()
+                self.wfile.write(photo)
+                return
             if self.path == "/old":
                 self.send_response(301)
                 self.send_header("Location", "/article")
@@ -125,6 +141,21 @@ def test_url_import_end_to_end(server_factory: Callable[..., QuireServer], artic
         hits = api.get("/api/search", params={"q": "subduction", "mode": "sparse"}).json()["hits"]
         assert "oceanic plate sinks" in hits[0]["text"]
         assert "Copyright" not in hits[0]["text"]  # boilerplate removed by trafilatura
+
+
+@pytest.mark.skipif(not tesseract_available(), reason="tesseract is not installed")
+def test_a_picture_imported_by_url_is_read_by_ocr(server_factory: Callable[..., QuireServer],
+                                                  article_site: str) -> None:
+    server = server_factory(QUIRE_URL_IMPORT_ALLOW_PRIVATE="true")
+    with server.client() as api:
+        response = api.post("/api/documents/url", json={"url": f"{article_site}/scans/p22"})
+        assert response.status_code == 202, response.text
+        accepted = response.json()["documents"][0]
+        assert (accepted["filename"], accepted["kind"]) == ("p22.jpg", "image"), accepted
+        assert wait_for_run(api, response.json()["workflow_id"], timeout_s=120)["status"] == "SUCCESS"
+        hits = api.get("/api/search", params={"q": "scrouched down laid still", "mode": "sparse"}).json()["hits"]
+        assert hits, "the picture's text was not read"
+        assert (hits[0]["document_id"], hits[0]["page"]) == (accepted["id"], 1), hits[0]
 
 
 def test_url_imports_are_keyed_by_url(server_factory: Callable[..., QuireServer], article_site: str) -> None:

@@ -48,7 +48,7 @@ READABLE_FORMATS = ("PNG", "JPEG", "GIF", "BMP", "TIFF")
 UPSCALE_MAX_PIXELS = 1_000_000  # a 1280 x 720 screenshot is 0.92 Mpx
 _READ_SIZE = 1024 * 1024
 # Not Image.DecompressionBombError (over Pillow's own 179 Mpx limit): that one means too large, not unreadable.
-_PILLOW_ERRORS = (UnidentifiedImageError, OSError, ValueError, SyntaxError)
+PILLOW_ERRORS = (UnidentifiedImageError, OSError, ValueError, SyntaxError)
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ def pixel_size(data: bytes) -> tuple[int, int] | None:
     try:
         with Image.open(io.BytesIO(data), formats=READABLE_FORMATS) as image:
             return image.size
-    except _PILLOW_ERRORS:
+    except PILLOW_ERRORS:
         return None
 
 
@@ -191,7 +191,7 @@ def _decoded(data: bytes, max_pixels: int) -> Image.Image | PictureOcr:
             return _on_white(image)
     except Image.DecompressionBombError:
         return PictureOcr("", too_large=True)
-    except _PILLOW_ERRORS:
+    except PILLOW_ERRORS:
         return PictureOcr("")
 
 

@@ -18,6 +18,8 @@ const KIND_BY_EXTENSION: Record<string, string> = {
   pdf: "pdf", docx: "docx", pptx: "pptx", xlsx: "xlsx", xlsm: "xlsx", xltx: "xlsx", xltm: "xlsx",
   docm: "docx", dotx: "docx", dotm: "docx", pptm: "pptx", ppsx: "pptx", ppsm: "pptx", potx: "pptx", potm: "pptx",
   csv: "csv", tsv: "csv", md: "md", markdown: "md", txt: "txt", text: "txt", html: "html", htm: "html",
+  png: "image", jpg: "image", jpeg: "image", jpe: "image", jfif: "image", tif: "image", tiff: "image", gif: "image",
+  bmp: "image",
 };
 
 /**

@@ -42,6 +42,7 @@ describe("formatting", () => {
   it("labels file types", () => {
     expect(fileTypeLabel("notes.final.pdf")).toBe("PDF");
     expect(fileTypeLabel("x.md", "md")).toBe("MD");
+    expect(fileTypeLabel("handout.jpeg", "image")).toBe("JPEG");
     expect(fileTypeLabel("README")).toBe("FILE");
   });
 

@@ -67,7 +67,8 @@ export function formatDateTime(iso: string): string {
 
 /** "report.final.pdf" → "PDF". */
 export function fileTypeLabel(filename: string, kind?: string | null): string {
-  if (kind) return kind.toUpperCase();
+  // A picture is labelled by its own format (JPG, PNG), which says more than "IMAGE".
+  if (kind && kind !== "image") return kind.toUpperCase();
   const dot = filename.lastIndexOf(".");
   return dot > 0 ? filename.slice(dot + 1).toUpperCase() : "FILE";
 }

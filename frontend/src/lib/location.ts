@@ -10,7 +10,7 @@ export interface Locatable {
   page?: number | null;
   page_label?: string | null;
   section?: string | null;
-  /** The document's kind: pdf, docx, pptx, xlsx, csv, md, txt, html. */
+  /** The document's kind: pdf, docx, pptx, xlsx, csv, md, txt, html, image. */
   kind?: string | null;
 }
 

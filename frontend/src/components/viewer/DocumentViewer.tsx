@@ -1,5 +1,6 @@
 /**
- * The source viewer: a document opened at a cited place — a PDF page with the passage boxed, a slide,
+ * The source viewer: a document opened at a cited place — a PDF page with the passage boxed (a picture
+ * likewise, with the passage as recognised beside it), a slide,
  * a text document scrolled to the passage, or a sheet with the cited rows marked — whatever its format.
  */
 import { FileWarning } from "lucide-react";
@@ -37,7 +38,11 @@ export function DocumentViewer({ target }: { target: ViewerTarget }) {
   const { kind, pages } = outline.data;
   switch (kind) {
     case "pdf":
-      return <PdfView documentId={target.documentId} pages={pages} initialPage={target.page ?? 1} block={block} terms={terms} />;
+    case "image":
+      return (
+        <PdfView documentId={target.documentId} pages={pages} initialPage={target.page ?? 1} block={block} terms={terms}
+          picture={kind === "image"} />
+      );
     case "pptx":
       return <SlideView documentId={target.documentId} slides={pages} initialSlide={target.page ?? 1} block={block} terms={terms} />;
     case "xlsx":

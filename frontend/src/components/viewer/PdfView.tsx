@@ -1,6 +1,7 @@
 /**
  * A PDF page as the server renders it (PNG), with the cited passage's lines boxed over it, and page
- * navigation. When the passage cannot be located on the image (a scanned page has no text layer), the
+ * navigation; a picture uploaded on its own is shown the same way, a page per frame. When the passage
+ * cannot be located on the image (a scanned page or a picture has no text layer), the
  * text recognised on the page is shown under it instead. A page the server refuses to draw (too complex
  * for the viewer's limits, or unreadable) shows the server's reason in its place.
  */
@@ -13,12 +14,14 @@ import { Highlighted } from "./Highlighted";
 
 const RENDER_SCALE = 2; // sharp on high-density screens; the server bounds the pixel count anyway
 
-export function PdfView({ documentId, pages, initialPage, block, terms }: {
+export function PdfView({ documentId, pages, initialPage, block, terms, picture = false }: {
   documentId: string;
   pages: number | null;
   initialPage: number;
   block: string | null;
   terms: readonly string[];
+  /** A picture (photo, scan) rather than a PDF: it never has a text layer, and is worded as such. */
+  picture?: boolean;
 }) {
   const [page, setPage] = useState(initialPage);
   const [loaded, setLoaded] = useState<string | null>(null);
@@ -84,7 +87,9 @@ export function PdfView({ documentId, pages, initialPage, block, terms }: {
       {notLocated && cited && (
         <div className="rounded-lg border border-line bg-surface-2 p-3 text-[13px]">
           <p className="mb-2 text-ink-muted">
-            This page has no text layer (a scan), so the passage is shown as recognised from the image:
+            {picture
+              ? "A picture has no text layer, so the passage is shown as recognised from it:"
+              : "This page has no text layer (a scan), so the passage is shown as recognised from the image:"}
           </p>
           <p className="whitespace-pre-wrap text-ink" data-testid="cited-block">
             <Highlighted text={cited.text} terms={terms} />

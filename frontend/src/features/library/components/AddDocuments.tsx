@@ -23,7 +23,7 @@ import { uploadDrop } from "../hooks/uploadDrop";
 // or without an extension, go to the server unfiltered.
 export const ACCEPTED_TYPES =
   ".pdf,.docx,.doc,.docm,.dotx,.dotm,.pptx,.ppt,.pptm,.ppsx,.ppsm,.potx,.potm,.xlsx,.xls,.xlsm,.xltx,.xltm," +
-  ".csv,.tsv,.md,.markdown,.txt,.text,.html,.htm";
+  ".csv,.tsv,.md,.markdown,.txt,.text,.html,.htm,.png,.jpg,.jpeg,.tif,.tiff,.gif,.bmp";
 
 export function AddDocuments({ prominent }: { prominent: boolean }) {
   const fileInput = useRef<HTMLInputElement>(null);
@@ -83,7 +83,7 @@ export function AddDocuments({ prominent }: { prominent: boolean }) {
               <span className="sm:hidden">Add documents to your library</span>
             </p>
             <p className="mt-0.5 text-[13px] text-ink-muted">
-              PDF, Word, PowerPoint, Excel, CSV, Markdown, text and HTML — as many as you like at once.
+              PDF, Word, PowerPoint, Excel, CSV, Markdown, text, HTML and photos of pages — as many as you like at once.
             </p>
           </div>
           <Button ref={chooseButton} variant="primary" onClick={() => fileInput.current?.click()}>
