@@ -126,7 +126,9 @@ def test_an_ingestion_is_cancelled_from_the_page_keeping_the_files_already_store
     # still being extracted when the cancel lands, even on a busy machine where the request itself takes
     # seconds (eight one-line pages were not always enough); the extraction stops at the next page, so the
     # PDF is never stored. The two notes, read beside it (a run's documents are workflows of their own),
-    # are stored by then and stay.
+    # are stored by then and stay. Their embeddings are held meanwhile: a stored document is otherwise
+    # embedded and ready within a second, and the cancel is to meet them stored but not yet ready.
+    fake_ollama.hold_embeddings()
     pdf = make_pdf(tmp_path / "scanned.pdf", [
         "Enzymes are proteins that speed up reactions.",
         "Substrates bind to the active site of an enzyme.",
@@ -157,6 +159,7 @@ def test_an_ingestion_is_cancelled_from_the_page_keeping_the_files_already_store
     expect(entry.get_by_test_id("cancel-outcome")).to_have_text(
         "Cancelled — 2 files already stored stay in your library; 1 wasn't added (upload it again to add it).")
     expect(entry).to_have_attribute("data-run-status", "CANCELLED")
+    fake_ollama.release_embeddings()  # the notes' vectors come from the backfill the cancel started
     expect(item("enzymes-intro.md")).to_have_attribute("data-status", "kept")
     expect(item("enzymes-scanned.pdf")).to_have_attribute("data-status", "cancelled")
     expect(item("enzymes-glossary.md")).to_have_attribute("data-status", "kept")

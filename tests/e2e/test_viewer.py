@@ -6,12 +6,15 @@ each view, light and dark, go to test-artifacts/."""
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pymupdf
 import pytest
+from PIL import Image
 from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.a11y import settle_transitions
@@ -108,6 +111,33 @@ def test_scanned_page_shows_the_recognised_passage_under_the_image(
     expect(view).to_contain_text("This page has no text layer")
     expect(view.get_by_test_id("cited-block")).to_contain_text("scrouched")
     expect(view.get_by_test_id("pdf-highlight")).to_have_count(0)
+
+
+@pytest.mark.skipif(not tesseract_available(), reason="tesseract is not installed")
+def test_a_photo_of_a_page_opens_upright_with_the_recognised_passage(
+    page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]]
+) -> None:
+    # The corpus scan as a phone keeps it: pixels on their side, and an EXIF tag saying how to turn them.
+    with pymupdf.open(CORPUS / "huckleberry-finn-p22-scan.pdf") as scan:
+        pixmap = scan[0].get_pixmap(dpi=150)
+    exif = Image.Exif()
+    exif[0x0112] = 6  # orientation: rotate 90° clockwise to view
+    photo = io.BytesIO()
+    Image.frombytes("RGB", (pixmap.width, pixmap.height), pixmap.samples).rotate(90, expand=True).save(
+        photo, "JPEG", quality=88, exif=exif.tobytes())
+    with e2e_server.client() as api:
+        ingest(api, {"IMG_2041.jpg": photo.getvalue()}, timeout_s=180)
+    _open_hit(page, e2e_server, "there was a light behind him", "IMG_2041.jpg")
+    view = page.get_by_test_id("pdf-view")
+    expect(view).to_have_attribute("data-page", "1")
+    expect(view.get_by_test_id("page-count")).to_have_text("of 1")
+    image = view.get_by_test_id("pdf-page-image")
+    expect(image).to_have_attribute("src", re.compile(r"/pages/1\.png"))
+    assert image.evaluate("img => img.decode().then(() => img.naturalHeight > img.naturalWidth)"), "not upright"
+    expect(view).to_contain_text("A picture has no text layer")
+    expect(view.get_by_test_id("cited-block")).to_contain_text("light behind")
+    expect(page.get_by_test_id("viewer-title")).to_contain_text("IMG_2041.jpg")
+    _screenshots(page, "picture")
 
 
 def test_a_page_too_complex_to_draw_says_so(page: Page, e2e_server: QuireServer, console: ConsoleWatch,

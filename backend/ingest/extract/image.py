@@ -25,20 +25,18 @@ UNREADABLE_MESSAGE = ("This picture could not be read; it may be damaged or in a
                       "Open it and save it again as PNG or JPEG, then upload that.")
 
 
-def check_image(path: Path) -> int:
-    """The picture's number of frames (pages), from its header; ExtractionError if it cannot be read or
-    one frame is over MAX_PIXELS."""
+def check_image(path: Path) -> None:
+    """ExtractionError if the picture's header cannot be read or its size is over MAX_PIXELS. Only the
+    header: it also runs in the server's own process, at upload (frames are counted by MuPDF, sandboxed)."""
     try:
         with Image.open(path, formats=READABLE_FORMATS) as image:
             width, height = image.size
-            frames = getattr(image, "n_frames", 1)
     except Image.DecompressionBombError:
         raise _too_large(None) from None
     except PILLOW_ERRORS as exc:
         raise ExtractionError("image_unreadable", UNREADABLE_MESSAGE) from exc
     if width * height > MAX_PIXELS:
         raise _too_large((width, height))
-    return frames
 
 
 def image_as_pdf(path: Path) -> bytes:
