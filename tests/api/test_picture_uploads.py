@@ -13,20 +13,12 @@ import pymupdf
 import pytest
 from PIL import Image
 
-from tests.support.corpus import CORPUS, contains
+from tests.support.corpus import contains, scan_image, sideways_photo
 from tests.support.documents import make_pdf, tesseract_available
 from tests.support.vault import ingest, upload, wait_for_run
 
 pytestmark = pytest.mark.skipif(not tesseract_available(), reason="tesseract is not installed")
-SCAN = CORPUS / "huckleberry-finn-p22-scan.pdf"
 SCAN_PROBES = ("We scrouched down and laid still", "there was a light behind him")
-EXIF_ORIENTATION = 0x0112
-
-
-def _scan_image() -> Image.Image:
-    with pymupdf.open(SCAN) as document:
-        pixmap = document[0].get_pixmap(dpi=150)
-        return Image.frombytes("RGB", (pixmap.width, pixmap.height), pixmap.samples)
 
 
 def _encoded(image: Image.Image, fmt: str, **options: object) -> bytes:
@@ -47,11 +39,8 @@ def _document(api: httpx.Client, document_id: str) -> dict:
 def test_a_phone_photo_turned_by_its_exif_tag_is_read_and_shown_upright(api: httpx.Client,
                                                                       unique: Callable[[str], str]) -> None:
     # A phone stores the pixels as the sensor saw them (here on their side) and says how to turn them.
-    sideways = _scan_image().rotate(90, expand=True)
-    exif = Image.Exif()
-    exif[EXIF_ORIENTATION] = 6  # "rotate 90° clockwise to view"
     name = unique("handout-photo.jpg")
-    document = ingest(api, {name: _encoded(sideways, "JPEG", quality=90, exif=exif.tobytes())}, timeout_s=180)[name]
+    document = ingest(api, {name: sideways_photo()}, timeout_s=180)[name]
     stored = _document(api, document["id"])
     assert (stored["status"], stored["kind"], stored["pages"]) == ("ready", "image", 1), stored
     for probe in SCAN_PROBES:
@@ -80,8 +69,8 @@ def test_a_png_named_txt_is_read_as_a_picture_and_a_tiff_s_frames_are_pages(api:
         frame_two = Image.frombytes("RGB", (pixmap.width, pixmap.height), pixmap.samples)
     tiff, png = unique("scanned-pages.tiff"), unique("notes.txt")
     response = upload(api, {
-        tiff: _encoded(_scan_image(), "TIFF", save_all=True, append_images=[frame_two], compression="tiff_lzw"),
-        png: _encoded(_scan_image(), "PNG"),
+        tiff: _encoded(scan_image(), "TIFF", save_all=True, append_images=[frame_two], compression="tiff_lzw"),
+        png: _encoded(scan_image(), "PNG"),
     })
     assert response.status_code == 202, response.text
     accepted = {doc["filename"]: doc for doc in response.json()["documents"]}
@@ -103,7 +92,7 @@ def test_pictures_quire_cannot_read_are_refused_at_upload_and_nothing_is_stored(
     cases = {
         unique("poster.png"): (_encoded(huge, "PNG", optimize=True), 413, "image_too_large", "80 megapixels"),
         unique("not-a-photo.jpg"): (b"these are words, not a JPEG", 415, "content_mismatch", "not a .jpg file"),
-        unique("cut.png"): (_encoded(_scan_image(), "PNG")[:40], 422, "image_unreadable", "save it again as PNG"),
+        unique("cut.png"): (_encoded(scan_image(), "PNG")[:40], 422, "image_unreadable", "save it again as PNG"),
         unique("phone.heic"): (b"\x00\x00\x00\x18ftypheic" + b"\x00" * 64, 415, "unsupported_type", "JPEG or PNG"),
     }
     before = {doc["id"] for doc in api.get("/api/documents").json()}

@@ -6,19 +6,17 @@ each view, light and dark, go to test-artifacts/."""
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pymupdf
 import pytest
-from PIL import Image
 from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.a11y import settle_transitions
 from tests.e2e.conftest import ARTIFACTS, ConsoleWatch
+from tests.support.corpus import sideways_photo
 from tests.support.documents import Heading, Para, make_docx, render_text_image, tesseract_available
 from tests.support.hostile import tangled_lines_pdf
 from tests.support.server import REPO_ROOT, QuireServer
@@ -117,16 +115,8 @@ def test_scanned_page_shows_the_recognised_passage_under_the_image(
 def test_a_photo_of_a_page_opens_upright_with_the_recognised_passage(
     page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]]
 ) -> None:
-    # The corpus scan as a phone keeps it: pixels on their side, and an EXIF tag saying how to turn them.
-    with pymupdf.open(CORPUS / "huckleberry-finn-p22-scan.pdf") as scan:
-        pixmap = scan[0].get_pixmap(dpi=150)
-    exif = Image.Exif()
-    exif[0x0112] = 6  # orientation: rotate 90° clockwise to view
-    photo = io.BytesIO()
-    Image.frombytes("RGB", (pixmap.width, pixmap.height), pixmap.samples).rotate(90, expand=True).save(
-        photo, "JPEG", quality=88, exif=exif.tobytes())
     with e2e_server.client() as api:
-        ingest(api, {"IMG_2041.jpg": photo.getvalue()}, timeout_s=180)
+        ingest(api, {"IMG_2041.jpg": sideways_photo()}, timeout_s=180)  # on its side, turned by EXIF
     _open_hit(page, e2e_server, "there was a light behind him", "IMG_2041.jpg")
     view = page.get_by_test_id("pdf-view")
     expect(view).to_have_attribute("data-page", "1")

@@ -8,14 +8,37 @@ ratio of at least 0.8 against a window of about as many words.
 from __future__ import annotations
 
 import difflib
+import io
 import json
 import re
 import unicodedata
 from typing import Any
 
+import pymupdf
+from PIL import Image
+
 from tests.support.server import REPO_ROOT
 
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
+SCAN = CORPUS / "huckleberry-finn-p22-scan.pdf"
+EXIF_ORIENTATION = 0x0112
+
+
+def scan_image() -> Image.Image:
+    """The corpus's scanned book page (its only page) at 150 dpi."""
+    with pymupdf.open(SCAN) as document:
+        pixmap = document[0].get_pixmap(dpi=150)
+        return Image.frombytes("RGB", (pixmap.width, pixmap.height), pixmap.samples)
+
+
+def sideways_photo() -> bytes:
+    """The scan as a phone keeps a photo of it: a JPEG whose pixels lie on their side, with an EXIF tag
+    saying how to turn them (orientation 6: rotate 90° clockwise to view)."""
+    exif = Image.Exif()
+    exif[EXIF_ORIENTATION] = 6
+    photo = io.BytesIO()
+    scan_image().rotate(90, expand=True).save(photo, "JPEG", quality=90, exif=exif.tobytes())
+    return photo.getvalue()
 FUZZY_RATIO = 0.8
 _AS_SPACE = re.compile(r"[|*`\\]")
 
