@@ -70,7 +70,8 @@ def _build_context(settings: Settings, database_url: str, membership: Membership
     db = Database(database_url, origin=membership.executor_id)
     db.open()
     llm = LLMClient(settings.ollama_host, settings.chat_model, settings.embed_model, settings.ollama_timeout_s)
-    embedder = build_embedder(settings.embedder, llm, settings.embed_model)
+    embedder = build_embedder(settings.embedder, llm, settings.embed_model, settings.local_embed_model,
+                               settings.data_dir / "models")
     search_service = (PostgresSearchService(db, embedder, settings.search_keyword_candidates or None)
                       if settings.search_backend == "postgres"
                       else SearchService(db, embedder, settings.index_poll_s))

@@ -39,6 +39,8 @@ class Settings(BaseSettings):
     chat_model: str = Field("gemma4:e4b", validation_alias=_env("QUIRE_CHAT_MODEL"))
     embed_model: str = Field("embeddinggemma", validation_alias=_env("QUIRE_EMBED_MODEL"))
     embedder: Literal["ollama", "local"] = Field("ollama", validation_alias=_env("QUIRE_EMBEDDER"))
+    local_embed_model: Literal["all-mpnet-base-v2", "all-MiniLM-L6-v2"] = Field(
+        "all-mpnet-base-v2", validation_alias=_env("QUIRE_LOCAL_EMBED_MODEL"))
     ollama_timeout_s: float = Field(120.0, gt=0, validation_alias=_env("QUIRE_OLLAMA_TIMEOUT_S"))
     max_upload_mb: int = Field(100, ge=1, validation_alias=_env("QUIRE_MAX_UPLOAD_MB"))
     # A whole upload request (all its files); unset = 10 × the per-file limit.

@@ -1,7 +1,8 @@
 """Retrieval quality of the product's own HybridIndex on a judged collection, on a fixed tuning half and
 a test half of its queries, side by side.
 
-    python scripts/eval_retrieval.py --collection DIR [--embedder local|hash|none] [--exclude-source-docs]
+    python scripts/eval_retrieval.py --collection DIR [--embedder local|hash|none] [--local-model NAME]
+        [--exclude-source-docs]
 
 DIR is any folder in the Cranfield format (default: ../shared/eval/cranfield beside the repo):
 ``corpus.jsonl`` ({id, title, text}), ``queries.jsonl`` ({id, text}), ``qrels.tsv`` (query, doc, graded
@@ -56,6 +57,7 @@ from backend.process import configure_process
 configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
 
 from backend.llm.embedders import Embedder, l2_normalise
+from backend.llm.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS, LocalModelName
 from backend.llm.windows import pool_windows
 from backend.retrieval.hybrid import DenseFeedback, HybridIndex
 from backend.retrieval.sparse import BM25Params
@@ -67,6 +69,8 @@ if TYPE_CHECKING:
     from backend.llm.local_embedder import LocalEmbedder
 
 CACHE_DIR = ROOT / "data" / "cache"
+# Where the app with the default QUIRE_DATA_DIR unpacks a local model too: one copy serves both.
+MODELS_DIR = ROOT / "data" / "models"
 DEFAULT_COLLECTION = ROOT.parent / "shared" / "eval" / "cranfield"
 TUNING, TEST = "tuning", "test"
 PREVIOUS_DEFAULT = DenseFeedback()  # blocks 3, weight 2, pool 100: the feedback shipped until now
@@ -118,23 +122,23 @@ class HashEmbedder:
         return l2_normalise(out)
 
 
-def make_embedder(name: str) -> Embedder | None:
+def make_embedder(name: str, local_model: LocalModelName) -> Embedder | None:
     if name == "none":
         return None
     if name == "hash":
         return HashEmbedder()
     from backend.llm.local_embedder import LocalEmbedder
 
-    return LocalEmbedder()
+    return LocalEmbedder(MODELS_DIR, local_model)
 
 
-def windowed_embedder(name: str) -> LocalEmbedder | None:
-    """The local model embedding a text longer than its 256 word pieces by windows (not shipped)."""
+def windowed_embedder(name: str, local_model: LocalModelName) -> LocalEmbedder | None:
+    """The local model embedding a text longer than its word-piece limit by windows (not shipped)."""
     if name != "local":
         return None
     from backend.llm.local_embedder import LocalEmbedder
 
-    return LocalEmbedder(windows=True)
+    return LocalEmbedder(MODELS_DIR, local_model, windows=True)
 
 
 def cached_windows(embedder: LocalEmbedder, texts: list[str]) -> tuple[np.ndarray, list[int]]:
@@ -326,6 +330,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "default ../shared/eval/cranfield beside the repo")
     p.add_argument("--embedder", choices=("local", "hash", "none"), default=None,
                    help="default: local if sentence-transformers is importable, else hash")
+    p.add_argument("--local-model", choices=tuple(LOCAL_MODELS), default=DEFAULT_LOCAL_MODEL,
+                   help="the in-process model of --embedder local (QUIRE_LOCAL_EMBED_MODEL's choices)")
     p.add_argument("--exclude-source-docs", action="store_true",
                    help="remove each query's source document (code -1) from its rankings")
     # Switches behind the tokenizer and BM25 measurements (see backend/retrieval/tokenizer.py).
@@ -360,7 +366,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                                         decompound_german=not args.no_decompound, language=args.language))
     bm25 = BM25Params(args.k1, args.b)
     embedder_name = args.embedder or default_embedder()
-    embedder = make_embedder(embedder_name)
+    embedder = make_embedder(embedder_name, args.local_model)
     doc_vecs = qvecs = None
     if embedder is not None:
         doc_vecs, qvecs = embed_collection(embedder, coll)
@@ -377,7 +383,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         previous = build_index(coll, analyzer, bm25, doc_vecs, feedback=PREVIOUS_DEFAULT)
         rows["RRF + dense feedback"] = index_ranker(previous, "hybrid", qvecs)
     if args.variants:
-        rows.update(variant_rows(coll, analyzer, bm25, rows, windowed_embedder(embedder_name), doc_vecs, qvecs))
+        windowed = windowed_embedder(embedder_name, args.local_model)
+        rows.update(variant_rows(coll, analyzer, bm25, rows, windowed, doc_vecs, qvecs))
     if not args.skip_baseline:
         rows["baseline rank_bm25"] = baseline_ranker(coll)
     close_postgres = None

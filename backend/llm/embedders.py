@@ -8,12 +8,14 @@ sentence-embedding model (optional extra, see requirements-local.txt).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
 if TYPE_CHECKING:
     from backend.llm.client import LLMClient
+    from backend.llm.local_models import LocalModelName
 
 
 class Embedder(Protocol):
@@ -60,10 +62,12 @@ class OllamaEmbedder:
         return await self._client.aembed(texts, model=self._name)
 
 
-def build_embedder(kind: str, client: LLMClient, ollama_model: str) -> Embedder:
-    """The embedder chosen by QUIRE_EMBEDDER; the local one is imported only when asked for."""
+def build_embedder(kind: str, client: LLMClient, ollama_model: str, local_model: LocalModelName,
+                   models_dir: Path) -> Embedder:
+    """The embedder chosen by QUIRE_EMBEDDER; the local one (QUIRE_LOCAL_EMBED_MODEL, unpacked under
+    `models_dir` if need be) is imported only when asked for."""
     if kind == "local":
         from backend.llm.local_embedder import LocalEmbedder
 
-        return LocalEmbedder()
+        return LocalEmbedder(models_dir, local_model)
     return OllamaEmbedder(client, ollama_model)

