@@ -9,7 +9,8 @@ test). The threshold is chosen on the tuning halves only — the highest that ke
 `--min-kept` (95%) of the on-topic questions in both modes — and the rates are reported on the test
 halves. Both modes are measured: hybrid (dense + sparse) and keyword only (the embedding model down).
 
-    python scripts/eval_relevance.py [--collection DIR] [--embedder local|hash|none] [--threshold T]
+    python scripts/eval_relevance.py [--collection DIR] [--embedder local|hash|none] [--local-model NAME]
+        [--threshold T]
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from backend.process import configure_process
 
 configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
 
+from backend.llm.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS
 from backend.retrieval.hybrid import HybridIndex
 from backend.retrieval.relevance import RELEVANT_COVERAGE
 from backend.retrieval.sparse import BM25Params
@@ -72,6 +74,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--collection", type=Path, default=DEFAULT_COLLECTION,
                    help="a folder in the Cranfield format (corpus.jsonl, queries.jsonl, qrels.tsv)")
     p.add_argument("--embedder", choices=("local", "hash", "none"), default=None)
+    p.add_argument("--local-model", choices=tuple(LOCAL_MODELS), default=DEFAULT_LOCAL_MODEL,
+                   help="the in-process model of --embedder local (QUIRE_LOCAL_EMBED_MODEL's choices)")
     p.add_argument("--off-topic", type=Path, default=OFF_TOPIC)
     p.add_argument("--min-kept", type=float, default=0.95)
     p.add_argument("--threshold", type=float, default=None,
@@ -81,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     off = off_topic_questions(args.off_topic)
     on = {half: [coll.queries[q] for q in coll.queries if q in coll.qrels and split_of(q) == half]
           for half in (TUNING, TEST)}
-    embedder = make_embedder(args.embedder or default_embedder())
+    embedder = make_embedder(args.embedder or default_embedder(), args.local_model)
     doc_vecs = cached_embed(embedder, list(coll.docs.values()), "corpus") if embedder else None
     index = build_index(coll, Analyzer(), BM25Params(), doc_vecs)
     scores: dict[tuple[str, str, str], np.ndarray] = {}  # (mode, on/off, half) → best coverage per question

@@ -1,0 +1,73 @@
+"""The evaluation scripts run as a user runs them (a subprocess on a collection folder) and report what the
+collection makes certain: every query's one relevant document found first, every off-topic question refused.
+
+They are where the README's retrieval figures come from and what a held-out collection is run through, so a
+change to a function they call (as once broke `eval_relevance.py` before its first line of output) must
+fail here, not on the held-out run. `--embedder none` keeps them model-free and writes no embedding cache.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Each query's words occur in its own document only, so BM25 ranks that document first for every query.
+DOCS = {
+    "d1": "Glacier moraine\nA moraine is gravel and clay a glacier leaves where it stood.",
+    "d2": "Supersonic nozzle\nA convergent divergent nozzle accelerates gas past the speed of sound.",
+    "d3": "Photosynthesis\nChlorophyll absorbs light so plants turn carbon dioxide into sugar.",
+    "d4": "Cathedral vaults\nGothic builders spread the weight of stone vaults over flying buttresses.",
+}
+QUERIES = {"1": "what does a glacier leave behind as moraine", "2": "how does a divergent nozzle accelerate gas",
+           "3": "how does chlorophyll absorb light", "4": "why did gothic vaults need flying buttresses"}
+RELEVANT = {"1": "d1", "2": "d2", "3": "d3", "4": "d4"}
+OFF_TOPIC = ["# one question per line", "Who won the football world cup in 2018?",
+             "What is the capital city of Australia?"]
+
+
+def write_collection(folder: Path) -> Path:
+    folder.mkdir()
+    (folder / "corpus.jsonl").write_text("".join(
+        json.dumps({"id": doc, "title": text.split("\n")[0], "text": text.split("\n")[1]}) + "\n"
+        for doc, text in DOCS.items()))
+    (folder / "queries.jsonl").write_text("".join(json.dumps({"id": q, "text": t}) + "\n"
+                                                  for q, t in QUERIES.items()))
+    (folder / "qrels.tsv").write_text("".join(f"{q}\t{d}\t1\n" for q, d in RELEVANT.items()))
+    return folder
+
+
+def run_script(name: str, *args: str) -> str:
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / name), *args], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def row(output: str, label: str) -> list[float]:
+    line = next(line for line in output.splitlines() if line.startswith(label))
+    return [float(x) for x in re.findall(r"\d+\.\d+", line[len(label):])]
+
+
+def test_eval_retrieval_reports_both_halves_of_a_collection(tmp_path: Path) -> None:
+    out = run_script("eval_retrieval.py", "--collection", str(write_collection(tmp_path / "c")),
+                     "--embedder", "none")
+    assert "4 docs, 4 judged queries: 2 tuning, 2 test" in out
+    # nDCG@10, R@10, R@100, MRR@10 on the tuning half, then the same on the test half: all perfect.
+    for label in ("sparse (BM25)", "hybrid (shipped)", "baseline rank_bm25"):
+        assert row(out, label) == [1.0] * 8, label
+
+
+def test_eval_relevance_keeps_the_collection_questions_and_refuses_off_topic_ones(tmp_path: Path) -> None:
+    off_topic = tmp_path / "off.txt"
+    off_topic.write_text("\n".join(OFF_TOPIC) + "\n")
+    out = run_script("eval_relevance.py", "--collection", str(write_collection(tmp_path / "c")),
+                     "--embedder", "none", "--off-topic", str(off_topic))
+    assert "on-topic 2 tuning / 2 test questions; off-topic 1 / 1" in out
+    at_threshold = out.split("\nat threshold ")[1]
+    for half in ("tuning", "test"):
+        assert row(at_threshold, f"keyword only  {half}") == [100.0, 100.0], half  # on-topic kept, off refused
