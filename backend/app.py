@@ -49,7 +49,7 @@ from backend.ingest.orphans import remove_orphaned_uploads
 from backend.ingest.reconcile import reconcile_stuck_documents
 from backend.ingest.trash import schedule_trash_retention
 from backend.llm.client import LLMClient
-from backend.llm.embedders import build_embedder
+from backend.llm.embedders import build_embedder, preload
 from backend.llm.prompts import PromptLibrary
 from backend.mcp import http as mcp_http
 from backend.retrieval.keyword_fold import KeywordFolder
@@ -96,6 +96,8 @@ def start_services(settings: Settings, mode: ProcessMode = "server") -> AppConte
         context.db.close()
         raise
     set_context(context)
+    if mode == "server":  # the first search must not wait for an in-process model to load (a worker never searches)
+        preload(context.embedder)
     maintain_originals(context)
     context.cache_sweeper = CacheSweeper(context.db, settings.docs_dir, settings.cache_sweep_s)
     context.cache_sweeper.start()

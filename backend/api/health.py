@@ -15,6 +15,8 @@ from pydantic import BaseModel
 from backend.api.deps import ContextDep
 from backend.cluster.status import ProcessStatus, list_processes
 from backend.config import APPLICATION_VERSION
+from backend.llm.embedders import embedder_status
+from backend.llm.errors import ModelUnavailable
 from backend.store.liveness import DATABASE_LOST
 from backend.voice.service import transcriber
 
@@ -53,7 +55,13 @@ class OllamaHealth(BaseModel):
 
 class EmbedderHealth(BaseModel):
     kind: Literal["ollama", "local"]
-    model: str
+    model: str  # as recorded with each vector, e.g. "local:all-mpnet-base-v2"
+    name: str  # the model: Ollama's embedding model, or the in-process one (QUIRE_LOCAL_EMBED_MODEL)
+    ready: bool  # false: searches run on keywords only and new passages wait for their vectors
+    # The in-process model's load state (it loads in the background at start); null for Ollama, whose
+    # model is in `ollama.embed_model`.
+    state: Literal["not loaded", "loading", "ready", "unavailable"] | None
+    error: str | None
 
 
 class VoiceHealth(BaseModel):
@@ -110,12 +118,19 @@ def _database_hints(postgres_ok: bool, ctx: ContextDep) -> list[str]:
     return ["The database at DATABASE_URL is unreachable; Quire reconnects as soon as it is back."]
 
 
-def _hints(reachable: bool, chat_ok: bool, embed_ok: bool, ctx: ContextDep) -> list[str]:
+def _local_model_hints(problem: ModelUnavailable | None) -> list[str]:
+    if problem is None:
+        return []
+    return [f"{problem.message} Searches use keywords only until the local embedding model is installed: "
+            f"`{problem.hint}`, then restart Quire."]
+
+
+def _hints(reachable: bool, chat_ok: bool, ollama_embed_ok: bool, ctx: ContextDep) -> list[str]:
     settings = ctx.settings
     if not reachable:
         return [f"Start Ollama with `ollama serve` (expected at {settings.ollama_host})."]
     hints = [f"Pull the chat model: `ollama pull {settings.chat_model}`."] if not chat_ok else []
-    return hints + ([f"Pull the embedding model: `ollama pull {settings.embed_model}`."] if not embed_ok else [])
+    return hints + ([f"Pull the embedding model: `ollama pull {settings.embed_model}`."] if not ollama_embed_ok else [])
 
 
 @router.get("/health", response_model=Health)
@@ -134,8 +149,10 @@ def health(ctx: ContextDep) -> dict[str, Any]:
             postgres_ok = False
     dbos_state = _dbos_state(postgres_ok)
     chat_ok = status.has(settings.chat_model)
-    embed_ok = settings.embedder == "local" or status.has(settings.embed_model)
-    healthy = postgres_ok and dbos_state["ok"] and status.reachable and chat_ok and embed_ok
+    embedding = embedder_status(ctx.embedder, status.has(settings.embed_model))
+    local = embedding.state is not None
+    ollama_embed_ok = local or status.has(settings.embed_model)  # the local embedder needs no Ollama model
+    healthy = postgres_ok and dbos_state["ok"] and status.reachable and chat_ok and embedding.ready
     return {
         "status": "ok" if healthy else "degraded",
         "version": APPLICATION_VERSION,
@@ -146,12 +163,15 @@ def health(ctx: ContextDep) -> dict[str, Any]:
             "host": settings.ollama_host,
             "models": status.models,
             "chat_model": {"name": settings.chat_model, "present": chat_ok},
-            "embed_model": {"name": settings.embed_model, "present": embed_ok},
+            "embed_model": {"name": settings.embed_model, "present": status.has(settings.embed_model)},
             "error": status.error,
         },
-        "embedder": {"kind": settings.embedder, "model": ctx.embedder.model},
+        "embedder": {"kind": settings.embedder, "model": ctx.embedder.model, "ready": embedding.ready,
+                     "name": settings.local_embed_model if local else settings.embed_model,
+                     "state": embedding.state, "error": embedding.problem.message if embedding.problem else None},
         "index": index,
         "voice": asdict(transcriber(settings).status()),
         "processes": processes,
-        "hints": _database_hints(postgres_ok, ctx) + _hints(status.reachable, chat_ok, embed_ok, ctx),
+        "hints": (_database_hints(postgres_ok, ctx) + _hints(status.reachable, chat_ok, ollama_embed_ok, ctx)
+                  + _local_model_hints(embedding.problem)),
     }

@@ -2,20 +2,30 @@
 
 `Embedder.model` is recorded with every stored vector (e.g. ``ollama:embeddinggemma``) so vectors of
 different models are never mixed. The Ollama embedder is the default; `local` loads an in-process
-sentence-embedding model (optional extra, see requirements-local.txt).
+sentence-embedding model (optional extra, see requirements-local.txt), which `preload` loads in the
+background at start; searches meanwhile run on keywords (SearchService) instead of waiting for it.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 import numpy as np
+
+from backend.llm.errors import ModelUnavailable
 
 if TYPE_CHECKING:
     from backend.llm.client import LLMClient
     from backend.llm.local_models import LocalModelName
+
+log = logging.getLogger(__name__)
+
+LoadState = Literal["not loaded", "loading", "ready", "unavailable"]  # of a model that lives in this process
 
 
 class Embedder(Protocol):
@@ -32,6 +42,52 @@ class AsyncEmbedder(Protocol):
     """An embedder that also embeds on the event loop without blocking it (a network call, no thread)."""
 
     async def aembed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+@runtime_checkable
+class LoadableEmbedder(Protocol):
+    """An embedder whose model lives in this process: loaded once, which takes a while, and may fail."""
+
+    @property
+    def state(self) -> LoadState: ...
+
+    @property
+    def problem(self) -> ModelUnavailable | None: ...
+
+    def load(self) -> None: ...
+
+
+def _load_logged(embedder: LoadableEmbedder) -> None:
+    try:
+        embedder.load()
+    except ModelUnavailable as exc:  # /api/health shows it with its hint; searches run keyword-only
+        log.warning("the local embedding model is unavailable: %s (%s)", exc.message, exc.hint)
+    except Exception:  # a daemon thread: the failure is recorded by the embedder and logged
+        log.exception("loading the local embedding model failed")
+
+
+def preload(embedder: Embedder) -> None:
+    """Start loading an in-process model in a daemon thread (an Ollama embedder has nothing to load)."""
+    if isinstance(embedder, LoadableEmbedder):
+        threading.Thread(target=_load_logged, args=(embedder,), name="quire-embedder-load", daemon=True).start()
+
+
+@dataclass(frozen=True)
+class EmbedderStatus:
+    """Can the embedder make vectors now? Not ready: searches run on keywords only and new passages wait
+    for their vectors (the embedding backfill)."""
+
+    ready: bool
+    state: LoadState | None  # an in-process model's load state; None when the model runs in Ollama
+    problem: ModelUnavailable | None  # why an in-process model could not be loaded
+
+
+def embedder_status(embedder: Embedder, ollama_has_model: bool) -> EmbedderStatus:
+    """`ollama_has_model`: whether Ollama lists the embedding model (what counts for an Ollama embedder)."""
+    if not isinstance(embedder, LoadableEmbedder):
+        return EmbedderStatus(ready=ollama_has_model, state=None, problem=None)
+    state = embedder.state
+    return EmbedderStatus(ready=state != "unavailable", state=state, problem=embedder.problem)
 
 
 def l2_normalise(vectors: np.ndarray) -> np.ndarray:

@@ -12,6 +12,11 @@ text there (a default block of QUIRE_CHUNK_SIZE 1,000 characters is about 200–
 (hybrid nDCG@10 0.4237 → 0.4186) while gaining little on the test half (0.4151 → 0.4162), see
 scripts/eval_retrieval.py. Its vectors are recorded under another model name (`+windows`), and each
 model's under its own, so two kinds are never mixed in one vault.
+
+Loading mpnet takes seconds (longer on first use, when it is unpacked), so the server calls `load` in the
+background at start (`backend.llm.embedders.preload`): searches meanwhile run on keywords, with a notice,
+rather than wait for it. `state` and `problem` tell `/api/health` whether the model is loading, ready or
+cannot be loaded, and why.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from backend.llm.embedders import l2_normalise
+from backend.llm.embedders import LoadState, l2_normalise
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.llm.local_models import DEFAULT_LOCAL_MODEL, INSTALL_HINT, LOCAL_MODELS, LocalModelName, model_folder
 from backend.llm.windows import pool_windows, window_spans
@@ -43,6 +48,8 @@ class LocalEmbedder:
         self._windows = windows
         self._batch_size = batch_size
         self._model: Any = None
+        self._state: LoadState = "not loaded"
+        self._problem: ModelUnavailable | None = None
         # One encode at a time: torch already spreads one batch over all cores, and parallel calls
         # would only multiply peak memory.
         self._lock = threading.Lock()
@@ -55,6 +62,21 @@ class LocalEmbedder:
     @property
     def dimension(self) -> int:
         return self._spec.dimension
+
+    @property
+    def state(self) -> LoadState:
+        return self._state
+
+    @property
+    def problem(self) -> ModelUnavailable | None:
+        """Why the last load failed (its message and what to install), while `state` is "unavailable"."""
+        return self._problem
+
+    def load(self) -> None:
+        """Load the model now rather than at the first embedding; raises ModelUnavailable. A failed load
+        is tried again at the next call (the user may have installed what was missing meanwhile)."""
+        with self._lock:
+            self._load()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if self._windows:
@@ -92,6 +114,18 @@ class LocalEmbedder:
     def _load(self) -> Any:
         if self._model is not None:
             return self._model
+        self._state = "loading"
+        try:
+            self._model = self._read_model()
+        except Exception as exc:  # recorded for /api/health, then raised to the caller as it was
+            self._state = "unavailable"
+            self._problem = exc if isinstance(exc, ModelUnavailable) else ModelUnavailable(
+                f"The local embedding model could not be prepared: {exc}", INSTALL_HINT)
+            raise
+        self._state, self._problem = "ready", None
+        return self._model
+
+    def _read_model(self) -> Any:
         path = model_folder(self._spec, self._models_dir)
         # The model is read from a local folder; offline mode makes any accidental hub lookup fail fast
         # instead of trying the network.
@@ -102,8 +136,7 @@ class LocalEmbedder:
         except ImportError as exc:
             raise ModelUnavailable("sentence-transformers is not installed.", INSTALL_HINT) from exc
         try:
-            self._model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+            return SentenceTransformer(str(path), device="cpu", local_files_only=True)
         except (OSError, ValueError) as exc:
             message = f"The local embedding model could not be loaded: {exc}"
             raise ModelUnavailable(message, INSTALL_HINT) from exc
-        return self._model

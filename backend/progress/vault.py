@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from backend.context import AppContext
+from backend.llm.embedders import LoadState, embedder_status
 from backend.retrieval.types import IndexState
 from backend.store import outbound
 from backend.store import vault as store
@@ -70,8 +71,12 @@ class ModelOut(BaseModel):
 
 
 class EmbeddingModelOut(ModelOut):
+    """`name`: Ollama's embedding model, or the in-process one with QUIRE_EMBEDDER=local; `present`: it can
+    make vectors now (pulled in Ollama, or the local model not failing to load)."""
+
     embedder: str
     recorded_as: str
+    state: LoadState | None  # the in-process model's load state; None for Ollama
 
 
 class ModelsOut(BaseModel):
@@ -118,6 +123,14 @@ def folder_size(path: Path) -> int:
     return total
 
 
+def embedding_model(ctx: AppContext, ollama_has_model: bool) -> EmbeddingModelOut:
+    settings = ctx.settings
+    embedding = embedder_status(ctx.embedder, ollama_has_model)
+    name = settings.embed_model if embedding.state is None else settings.local_embed_model
+    return EmbeddingModelOut(name=name, present=embedding.ready, embedder=settings.embedder,
+                             recorded_as=ctx.embedder.model, state=embedding.state)
+
+
 def vault_stats(ctx: AppContext) -> VaultStats:
     settings = ctx.settings
     counts = store.counts(ctx.db, ctx.embedder.model)
@@ -133,8 +146,7 @@ def vault_stats(ctx: AppContext) -> VaultStats:
     models = {
         "ollama": {"host": settings.ollama_host, "reachable": status.reachable, "available": status.models},
         "chat": {"name": settings.chat_model, "present": status.has(settings.chat_model)},
-        "embedding": {"name": settings.embed_model, "embedder": settings.embedder, "recorded_as": ctx.embedder.model,
-                      "present": settings.embedder == "local" or status.has(settings.embed_model)},
+        "embedding": embedding_model(ctx, status.has(settings.embed_model)),
     }
     documents = {"total": counts["documents"], **{k: counts[k] for k in ("ready", "ingesting", "failed",
                                                                          "categories", "original_bytes")}}

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 import anyio.to_thread
 import numpy as np
 
-from backend.llm.embedders import AsyncEmbedder, Embedder
+from backend.llm.embedders import AsyncEmbedder, Embedder, LoadableEmbedder
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.retrieval.hybrid import HybridIndex
 from backend.retrieval.tokenizer import Analyzer
@@ -316,21 +316,25 @@ class SearchService:
         """Search the index; the query is embedded here unless the caller already has its vector."""
         vector, notice = query_vector, None
         if mode != "sparse" and vector is None:
-            try:
-                vector = self.embedder.embed([query])[0]
-            except (ModelUnavailable, ModelError) as exc:
-                notice = _keyword_only(exc)
-                if mode == "dense":
-                    return SearchResult([], mode, notice)
+            notice = self._loading_notice()
+            if notice is None:
+                try:
+                    vector = self.embedder.embed([query])[0]
+                except (ModelUnavailable, ModelError) as exc:
+                    notice = _keyword_only(exc)
+            if vector is None and mode == "dense":
+                return SearchResult([], mode, notice)
         return SearchResult(self._hits(query, k, scope, mode, vector), mode, notice)
 
     async def asearch(self, query: str, k: int, scope: Scope | None = None) -> SearchResult:
         """A hybrid `search` for the event loop. The query is embedded without blocking the loop; the search
         runs in a worker thread, since it reads its hits' details from Postgres."""
-        try:
-            vector, notice = (await self._aembed(query))[0], None
-        except (ModelUnavailable, ModelError) as exc:
-            vector, notice = None, _keyword_only(exc)
+        vector, notice = None, self._loading_notice()
+        if notice is None:
+            try:
+                vector = (await self._aembed(query))[0]
+            except (ModelUnavailable, ModelError) as exc:
+                notice = _keyword_only(exc)
         search = functools.partial(self._hits, query, k, scope, "hybrid", vector)
         return SearchResult(await anyio.to_thread.run_sync(search), "hybrid", notice)
 
@@ -338,6 +342,13 @@ class SearchService:
               vector: np.ndarray | None) -> list[Hit]:
         """The ranking itself, once the query has its vector (or none: keywords only)."""
         return self.index.search(query, k, scope=scope, mode=mode, query_vector=vector)
+
+    def _loading_notice(self) -> str | None:
+        """A search does not wait for an in-process model that is still loading (seconds; longer while it is
+        first unpacked): it runs on keywords meanwhile and says so."""
+        if isinstance(self.embedder, LoadableEmbedder) and self.embedder.state == "loading":
+            return "Keyword search only for a moment: the embedding model is still loading."
+        return None
 
     async def _aembed(self, query: str) -> np.ndarray:
         if isinstance(self.embedder, AsyncEmbedder):

@@ -1870,6 +1870,8 @@ export interface components {
         };
         /** EmbedderHealth */
         EmbedderHealth: {
+            /** Error */
+            error: string | null;
             /**
              * Kind
              * @enum {string}
@@ -1877,8 +1879,18 @@ export interface components {
             kind: "ollama" | "local";
             /** Model */
             model: string;
+            /** Name */
+            name: string;
+            /** Ready */
+            ready: boolean;
+            /** State */
+            state: ("not loaded" | "loading" | "ready" | "unavailable") | null;
         };
-        /** EmbeddingModelOut */
+        /**
+         * EmbeddingModelOut
+         * @description `name`: Ollama's embedding model, or the in-process one with QUIRE_EMBEDDER=local; `present`: it can
+         *     make vectors now (pulled in Ollama, or the local model not failing to load).
+         */
         EmbeddingModelOut: {
             /** Embedder */
             embedder: string;
@@ -1888,6 +1900,8 @@ export interface components {
             present: boolean;
             /** Recorded As */
             recorded_as: string;
+            /** State */
+            state: ("not loaded" | "loading" | "ready" | "unavailable") | null;
         };
         /** Error */
         Error: {

@@ -4,11 +4,21 @@
  * screen turns the light amber at once and re-checks health, rather than waiting for the next poll.
  */
 import { useEffect, useSyncExternalStore } from "react";
+import type { components } from "@/api/schema";
 import { useHealth } from "@/api/vault";
 import { Popover } from "@/components/Popover";
 import { CodeText } from "@/components/CodeText";
 import { cn } from "@/lib/cn";
 import { connectionFailing, subscribeConnection } from "@/lib/connection";
+
+type EmbedderHealth = components["schemas"]["EmbedderHealth"];
+
+/** The embedding model's state in a word: Ollama's is pulled or not; a built-in one loads at start. */
+function embedderNote(embedder: EmbedderHealth): string {
+  if (embedder.kind === "ollama") return embedder.ready ? "✓" : "— missing";
+  if (embedder.state === "loading" || embedder.state === "not loaded") return "(built in) — loading";
+  return embedder.ready ? "(built in) ✓" : "(built in) — not installed";
+}
 
 export function HealthIndicator() {
   const failing = useSyncExternalStore(subscribeConnection, connectionFailing);
@@ -64,7 +74,7 @@ export function HealthIndicator() {
                 <dt className="text-ink-faint">Chat model</dt>
                 <dd className="truncate">{data.ollama.chat_model.name} {data.ollama.chat_model.present ? "✓" : "— missing"}</dd>
                 <dt className="text-ink-faint">Embeddings</dt>
-                <dd className="truncate">{data.ollama.embed_model.name} {data.ollama.embed_model.present ? "✓" : "— missing"}</dd>
+                <dd className="truncate">{data.embedder.name} {embedderNote(data.embedder)}</dd>
                 <dt className="text-ink-faint">Ollama</dt>
                 <dd className="truncate">{data.ollama.reachable ? data.ollama.host : "not reachable"}</dd>
                 <dt className="text-ink-faint">Database</dt>

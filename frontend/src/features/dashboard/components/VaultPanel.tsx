@@ -25,6 +25,13 @@ function Present({ ok, label }: { ok: boolean; label: string }) {
     : <span className="inline-flex items-center gap-1 text-warn"><XCircle size={13} />{label}</span>;
 }
 
+/** A built-in (in-process) model loads in the background at start; Ollama's is pulled or not. */
+function embeddingLabel(embedding: VaultStats["models"]["embedding"]): string {
+  if (embedding.embedder !== "local") return embedding.present ? "present" : "not installed";
+  if (embedding.state === "loading" || embedding.state === "not loaded") return "built in, loading";
+  return embedding.present ? "built in" : "built in, not installed";
+}
+
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="grid grid-cols-[7.5rem_1fr] gap-3 py-1.5 text-[13px]">
@@ -66,7 +73,7 @@ export function VaultPanel({ stats }: { stats: VaultStats }) {
           <h3 id="models-title" className="mb-1 flex items-center gap-1.5 text-xs font-medium tracking-wide text-ink-faint uppercase"><Database size={13} />Models and index</h3>
           <dl className="divide-y divide-line">
             <Row label="Chat model"><span className="mr-2 font-medium">{models.chat.name}</span><Present ok={models.chat.present} label={models.chat.present ? "present" : "not installed"} /></Row>
-            <Row label="Embeddings"><span className="mr-2 font-medium">{models.embedding.name}</span><Present ok={models.embedding.present} label={models.embedding.embedder === "local" ? "built in" : models.embedding.present ? "present" : "not installed"} /></Row>
+            <Row label="Embeddings"><span className="mr-2 font-medium">{models.embedding.name}</span><Present ok={models.embedding.present} label={embeddingLabel(models.embedding)} /></Row>
             <Row label="Ollama"><span className="mr-2 break-all">{models.ollama.host}</span><Present ok={models.ollama.reachable} label={models.ollama.reachable ? `${plural(models.ollama.available.length, "model")}` : "not reachable"} /></Row>
             <Row label="Search index">{index.state} · {plural(index.blocks, "passage")}{index.dimension ? ` · ${index.dimension} dimensions` : ""} · {formatBytes(index.memory_bytes)} in memory</Row>
           </dl>

