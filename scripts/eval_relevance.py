@@ -74,8 +74,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--collection", type=Path, default=DEFAULT_COLLECTION,
                    help="a folder in the Cranfield format (corpus.jsonl, queries.jsonl, qrels.tsv)")
     p.add_argument("--embedder", choices=("local", "hash", "none"), default=None)
-    p.add_argument("--local-model", choices=tuple(LOCAL_MODELS), default=DEFAULT_LOCAL_MODEL,
-                   help="the in-process model of --embedder local (QUIRE_LOCAL_EMBED_MODEL's choices)")
+    p.add_argument("--local-model", choices=tuple(LOCAL_MODELS), default=None,
+                   help="the in-process model of --embedder local (QUIRE_LOCAL_EMBED_MODEL's choices); default "
+                        f"{DEFAULT_LOCAL_MODEL}, or the other one if only that is installed")
     p.add_argument("--off-topic", type=Path, default=OFF_TOPIC)
     p.add_argument("--min-kept", type=float, default=0.95)
     p.add_argument("--threshold", type=float, default=None,

@@ -6,8 +6,10 @@ a test half of its queries, side by side.
 
 DIR is any folder in the Cranfield format (default: ../shared/eval/cranfield beside the repo):
 ``corpus.jsonl`` ({id, title, text}), ``queries.jsonl`` ({id, text}), ``qrels.tsv`` (query, doc, graded
-relevance > 0, no header) and optionally ``source_docs.tsv`` (query, doc: the paper a query was written
-from). Run it as is on a collection you have never looked at: that is the test that counts.
+relevance; rows of 0 or less are not relevant; a header row and TREC's four columns are read too) and
+optionally ``source_docs.tsv`` (query, doc: the paper a query was written from). Run it as is on a
+collection you have never looked at: that is the test that counts. Without --local-model the product's
+default in-process model is used, or the other one if only that is installed (said on stderr).
 
 The split (`split_of`), fixed before any result was seen: a query with an integer id is in the tuning
 half if the id is odd, in the test half if even (on Cranfield the odd half is the one every earlier
@@ -57,7 +59,8 @@ from backend.process import configure_process
 configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
 
 from backend.llm.embedders import Embedder, l2_normalise
-from backend.llm.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS, LocalModelName
+from backend.llm.errors import ModelUnavailable
+from backend.llm.local_models import DEFAULT_LOCAL_MODEL, INSTALL_HINT, LOCAL_MODELS, LocalModelName, model_folder
 from backend.llm.windows import pool_windows
 from backend.retrieval.hybrid import DenseFeedback, HybridIndex
 from backend.retrieval.sparse import BM25Params
@@ -85,21 +88,34 @@ class Collection:
     source: dict[str, str]  # query → its source document (code -1), if given
 
 
+def _lines(path: Path) -> list[str]:
+    return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
 def load_collection(path: Path) -> Collection:
+    """The collection in `path`. Tolerated beside the Cranfield layout, so that a collection converted
+    elsewhere runs as it is: blank lines, a header row in the TSV files (BEIR's ``query-id corpus-id
+    score``) and four-column TREC qrels (``query iteration doc relevance``)."""
+    missing = [name for name in ("corpus.jsonl", "queries.jsonl", "qrels.tsv") if not (path / name).is_file()]
+    if missing:
+        sys.exit(f"{path} is not a collection: it has no {', '.join(missing)} (see this script's docstring).")
     docs = {}
-    for line in (path / "corpus.jsonl").read_text().splitlines():
+    for line in _lines(path / "corpus.jsonl"):
         row = json.loads(line)
-        docs[str(row["id"])] = f"{row.get('title', '')}\n{row.get('text', '')}".strip()
-    lines = (path / "queries.jsonl").read_text().splitlines()
-    queries = {str(r["id"]): r["text"] for r in map(json.loads, lines)}
+        docs[str(row["id"])] = f"{row.get('title') or ''}\n{row.get('text') or ''}".strip()
+    queries = {str(r["id"]): r["text"] for r in map(json.loads, _lines(path / "queries.jsonl"))}
     qrels: dict[str, dict[str, int]] = {}
-    for line in (path / "qrels.tsv").read_text().splitlines():
-        q, d, rel = line.split("\t")
-        if int(rel) > 0:
-            qrels.setdefault(q, {})[d] = int(rel)
+    for line in _lines(path / "qrels.tsv"):
+        cells = line.split()
+        if len(cells) not in (3, 4) or not cells[-1].lstrip("-").isdigit():
+            continue  # a header
+        q, d, rel = cells[0], cells[-2], int(cells[-1])
+        if rel > 0:
+            qrels.setdefault(q, {})[d] = rel
     source = {}
     if (path / "source_docs.tsv").exists():
-        source = dict(line.split("\t") for line in (path / "source_docs.tsv").read_text().splitlines())
+        source = {q: d for q, d in (line.split()[:2] for line in _lines(path / "source_docs.tsv"))
+                  if q in queries}
     return Collection(docs, queries, qrels, source)
 
 
@@ -122,23 +138,45 @@ class HashEmbedder:
         return l2_normalise(out)
 
 
-def make_embedder(name: str, local_model: LocalModelName) -> Embedder | None:
+def make_embedder(name: str, local_model: LocalModelName | None) -> Embedder | None:
+    """`local_model` None: the product's default in-process model (see `local_model_or_fallback`)."""
     if name == "none":
         return None
     if name == "hash":
         return HashEmbedder()
     from backend.llm.local_embedder import LocalEmbedder
 
-    return LocalEmbedder(MODELS_DIR, local_model)
+    return LocalEmbedder(MODELS_DIR, local_model_or_fallback(local_model))
 
 
-def windowed_embedder(name: str, local_model: LocalModelName) -> LocalEmbedder | None:
+def local_model_or_fallback(requested: LocalModelName | None) -> LocalModelName:
+    """The model asked for; if none was, the product's default, or else the other model that is installed
+    (an environment with the requirements-local.txt of an earlier release has only MiniLM), said on stderr.
+    Exits with the install hint when the model cannot be had: a measurement, not a traceback."""
+    others = [m for m in LOCAL_MODELS if m != DEFAULT_LOCAL_MODEL]
+    candidates = [requested] if requested else [DEFAULT_LOCAL_MODEL, *others]
+    problems: list[str] = []
+    for name in candidates:
+        try:
+            model_folder(LOCAL_MODELS[name], MODELS_DIR)
+        except ModelUnavailable as exc:
+            problems.append(f"{name}: {exc.message}")
+            continue
+        if problems:
+            print(f"note: measuring with {name}, not the default ({'; '.join(problems)} "
+                  f"Install it with `{INSTALL_HINT}`).", file=sys.stderr)
+        return name
+    sys.exit(f"No local embedding model can be loaded ({'; '.join(problems)}). Install one with `{INSTALL_HINT}`, "
+             "or pass --embedder hash.")
+
+
+def windowed_embedder(name: str, local_model: LocalModelName | None) -> LocalEmbedder | None:
     """The local model embedding a text longer than its word-piece limit by windows (not shipped)."""
     if name != "local":
         return None
     from backend.llm.local_embedder import LocalEmbedder
 
-    return LocalEmbedder(MODELS_DIR, local_model, windows=True)
+    return LocalEmbedder(MODELS_DIR, local_model_or_fallback(local_model), windows=True)
 
 
 def cached_windows(embedder: LocalEmbedder, texts: list[str]) -> tuple[np.ndarray, list[int]]:
@@ -330,8 +368,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "default ../shared/eval/cranfield beside the repo")
     p.add_argument("--embedder", choices=("local", "hash", "none"), default=None,
                    help="default: local if sentence-transformers is importable, else hash")
-    p.add_argument("--local-model", choices=tuple(LOCAL_MODELS), default=DEFAULT_LOCAL_MODEL,
-                   help="the in-process model of --embedder local (QUIRE_LOCAL_EMBED_MODEL's choices)")
+    p.add_argument("--local-model", choices=tuple(LOCAL_MODELS), default=None,
+                   help="the in-process model of --embedder local (QUIRE_LOCAL_EMBED_MODEL's choices); default "
+                        f"{DEFAULT_LOCAL_MODEL}, or the other one if only that is installed")
     p.add_argument("--exclude-source-docs", action="store_true",
                    help="remove each query's source document (code -1) from its rankings")
     # Switches behind the tokenizer and BM25 measurements (see backend/retrieval/tokenizer.py).

@@ -8,11 +8,14 @@ fail here, not on the held-out run. `--embedder none` keeps them model-free and 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,19 +28,22 @@ DOCS = {
 }
 QUERIES = {"1": "what does a glacier leave behind as moraine", "2": "how does a divergent nozzle accelerate gas",
            "3": "how does chlorophyll absorb light", "4": "why did gothic vaults need flying buttresses"}
+HAVE_LOCAL_MODEL = importlib.util.find_spec("sentence_transformers") is not None
 RELEVANT = {"1": "d1", "2": "d2", "3": "d3", "4": "d4"}
 OFF_TOPIC = ["# one question per line", "Who won the football world cup in 2018?",
              "What is the capital city of Australia?"]
 
 
-def write_collection(folder: Path) -> Path:
+def write_collection(folder: Path, *, beir: bool = False) -> Path:
+    """`beir`: as a collection converted from BEIR comes: a header row in qrels.tsv, a blank line at the end."""
     folder.mkdir()
     (folder / "corpus.jsonl").write_text("".join(
         json.dumps({"id": doc, "title": text.split("\n")[0], "text": text.split("\n")[1]}) + "\n"
         for doc, text in DOCS.items()))
     (folder / "queries.jsonl").write_text("".join(json.dumps({"id": q, "text": t}) + "\n"
-                                                  for q, t in QUERIES.items()))
-    (folder / "qrels.tsv").write_text("".join(f"{q}\t{d}\t1\n" for q, d in RELEVANT.items()))
+                                                  for q, t in QUERIES.items()) + ("\n" if beir else ""))
+    header = "query-id\tcorpus-id\tscore\n" if beir else ""
+    (folder / "qrels.tsv").write_text(header + "".join(f"{q}\t{d}\t1\n" for q, d in RELEVANT.items()))
     return folder
 
 
@@ -53,8 +59,9 @@ def row(output: str, label: str) -> list[float]:
     return [float(x) for x in re.findall(r"\d+\.\d+", line[len(label):])]
 
 
-def test_eval_retrieval_reports_both_halves_of_a_collection(tmp_path: Path) -> None:
-    out = run_script("eval_retrieval.py", "--collection", str(write_collection(tmp_path / "c")),
+@pytest.mark.parametrize("beir", [False, True], ids=["cranfield-layout", "beir-layout"])
+def test_eval_retrieval_reports_both_halves_of_a_collection(tmp_path: Path, beir: bool) -> None:
+    out = run_script("eval_retrieval.py", "--collection", str(write_collection(tmp_path / "c", beir=beir)),
                      "--embedder", "none")
     assert "4 docs, 4 judged queries: 2 tuning, 2 test" in out
     # nDCG@10, R@10, R@100, MRR@10 on the tuning half, then the same on the test half: all perfect.
@@ -71,3 +78,24 @@ def test_eval_relevance_keeps_the_collection_questions_and_refuses_off_topic_one
     at_threshold = out.split("\nat threshold ")[1]
     for half in ("tuning", "test"):
         assert row(at_threshold, f"keyword only  {half}") == [100.0, 100.0], half  # on-topic kept, off refused
+
+
+@pytest.mark.skipif(HAVE_LOCAL_MODEL, reason="a local model is installed here (its run writes data/cache)")
+def test_eval_retrieval_without_a_local_model_says_what_to_install(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_retrieval.py"), "--collection",
+                           str(write_collection(tmp_path / "c")), "--embedder", "local"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "No local embedding model can be loaded" in done.stderr
+    assert "pip install -r requirements-local.txt" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_eval_retrieval_on_a_folder_that_is_no_collection_says_so(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_retrieval.py"), "--collection",
+                           str(tmp_path), "--embedder", "none"], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 1
+    assert "is not a collection: it has no corpus.jsonl, queries.jsonl, qrels.tsv" in done.stderr
+    assert "Traceback" not in done.stderr
