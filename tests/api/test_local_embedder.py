@@ -35,7 +35,8 @@ def test_the_built_in_model_loads_at_start_and_says_how_it_stands(
     server = server_factory(QUIRE_EMBEDDER="local", QUIRE_LOCAL_EMBED_MODEL="all-MiniLM-L6-v2")
     with server.client() as api:
         before = api.get("/api/health").json()["embedder"]
-        assert before["kind"] == "local" and before["name"] == "all-MiniLM-L6-v2"
+        assert before["kind"] == "local"
+        assert before["name"] == "all-MiniLM-L6-v2"
         assert before["model"] == "local:all-MiniLM-L6-v2"
         # Loading began at start: nothing has asked for a vector yet.
         assert before["state"] in ("loading", "ready", "unavailable")
@@ -47,23 +48,31 @@ def test_the_built_in_model_loads_at_start_and_says_how_it_stands(
         health = _embedder_once_settled(api)
         embedder = health["embedder"]
         stats = api.get("/api/vault/stats").json()["models"]["embedding"]
-        assert stats["name"] == "all-MiniLM-L6-v2" and stats["embedder"] == "local"
+        assert stats["name"] == "all-MiniLM-L6-v2"
+        assert stats["embedder"] == "local"
         ingest(api, {"tidal.md": NOTE})
         if HAVE_LOCAL:
-            assert embedder["state"] == "ready" and embedder["ready"] and embedder["error"] is None
-            assert stats["present"] and stats["state"] == "ready"
+            assert embedder["state"] == "ready"
+            assert embedder["ready"]
+            assert embedder["error"] is None
+            assert stats["present"]
+            assert stats["state"] == "ready"
             assert not any("requirements-local.txt" in hint for hint in health["hints"])
             found = api.get("/api/search", params={"q": "why do we always see the same side of the moon",
                                                    "mode": "dense"}).json()
             assert found["notice"] is None
-            assert found["hits"] and found["hits"][0]["filename"] == "tidal.md"
+            assert found["hits"]
+            assert found["hits"][0]["filename"] == "tidal.md"
         else:
-            assert embedder["state"] == "unavailable" and not embedder["ready"]
+            assert embedder["state"] == "unavailable"
+            assert not embedder["ready"]
             assert "not installed" in embedder["error"]
             assert health["status"] == "degraded"
             assert any("pip install -r requirements-local.txt" in hint and "keywords only" in hint
                        for hint in health["hints"])
-            assert not stats["present"] and stats["state"] == "unavailable"
+            assert not stats["present"]
+            assert stats["state"] == "unavailable"
             found = api.get("/api/search", params={"q": "tidally locked moon"}).json()
             assert found["notice"].startswith("Keyword search only: the embedding model is unavailable")
-            assert found["hits"] and found["hits"][0]["filename"] == "tidal.md"
+            assert found["hits"]
+            assert found["hits"][0]["filename"] == "tidal.md"

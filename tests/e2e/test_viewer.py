@@ -158,6 +158,27 @@ def test_slide_result_opens_slide_n_of_m(
     expect(view).to_contain_text("Slide 17 of 34")
 
 
+def test_a_passage_taller_than_the_view_opens_at_its_start_below_the_slide_bar(
+    page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]]
+) -> None:
+    # Slide 17 is one passage of some 30 lines and a table: centred, its first lines were hidden.
+    _open_hit(page, e2e_server, "jj = 23", "py4e-02-expressions.pptx")
+    view = page.get_by_test_id("slide-view")
+    expect(view).to_have_attribute("data-slide", "17")
+    cited = view.get_by_test_id("cited-block")
+    expect(cited).to_contain_text(">>> xx = 2")
+    bar = view.get_by_role("button", name="Next slide").locator("xpath=ancestor::div[contains(@class, 'sticky')]")
+    page.wait_for_function("""() => {
+        const block = document.querySelector('[data-testid="cited-block"]').getBoundingClientRect();
+        return block.height > window.innerHeight && block.top > 0;
+    }""")
+    block, bar_box, viewport = cited.bounding_box(), bar.bounding_box(), page.viewport_size
+    assert block is not None
+    assert bar_box is not None
+    assert viewport is not None
+    assert bar_box["y"] + bar_box["height"] <= block["y"] < viewport["height"] / 3
+
+
 @pytest.mark.parametrize(("query", "filename", "heading"), [
     ("some interesting things a respectful duck could eat", "docling-word-sample.docx", None),
     ("converts JavaScript scripts into Java classes", "wikipedia-mozilla.html", "Rhino"),

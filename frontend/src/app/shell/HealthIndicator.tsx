@@ -74,7 +74,7 @@ export function HealthIndicator() {
                 <dt className="text-ink-faint">Chat model</dt>
                 <dd className="truncate">{data.ollama.chat_model.name} {data.ollama.chat_model.present ? "✓" : "— missing"}</dd>
                 <dt className="text-ink-faint">Embeddings</dt>
-                <dd className="truncate">{data.embedder.name} {embedderNote(data.embedder)}</dd>
+                <dd className="min-w-0 break-words">{data.embedder.name} {embedderNote(data.embedder)}</dd>
                 <dt className="text-ink-faint">Ollama</dt>
                 <dd className="truncate">{data.ollama.reachable ? data.ollama.host : "not reachable"}</dd>
                 <dt className="text-ink-faint">Database</dt>

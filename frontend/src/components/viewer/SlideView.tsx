@@ -8,6 +8,7 @@ import { withoutOverlap } from "@/lib/highlight";
 import { slideParts } from "@/lib/slide";
 import { PageNav } from "./PageNav";
 import { Highlighted } from "./Highlighted";
+import { revealPassage } from "./revealPassage";
 import { PictureText } from "./PictureText";
 
 export function SlideView({ documentId, slides, initialSlide, block, terms }: {
@@ -60,7 +61,7 @@ function SlideBlock({ text, cited, terms, title }: {
 }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (cited) ref.current?.scrollIntoView({ block: "center" });
+    if (cited) revealPassage(ref.current);
   }, [cited]);
   // The title was printed as the heading; the block repeats it as its first paragraph.
   const parts = slideParts(text).filter((part, index) => !(index === 0 && part.kind === "text" && part.text === title));
@@ -68,7 +69,7 @@ function SlideBlock({ text, cited, terms, title }: {
     <div
       ref={ref}
       data-testid={cited ? "cited-block" : undefined}
-      className={cn("space-y-3 rounded-lg text-[15px] leading-relaxed text-ink", cited && "bg-accent-soft/60 p-3 ring-2 ring-accent")}
+      className={cn("scroll-mt-16 space-y-3 rounded-lg text-[15px] leading-relaxed text-ink", cited && "bg-accent-soft/60 p-3 ring-2 ring-accent")}
     >
       {parts.map((part, index) => {
         if (part.kind === "table") {

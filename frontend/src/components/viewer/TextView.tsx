@@ -12,6 +12,7 @@ import type { ViewerBlock } from "@/api/viewer";
 import { readableMarkdown, withoutOverlap } from "@/lib/highlight";
 import { pictureParts } from "@/lib/slide";
 import { Highlighted } from "./Highlighted";
+import { revealPassage } from "./revealPassage";
 import { PictureText } from "./PictureText";
 import { SheetTable } from "./SheetView";
 import { useBlockWindow } from "./useBlockWindow";
@@ -78,7 +79,7 @@ function TextBlock({ block, text, cited, terms, heading, pictures }: {
 }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (cited) ref.current?.scrollIntoView({ block: "center" });
+    if (cited) revealPassage(ref.current);
   }, [cited]);
   const path = heading?.split(" > ") ?? [];
   return (
@@ -94,7 +95,7 @@ function TextBlock({ block, text, cited, terms, heading, pictures }: {
         data-testid={cited ? "cited-block" : undefined}
         data-block-id={block.id}
         className={cn(
-          "-mx-3 my-1 rounded-lg px-3 py-2 text-[15px] leading-relaxed text-ink",
+          "-mx-3 my-1 scroll-mt-4 rounded-lg px-3 py-2 text-[15px] leading-relaxed text-ink",
           cited && "bg-accent-soft/70 ring-2 ring-accent",
         )}
       >
