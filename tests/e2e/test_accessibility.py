@@ -121,7 +121,14 @@ def _check(page: Page, found: dict[str, list[dict[str, Any]]], screen: str, with
     the app follows the system's scheme as it changes), back in light for the next screen."""
     found[screen] = axe_violations(page, within)
     _switch(page, "dark")
-    found[f"{screen} (dark)"] = axe_violations(page, within, rules=["color-contrast"])
+    dark = axe_violations(page, within, rules=["color-contrast"])
+    if dark:
+        # Once, in a full run of the suite on the busy two cores, the PDF viewer's page bar was measured in
+        # the light theme's text colour on the dark theme's background just after the switch (a pairing
+        # neither theme has), and six runs of this test alone, three with both cores kept busy, never
+        # showed it again: the measurement raced the switch. A real contrast fault is found twice.
+        dark = axe_violations(page, within, rules=["color-contrast"])
+    found[f"{screen} (dark)"] = dark
     _switch(page, "light")
 
 
