@@ -55,6 +55,7 @@ from backend.mcp import http as mcp_http
 from backend.retrieval.keyword_fold import KeywordFolder
 from backend.retrieval.postgres import PostgresSearchService
 from backend.retrieval.service import SearchService
+from backend.scratch import remove_abandoned_scratch
 from backend.store import embeddings as embedding_store
 from backend.store.db import Database
 from backend.store.embedded import close_embedded_postgres, start_embedded_postgres, stop_supervising
@@ -104,6 +105,7 @@ def start_services(settings: Settings, mode: ProcessMode = "server") -> AppConte
     context.keyword_folder = KeywordFolder(context.db, settings.keyword_fold_s)  # in either search mode
     context.keyword_folder.start()
     remove_orphaned_uploads(context.db, settings.docs_dir, started_at)
+    remove_abandoned_scratch()
     durable.launch_dbos(settings, context.db.url, executor_id)
     membership.start()
     schedule_trash_retention(settings)

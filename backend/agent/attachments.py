@@ -14,10 +14,8 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from backend.agent.prompting import fence
@@ -25,6 +23,7 @@ from backend.errors import QuireError
 from backend.ingest.sandbox import SandboxPool, extract_sandboxed
 from backend.ingest.types import ExtractionError, RejectedFile
 from backend.ingest.validate import detect_kind, sanitise_filename
+from backend.scratch import scratch_folder
 from backend.store.kinds import DocKind
 
 MAX_ATTACHMENTS = 5
@@ -197,8 +196,8 @@ def _image_type(data: bytes, name: str) -> str:
 def _document_kind(data: bytes, name: str, extension: str | None) -> DocKind:
     """What a document attachment is read as, before the stream starts: checked against its extension or
     declared type like an upload, or (neither saying) decided by its content; 415 when it is none chat reads."""
-    with tempfile.TemporaryDirectory(prefix="quire-attachment-") as folder:
-        path = Path(folder) / "attachment"
+    with scratch_folder("attachment") as folder:
+        path = folder / "attachment"
         path.write_bytes(data)
         try:
             kind = detect_kind(path, f"attachment.{extension}" if extension else name)
@@ -214,8 +213,8 @@ def _document_kind(data: bytes, name: str, extension: str | None) -> DocKind:
 def _extract(data: bytes, name: str, kind: DocKind, ocr_languages: str,
              pool: SandboxPool) -> tuple[str, int | None]:
     """The document's text (with page markers where pages exist) and its page count."""
-    with tempfile.TemporaryDirectory(prefix="quire-attachment-") as folder:
-        path = Path(folder) / "attachment"
+    with scratch_folder("attachment") as folder:
+        path = folder / "attachment"
         path.write_bytes(data)
         try:
             extracted = extract_sandboxed(pool, path, kind, ocr_languages=ocr_languages)

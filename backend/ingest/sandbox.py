@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import logging
 import os
-import tempfile
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -34,6 +33,7 @@ from backend.ingest.extract.common import too_large
 from backend.ingest.extract.pictures import PictureOcr, PictureScan
 from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult, ProgressCallback
 from backend.sandbox import Cancelled, JobCrashed, LimitBroken, ProcessLimits, ProcessPool, preload
+from backend.scratch import scratch_folder
 from backend.store.kinds import DocKind
 
 # The jobs' module and every reader they call (PyMuPDF, python-docx/pptx, openpyxl, lxml), with the OCR of
@@ -135,8 +135,8 @@ def _image(pool: SandboxPool, path: Path, languages: str, on_progress: ProgressC
     from backend.ingest.extract.ocr import missing_ocr
     from backend.ingest.extract.pdf import OCR_LANGUAGES_HINT
 
-    with tempfile.TemporaryDirectory(prefix="quire-image-") as folder:
-        pdf = Path(folder) / "pages.pdf"
+    with scratch_folder("image") as folder:
+        pdf = folder / "pages.pdf"
         pool.run(jobs.image_pdf, (str(path), str(pdf)), should_stop=should_stop)
         try:
             return _pdf(pool, pdf, languages, on_progress, should_stop)

@@ -12,15 +12,14 @@ import html
 import io
 import itertools
 import sqlite3
-import tempfile
 import time
 import zipfile
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import genanki
 
+from backend.scratch import scratch_folder
 from backend.store.decks import CardRow
 
 # Anki ids are 64-bit, but the range genanki and Anki's own importers use for generated ids is [2^30, 2^31).
@@ -76,8 +75,8 @@ def deck_package(deck_id: str, title: str, cards: Sequence[CardRow], tags_of: Ca
 def _write(package: genanki.Package) -> bytes:
     """The package as bytes. Written here rather than with `write_to_file`, which leaves its temporary
     SQLite copy of the cards behind in the system's temp folder."""
-    with tempfile.TemporaryDirectory(prefix="quire-apkg-") as folder:
-        collection = Path(folder) / "collection.anki2"
+    with scratch_folder("apkg") as folder:
+        collection = folder / "collection.anki2"
         conn = sqlite3.connect(collection)
         try:
             now = time.time()  # newer than any earlier export, so Anki's import updates changed notes
