@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from backend.api.deps import ContextDep
 from backend.cluster.status import ProcessStatus, list_processes
 from backend.config import APPLICATION_VERSION
-from backend.llm.embedders import embedder_status
+from backend.llm.embedders import LoadState, embedder_status
 from backend.llm.errors import ModelUnavailable
 from backend.store.liveness import DATABASE_LOST
 from backend.voice.service import transcriber
@@ -60,7 +60,7 @@ class EmbedderHealth(BaseModel):
     ready: bool  # false: searches run on keywords only and new passages wait for their vectors
     # The in-process model's load state (it loads in the background at start); null for Ollama, whose
     # model is in `ollama.embed_model`.
-    state: Literal["not loaded", "loading", "ready", "unavailable"] | None
+    state: LoadState | None
     error: str | None
 
 
