@@ -170,13 +170,11 @@ def local_model_or_fallback(requested: LocalModelName | None) -> LocalModelName:
              "or pass --embedder hash.")
 
 
-def windowed_embedder(name: str, local_model: LocalModelName | None) -> LocalEmbedder | None:
-    """The local model embedding a text longer than its word-piece limit by windows (not shipped)."""
-    if name != "local":
-        return None
+def windowed_embedder(embedder: Embedder | None) -> LocalEmbedder | None:
+    """`embedder`'s local model embedding a text longer than its word-piece limit by windows (not shipped)."""
     from backend.llm.local_embedder import LocalEmbedder
 
-    return LocalEmbedder(MODELS_DIR, local_model_or_fallback(local_model), windows=True)
+    return LocalEmbedder(MODELS_DIR, embedder.name, windows=True) if isinstance(embedder, LocalEmbedder) else None
 
 
 def cached_windows(embedder: LocalEmbedder, texts: list[str]) -> tuple[np.ndarray, list[int]]:
@@ -422,7 +420,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         previous = build_index(coll, analyzer, bm25, doc_vecs, feedback=PREVIOUS_DEFAULT)
         rows["RRF + dense feedback"] = index_ranker(previous, "hybrid", qvecs)
     if args.variants:
-        windowed = windowed_embedder(embedder_name, args.local_model)
+        windowed = windowed_embedder(embedder)
         rows.update(variant_rows(coll, analyzer, bm25, rows, windowed, doc_vecs, qvecs))
     if not args.skip_baseline:
         rows["baseline rank_bm25"] = baseline_ranker(coll)

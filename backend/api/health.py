@@ -149,9 +149,10 @@ def health(ctx: ContextDep) -> dict[str, Any]:
             postgres_ok = False
     dbos_state = _dbos_state(postgres_ok)
     chat_ok = status.has(settings.chat_model)
-    embedding = embedder_status(ctx.embedder, status.has(settings.embed_model))
-    local = embedding.state is not None
-    ollama_embed_ok = local or status.has(settings.embed_model)  # the local embedder needs no Ollama model
+    ollama_has_embed_model = status.has(settings.embed_model)
+    embedding = embedder_status(ctx.embedder, settings.embed_model, ollama_has_embed_model)
+    # An in-process embedder (one with a load state) needs no Ollama model.
+    ollama_embed_ok = embedding.state is not None or ollama_has_embed_model
     healthy = postgres_ok and dbos_state["ok"] and status.reachable and chat_ok and embedding.ready
     return {
         "status": "ok" if healthy else "degraded",
@@ -163,11 +164,11 @@ def health(ctx: ContextDep) -> dict[str, Any]:
             "host": settings.ollama_host,
             "models": status.models,
             "chat_model": {"name": settings.chat_model, "present": chat_ok},
-            "embed_model": {"name": settings.embed_model, "present": status.has(settings.embed_model)},
+            "embed_model": {"name": settings.embed_model, "present": ollama_has_embed_model},
             "error": status.error,
         },
         "embedder": {"kind": settings.embedder, "model": ctx.embedder.model, "ready": embedding.ready,
-                     "name": settings.local_embed_model if local else settings.embed_model,
+                     "name": embedding.name,
                      "state": embedding.state, "error": embedding.problem.message if embedding.problem else None},
         "index": index,
         "voice": asdict(transcriber(settings).status()),

@@ -49,6 +49,9 @@ class LoadableEmbedder(Protocol):
     """An embedder whose model lives in this process: loaded once, which takes a while, and may fail."""
 
     @property
+    def name(self) -> str: ...  # the model's own name, as QUIRE_LOCAL_EMBED_MODEL gives it
+
+    @property
     def state(self) -> LoadState: ...
 
     @property
@@ -77,17 +80,19 @@ class EmbedderStatus:
     """Can the embedder make vectors now? Not ready: searches run on keywords only and new passages wait
     for their vectors (the embedding backfill)."""
 
+    name: str  # the model: Ollama's, or the in-process one
     ready: bool
     state: LoadState | None  # an in-process model's load state; None when the model runs in Ollama
     problem: ModelUnavailable | None  # why an in-process model could not be loaded
 
 
-def embedder_status(embedder: Embedder, ollama_has_model: bool) -> EmbedderStatus:
-    """`ollama_has_model`: whether Ollama lists the embedding model (what counts for an Ollama embedder)."""
+def embedder_status(embedder: Embedder, ollama_model: str, ollama_has_model: bool) -> EmbedderStatus:
+    """`ollama_model`, `ollama_has_model`: Ollama's embedding model and whether Ollama lists it (what counts
+    for an Ollama embedder)."""
     if not isinstance(embedder, LoadableEmbedder):
-        return EmbedderStatus(ready=ollama_has_model, state=None, problem=None)
+        return EmbedderStatus(name=ollama_model, ready=ollama_has_model, state=None, problem=None)
     state = embedder.state
-    return EmbedderStatus(ready=state != "unavailable", state=state, problem=embedder.problem)
+    return EmbedderStatus(name=embedder.name, ready=state != "unavailable", state=state, problem=embedder.problem)
 
 
 def l2_normalise(vectors: np.ndarray) -> np.ndarray:

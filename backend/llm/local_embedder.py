@@ -64,6 +64,10 @@ class LocalEmbedder:
         return self._spec.dimension
 
     @property
+    def name(self) -> LocalModelName:
+        return self._spec.name
+
+    @property
     def state(self) -> LoadState:
         return self._state
 

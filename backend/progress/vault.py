@@ -125,9 +125,8 @@ def folder_size(path: Path) -> int:
 
 def embedding_model(ctx: AppContext, ollama_has_model: bool) -> EmbeddingModelOut:
     settings = ctx.settings
-    embedding = embedder_status(ctx.embedder, ollama_has_model)
-    name = settings.embed_model if embedding.state is None else settings.local_embed_model
-    return EmbeddingModelOut(name=name, present=embedding.ready, embedder=settings.embedder,
+    embedding = embedder_status(ctx.embedder, settings.embed_model, ollama_has_model)
+    return EmbeddingModelOut(name=embedding.name, present=embedding.ready, embedder=settings.embedder,
                              recorded_as=ctx.embedder.model, state=embedding.state)
 
 
