@@ -57,9 +57,11 @@ from backend.retrieval.postgres import PostgresSearchService
 from backend.retrieval.service import SearchService
 from backend.scratch import remove_abandoned_scratch
 from backend.store import embeddings as embedding_store
-from backend.store.db import Database
+from backend.store.db import Database, pool_sizes, sibling_database_url
 from backend.store.embedded import close_embedded_postgres, start_embedded_postgres, stop_supervising
+from backend.store.preflight import DBOS_SUFFIX, check_server
 from backend.store.processes import ProcessMode
+from backend.store.system_db import system_engine
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +70,8 @@ ROUTERS = (health.router, documents.router, document_versions.router, trash.rout
 
 
 def _build_context(settings: Settings, database_url: str, membership: Membership) -> AppContext:
-    db = Database(database_url, origin=membership.executor_id)
+    db = Database(database_url, origin=membership.executor_id, max_size=pool_sizes(settings.db_connections).app,
+                  application_name=membership.session_name, guard=membership.guard_connection)
     db.open()
     llm = LLMClient(settings.ollama_host, settings.chat_model, settings.embed_model, settings.ollama_timeout_s)
     embedder = build_embedder(settings.embedder, llm, settings.embed_model, settings.local_embed_model,
@@ -89,13 +92,11 @@ def start_services(settings: Settings, mode: ProcessMode = "server") -> AppConte
     database_url = settings.database_url or start_embedded_postgres(settings.postgres_dir)
     address = f"http://{settings.host}:{settings.port}" if mode == "server" else None
     membership = Membership(database_url, executor_id, mode, heartbeat_s=settings.heartbeat_s,
-                            takeover_after_s=settings.takeover_after_s, address=address)
+                            takeover_after_s=settings.takeover_after_s, data_dir=settings.data_dir, address=address)
+    check_server(database_url, membership.session_name)  # one line if this server or role cannot serve Quire
+    membership.claim()  # before the migrations; and DBOS would resume another live process's workflows
     context = _build_context(settings, database_url, membership)  # applies the migrations
-    try:
-        membership.claim()  # before DBOS launches: it would resume another live process's workflows
-    except SystemExit:
-        context.db.close()
-        raise
+    membership.register()
     set_context(context)
     if mode == "server":  # the first search must not wait for an in-process model to load (a worker never searches)
         preload(context.embedder)
@@ -106,8 +107,11 @@ def start_services(settings: Settings, mode: ProcessMode = "server") -> AppConte
     context.keyword_folder.start()
     remove_orphaned_uploads(context.db, settings.docs_dir, started_at)
     remove_abandoned_scratch()
-    durable.launch_dbos(settings, context.db.url, executor_id)
-    membership.start()
+    pools = pool_sizes(settings.db_connections)
+    durable.launch_dbos(settings, context.db.url, executor_id, system_engine(
+        sibling_database_url(context.db.url, DBOS_SUFFIX), pool_size=pools.dbos,
+        application_name=membership.session_name, guard=membership.guard_system_database))
+    membership.start(context.db)
     schedule_trash_retention(settings)
     reconcile_stuck_documents(context)
     context.search.start()
@@ -161,7 +165,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Startup and shutdown block (database, DBOS); DBOS refuses some calls on the event loop thread.
-        context = await run_in_threadpool(start_services, settings)
+        try:
+            context = await run_in_threadpool(start_services, settings)
+        except SystemExit as refused:  # a duplicate id, a server or role Quire cannot use: one line, no traceback
+            end_process(refused.code)
         app.state.context = context
         try:
             yield

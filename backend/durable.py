@@ -10,6 +10,7 @@ import importlib
 import logging
 from typing import Any
 
+import sqlalchemy as sa
 from dbos import DBOS, DBOSConfig, Queue
 
 from backend.config import APPLICATION_VERSION, Settings
@@ -26,6 +27,7 @@ WORKFLOW_MODULES = ("backend.ingest.workflow", "backend.ingest.backfill", "backe
                     "backend.ingest.trash")
 
 _queues: dict[str, Queue] = {}
+_engines: list[sa.Engine] = []
 
 # For `@DBOS.step(**RETRY_WHEN_DATABASE_LOST)`: a step whose statement hit a connection the database had
 # just dropped runs again (steps are idempotent); the next attempt's checkout waits until the database is
@@ -39,12 +41,15 @@ RETRY_WHEN_DATABASE_LOST: dict[str, Any] = {
 RETRY_WHEN_SYSTEM_DATABASE_LOST: dict[str, Any] = {**RETRY_WHEN_DATABASE_LOST, "should_retry": lost_system_database}
 
 
-def launch_dbos(settings: Settings, database_url: str, executor_id: str) -> None:
+def launch_dbos(settings: Settings, database_url: str, executor_id: str, engine: sa.Engine) -> None:
+    """Launch DBOS on `engine` (`store/system_db.py`: sized, named and guarded by Quire) over `<db>_dbos`."""
     for module in WORKFLOW_MODULES:
         importlib.import_module(module)
+    _engines.append(engine)
     config: DBOSConfig = {
         "name": "quire",
         "system_database_url": sibling_database_url(database_url, "_dbos"),
+        "system_database_engine": engine,
         "application_version": APPLICATION_VERSION,
         "executor_id": executor_id,
         "log_level": "WARNING",
@@ -68,6 +73,8 @@ def launch_dbos(settings: Settings, database_url: str, executor_id: str) -> None
 def shutdown_dbos() -> None:
     DBOS.destroy(destroy_registry=False)
     _queues.clear()
+    while _engines:  # DBOS leaves an engine it was given to its owner
+        _engines.pop().dispose()
 
 
 def ingest_queue() -> Queue:

@@ -13,11 +13,11 @@ from fastapi import APIRouter
 from pydantic import BaseModel
 
 from backend.api.deps import ContextDep
-from backend.cluster.status import ProcessStatus, list_processes
+from backend.cluster.status import Cluster, ProcessStatus, Takeover, cluster_status
 from backend.config import APPLICATION_VERSION
 from backend.llm.embedders import LoadState, embedder_status
 from backend.llm.errors import ModelUnavailable
-from backend.store.liveness import DATABASE_LOST
+from backend.store.liveness import DATABASE_LOST, DatabaseUnavailable
 from backend.voice.service import transcriber
 
 router = APIRouter(prefix="/api", tags=["health"])
@@ -81,6 +81,7 @@ class Health(BaseModel):
     index: dict[str, Any]
     voice: VoiceHealth
     processes: list[ProcessStatus]
+    takeovers: list[Takeover]  # the most recent first (kept a week)
     hints: list[str]
 
 
@@ -139,11 +140,12 @@ def health(ctx: ContextDep) -> dict[str, Any]:
     status = ctx.llm.status()
     postgres_ok = ctx.db.ping()
     index: dict[str, Any] = {"state": ctx.search.state}
-    processes: list[ProcessStatus] = []
+    cluster = Cluster(processes=[], takeovers=[], hints=[])
     if postgres_ok:
         # The database can go between the ping and these reads: health then reports it down, never a 503.
         try:
-            index, processes = ctx.search.stats(), list_processes(ctx)
+            index = ctx.search.stats()
+            cluster = cluster_status(ctx.db, ctx.executor_id, settings.takeover_after_s)
         except DATABASE_LOST:
             ctx.db.liveness.suspect()
             postgres_ok = False
@@ -153,7 +155,8 @@ def health(ctx: ContextDep) -> dict[str, Any]:
     embedding = embedder_status(ctx.embedder, settings.embed_model, ollama_has_embed_model)
     # An in-process embedder (one with a load state) needs no Ollama model.
     ollama_embed_ok = embedding.state is not None or ollama_has_embed_model
-    healthy = postgres_ok and dbos_state["ok"] and status.reachable and chat_ok and embedding.ready
+    healthy = (postgres_ok and dbos_state["ok"] and status.reachable and chat_ok and embedding.ready
+               and not cluster.hints)
     return {
         "status": "ok" if healthy else "degraded",
         "version": APPLICATION_VERSION,
@@ -172,7 +175,24 @@ def health(ctx: ContextDep) -> dict[str, Any]:
                      "state": embedding.state, "error": embedding.problem.message if embedding.problem else None},
         "index": index,
         "voice": asdict(transcriber(settings).status()),
-        "processes": processes,
-        "hints": (_database_hints(postgres_ok, ctx) + _hints(status.reachable, chat_ok, ollama_embed_ok, ctx)
-                  + _local_model_hints(embedding.problem)),
+        "processes": cluster.processes,
+        "takeovers": cluster.takeovers,
+        "hints": (_database_hints(postgres_ok, ctx) + cluster.hints
+                  + _hints(status.reachable, chat_ok, ollama_embed_ok, ctx) + _local_model_hints(embedding.problem)),
     }
+
+
+class Readiness(BaseModel):
+    ready: bool
+    executor_id: str
+
+
+@router.get("/health/ready", response_model=Readiness,
+            responses={503: {"description": "This process cannot serve now (its database is unreachable)"}})
+def ready(ctx: ContextDep) -> dict[str, Any]:
+    """For a load balancer: 200 while this process can serve requests, 503 while it cannot. What is missing
+    for the whole installation (a model, a silent process) is `/api/health`'s `status`, not a reason to
+    take this process out of rotation: every process would share it."""
+    if not ctx.db.liveness.is_up():
+        raise DatabaseUnavailable()
+    return {"ready": True, "executor_id": ctx.executor_id}

@@ -21,6 +21,7 @@ _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 # their own per-file and per-request limits instead (backend/api/upload_stream.py).
 _DEFAULT_BODY_LIMIT = 1024 * 1024
 _LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
+_OPEN_PATHS = frozenset({"/api/health", "/api/health/ready"})
 TOKEN_COOKIE = "quire_token"  # noqa: S105 - a cookie name, not a secret
 
 SECURITY_HEADERS = {
@@ -98,8 +99,9 @@ class RequestGuard:
         if scope["method"] not in _SAFE_METHODS and self._cross_site(scope, headers):
             return 403, "cross_site_request", "Cross-site requests are not accepted."
         path: str = scope["path"]
-        guarded = path.startswith("/api/") or path == "/mcp"  # the API and the MCP server (backend/mcp)
-        if self.token and guarded and path != "/api/health" and not self._authorised(headers):
+        # The API, the MCP server (backend/mcp) and the Prometheus metrics; the health checks stay open.
+        guarded = path.startswith("/api/") or path in ("/mcp", "/metrics")
+        if self.token and guarded and path not in _OPEN_PATHS and not self._authorised(headers):
             return 401, "unauthorized", "This Quire server needs its API token."
         return None
 

@@ -21,8 +21,9 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -54,6 +55,25 @@ _MIGRATION_LOCK = 727_001  # arbitrary constant shared by every Quire process
 REQUEST_CHECKOUT_S = 10.0
 BACKGROUND_WAIT_S = 600.0
 _CHECKOUT_SLICE_S = 0.25
+# Sessions a process holds besides its two pools: the heartbeat's (it holds the executor id's lock), the
+# liveness probe's and DBOS's LISTEN session. The rest of the QUIRE_DB_CONNECTIONS budget is split between
+# this pool and DBOS's (store/system_db.py); docs/notes/ops.md has the measurements.
+FIXED_SESSIONS = 3
+DEFAULT_POOL_SIZE = 3
+
+
+@dataclass(frozen=True)
+class PoolSizes:
+    app: int
+    dbos: int
+
+
+def pool_sizes(connections: int) -> PoolSizes:
+    """Split a process's connection budget: the fixed sessions, then the app's pool and DBOS's."""
+    rest = max(2, connections - FIXED_SESSIONS)
+    app = (rest + 1) // 2
+    return PoolSizes(app=app, dbos=rest - app)
+
 # A pool slot that cannot reconnect gives up after this; the next checkout grows the pool again, so
 # recovery does not wait out a long exponential backoff.
 _RECONNECT_TIMEOUT_S = 5.0
@@ -127,24 +147,37 @@ def one(cursor: Cursor) -> DictRow:
 
 
 class Database:
-    def __init__(self, url: str, *, min_size: int = 2, max_size: int = 16, origin: str = "") -> None:
+    """The pool. `application_name` names every session this process opens (so a live process can end a
+    hung one's sessions); `guard` runs on each new connection and raises to refuse it (a fenced process,
+    backend/cluster/membership.py)."""
+
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = DEFAULT_POOL_SIZE, origin: str = "",
+                 application_name: str = "quire", guard: Callable[[Connection], None] | None = None) -> None:
         self.url = normalise_url(url)
         self.origin = origin  # this process's executor id, stamped on the index change feed
+        self.application_name = application_name
+        self._guard = guard
         self._pool: ConnectionPool[Connection] = ConnectionPool(
             self.url,
-            min_size=min_size,
+            min_size=min(min_size, max_size),
             max_size=max_size,
-            kwargs={"autocommit": True, "row_factory": dict_row, "connect_timeout": CONNECT_TIMEOUT_S},
-            configure=configure_connection,
+            kwargs={"autocommit": True, "row_factory": dict_row, "connect_timeout": CONNECT_TIMEOUT_S,
+                    "application_name": application_name},
+            configure=self._configure,
             open=False,
             name="quire",
             reconnect_timeout=_RECONNECT_TIMEOUT_S,
         )
         # After an outage the idle connections are dead: check them all before anyone gets one.
-        self.liveness = Liveness(self.url, on_recovered=self._pool.check)
+        self.liveness = Liveness(self.url, on_recovered=self._pool.check, application_name=application_name)
+
+    def _configure(self, conn: Connection) -> None:
+        configure_connection(conn)
+        if self._guard is not None:
+            self._guard(conn)
 
     def open(self) -> None:
-        apply_migrations(self.url)
+        apply_migrations(self.url, application_name=self.application_name)
         self._pool.open(wait=True, timeout=30)
         self.liveness.start()
 
@@ -240,11 +273,12 @@ def _check_applied(conn: psycopg.Connection[Any], migrations_dir: Path) -> set[s
     return applied
 
 
-def apply_migrations(url: str, migrations_dir: Path = MIGRATIONS_DIR) -> list[str]:
+def apply_migrations(url: str, migrations_dir: Path = MIGRATIONS_DIR, application_name: str = "quire") -> list[str]:
     """Check the applied migrations, then apply every one not yet recorded; returns the names applied now.
     Raises `MigrationChanged` when an applied migration's file differs from the one applied."""
     done: list[str] = []
-    with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S) as conn:
+    with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
+                         application_name=application_name) as conn:
         conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
         try:
             # The runner's own table is bootstrapped here, not by a migration: the checksum column must

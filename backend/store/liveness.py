@@ -79,8 +79,9 @@ class Liveness:
     """The probe thread and the flag. `on_recovered` runs (in the probe thread) when the database
     comes back after being down, e.g. to replace the pool's dead connections."""
 
-    def __init__(self, url: str, on_recovered: Callable[[], None]) -> None:
+    def __init__(self, url: str, on_recovered: Callable[[], None], application_name: str = "quire") -> None:
         self.url = url
+        self.application_name = application_name
         self.on_recovered = on_recovered
         self._last_ok = time.monotonic()
         self._up = threading.Event()
@@ -129,7 +130,7 @@ class Liveness:
             try:
                 if conn is None or conn.closed:
                     conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
-                                           application_name="quire-liveness")
+                                           application_name=self.application_name)
                 conn.execute("SELECT 1")
             except psycopg.Error as exc:
                 if conn is not None:

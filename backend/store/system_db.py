@@ -1,0 +1,39 @@
+"""The SQLAlchemy engine DBOS uses for its system database (`<db>_dbos`), built by Quire instead of DBOS.
+
+DBOS accepts an engine of the application's own (`system_database_engine`, a public config key). Quire
+builds it for three reasons: the pool has a size chosen for many processes sharing one server (DBOS's
+default is 20 per process), every session carries this instance's `application_name` (so a live process
+can end a hung one's sessions), and each new connection runs the fence guard first — a process that was
+fenced while it hung must not write DBOS's records either. The rest is what DBOS sets on its own engine:
+the psycopg driver, no overflow, pre-ping, and an idle-in-transaction timeout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import sqlalchemy as sa
+
+from backend.store.liveness import CONNECT_TIMEOUT_S
+
+# DBOS's own default for its sessions: a session idle inside a transaction this long is ended by Postgres.
+_IDLE_IN_TRANSACTION_MS = 60_000
+_POOL_TIMEOUT_S = 30
+
+
+def system_engine(url: str, *, pool_size: int, application_name: str, guard: Callable[[], None]) -> sa.Engine:
+    engine = sa.create_engine(
+        sa.make_url(url).set(drivername="postgresql+psycopg"),
+        pool_size=pool_size, max_overflow=0, pool_timeout=_POOL_TIMEOUT_S, pool_pre_ping=True,
+        connect_args={"application_name": application_name, "connect_timeout": CONNECT_TIMEOUT_S},
+    )
+
+    @sa.event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        guard()
+        with dbapi_conn.cursor() as cursor:
+            cursor.execute(f"SET idle_in_transaction_session_timeout = {_IDLE_IN_TRANSACTION_MS}")
+        dbapi_conn.commit()  # the pool rolls a returned connection back, which would undo a bare SET
+
+    return engine
