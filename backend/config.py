@@ -68,7 +68,7 @@ class Settings(BaseSettings):
     executor_id: str | None = Field(None, min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.:-]+$",
                                     validation_alias=_env("QUIRE_EXECUTOR_ID"))
     # Postgres sessions one process may hold (store/db.py splits them): max_connections >= processes x this + 3.
-    db_connections: int = Field(8, ge=5, le=200, validation_alias=_env("QUIRE_DB_CONNECTIONS"))
+    db_connections: int = Field(9, ge=5, le=200, validation_alias=_env("QUIRE_DB_CONNECTIONS"))
     heartbeat_s: float = Field(5.0, gt=0, le=60, validation_alias=_env("QUIRE_HEARTBEAT_S"))
     takeover_after_s: float = Field(60.0, gt=0, validation_alias=_env("QUIRE_TAKEOVER_AFTER_S"))
     cache_sweep_s: float = Field(60.0, gt=0, validation_alias=_env("QUIRE_CACHE_SWEEP_S"))

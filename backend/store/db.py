@@ -49,7 +49,7 @@ PoolClosed = psycopg_pool.PoolClosed
 DatabaseError = psycopg.Error  # any failure talking to Postgres (lost connection included)
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-_MIGRATION_LOCK = 727_001  # arbitrary constant shared by every Quire process
+MIGRATION_LOCK = 727_001  # arbitrary constant shared by every Quire process
 # A request waits this long for a free connection of a live database; background work waits this long
 # for a lost database to come back before its step fails (DBOS itself waits for as long as it takes).
 REQUEST_CHECKOUT_S = 10.0
@@ -279,7 +279,7 @@ def apply_migrations(url: str, migrations_dir: Path = MIGRATIONS_DIR, applicatio
     done: list[str] = []
     with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
                          application_name=application_name) as conn:
-        conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
+        conn.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
         try:
             # The runner's own table is bootstrapped here, not by a migration: the checksum column must
             # exist before any migration is checked or applied.
@@ -298,5 +298,5 @@ def apply_migrations(url: str, migrations_dir: Path = MIGRATIONS_DIR, applicatio
                 log.info("applied migration %s", path.stem)
                 done.append(path.stem)
         finally:
-            conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
+            conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
     return done

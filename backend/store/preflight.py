@@ -111,6 +111,8 @@ def check_server(url: str, application_name: str = "quire") -> None:
         facts = _gather(url, application_name)
     except psycopg.OperationalError as exc:
         raise PreflightFailed(_unreachable(url, exc)) from None
+    except psycopg.ProgrammingError as exc:  # not a connection URL psycopg can read
+        raise PreflightFailed(f"DATABASE_URL is not a valid PostgreSQL URL: {exc}.") from None
     line = problem(facts)
     if line is not None:
         raise PreflightFailed(line)

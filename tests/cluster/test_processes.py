@@ -10,7 +10,7 @@ import httpx
 import psycopg
 import pytest
 
-from backend.store.db import sibling_database_url
+from backend.store.db import MIGRATION_LOCK, sibling_database_url
 from tests.cluster.conftest import FAST, Cluster, block_counts, health, missing_embeddings, pdf
 from tests.support.fake_ollama import FakeOllama
 from tests.support.postgres import ThrowawayPostgres
@@ -68,12 +68,25 @@ def test_each_process_gets_its_own_id_and_sees_the_others(cluster: Cluster,
     assert hits["hits"][0]["filename"] == "feed.md"
 
 
-def test_a_second_live_process_with_the_same_id_refuses_to_start(
+def _printed_after_start(log: str) -> list[str]:
+    return [line for line in log.splitlines() if line.strip() and not line.startswith("Quire is starting")]
+
+
+def test_a_second_live_process_with_the_same_id_refuses_to_start_before_the_migrations(
         cluster: Cluster) -> None:
-    _, server, _ = cluster
+    url, server, worker = cluster
     first = server("a", QUIRE_EXECUTOR_ID="desk-1")
-    with pytest.raises(RuntimeError, match="already uses executor id 'desk-1'"):
-        server("b", QUIRE_EXECUTOR_ID="desk-1")
+    # Held by the test, the migrations' lock would stop a process that reached them: the refusal comes first.
+    with psycopg.connect(url, autocommit=True) as holder:
+        holder.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
+        with pytest.raises(RuntimeError, match="exited with 1") as refused:
+            server("b", QUIRE_EXECUTOR_ID="desk-1")
+        with pytest.raises(RuntimeError, match="exited with 1") as refused_worker:
+            worker("w", QUIRE_EXECUTOR_ID="desk-1")
+    for message in (str(refused.value), str(refused_worker.value)):
+        printed = _printed_after_start(message.split(":", 1)[1])
+        assert len(printed) == 1, printed  # one line, no traceback
+        assert "already uses executor id 'desk-1' (the server with pid" in printed[0]
     assert health(first)["dbos"]["executor_id"] == "desk-1"
     assert [p["executor_id"] for p in health(first)["processes"] if p["alive"]] == ["desk-1"]
 
