@@ -10,6 +10,8 @@ import httpx
 import psycopg
 import pytest
 
+from backend.cluster.healthcheck import check
+from backend.config import Settings
 from backend.store.db import MIGRATION_LOCK, sibling_database_url
 from tests.cluster.conftest import FAST, Cluster, block_counts, health, missing_embeddings, pdf
 from tests.support.fake_ollama import FakeOllama
@@ -39,7 +41,12 @@ def test_each_process_gets_its_own_id_and_sees_the_others(cluster: Cluster,
                                                            fake_ollama: FakeOllama) -> None:
     _url, server, worker = cluster
     first, second = server("a"), server("b")
-    worker("w")
+    helper = worker("w")
+    # The container health check, for a server (heartbeat and readiness) and a worker (heartbeat).
+    for data_dir in (first.data_dir, helper.data_dir):
+        healthy, line = check(Settings(_env_file=None, QUIRE_DATA_DIR=data_dir))  # type: ignore[call-arg]
+        assert healthy, line
+    assert "serving" in check(Settings(_env_file=None, QUIRE_DATA_DIR=first.data_dir))[1]  # type: ignore[call-arg]
     ids = {health(first)["dbos"]["executor_id"], health(second)["dbos"]["executor_id"]}
     assert len(ids) == 2
     assert "local" not in ids
@@ -66,6 +73,10 @@ def test_each_process_gets_its_own_id_and_sees_the_others(cluster: Cluster,
         time.sleep(0.2)
     assert hits["hits"]
     assert hits["hits"][0]["filename"] == "feed.md"
+    helper.stop()  # a stopped worker is unhealthy: its heartbeat record goes with it
+    stopped, line = check(Settings(_env_file=None, QUIRE_DATA_DIR=helper.data_dir))  # type: ignore[call-arg]
+    assert not stopped
+    assert "no heartbeat" in line
 
 
 def _printed_after_start(log: str) -> list[str]:
