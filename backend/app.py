@@ -27,6 +27,7 @@ from backend.api import (
     documents,
     health,
     ingest,
+    metrics,
     openapi,
     progress,
     search,
@@ -66,7 +67,7 @@ from backend.store.system_db import system_engine
 log = logging.getLogger(__name__)
 
 ROUTERS = (health.router, documents.router, document_versions.router, trash.router, ingest.router, search.router,
-           chat.router, study.router, progress.router, transcribe.router, viewer.router, docs.router)
+           chat.router, study.router, progress.router, transcribe.router, viewer.router, docs.router, metrics.router)
 
 
 def _build_context(settings: Settings, database_url: str, membership: Membership) -> AppContext:

@@ -70,6 +70,11 @@ def launch_dbos(settings: Settings, database_url: str, executor_id: str, engine:
     _queues[STUDY_QUEUE] = DBOS.register_queue(STUDY_QUEUE, worker_concurrency=2, polling_interval_sec=0.5)
 
 
+def system_database() -> sa.Engine | None:
+    """The engine of DBOS's system database while DBOS runs (for `/metrics`' workflow counts)."""
+    return _engines[-1] if _engines else None
+
+
 def shutdown_dbos() -> None:
     DBOS.destroy(destroy_registry=False)
     _queues.clear()

@@ -26,6 +26,8 @@ class ProcessActivity(BaseModel):
 
     pending_workflows: int = 0
     by_workflow: dict[str, int] = {}
+    # Since the process started: pages_read, documents_read, passages_embedded (backend/metrics.py).
+    work: dict[str, int] = {}
 
 
 class ProcessStatus(BaseModel):

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from dbos import DBOS
 
 from backend.config import APPLICATION_VERSION
+from backend.metrics import WORK
 from backend.store import processes as store
 from backend.store.db import Connection, Database
 from backend.store.processes import Silent
@@ -88,7 +89,8 @@ class Watcher:
         pending = DBOS.list_workflows(status="PENDING", executor_id=self.me.executor_id, load_input=False,
                                       load_output=False)
         names = Counter((status.name or "workflow").rsplit(".", 1)[-1] for status in pending)
-        activity: dict[str, Any] = {"pending_workflows": len(pending), "by_workflow": dict(names)}
+        activity: dict[str, Any] = {"pending_workflows": len(pending), "by_workflow": dict(names),
+                                    "work": WORK.snapshot()}
         with self.db.connection() as conn:
             store.report_activity(conn, self.me, activity)
 

@@ -22,6 +22,7 @@ from dbos import DBOS, SetWorkflowID
 from backend.context import get_context
 from backend.durable import RETRY_WHEN_DATABASE_LOST, embed_queue
 from backend.llm.errors import ModelError, ModelUnavailable
+from backend.metrics import WORK
 from backend.store import embeddings as store
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,7 @@ def backfill_batch_step() -> dict[str, Any]:
         return {"embedded": 0, "remaining": len(rows), "unavailable": True}
     ids = [row.id for row in rows]
     changed = store.write_embeddings(ctx.db, ids, vectors, ctx.embedder.model)
+    WORK.add("passages_embedded", len(ids))
     ctx.search.attach_vectors([str(i) for i in ids], vectors, changed)
     # Whether any is left, not how many: counting every missing block after each batch made a re-embed of
     # a large vault quadratic.

@@ -17,6 +17,7 @@ from backend.ingest.chunk import chunk_units
 from backend.ingest.sandbox import ExtractionCancelled, extract_sandboxed, pool_for
 from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult, ProgressCallback
 from backend.llm.errors import ModelError, ModelUnavailable
+from backend.metrics import WORK
 from backend.store import embeddings, staging, versions
 from backend.store import ingest as store
 from backend.store.liveness import DATABASE_LOST
@@ -122,6 +123,8 @@ def extract_step(workflow_id: str, document_id: str) -> Extracted:
         _fail(item, nothing_found(item["kind"], result.pages))
         return {"ok": False, "reason": "empty"}
     staging.stage_chunks(ctx.db, workflow_id, document_id, chunks)
+    WORK.add("documents_read")
+    WORK.add("pages_read", result.pages or 0)
     store.update_item(ctx.db, workflow_id, document_id, state="storing", pages=result.pages,
                       detail=plural(len(chunks), "passage"), warnings=result.warnings)
     return {"ok": True, "pages": result.pages, "chunks": len(chunks), "warnings": len(result.warnings)}
@@ -272,6 +275,7 @@ def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batc
             continue
         ids = [row.id for row in rows]
         changed = embeddings.write_embeddings(ctx.db, ids, vectors, ctx.embedder.model)
+        WORK.add("passages_embedded", len(ids))
         ctx.search.attach_vectors([str(i) for i in ids], vectors, changed)
         return {"embedded": len(rows), "unavailable": False}
     raise AssertionError("unreachable")

@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from backend.llm.embedders import Embedder, l2_normalise
+from backend.metrics import timed_search
 from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
 from backend.retrieval.hits import make_hit
 from backend.retrieval.hybrid import candidate_depth
@@ -142,6 +143,7 @@ class PostgresIndex:
         return Judge(self.analyzer, lambda term: bm25_idf(stats.blocks, float(df.get(term, 0))), average,
                      self.bm25, query)
 
+    @timed_search
     def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid",
                query_vector: np.ndarray | None = None) -> list[Hit]:
         """The k best live passages within `scope`, a text repeated within one document once; scores as

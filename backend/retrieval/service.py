@@ -31,6 +31,7 @@ import numpy as np
 
 from backend.llm.embedders import AsyncEmbedder, Embedder, LoadableEmbedder
 from backend.llm.errors import ModelError, ModelUnavailable
+from backend.metrics import timed_search
 from backend.retrieval.hybrid import HybridIndex
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import BlockDetails, Copy, Hit, IndexedBlock, IndexState, Scope, SearchMode
@@ -311,6 +312,7 @@ class SearchService:
             except Exception:
                 log.exception("index poll failed; retrying")  # a transient database error must not stop it
 
+    @timed_search
     def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid",
                query_vector: np.ndarray | None = None) -> SearchResult:
         """Search the index; the query is embedded here unless the caller already has its vector."""

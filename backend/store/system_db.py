@@ -11,6 +11,7 @@ the psycopg driver, no overflow, pre-ping, and an idle-in-transaction timeout.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -37,3 +38,19 @@ def system_engine(url: str, *, pool_size: int, application_name: str, guard: Cal
         dbapi_conn.commit()  # the pool rolls a returned connection back, which would undo a bare SET
 
     return engine
+
+
+@dataclass(frozen=True)
+class WorkflowCount:
+    status: str
+    queue_name: str | None
+    count: int
+
+
+def workflow_counts(engine: sa.Engine) -> list[WorkflowCount]:
+    """DBOS's workflows counted by status and queue, from its documented system table
+    `dbos.workflow_status` (one grouped scan: listing them through DBOS would load every row)."""
+    with engine.connect() as conn:
+        rows = conn.execute(sa.text(
+            "SELECT status, queue_name, count(*) FROM dbos.workflow_status GROUP BY status, queue_name")).all()
+    return [WorkflowCount(str(status), queue, int(count)) for status, queue, count in rows]
