@@ -381,6 +381,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ready
+         * @description For a load balancer: 200 while this process can serve requests, 503 while it cannot. What is missing
+         *     for the whole installation (a model, a silent process) is `/api/health`'s `status`, not a reason to
+         *     take this process out of rotation: every process would share it.
+         */
+        get: operations["ready_api_health_ready_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ingest": {
         parameters: {
             query?: never;
@@ -2023,6 +2045,8 @@ export interface components {
              * @enum {string}
              */
             status: "ok" | "degraded";
+            /** Takeovers */
+            takeovers: components["schemas"]["Takeover"][];
             /** Version */
             version: string;
             voice: components["schemas"]["VoiceHealth"];
@@ -2417,6 +2441,13 @@ export interface components {
              * @default 0
              */
             pending_workflows: number;
+            /**
+             * Work
+             * @default {}
+             */
+            work: {
+                [key: string]: number;
+            };
         };
         /**
          * ProcessStatus
@@ -2446,11 +2477,22 @@ export interface components {
             pid: number;
             /** Recovered Workflows */
             recovered_workflows: number;
+            /** Sessions Ended */
+            sessions_ended: number;
+            /** Silent S */
+            silent_s: number;
             /**
              * Started At
              * Format: date-time
              */
             started_at: string;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "alive" | "silent" | "fenced" | "taken_over" | "stopped";
+            /** Taken Over At */
+            taken_over_at: string | null;
             /** Taken Over By */
             taken_over_by: string | null;
             /** This Process */
@@ -2588,6 +2630,13 @@ export interface components {
             types: ("mcq" | "true_false")[];
             /** Workshop Id */
             workshop_id: string | null;
+        };
+        /** Readiness */
+        Readiness: {
+            /** Executor Id */
+            executor_id: string;
+            /** Ready */
+            ready: boolean;
         };
         /** RectOut */
         RectOut: {
@@ -2948,6 +2997,32 @@ export interface components {
             rows: string[][];
             /** Sheet */
             sheet: string | null;
+        };
+        /**
+         * Takeover
+         * @description One takeover: `sessions_ended` > 0 means the process was hung (fenced), 0 that it was gone.
+         */
+        Takeover: {
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** Executor Id */
+            executor_id: string;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "server" | "worker";
+            /** Sessions Ended */
+            sessions_ended: number;
+            /** Silent S */
+            silent_s: number;
+            /** Taken Over By */
+            taken_over_by: string;
+            /** Workflows */
+            workflows: number;
         };
         /** TranscriptOut */
         TranscriptOut: {
@@ -4286,6 +4361,42 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Health"];
                 };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ready_api_health_ready_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description This process cannot serve now (its database is unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Any other error, with its own `code` */
             default: {

@@ -22,3 +22,5 @@ export type HealthStatus = Schemas["Health"];
 
 /** One Quire process (server or worker) sharing the database, from `GET /api/health`. */
 export type ProcessStatus = Schemas["ProcessStatus"];
+/** One takeover of a dead (or hung, then fenced) process's work, from `GET /api/health`. */
+export type Takeover = Schemas["Takeover"];

@@ -145,7 +145,7 @@ export function DashboardPage() {
       </Card>
       {health.data && health.data.processes.length > 0 && (
         <Card title="Quire processes" id="workers-title">
-          <WorkersPanel processes={health.data.processes} />
+          <WorkersPanel processes={health.data.processes} takeovers={health.data.takeovers} />
         </Card>
       )}
     </div>
