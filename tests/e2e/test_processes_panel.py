@@ -61,8 +61,7 @@ def test_the_panel_shows_a_hung_worker_fenced_and_a_dead_server_taken_over(
     page.goto(e2e_server.url + "/dashboard")
     panel = page.get_by_test_id("workers-panel")
     expect(panel).to_contain_text("3 processes alive on this database", timeout=30_000)
-    hung_id = next(text.split()[0] for text in panel.get_by_test_id("worker-row").all_inner_texts()
-                   if " worker" in text)
+    hung_id = (hung.data_dir / "executor-id").read_text(encoding="utf-8").strip()  # generated at its start
     assert hung.process is not None
     assert doomed.process is not None
     os.kill(hung.process.pid, signal.SIGSTOP)
@@ -74,7 +73,8 @@ def test_the_panel_shows_a_hung_worker_fenced_and_a_dead_server_taken_over(
     expect(row).to_contain_text("its unfinished work waits to be taken over")
     expect(panel).to_contain_text("silent one")
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "processes-panel-silent.png"), full_page=True)
+    panel.scroll_into_view_if_needed()
+    panel.screenshot(path=str(ARTIFACTS / "processes-panel-silent.png"))
 
     _reload_until(page, hung_id, "fenced")
     _reload_until(page, doomed_id, "taken_over")
@@ -85,6 +85,7 @@ def test_the_panel_shows_a_hung_worker_fenced_and_a_dead_server_taken_over(
     expect(takeovers.get_by_test_id("takeover-row")).to_have_count(2)
     expect(takeovers.get_by_test_id("takeover-row").filter(has_text=hung_id)).to_contain_text("fenced")
     expect(takeovers.get_by_test_id("takeover-row").filter(has_text=doomed_id)).to_contain_text("gone")
-    page.screenshot(path=str(ARTIFACTS / "processes-panel-fenced.png"), full_page=True)
+    panel.scroll_into_view_if_needed()
+    panel.screenshot(path=str(ARTIFACTS / "processes-panel-fenced.png"))
     os.kill(hung.process.pid, signal.SIGCONT)
     assert hung.process.wait(timeout=120) == 75  # woken, it learns it was fenced and exits

@@ -58,7 +58,9 @@ class QuireServer:
     def client(self, **kwargs: Any) -> httpx.Client:
         return httpx.Client(base_url=self.url, timeout=kwargs.pop("timeout", 30.0), **kwargs)
 
-    def start(self, timeout_s: float = 90.0) -> QuireServer:
+    # Generous: on a shared 2-core machine a start (imports, migrations, index, DBOS) took over 90 s at
+    # load 15-40; a process that fails to start is noticed at once by its exit, not by this limit.
+    def start(self, timeout_s: float = 300.0) -> QuireServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(

@@ -25,7 +25,9 @@ class QuireWorker:
         self.log_path = data_dir / "worker.log"
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout_s: float = 90.0) -> QuireWorker:
+    # Generous: on a shared 2-core machine a start (imports, migrations, index, DBOS) took over 90 s at
+    # load 15-40; a process that fails to start is noticed at once by its exit, not by this limit.
+    def start(self, timeout_s: float = 300.0) -> QuireWorker:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen([sys.executable, "-m", "backend.worker"], cwd=REPO_ROOT, env=self.env,

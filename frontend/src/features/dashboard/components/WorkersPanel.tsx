@@ -81,7 +81,7 @@ function ProcessRow({ process }: { process: ProcessStatus }) {
 
 function TakeoverRow({ takeover }: { takeover: Takeover }) {
   const how = takeover.sessions_ended
-    ? `hung ${Math.round(takeover.silent_s)} s, fenced (${plural(takeover.sessions_ended, "session")} ended)`
+    ? `hung ${Math.round(takeover.silent_s)} s, fenced: ${plural(takeover.sessions_ended, "session")} ended`
     : `silent ${Math.round(takeover.silent_s)} s, gone`;
   return (
     <li className="text-xs text-ink-muted" data-testid="takeover-row">
