@@ -2,8 +2,10 @@
 
 Every `QUIRE_HEARTBEAT_S` a thread (apart from the heartbeat, so a slow takeover or a slow DBOS query
 never delays a beat) reports what this process is doing and looks for processes silent for longer than
-`QUIRE_TAKEOVER_AFTER_S`. One atomic UPDATE lets exactly one live process claim each of them; the
-claimer then decides:
+`QUIRE_TAKEOVER_AFTER_S` — only once it has itself beaten without a gap for a whole takeover window
+(after a database outage every process's beats stopped, and a living process's lock is free until its
+heartbeat reconnects). One atomic UPDATE lets exactly one live process claim each of them; the claimer
+then decides:
 
 - **Dead**: it can take the silent process's id lock (its session is gone). It fences it anyway (marks it
   and ends any session it still has: a process whose lock connection dropped may still have others) and
@@ -98,6 +100,11 @@ class Watcher:
         """Claim each silent process once; take over the dead and the fenced. Returns the ids taken over."""
         with self.db.connection() as conn:
             store.forget_old(conn)
+            # A dead process's lock is free — but so is a living one's for a moment after a database outage,
+            # until its heartbeat reconnects: only a process that has beaten steadily for a whole takeover
+            # window since (every living process has beaten again by then) may judge the others.
+            if not store.beating_steadily(conn, self.me, self.takeover_after_s):
+                return []
             victims = store.claim_silent(conn, self.me, self.takeover_after_s)
         taken = []
         for victim in victims:
@@ -112,7 +119,7 @@ class Watcher:
     def _settle(self, conn: Connection, victim: Silent) -> bool:
         locked = store.try_lock_executor(conn, victim.executor_id)
         if not locked and not (victim.silent_s >= self.fence_after_s
-                               and store.may_fence(conn, self.me, self.fence_after_s)):
+                               and store.beating_steadily(conn, self.me, self.fence_after_s)):
             # Silent but its session is still open: hung or slow, not proven dead, and not yet silent long
             # enough to be fenced. Give the claim back and look again at the next tick.
             store.release_claim(conn, victim, self.me)

@@ -237,12 +237,13 @@ def release_claim(conn: Connection, victim: Silent, me: Registration) -> None:
                  (victim.executor_id, victim.instance_id, me.instance_id))
 
 
-def may_fence(conn: Connection, me: Registration, fence_after_s: float) -> bool:
-    """Whether this instance has itself beaten without a gap for the whole fence bound (see migration 0080)."""
+def beating_steadily(conn: Connection, me: Registration, for_s: float) -> bool:
+    """Whether this instance has itself beaten without a gap for `for_s` (see migration 0080): after a
+    database outage, or a pause of its own, it may judge no other process until then."""
     row = conn.execute(
         "SELECT beating_since <= now() - make_interval(secs => %s) AS steady FROM quire_processes"
         " WHERE executor_id = %s AND instance_id = %s AND fenced_at IS NULL",
-        (fence_after_s, me.executor_id, me.instance_id),
+        (for_s, me.executor_id, me.instance_id),
     ).fetchone()
     return bool(row and row["steady"])
 
