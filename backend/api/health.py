@@ -13,11 +13,12 @@ from fastapi import APIRouter
 from pydantic import BaseModel
 
 from backend.api.deps import ContextDep
-from backend.cluster.status import Cluster, ProcessStatus, Takeover, cluster_status
+from backend.cluster.status import Cluster, ProcessStatus, cluster_status
 from backend.config import APPLICATION_VERSION
 from backend.llm.embedders import LoadState, embedder_status
 from backend.llm.errors import ModelUnavailable
 from backend.store.liveness import DATABASE_LOST, DatabaseUnavailable
+from backend.store.processes import Takeover
 from backend.voice.service import transcriber
 
 router = APIRouter(prefix="/api", tags=["health"])

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from backend.cluster.takeover import fence_after_s
 from backend.store import processes as store
 from backend.store.db import Database
-from backend.store.processes import ProcessMode, ProcessRow
+from backend.store.processes import ProcessMode, ProcessRow, Takeover
 
 # alive: beating. silent: not beating for longer than the takeover time, its work not yet taken over (if
 # its session is still open it is hung, and is fenced once silent for the fence bound). fenced: it was
@@ -51,18 +51,6 @@ class ProcessStatus(BaseModel):
     sessions_ended: int
 
 
-class Takeover(BaseModel):
-    """One takeover: `sessions_ended` > 0 means the process was hung (fenced), 0 that it was gone."""
-
-    at: datetime
-    executor_id: str
-    mode: ProcessMode
-    taken_over_by: str
-    silent_s: float
-    sessions_ended: int
-    workflows: int
-
-
 class Cluster(BaseModel):
     processes: list[ProcessStatus]
     takeovers: list[Takeover]
@@ -99,6 +87,6 @@ def cluster_status(db: Database, executor_id: str, takeover_after_s: float) -> C
         )
         for row in store.list_processes(db)
     ]
-    takeovers = [Takeover(**vars(row)) for row in store.recent_takeovers(db)]
+    takeovers = store.recent_takeovers(db)
     hints = [_silent_hint(p, takeover_after_s) for p in processes if p.state == "silent"]
     return Cluster(processes=processes, takeovers=takeovers, hints=hints)

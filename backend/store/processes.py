@@ -57,7 +57,9 @@ class ProcessRow:
 
 
 @dataclass(frozen=True)
-class TakeoverRow:
+class Takeover:
+    """One takeover: `sessions_ended` > 0 means the process was hung (fenced), 0 that it was gone."""
+
     at: datetime
     executor_id: str
     mode: ProcessMode
@@ -290,13 +292,13 @@ def list_processes(db: Database) -> list[ProcessRow]:
     return [ProcessRow(**row) for row in rows]
 
 
-def recent_takeovers(db: Database, limit: int = 10) -> list[TakeoverRow]:
+def recent_takeovers(db: Database, limit: int = 10) -> list[Takeover]:
     with db.connection() as conn:
         rows = conn.execute(
             "SELECT at, executor_id, mode, taken_over_by, silent_s, sessions_ended, workflows FROM quire_takeovers"
             " ORDER BY at DESC LIMIT %s", (limit,),
         ).fetchall()
-    return [TakeoverRow(**row) for row in rows]
+    return [Takeover(**row) for row in rows]
 
 
 def describe(conn: Connection, executor_id: str) -> dict[str, Any] | None:

@@ -65,3 +65,13 @@ def missing_embeddings(url: str) -> int:
     with psycopg.connect(url) as conn:
         row = conn.execute("SELECT count(*) FROM blocks WHERE is_live AND embedding IS NULL").fetchone()
     return int(row[0]) if row else -1
+
+
+def assert_each_step_once(snapshot: dict[str, Any]) -> None:
+    """A run taken over from a process that died or hung: every step started once, except at most the one
+    embedding batch in flight when it stopped (begun there, never committed, run again by the taker)."""
+    runs = snapshot["executions"]
+    assert runs["scan"] == 1
+    assert runs["finish"] == 1
+    assert all(n == 1 for key, n in runs.items() if key.startswith(("extract:", "store:"))), runs
+    assert sum(1 for n in runs.values() if n > 1) <= 1, runs

@@ -14,7 +14,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.cluster.conftest import Cluster, block_counts, health, missing_embeddings, pdf
+from tests.cluster.conftest import Cluster, assert_each_step_once, block_counts, health, missing_embeddings, pdf
 from tests.support.fake_ollama import FakeOllama
 from tests.support.server import QuireServer
 from tests.support.vault import upload, wait_for_run
@@ -104,11 +104,7 @@ def test_a_hung_process_is_fenced_and_its_work_taken_over_once(cluster: Cluster,
     assert "was fenced by" in hung.log_tail(20)
     assert "Traceback" not in hung.log_tail(200)
     assert _written_since(url, continued_at, hung_id) == (0, 0)
-    runs = snapshot["executions"]
-    assert runs["scan"] == 1
-    assert runs["finish"] == 1
-    assert all(n == 1 for key, n in runs.items() if key.startswith(("extract:", "store:"))), runs
-    assert sum(1 for n in runs.values() if n > 1) <= 1, runs  # at most the batch in flight at the stop
+    assert_each_step_once(snapshot)
     counts = block_counts(url)
     assert all(counts[name][0] == counts[name][1] > 0 for name in files), counts  # every block once
     assert missing_embeddings(url) == 0
