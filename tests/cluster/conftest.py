@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama
 from tests.support.postgres import ThrowawayPostgres
 from tests.support.server import QuireServer
+from tests.support.vault import upload
 from tests.support.worker import QuireWorker
 
 FAST = {"QUIRE_HEARTBEAT_S": "0.5", "QUIRE_TAKEOVER_AFTER_S": "3"}
@@ -75,3 +77,17 @@ def assert_each_step_once(snapshot: dict[str, Any]) -> None:
     assert runs["finish"] == 1
     assert all(n == 1 for key, n in runs.items() if key.startswith(("extract:", "store:"))), runs
     assert sum(1 for n in runs.values() if n > 1) <= 1, runs
+
+
+def start_embedding_held(server: QuireServer, files: dict[str, bytes], fake_ollama: FakeOllama) -> str:
+    """Upload to `server` (the only process yet) and return once its run waits for the model server on its
+    first embedding batch, held there by the fake; the run is then wholly this server's."""
+    fake_ollama.hold_embeddings()
+    with server.client() as api:
+        workflow_id = upload(api, files).json()["workflow_id"]
+        deadline = time.monotonic() + 300
+        while not fake_ollama.embed_requests:
+            assert time.monotonic() < deadline, "the run did not start embedding"
+            time.sleep(0.05)
+        assert api.get(f"/api/ingest/{workflow_id}").json()["status"] == "PENDING"
+    return workflow_id

@@ -13,7 +13,16 @@ import pytest
 from backend.cluster.healthcheck import check
 from backend.config import Settings
 from backend.store.db import MIGRATION_LOCK, sibling_database_url
-from tests.cluster.conftest import FAST, Cluster, assert_each_step_once, block_counts, health, missing_embeddings, pdf
+from tests.cluster.conftest import (
+    FAST,
+    Cluster,
+    assert_each_step_once,
+    block_counts,
+    health,
+    missing_embeddings,
+    pdf,
+    start_embedding_held,
+)
 from tests.support.fake_ollama import FakeOllama
 from tests.support.postgres import ThrowawayPostgres
 from tests.support.server import QuireServer
@@ -127,21 +136,11 @@ def test_a_dead_process_is_taken_over_once(cluster: Cluster,
     doomed = server("a", QUIRE_EMBED_BATCH_SIZE="4")
     dead_id = health(doomed)["dbos"]["executor_id"]
     files = {"thermo.pdf": pdf(tmp_path, "thermo", 300), "notes.md": b"# Notes\n\nBrief remarks on heat."}
-    fake_ollama.embed_delay_s = 0.4  # the run is still embedding, on the doomed process, when it dies
-    with doomed.client() as api:
-        workflow_id = upload(api, files).json()["workflow_id"]
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            progress = api.get(f"/api/ingest/{workflow_id}").json()["progress"]
-            if progress["phase"] == "embedding" and progress["done"] >= 1:
-                break
-            time.sleep(0.02)
-    # The others start only now, so the run is wholly the doomed process's own.
+    # Held at its first embedding batch until the others are up: the run is wholly the doomed process's own.
+    workflow_id = start_embedding_held(doomed, files, fake_ollama)
     survivor, other = server("b"), server("c")
-    with doomed.client() as api:
-        assert api.get(f"/api/ingest/{workflow_id}").json()["status"] == "PENDING"
     doomed.kill()
-    fake_ollama.embed_delay_s = 0.0
+    fake_ollama.release_embeddings()
     with survivor.client() as api:
         snapshot = wait_for_run(api, workflow_id, timeout_s=180)
     assert snapshot["status"] == "SUCCESS", snapshot

@@ -14,30 +14,24 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.cluster.conftest import Cluster, assert_each_step_once, block_counts, health, missing_embeddings, pdf
+from tests.cluster.conftest import (
+    Cluster,
+    assert_each_step_once,
+    block_counts,
+    health,
+    missing_embeddings,
+    pdf,
+    start_embedding_held,
+)
 from tests.support.fake_ollama import FakeOllama
 from tests.support.server import QuireServer
-from tests.support.vault import upload, wait_for_run
+from tests.support.vault import wait_for_run
 
 pytestmark = pytest.mark.slow
 
 # Taken over after 4 s of silence, fenced after 8 s if its session is still open.
 TIMING = {"QUIRE_HEARTBEAT_S": "0.5", "QUIRE_TAKEOVER_AFTER_S": "4"}
 FENCED_EXIT_CODE = 75
-
-
-def _start_embedding(server: QuireServer, files: dict[str, bytes], fake_ollama: FakeOllama) -> str:
-    """Upload to `server` (the only process yet) and return once its run waits for the model server on its
-    first embedding batch, held there by the fake; the run is then wholly this server's."""
-    fake_ollama.hold_embeddings()
-    with server.client() as api:
-        workflow_id = upload(api, files).json()["workflow_id"]
-        deadline = time.monotonic() + 300
-        while not fake_ollama.embed_requests:
-            assert time.monotonic() < deadline, "the run did not start embedding"
-            time.sleep(0.05)
-        assert api.get(f"/api/ingest/{workflow_id}").json()["status"] == "PENDING"
-    return workflow_id
 
 
 def _record(server: QuireServer, executor_id: str) -> dict:
@@ -68,7 +62,7 @@ def test_a_hung_process_is_fenced_and_its_work_taken_over_once(cluster: Cluster,
     hung = server("a", QUIRE_EMBED_BATCH_SIZE="4", **TIMING)
     hung_id = health(hung)["dbos"]["executor_id"]
     files = {"thermo.pdf": pdf(tmp_path, "thermo", 300), "notes.md": b"# Notes\n\nBrief remarks on heat."}
-    workflow_id = _start_embedding(hung, files, fake_ollama)
+    workflow_id = start_embedding_held(hung, files, fake_ollama)
     survivor, other = server("b", **TIMING), server("c", **TIMING)
     assert not any(hung_id in hint for hint in health(survivor)["hints"])
     assert hung.process is not None
@@ -120,7 +114,7 @@ def test_a_slow_process_whose_heartbeat_gets_through_is_not_fenced(cluster: Clus
     slow = server("a", QUIRE_EMBED_BATCH_SIZE="4", **TIMING)
     slow_id = health(slow)["dbos"]["executor_id"]
     files = {"optics.pdf": pdf(tmp_path, "optics", 120)}
-    workflow_id = _start_embedding(slow, files, fake_ollama)
+    workflow_id = start_embedding_held(slow, files, fake_ollama)
     watcher = server("b", **TIMING)
     fake_ollama.embed_delay_s = 0.1
     fake_ollama.release_embeddings()
