@@ -7,7 +7,8 @@ schemas for one without tools (Quire's own search still grounds every answer), i
 that sees, and a context (`num_ctx`) no larger than the model's.
 
 An older Ollama reports no capabilities: then they are `assumed` and corrected by the first refusal
-("… does not support thinking"), which `refused` turns into a fact for the rest of the process.
+("… does not support thinking", read by `refused_capability`) for the rest of the process. Listed
+capabilities are trusted: a refusal of one of them costs that call only.
 """
 
 from __future__ import annotations

@@ -255,7 +255,7 @@ class LLMClient:
             if exc.status_code == 404 or "not found" in str(exc.error).lower():
                 return _not_pulled(model)
             if exc.status_code == 400 and (capability := refused_capability(str(exc.error))) is not None:
-                if (facts := self._facts.get(model)) is not None:
+                if (facts := self._facts.get(model)) is not None and facts.assumed:  # listed ones are trusted
                     self._facts[model] = facts.without(capability)
                 return CapabilityMissing(f"{model} cannot do this: {exc.error}", capability)
             return ModelError(f"Ollama error: {exc.error}", retryable=exc.status_code >= 500)

@@ -77,7 +77,7 @@ def test_async_and_sync_calls_send_the_same_bodies(client: LLMClient, fake_ollam
         {"role": "assistant", "content": "It shows the Calvin cycle [1]."},
         {"role": "user", "content": "And then? 😀"},
     ]
-    calls = [({"tools": chat_tools(10).schemas(), "think": False}, True),
+    calls = [({"tools": chat_tools().schemas(), "think": False}, True),
              ({"think": True, "options": {"num_predict": 512}}, True),
              ({"format": {"type": "object", "properties": {"q": {"type": "string"}}},
                "options": {"temperature": 0.2}}, False)]
