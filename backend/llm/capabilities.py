@@ -33,7 +33,8 @@ class ModelFacts:
     def without(self, capability: Capability) -> ModelFacts:
         """These facts after the server refused `capability` for this model."""
         return replace(self, tools=self.tools and capability != "tools",
-                       thinking=self.thinking and capability != "thinking", vision=self.vision and capability != "vision")
+                       thinking=self.thinking and capability != "thinking",
+                       vision=self.vision and capability != "vision")
 
     def payload(self) -> dict[str, Any]:
         """As the chat stream's `model` line and the stored answer carry it."""
