@@ -100,7 +100,9 @@ class FakeOllama:
             self.embed_failures = 0
             self.embed_error_status = 500
             self.seconds_in_fake = 0.0
-            self.behaviours: dict[str, Behaviour] = {m: Behaviour(simulate=False) for m in self.default_models}
+            # The default chat model (gemma4:e4b) can use tools, think and see; scripted replies answer.
+            self.behaviours: dict[str, Behaviour] = {m: Behaviour(simulate=False, vision=True)
+                                                     for m in self.default_models}
             self.truncations: list[dict[str, Any]] = []
             self.unstick.set()
             self.unstick = threading.Event()
