@@ -135,10 +135,11 @@ def fill_schema(schema: dict[str, Any], messages: list[dict[str, Any]], behaviou
     loose = behaviour.schemas == "loose" and not reasked
     properties = schema.get("properties", {})
     wanted = _wanted(schema, messages)
+    first = 50 if reasked else 0  # a re-ask gets new items, not the ones already given
     if "questions" in properties:
-        return {"questions": _questions(facts, wanted, loose, _allowed_types(schema))}
+        return {"questions": _questions(facts, wanted, loose, _allowed_types(schema), first)}
     if "cards" in properties:
-        return {"cards": _cards(facts, wanted, loose)}
+        return {"cards": _cards(facts, wanted, loose, first)}
     if "lessons" in properties:
         return _outline(facts, wanted, loose)
     return _mindmap(facts, loose)
@@ -161,10 +162,11 @@ def _allowed_types(schema: dict[str, Any]) -> list[str]:
     return [n for n in names if n] or ["mcq", "true_false"]
 
 
-def _questions(facts: list[tuple[str, str]], wanted: int, loose: bool, types: list[str]) -> list[dict[str, Any]]:
+def _questions(facts: list[tuple[str, str]], wanted: int, loose: bool, types: list[str],
+               first: int) -> list[dict[str, Any]]:
     out = []
     count = wanted - 1 if loose else wanted
-    for i in range(count):
+    for i in range(first, first + count):
         key, fact = facts[i % len(facts)]
         if "mcq" in types:
             others = [f for _k, f in facts if f != fact] or ["None of these"]
@@ -178,7 +180,7 @@ def _questions(facts: list[tuple[str, str]], wanted: int, loose: bool, types: li
             item = {"type": "true_false", "question": f"True or false ({i + 1}): {fact[:150]}",
                     "options": ["True", "False"], "correct_index": 0, "explanation": "The material says so.",
                     "source_block_ids": [key]}
-        out.append(_loosen(item, i) if loose and item["type"] == "mcq" else item)
+        out.append(_loosen(item, i - first) if loose and item["type"] == "mcq" else item)
     return out
 
 
@@ -197,9 +199,10 @@ def _loosen(item: dict[str, Any], i: int) -> dict[str, Any]:
     return item
 
 
-def _cards(facts: list[tuple[str, str]], wanted: int, loose: bool) -> list[dict[str, Any]]:
+def _cards(facts: list[tuple[str, str]], wanted: int, loose: bool, first: int) -> list[dict[str, Any]]:
     cards = [{"front": f"What does the material say about item {i + 1}?", "back": facts[i % len(facts)][1],
-              "tags": ["Topic", "topic"], "source_block_ids": [facts[i % len(facts)][0]]} for i in range(wanted)]
+              "tags": ["Topic", "topic"], "source_block_ids": [facts[i % len(facts)][0]]}
+             for i in range(first, first + wanted)]
     if loose and len(cards) > 2:
         cards[1] = dict(cards[0])  # a repeated card
         cards[2] = {**cards[2], "back": ""}  # an empty answer
