@@ -5,7 +5,6 @@ stable [n] numbering, the round limit."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import httpx
 import pytest
@@ -247,7 +246,8 @@ def test_analyze_document_calls_the_model_directly(api: httpx.Client, fake_ollam
     assert prompt.startswith(f'Analyse the document "{lib.name("enzymes")}"')
     assert f'<document name="{lib.name("enzymes")}">' in prompt
     assert "induced fit" in prompt
-    assert re.match(rf"Analysis of \[\d+\] {re.escape(lib.name('enzymes'))}", tool_messages(fake_ollama.chat_requests[-1])[1])
+    analysis = tool_messages(fake_ollama.chat_requests[-1])[1]
+    assert re.match(rf"Analysis of \[\d+\] {re.escape(lib.name('enzymes'))}", analysis)
 
 
 def test_prompt_injection_in_a_document_changes_nothing(api: httpx.Client, fake_ollama: FakeOllama,

@@ -104,8 +104,10 @@ def test_memory_drops_the_oldest_whole_turns(api: httpx.Client, fake_ollama: Fak
     assert roles(request)[:2] == ["system", "user"]
     assert len([m for m in request["messages"] if m["role"] == "tool"]) == number - 1  # one search per question
     # Everything sent counts: the messages, their tool calls and the tool definitions that come with them.
-    sent = (sum(len(m.get("content") or "") + (len(json.dumps(m["tool_calls"], ensure_ascii=False)) if m.get("tool_calls") else 0)
-                for m in request["messages"]) + len(json.dumps(request["tools"], ensure_ascii=False)))
+    calls = [len(json.dumps(m["tool_calls"], ensure_ascii=False)) if m.get("tool_calls") else 0
+             for m in request["messages"]]
+    sent = (sum(len(m.get("content") or "") for m in request["messages"]) + sum(calls)
+            + len(json.dumps(request["tools"], ensure_ascii=False)))
     assert sent - 200 <= memory["used_chars"] <= sent + 200
     # Nothing is deleted: the transcript still holds every turn.
     session = api.get(f"/api/chat/sessions/{sid}").json()

@@ -33,16 +33,16 @@ GROUNDED = {"uncited": "uncited", "stuck": "passages"}  # the rest cite a releva
 
 @pytest.fixture(scope="module")
 def vault(postgres: ThrowawayPostgres, fake_ollama_server: FakeOllama,
-          tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+          tmp_path_factory: pytest.TempPathFactory) -> str:
     """A database holding the corpus documents (read by a server with the default model); its URL."""
     database = postgres.fresh_database()
-    server = QuireServer(database, tmp_path_factory.mktemp("modes-ingest"), fake_ollama_server.url).start()
+    server = QuireServer(database, tmp_path_factory.mktemp("modes-ingest"), fake_ollama_server.url).start(timeout_s=300)
     try:
         with server.client() as api:
             ingest(api, {name: (CORPUS / name).read_bytes() for name in DOCUMENTS}, timeout_s=180)
     finally:
         server.stop()
-    yield database
+    return database
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def mode_server(vault: str, fake_ollama: FakeOllama, tmp_path: Path) -> Iterator
         model = f"small-{mode.replace('_', '-')}:1b"
         fake_ollama.add_model(model, MODES[mode])
         server = QuireServer(vault, tmp_path / "data", fake_ollama.url, QUIRE_CHAT_MODEL=model,
-                             QUIRE_OLLAMA_TIMEOUT_S="2").start()
+                             QUIRE_OLLAMA_TIMEOUT_S="2").start(timeout_s=300)
         servers.append(server)
         clients.append(server.client(timeout=120))
         return clients[-1]
