@@ -10,7 +10,7 @@ as its chat model, talking to the Ollama at OLLAMA_HOST. Documents of `shared/co
   model filled the schema (asked, kept, repaired, re-asked, dropped).
 
     OLLAMA_HOST=http://127.0.0.1:11434 python scripts/smoke_model.py qwen2.5:0.5b llama3.2:1b
-    python scripts/smoke_model.py --smoke MODEL   # one document, one question, small jobs
+    python scripts/smoke_model.py --smoke MODEL   # one document, one question
 
 A cold model on a CPU takes minutes per answer; the limits here are generous (`--answer-timeout`).
 Set DATABASE_URL to use an existing Postgres (a fresh database is made in it) instead of a throwaway one.
@@ -116,9 +116,8 @@ def run_model(model: str, database_url: str, host: str, args: argparse.Namespace
             for answer in answers:
                 print(answer.summary())
             print("study:")
-            for name, path, body in JOBS:
-                small = {**body, "count": 5} if args.smoke and "count" in body else body
-                print(study(api, name, path, small, args.answer_timeout * 4))
+            for name, path, body in JOBS:  # already the smallest each generator takes
+                print(study(api, name, path, body, args.answer_timeout * 4))
     finally:
         server.stop()
 
@@ -126,7 +125,7 @@ def run_model(model: str, database_url: str, host: str, args: argparse.Namespace
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("models", nargs="+", help="chat models to try, as Ollama names them")
-    parser.add_argument("--smoke", action="store_true", help="one document, one question, small jobs")
+    parser.add_argument("--smoke", action="store_true", help="one document, one question")
     parser.add_argument("--answer-timeout", type=float, default=1800.0, help="seconds one answer may take")
     args = parser.parse_args()
     host = os.environ.get("OLLAMA_HOST", "http://127.0.0.1:11434")
