@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.a11y import axe_violations
 from tests.e2e.conftest import ARTIFACTS
 from tests.support.corpus import CORPUS
 from tests.support.fake_model import Behaviour
@@ -55,6 +56,10 @@ def test_an_answer_citing_no_passage_says_it_is_not_from_your_documents(
     expect(turn.get_by_test_id("also-searched-toggle")).to_be_visible()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "chat-ungrounded.png"), full_page=True)
+    assert axe_violations(page) == []  # the notices pass axe (WCAG A/AA), in the light theme
+    page.emulate_media(color_scheme="dark")
+    assert axe_violations(page) == []  # and in the dark one
+    page.emulate_media(color_scheme="light")
     page.reload()
     stored = page.get_by_test_id("turn")
     expect(stored.get_by_test_id("ungrounded-notice")).to_contain_text("Not from your documents")
