@@ -199,7 +199,7 @@ def test_model_facts_come_from_api_show_once(client: LLMClient, fake_ollama: Fak
     assert facts == ModelFacts("tiny:0.5b", 2048, tools=False, thinking=False, vision=False)
     fake_ollama.add_model("tiny:0.5b", Behaviour(tools=True, thinking=True))
     assert client.facts("tiny:0.5b") == facts  # read once per model
-    assert client.facts() == ModelFacts("gemma4:e4b", 32_768, tools=True, thinking=True, vision=False)
+    assert client.facts() == ModelFacts("gemma4:e4b", 32_768, tools=True, thinking=True, vision=True)
     fake_ollama.models.remove("embeddinggemma:latest")
     with pytest.raises(ModelUnavailable):
         client.facts("embeddinggemma")
