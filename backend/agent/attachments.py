@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from backend.agent.prompting import fence
+from backend.agent.quoting import fence
 from backend.errors import QuireError
 from backend.ingest.sandbox import SandboxPool, extract_sandboxed
 from backend.ingest.types import ExtractionError, RejectedFile

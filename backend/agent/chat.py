@@ -3,42 +3,35 @@
 `prepare_chat` runs before the stream: it validates the message, the scope and the attachments (so
 bad input is a plain 4xx JSON error), stores the question with a placeholder answer and reads what the
 model needs from the database (history, scope names), so the stream itself only waits for the model,
-the tools and the final write. `run_chat`
-produces the stream: `start` at once, then the attached documents are read (OCR may take a while; an
-unreadable one ends the answer with an `error` line), then phase 1 (thinking), phase 2 (the agent loop) or the
-model-down fallback, `memory`, any `error`, and always `done` — storing the answer (with its memory
-figures), complete or partial, even when the client disconnects halfway.
+the tools and the final write. `run_chat` produces the stream: `start` at once, then the attached
+documents are read (OCR may take a while; an unreadable one ends the answer with an `error` line), then
+the answer (backend/agent/answering.py: Quire's search, thinking, the agent loop, or the passages when the
+model cannot answer), `grounding`, `memory`, any `error`, and always `done` — storing the answer (with
+its grounding and memory figures), complete or partial, even when the client disconnects halfway.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import anyio.to_thread
 
 from backend.agent import sessions
+from backend.agent.answering import TurnRecord, answer
 from backend.agent.attachments import Accepted, AttachmentIn, accept, extract
 from backend.agent.context import RequestState, request_state
-from backend.agent.fallback import answer_without_model
-from backend.agent.loop import AgentLoop
-from backend.agent.memory import MemoryWindow
-from backend.agent.prompting import scope_payload, scope_statement, system_prompt, with_scope
+from backend.agent.grounding import message
+from backend.agent.prompting import scope_payload, scope_statement
 from backend.agent.stream import EventChannel
-from backend.agent.thinking import is_trivial, think
-from backend.agent.tools import chat_tools
 from backend.context import AppContext
 from backend.errors import QuireError
 from backend.ingest.sandbox import pool_for
-from backend.llm.errors import ModelError, ModelUnavailable
 from backend.llm.prompts import PromptError
 from backend.progress.events import check_badges_soon
 from backend.retrieval.scope import resolve_scope
-from backend.store.chat import AnswerUpdate, MessageStatus
 
 log = logging.getLogger(__name__)
 
@@ -66,33 +59,6 @@ class PreparedChat:
     @property
     def question(self) -> sessions.Question:
         return self.start.question
-
-
-@dataclass
-class TurnRecord:
-    """What the answer became; turned into the stored row at the end."""
-
-    thinking: str = ""
-    answer: str | None = None  # set when the answer is not simply the agent loop's text
-    status: MessageStatus = "complete"
-    error: dict[str, Any] | None = None
-    loop: AgentLoop | None = None
-    fallback: bool = False  # answered without the model: nothing was sent to it
-    window: MemoryWindow | None = field(default=None, repr=False)
-
-    def fail(self, code: str, message: str, retryable: bool, status: MessageStatus) -> None:
-        self.error = {"code": code, "message": message, "retryable": retryable}
-        self.status = status
-
-    def memory(self) -> dict[str, int] | None:
-        """The `memory` line; None when nothing was sent to the model."""
-        return self.window.stats() if self.window is not None and not self.fallback else None
-
-    def update(self, state: RequestState) -> AnswerUpdate:
-        content = self.answer if self.answer is not None else (self.loop.answer if self.loop else "")
-        return AnswerUpdate(content=content, citations=[c.payload() for c in state.citations.all()],
-                            thinking=self.thinking or None, status=self.status, error=self.error,
-                            memory=self.memory())
 
 
 def prepare_chat(ctx: AppContext, request: ChatInput) -> PreparedChat:
@@ -168,7 +134,7 @@ async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
 async def _produce(chat: PreparedChat, channel: EventChannel, record: TurnRecord) -> None:
     try:
         with request_state(chat.state):
-            await _answer(chat, channel, record)
+            await answer(chat.state, chat.start, chat.scope_text, channel, record)
     except PromptError as exc:  # a broken override in prompts/custom/: say which, so it can be fixed
         log.error("chat prompt error: %s", exc)
         record.fail("prompt_error", f"{exc}. Fix or remove the prompt file and ask again.", False, "error")
@@ -178,47 +144,6 @@ async def _produce(chat: PreparedChat, channel: EventChannel, record: TurnRecord
                     "partial" if record.loop and record.loop.text_emitted else "error")
 
 
-async def _answer(chat: PreparedChat, channel: EventChannel, record: TurnRecord) -> None:
-    ctx = chat.state.app
-    trivial = is_trivial(chat.question.text)
-    tools = chat_tools(ctx.settings.ollama_timeout_s)
-    record.window = window = await _memory_window(chat, len(json.dumps(tools.schemas(), ensure_ascii=False)))
-    record.loop = loop = AgentLoop(chat.state, channel, window, tools)
-    try:
-        if not trivial:
-            record.thinking = await think(ctx.llm, window.messages(), channel)
-        if not (await loop.run()).strip():
-            record.fail("empty_answer", "The model returned no answer; try again or rephrase the question.",
-                        True, "error")
-    except ModelUnavailable as exc:
-        message = f"{exc.message} {exc.hint}"
-        if loop.text_emitted:
-            record.fail("model_unavailable", message, True, "partial")
-            return
-        record.answer = await answer_without_model(chat.state, channel, chat.question.text, trivial)
-        record.fallback = True
-        record.fail("model_unavailable", message, True, "error")
-    except ModelError as exc:
-        record.fail("model_error", exc.message, exc.retryable, "partial" if loop.text_emitted else "error")
-
-
-async def _memory_window(chat: PreparedChat, tools_chars: int) -> MemoryWindow:
-    """Assemble what the model will be sent (with `tools_chars` of tool definitions). The history was read
-    with the question, and the prompt file is cached (a changed file is re-read); only images of earlier
-    turns need the database again."""
-    ctx, question = chat.state.app, chat.question
-    system = {"role": "system", "content": system_prompt(chat.state, chat.scope_text)}
-    user: dict[str, Any] = {"role": "user", "content": with_scope(question.model_content, chat.scope_text)}
-    if question.images:
-        user["images"] = [data for _mime, data in question.images]
-    window = MemoryWindow(system, chat.start.history, [user], ctx.settings.chat_memory_chars, len(question.images),
-                          tools_chars)
-    window.fit()
-    if any(turn.image_message_ids for turn in window.history):
-        await anyio.to_thread.run_sync(sessions.attach_images, ctx.db, window.history)
-    return window
-
-
 def _store(chat: PreparedChat, record: TurnRecord) -> None:
     rounds = record.loop.rounds if record.loop else []
     if not sessions.finish_turn(chat.state.app.db, chat.start, rounds, record.update(chat.state)):
@@ -226,9 +151,13 @@ def _store(chat: PreparedChat, record: TurnRecord) -> None:
 
 
 def _closing_lines(chat: PreparedChat, channel: EventChannel, record: TurnRecord) -> None:
+    if record.grounding is not None:
+        citations = chat.state.citations.all()
+        channel.grounding(record.grounding, message(record.grounding, record.loop.answer if record.loop else "",
+                                                    citations))
     memory = record.memory()
     if memory is not None:
-        channel.memory(**memory)
+        channel.memory(memory)
     if record.error is not None:
         channel.error(record.error["code"], record.error["message"], record.error["retryable"])
     channel.done(chat.start.session_id, chat.start.message_id)

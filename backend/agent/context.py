@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from backend.agent.citations import CitationAccumulator
 from backend.context import AppContext
+from backend.llm.budget import UNKNOWN_CONTEXT_TOKENS
 from backend.retrieval.types import Scope
 
 
@@ -22,6 +23,7 @@ class RequestState:
     app: AppContext
     scope: Scope
     citations: CitationAccumulator = field(default_factory=CitationAccumulator)
+    context_tokens: int = UNKNOWN_CONTEXT_TOKENS  # the chat model's `num_ctx`: tools calling it fit into it
 
 
 _state: ContextVar[RequestState | None] = ContextVar("quire_chat_request", default=None)

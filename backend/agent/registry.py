@@ -2,7 +2,11 @@
 signature and Google-style docstring, and calling a tool coerces, bounds in time and reports failures.
 
 A tool returns a `ToolOutput`: a short summary for the UI, the sources it found, and a `render`
-function that writes the text for the model once the sources have their citation numbers.
+function that writes the text for the model once the sources have their citation numbers — or, for a
+search, `ranked`, the passages best first, which the memory window may trim from the bottom.
+
+A tool that calls the model has no time limit of its own (`timeout_s=None`): the model client notices a
+stuck server, and a slow one is worth waiting for.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import anyio
 import anyio.to_thread
 
 from backend.agent.citations import Source
+from backend.agent.quoting import RankedPassages
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +41,7 @@ class ToolOutput:
     summary: str
     render: Callable[[Sequence[int]], str]
     sources: tuple[Source, ...] = ()
+    ranked: Callable[[Sequence[int]], RankedPassages] | None = None  # passages, trimmable to fit
 
     @classmethod
     def plain(cls, text: str, summary: str) -> ToolOutput:
@@ -51,11 +57,11 @@ class Tool:
     description: str
     parameters: dict[str, Any]
     fn: ToolFunction
-    timeout_s: float
+    timeout_s: float | None
     types: dict[str, type] = field(default_factory=dict)
 
     @classmethod
-    def from_function(cls, fn: ToolFunction, timeout_s: float) -> Tool:
+    def from_function(cls, fn: ToolFunction, timeout_s: float | None) -> Tool:
         description, arg_docs = _parse_docstring(inspect.getdoc(fn) or "")
         hints = typing.get_type_hints(fn)
         properties: dict[str, Any] = {}
@@ -79,7 +85,7 @@ class Tool:
         """Call the tool; a failure of any kind comes back as a ToolOutput the model can read."""
         try:
             kwargs = self._coerce(args)
-            with anyio.fail_after(self.timeout_s):
+            with anyio.fail_after(self.timeout_s):  # None: no limit
                 if inspect.iscoroutinefunction(self.fn):
                     return await cast(Awaitable[ToolOutput], self.fn(**kwargs))
                 # A sync tool runs in a worker thread; on timeout the thread is abandoned, not waited for.
@@ -88,7 +94,7 @@ class Tool:
         except ToolFailure as exc:
             return ToolOutput.plain(f"Error: {exc}", f"failed: {exc}")
         except TimeoutError:
-            message = f"{self.name} did not finish within {self.timeout_s:g} seconds."
+            message = f"{self.name} did not finish within {self.timeout_s or 0:g} seconds."
             return ToolOutput.plain(f"Error: {message}", "timed out")
         except Exception:
             log.exception("tool %s failed with arguments %r", self.name, dict(args))

@@ -19,7 +19,8 @@ from typing import Any, Literal
 
 import orjson
 
-EventType = Literal["start", "thinking", "tool", "metadata", "text", "memory", "error", "done"]
+EventType = Literal["start", "model", "progress", "thinking", "tool", "metadata", "text", "grounding", "memory",
+                    "error", "done"]
 MEDIA_TYPE = "application/x-ndjson"
 FLUSH_INTERVAL_S = 0.003
 
@@ -80,12 +81,28 @@ class EventChannel:
         self.emit("start", {"session_id": session_id, "message_id": message_id,
                             "user_message_id": user_message_id})
 
+    # Lines added to DESIGN §5's table (compatible: a client that does not know them skips them).
+    def model(self, facts: dict[str, Any]) -> None:
+        """What the answering model can do: `{name, context_length, tools, thinking, vision, context_tokens,
+        reasoning}` (`reasoning`: shown | unsupported | skipped), after `start`."""
+        self.emit("model", facts)
+
+    def progress(self, prompt_tokens: int, waited_s: float) -> None:
+        """The model is reading a prompt of about `prompt_tokens` tokens (sent when a call starts, then every
+        few seconds until its first line)."""
+        self.emit("progress", {"stage": "reading", "prompt_tokens": prompt_tokens, "waited_s": waited_s})
+
+    def grounding(self, status: str, message: str) -> None:
+        """Whether the answer stands on the user's documents (backend/agent/grounding.py), after the text."""
+        self.emit("grounding", {"status": status, "message": message})
+
     def thinking(self, delta: str) -> None:
         self.emit("thinking", delta)
 
     def tool(self, call_id: str, name: str, args: dict[str, Any], status: Literal["started", "finished"],
-             summary: str | None = None) -> None:
-        data: dict[str, Any] = {"id": call_id, "name": name, "args": args, "status": status}
+             summary: str | None = None, by: Literal["quire", "model"] = "model") -> None:
+        """`by`: "quire" for the search Quire runs itself for every question, "model" for the model's calls."""
+        data: dict[str, Any] = {"id": call_id, "name": name, "args": args, "status": status, "by": by}
         if summary is not None:
             data["summary"] = summary
         self.emit("tool", data)
@@ -96,9 +113,10 @@ class EventChannel:
     def text(self, delta: str) -> None:
         self.emit("text", delta)
 
-    def memory(self, used_chars: int, budget_chars: int, turns_kept: int, turns_dropped: int) -> None:
-        self.emit("memory", {"used_chars": used_chars, "budget_chars": budget_chars,
-                             "turns_kept": turns_kept, "turns_dropped": turns_dropped})
+    def memory(self, stats: dict[str, int]) -> None:
+        """DESIGN §5's fields, plus the token budget: `context_tokens` (the `num_ctx` sent), `used_tokens`,
+        `answer_tokens` (kept free for the answer) and `passages_dropped` (lowest-ranked, to fit)."""
+        self.emit("memory", stats)
 
     def error(self, code: str, message: str, retryable: bool) -> None:
         self.emit("error", {"code": code, "message": message, "retryable": retryable})

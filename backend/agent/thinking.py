@@ -1,7 +1,8 @@
-"""Phase 1: a separate streamed model call with thinking on, over the same system prompt, history and
-question as the answer, so the user watches the model reason within a blink. Its answer text is
-discarded, its output is capped, and any model error only costs the thinking, never the answer.
-Greetings and other trivial inputs skip it.
+"""Phase 1: a separate streamed model call with thinking on, over the same system prompt, history,
+question and Quire's search result as the answer, so the user watches the model reason within a blink.
+Its answer text is discarded, its output is capped, and any model error only costs the thinking, never
+the answer. Greetings and other trivial inputs skip it, and so does a model that cannot think (the
+caller says so: "this model does not show its reasoning").
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from collections.abc import Sequence
 from contextlib import aclosing
 
 from backend.agent.memory import Message
+from backend.agent.model import ChatModel
 from backend.agent.stream import EventChannel
-from backend.llm.client import LLMClient
-from backend.llm.errors import ModelError, ModelUnavailable
+from backend.llm.errors import CapabilityMissing, ModelError, ModelUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -43,12 +44,13 @@ def is_trivial(message: str) -> bool:
     return len(words) <= MAX_TRIVIAL_WORDS and all(word in _SMALL_TALK for word in words)
 
 
-async def think(llm: LLMClient, messages: Sequence[Message], channel: EventChannel) -> str:
-    """Stream the model's reasoning as `thinking` lines; returns it. ModelUnavailable propagates (the
-    caller answers without the model); any other failure is logged and costs only the thinking."""
+async def think(model: ChatModel, messages: Sequence[Message], channel: EventChannel) -> str | None:
+    """Stream the model's reasoning as `thinking` lines; returns it, or None when the model refused to think
+    (an Ollama that did not list capabilities). ModelUnavailable propagates (the caller answers without
+    the model); any other failure is logged and costs only the thinking."""
     parts: list[str] = []
     try:
-        stream = llm.achat_stream(messages, think=True, options={"num_predict": THINKING_MAX_TOKENS})
+        stream = model.stream(channel, messages, think=True, num_predict=THINKING_MAX_TOKENS)
         async with aclosing(stream) as deltas:
             async for delta in deltas:
                 if delta.thinking:
@@ -58,6 +60,8 @@ async def think(llm: LLMClient, messages: Sequence[Message], channel: EventChann
                     break  # reasoning is over; the answer itself is phase 2's job
     except ModelUnavailable:
         raise
+    except CapabilityMissing:
+        return None
     except ModelError as exc:
         log.info("thinking phase skipped: %s", exc.message)
     except Exception:  # a malformed reply the client could not parse, say: it costs only the reasoning

@@ -15,8 +15,9 @@ from backend.agent import calculator as calc
 from backend.agent.citations import Source
 from backend.agent.context import RequestState, current
 from backend.agent.documents import Material, document_material, resolve_document, scoped_documents
-from backend.agent.prompting import fence, passages_block
+from backend.agent.quoting import RankedPassages, fence
 from backend.agent.registry import Tool, ToolFailure, ToolOutput, ToolRegistry
+from backend.llm.budget import answer_tokens, chars_of
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.wording import plural
 
@@ -27,6 +28,7 @@ ANALYZE_MAX_CHARS = 24_000
 COMPARE_MAX_CHARS = 12_000  # per document
 QUICK_TIMEOUT_S = 10.0
 SEARCH_TIMEOUT_S = 30.0
+PROMPT_RESERVE_TOKENS = 700  # an analysis prompt's own words, around the document
 
 
 async def search_sources(state: RequestState, query: str, k: int = SEARCH_K) -> tuple[list[Source], str | None]:
@@ -58,14 +60,15 @@ async def search_knowledge_base(query: str) -> ToolOutput:
                 "the documents; otherwise tell the user that their documents do not cover this.")
         return ToolOutput(summary="nothing relevant found", render=lambda _numbers: text, sources=tuple(sources))
 
-    def render(numbers: Sequence[int]) -> str:
+    def ranked(numbers: Sequence[int]) -> RankedPassages:
         heading = f'Search results for "{query}": {len(sources)} passages.' + (f" Note: {notice}" if notice else "")
         labelled = [(n, s.where(), s.text[:MAX_PASSAGE_CHARS]) for n, s in zip(numbers, sources, strict=True)]
-        return passages_block(heading, labelled)
+        return RankedPassages(heading, labelled)
 
     files = len({s.document_id for s in sources})
     summary = f"{plural(len(sources), 'passage')} from {plural(files, 'document')}"
-    return ToolOutput(summary=summary, render=render, sources=tuple(sources))
+    return ToolOutput(summary=summary, render=lambda numbers: ranked(numbers).render(), sources=tuple(sources),
+                      ranked=ranked)
 
 
 def list_documents() -> ToolOutput:
@@ -92,7 +95,7 @@ async def analyze_document(document: str) -> ToolOutput:
         document: The document's file name (as list_documents shows it) or its id.
     """
     state = current()
-    material = await _material(state, document, ANALYZE_MAX_CHARS)
+    material = await _material(state, document, _fitting(state, ANALYZE_MAX_CHARS))
     prompt = state.app.prompts.render(
         "analyze_document", filename=material.filename, note=material.note,
         document=fence("document", material.text, name=material.filename),
@@ -116,8 +119,8 @@ async def compare_documents(a: str, b: str, question: str = "") -> ToolOutput:
         question: What the comparison should focus on (optional).
     """
     state = current()
-    first = await _material(state, a, COMPARE_MAX_CHARS)
-    second = await _material(state, b, COMPARE_MAX_CHARS)
+    first = await _material(state, a, _fitting(state, COMPARE_MAX_CHARS, parts=2))
+    second = await _material(state, b, _fitting(state, COMPARE_MAX_CHARS, parts=2))
     if first.source.document_id == second.source.document_id:
         raise ToolFailure(f"{a!r} and {b!r} are the same document")
     prompt = state.app.prompts.render(
@@ -157,6 +160,12 @@ def current_time() -> ToolOutput:
     return ToolOutput.plain(text, now.strftime("%Y-%m-%d %H:%M"))
 
 
+def _fitting(state: RequestState, max_chars: int, parts: int = 1) -> int:
+    """At most `max_chars` of a document, fewer when `parts` documents must share a smaller model context."""
+    room = state.context_tokens - answer_tokens(state.context_tokens) - PROMPT_RESERVE_TOKENS
+    return max(1000, min(max_chars, chars_of(room) // parts))
+
+
 async def _material(state: RequestState, name: str, max_chars: int) -> Material:
     def gather() -> Material:
         return document_material(state, resolve_document(state, name), max_chars)
@@ -167,7 +176,8 @@ async def _material(state: RequestState, name: str, max_chars: int) -> Material:
 async def _ask_model(state: RequestState, prompt: str) -> str:
     """A direct, non-streamed model call (not through the agent); cancelling the request cancels it."""
     try:
-        reply = await state.app.llm.achat([{"role": "user", "content": prompt}], options={"temperature": 0.2})
+        reply = await state.app.llm.achat([{"role": "user", "content": prompt}],
+                                          options={"temperature": 0.2, "num_ctx": state.context_tokens})
     except (ModelError, ModelUnavailable) as exc:
         raise ToolFailure(f"the model could not do this: {exc.message}") from exc
     if not reply.content.strip():
@@ -176,14 +186,14 @@ async def _ask_model(state: RequestState, prompt: str) -> str:
 
 
 @functools.cache
-def chat_tools(model_timeout_s: float) -> ToolRegistry:
-    """The registry; tools that call the model get the model client's timeout plus a margin."""
-    model_bound = model_timeout_s + 15.0
+def chat_tools() -> ToolRegistry:
+    """The registry. Tools that call the model have no time limit of their own: the model client tells a
+    stuck server from a slow one (backend/llm/patience.py)."""
     return ToolRegistry([
         Tool.from_function(search_knowledge_base, SEARCH_TIMEOUT_S),
         Tool.from_function(list_documents, QUICK_TIMEOUT_S),
-        Tool.from_function(analyze_document, model_bound),
-        Tool.from_function(compare_documents, model_bound),
+        Tool.from_function(analyze_document, None),
+        Tool.from_function(compare_documents, None),
         Tool.from_function(calculator, QUICK_TIMEOUT_S),
         Tool.from_function(current_time, QUICK_TIMEOUT_S),
     ])

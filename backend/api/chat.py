@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Query, status
@@ -57,12 +57,30 @@ class ChatSessionOut(BaseModel):
 
 
 class ChatMemoryOut(BaseModel):
-    """How full the conversation's memory was for this answer (the stream's `memory` line)."""
+    """How full the conversation's memory was for this answer (the stream's `memory` line). The token
+    figures are absent in answers stored before Quire fitted prompts to the model's context."""
 
     used_chars: int
     budget_chars: int
     turns_kept: int
     turns_dropped: int
+    context_tokens: int | None = Field(None, description="The context (`num_ctx`) every call to the model named")
+    used_tokens: int | None = Field(None, description="Estimated tokens of what the model was sent")
+    answer_tokens: int | None = Field(None, description="Tokens of the context kept free for the answer")
+    passages_dropped: int | None = Field(None, description="Lowest-ranked passages left out to fit the context")
+
+
+class ChatModelOut(BaseModel):
+    """The model that wrote an answer and what it could do (the stream's `model` line)."""
+
+    name: str
+    context_length: int | None = Field(description="The model's trained maximum, as Ollama reports it")
+    tools: bool
+    thinking: bool
+    vision: bool
+    context_tokens: int
+    reasoning: Literal["shown", "unsupported", "skipped"] = Field(
+        description="unsupported: the model cannot show its reasoning; skipped: small talk")
 
 
 class ChatMessageOut(BaseModel):
@@ -82,6 +100,11 @@ class ChatMessageOut(BaseModel):
     status: str
     error: dict[str, Any] | None
     memory: ChatMemoryOut | None = Field(description="Final answers only; null when the model was not used")
+    grounding: Literal["cited", "uncited", "not_covered", "passages"] | None = Field(
+        None, description="Final answers only: cited (cites a relevant passage), uncited (cites none of the "
+        "relevant passages found), not_covered (nothing relevant found), passages (the model did not answer; "
+        "the passages stand in); null for small talk and older answers")
+    model: ChatModelOut | None = Field(None, description="Final answers only; null when the model was not reached")
     created_at: datetime
 
 
@@ -112,8 +135,8 @@ class NdjsonStream(StreamingResponse):
 @router.post("", response_class=StreamingResponse,
              responses={200: {"content": {MEDIA_TYPE: {}}, "description": "NDJSON events (DESIGN §5)"}})
 async def chat(body: ChatRequest, ctx: ContextDep) -> NdjsonStream:
-    """Ask a question; the answer streams as NDJSON lines `{type, data}`: start, thinking, tool, metadata,
-    text, memory, error, done."""
+    """Ask a question; the answer streams as NDJSON lines `{type, data}`: start, model, progress, thinking,
+    tool, metadata, text, grounding, memory, error, done."""
     scope = body.scope or ChatScope()
     request = ChatInput(
         message=body.message, session_id=str(body.session_id) if body.session_id else None,

@@ -1,8 +1,14 @@
 """The Ollama client wrapper: chat (streamed or not, with tools, thinking and JSON-schema format),
-embeddings and the model list — with failures turned into `ModelUnavailable` / `ModelError`.
+embeddings, the model list and each model's facts (`/api/show`) — with failures turned into
+`ModelUnavailable` / `ModelError`.
 
 Only this package imports `ollama`. Sync methods serve DBOS steps and thread-pool code; async methods
 serve the streaming chat, where cancelling the consuming task closes the HTTP stream to Ollama.
+
+Every chat call streams, also when the caller wants the whole reply: a streamed reply can be watched for
+silence (backend/llm/patience.py), so a slow model is waited for and a stuck one noticed, where a
+timeout on the whole reply would do neither. Sync chat calls run the async path in a private event loop
+of the calling thread.
 
 The async client sends its requests through aiohttp (`httpx-aiohttp` plugs it into the httpx client
 the official `ollama` client is built on): a streamed call costs about a quarter less CPU than through
@@ -10,7 +16,7 @@ httpx's own transport (measured with a 30 KB conversation), and those calls are 
 turn spends outside the model (three per turn) and what limits how many answers stream at once
 (scripts/bench_chat.py). An aiohttp session belongs to one event loop: one async client per loop.
 
-Only the client's public API is used (`Client`/`AsyncClient` and their `chat`, `embed`, `list`, plus the
+Only the client's public API is used (`Client`/`AsyncClient` and their `chat`, `embed`, `list`, `show`, plus the
 httpx `transport` argument they pass through): private internals of the pinned `ollama` could change
 in any upgrade and break chat silently (tests/contract/test_no_private_internals.py keeps them out).
 """
@@ -20,9 +26,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import AsyncGenerator, Iterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Coroutine, Iterator, Mapping, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 import httpx
@@ -30,12 +37,17 @@ import numpy as np
 import ollama
 from httpx_aiohttp import AiohttpTransport
 
+from backend.llm.budget import prompt_tokens
+from backend.llm.capabilities import ModelFacts, facts_from_show, refused_capability
 from backend.llm.embedders import l2_normalise
-from backend.llm.errors import ModelError, ModelUnavailable
+from backend.llm.errors import CapabilityMissing, ModelError, ModelUnavailable
+from backend.llm.patience import Patience, Waiting, watch
 
 log = logging.getLogger(__name__)
 
 Message = Mapping[str, Any]
+T = TypeVar("T")
+CONNECT_TIMEOUT_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -53,6 +65,7 @@ class ChatDelta:
     tool_calls: list[ToolCall] = field(default_factory=list)
     done: bool = False
     done_reason: str | None = None
+    waiting_s: float | None = None  # a tick while the model is silent (only with `tick_s`): nothing else is set
 
 
 @dataclass(frozen=True)
@@ -76,10 +89,12 @@ class LLMClient:
         self.chat_model = chat_model
         self.embed_model = embed_model
         self.timeout_s = timeout_s
+        self.patience = Patience(silence_s=timeout_s)
         self._sync = ollama.Client(host=host, timeout=timeout_s)
         self._async_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ollama.AsyncClient] = (
             weakref.WeakKeyDictionary())
         self._status_client = ollama.Client(host=host, timeout=3.0)
+        self._facts: dict[str, ModelFacts] = {}
 
     @property
     def _async(self) -> ollama.AsyncClient:
@@ -87,7 +102,9 @@ class LLMClient:
         loop = asyncio.get_running_loop()
         client = self._async_by_loop.get(loop)
         if client is None:
-            client = ollama.AsyncClient(host=self.host, timeout=self.timeout_s, transport=_AiohttpTransport())
+            # No read timeout: replies are watched for silence instead (backend/llm/patience.py).
+            timeout = httpx.Timeout(CONNECT_TIMEOUT_S, read=None, write=self.timeout_s, pool=None)
+            client = ollama.AsyncClient(host=self.host, timeout=timeout, transport=_AiohttpTransport())
             self._async_by_loop[loop] = client
         return client
 
@@ -113,36 +130,76 @@ class LLMClient:
         if not status.has(model):
             raise _not_pulled(model)
 
+    # -- model facts ------------------------------------------------------------------------------
+    async def afacts(self, model: str | None = None) -> ModelFacts:
+        """What `model` (default: the chat model) can do, from `/api/show` — read once per model."""
+        name = model or self.chat_model
+        if (known := self._facts.get(name)) is not None:
+            return known
+        try:
+            shown = await self._async.show(name)
+        except Exception as exc:
+            raise self._translate(exc, name) from exc
+        return self._facts.setdefault(name, facts_from_show(name, shown.capabilities, shown.modelinfo))
+
+    def facts(self, model: str | None = None) -> ModelFacts:
+        return self._in_private_loop(self.afacts(model))
+
     # -- chat ---------------------------------------------------------------------------------
     def chat(self, messages: Sequence[Message], **kwargs: Any) -> ChatDelta:
-        args = self._chat_args(messages, stream=False, **kwargs)
-        try:
-            return _delta(self._sync.chat(**args))
-        except Exception as exc:
-            raise self._translate(exc, args["model"]) from exc
+        return self._in_private_loop(self.achat(messages, **kwargs))
 
     def chat_stream_sync(self, messages: Sequence[Message], **kwargs: Any) -> Iterator[ChatDelta]:
-        args = self._chat_args(messages, stream=True, **kwargs)
-        try:
-            for part in self._sync.chat(**args):
-                yield _delta(part)
-        except Exception as exc:
-            raise self._translate(exc, args["model"]) from exc
+        with asyncio.Runner() as runner:
+            stream = self.achat_stream(messages, **kwargs)
+            try:
+                while True:
+                    try:
+                        yield runner.run(_next(stream))
+                    except StopAsyncIteration:
+                        return
+            finally:
+                runner.run(stream.aclose())
+                runner.run(self.aclose())
 
     async def achat(self, messages: Sequence[Message], **kwargs: Any) -> ChatDelta:
-        args = self._chat_args(messages, stream=False, **kwargs)
+        """The whole reply (streamed underneath, so that a stuck server is noticed)."""
+        content: list[str] = []
+        thinking: list[str] = []
+        calls: list[ToolCall] = []
+        last = ChatDelta()
+        async with aclosing(self.achat_stream(messages, **kwargs)) as deltas:
+            async for last in deltas:
+                content.append(last.content)
+                thinking.append(last.thinking)
+                calls.extend(last.tool_calls)
+        return ChatDelta(content="".join(content), thinking="".join(thinking), tool_calls=calls, done=last.done,
+                         done_reason=last.done_reason)
+
+    async def achat_stream(self, messages: Sequence[Message], *, tick_s: float | None = None,
+                           **kwargs: Any) -> AsyncGenerator[ChatDelta]:
+        """The reply as it streams; `ModelStalled` when the server falls silent for too long (reading the
+        prompt is allowed for by its size), a `waiting_s` delta every `tick_s` of silence when asked."""
+        args = self._chat_args(messages, stream=True, **kwargs)
+        first_s = self.patience.reading_s(prompt_tokens(args["messages"], args["tools"]))
         try:
-            return _delta(await self._async.chat(**args))
+            lines = await self._async.chat(**args)
+            async with aclosing(watch(lines, first_s, self.patience.silence_s, tick_s)) as watched:
+                async for part in watched:
+                    yield ChatDelta(waiting_s=part.seconds) if isinstance(part, Waiting) else _delta(part)
         except Exception as exc:
             raise self._translate(exc, args["model"]) from exc
 
-    async def achat_stream(self, messages: Sequence[Message], **kwargs: Any) -> AsyncGenerator[ChatDelta]:
-        args = self._chat_args(messages, stream=True, **kwargs)
-        try:
-            async for part in await self._async.chat(**args):
-                yield _delta(part)
-        except Exception as exc:
-            raise self._translate(exc, args["model"]) from exc
+    def _in_private_loop(self, work: Coroutine[Any, Any, T]) -> T:
+        """Run async client work from sync code (a DBOS step's thread), closing the loop's client after."""
+
+        async def run() -> T:
+            try:
+                return await work
+            finally:
+                await self.aclose()
+
+        return asyncio.run(run())
 
     def _chat_args(
         self,
@@ -197,6 +254,10 @@ class LLMClient:
         if isinstance(exc, ollama.ResponseError):
             if exc.status_code == 404 or "not found" in str(exc.error).lower():
                 return _not_pulled(model)
+            if exc.status_code == 400 and (capability := refused_capability(str(exc.error))) is not None:
+                if (facts := self._facts.get(model)) is not None and facts.assumed:  # listed ones are trusted
+                    self._facts[model] = facts.without(capability)
+                return CapabilityMissing(f"{model} cannot do this: {exc.error}", capability)
             return ModelError(f"Ollama error: {exc.error}", retryable=exc.status_code >= 500)
         if isinstance(exc, httpx.TimeoutException):
             return ModelError(f"Ollama did not answer in time ({type(exc).__name__}).")
@@ -224,6 +285,10 @@ def _vectors(response: Any, count: int, model: str) -> np.ndarray:
     if vectors.shape[0] != count:
         raise ModelError(f"Embedding model {model} returned {vectors.shape[0]} vectors for {count} texts")
     return l2_normalise(vectors)
+
+
+async def _next(stream: AsyncGenerator[T]) -> T:
+    return await anext(stream)
 
 
 def _not_pulled(model: str) -> ModelUnavailable:

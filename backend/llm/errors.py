@@ -19,3 +19,22 @@ class ModelError(Exception):
         super().__init__(message)
         self.message = message
         self.retryable = retryable
+
+
+class ModelStalled(ModelError):
+    """The model server sent nothing for too long: stuck, not slow (see backend/llm/patience.py)."""
+
+    def __init__(self, silent_s: float, reading: bool, elapsed_s: float) -> None:
+        what = "reading the question" if reading else "writing"
+        super().__init__(f"The model stopped responding: nothing for {silent_s:.0f} s while {what} "
+                         f"({elapsed_s:.0f} s in all). Ollama may be stuck or overloaded.")
+        self.silent_s = silent_s
+        self.reading = reading
+
+
+class CapabilityMissing(ModelError):
+    """The model server refused something this model cannot do (thinking, tools, images)."""
+
+    def __init__(self, message: str, capability: str) -> None:
+        super().__init__(message, retryable=False)
+        self.capability = capability

@@ -37,6 +37,10 @@ class Answer(BaseModel):
     citations: list[Citation]
     session_id: str
     message_id: str
+    # cited | uncited | not_covered | passages (backend/agent/grounding.py); None for small talk. Anything
+    # but "cited" is not the documents' word: `grounding_note` says why.
+    grounding: str | None = None
+    grounding_note: str | None = None
 
 
 async def ask(ctx: AppContext, question: str, document_ids: list[str] | None, categories: list[str] | None,
@@ -54,6 +58,7 @@ async def ask(ctx: AppContext, question: str, document_ids: list[str] | None, ca
     text: list[str] = []
     citations: list[dict[str, Any]] = []
     error: dict[str, Any] | None = None
+    grounding: dict[str, Any] = {}
     try:
         async for chunk in channel.lines():
             for line in chunk.splitlines():
@@ -64,13 +69,16 @@ async def ask(ctx: AppContext, question: str, document_ids: list[str] | None, ca
                     citations.append(event["data"])
                 elif event["type"] == "error":
                     error = event["data"]
+                elif event["type"] == "grounding":
+                    grounding = event["data"]
         await producer
     finally:
         producer.cancel()  # the MCP request was cancelled: stop the model calls too (the turn is kept)
     if error is not None:
         _raise(error, citations)
     return Answer(answer="".join(text), citations=[Citation.model_validate(c) for c in citations],
-                  session_id=prepared.start.session_id, message_id=prepared.start.message_id)
+                  session_id=prepared.start.session_id, message_id=prepared.start.message_id,
+                  grounding=grounding.get("status"), grounding_note=grounding.get("message"))
 
 
 def _raise(error: dict[str, Any], citations: list[dict[str, Any]]) -> None:

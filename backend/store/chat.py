@@ -25,7 +25,7 @@ _SESSION_COLUMNS = """
 
 _MESSAGE_COLUMNS = """
     id::text AS id, turn, seq, role, content, model_content, tool_calls, tool_call_id, tool_name,
-    tool_summary, citations, thinking, attachments, scope, status, error, memory, created_at
+    tool_summary, citations, thinking, attachments, scope, status, error, memory, grounding, model, created_at
 """
 
 # What replaying a turn to the model needs (no citations, thinking or errors to decode).
@@ -34,6 +34,7 @@ _HISTORY_COLUMNS = "id::text AS id, turn, role, content, model_content, tool_cal
 
 Role = Literal["user", "assistant", "tool"]
 MessageStatus = Literal["complete", "partial", "error"]  # partial: being answered, or cut off
+Grounding = Literal["cited", "uncited", "not_covered", "passages"]  # backend/agent/grounding.py
 
 
 class SessionRow(TypedDict):
@@ -68,6 +69,8 @@ class MessageRow(TypedDict):
     status: MessageStatus
     error: dict[str, Any] | None
     memory: dict[str, int] | None
+    grounding: Grounding | None
+    model: dict[str, Any] | None
     created_at: datetime
 
 
@@ -107,6 +110,8 @@ class AnswerUpdate:
     status: MessageStatus
     error: dict[str, Any] | None
     memory: dict[str, int] | None = None  # the stream's `memory` line; None when the model was not used
+    grounding: Grounding | None = None  # None: small talk (nothing was searched)
+    model: dict[str, Any] | None = None  # the stream's `model` line
 
 
 @contextmanager
@@ -263,9 +268,11 @@ def finish_answer(db: Database, session_id: str, answer_id: str, rounds: Sequenc
     Returns False when the turn no longer exists (rewound or deleted while it was being answered).
     """
     answer = ("UPDATE chat_messages SET seq = %s, content = %s, citations = %s, thinking = %s, status = %s,"
-              " error = %s, memory = %s WHERE id = %s AND session_id = %s RETURNING session_id, turn")
+              " error = %s, memory = %s, grounding = %s, model = %s WHERE id = %s AND session_id = %s"
+              " RETURNING session_id, turn")
     params: list[Any] = [len(rounds) + 1, update.content, Jsonb(update.citations), update.thinking, update.status,
-                         _jsonb(update.error), _jsonb(update.memory), answer_id, session_id]
+                         _jsonb(update.error), _jsonb(update.memory), update.grounding, _jsonb(update.model),
+                         answer_id, session_id]
     inserted = ""
     if rounds:
         values, row_params = _values(1, rounds)

@@ -32,9 +32,10 @@ class StudyJobRow(TypedDict):
     started_at: datetime | None
     finished_at: datetime | None
     draft: str | None
+    report: dict[str, Any] | None
 
 _COLUMNS = "id, kind, request_key, attempt, params, state, result_id::text AS result_id, error_code," \
-           " error_message, created_at, started_at, finished_at, draft"
+           " error_message, created_at, started_at, finished_at, draft, report"
 
 
 def latest_for_key(db: Database, request_key: str) -> StudyJobRow | None:
@@ -103,3 +104,9 @@ def set_draft(db: Database, job_id: str, text: str) -> None:
     """The text written so far by a running job (progress: committed without waiting for the disk)."""
     with db.bookkeeping() as conn:
         conn.execute("UPDATE study_jobs SET draft = %s WHERE id = %s AND state = 'running'", (text, job_id))
+
+
+def set_report(db: Database, job_id: str, report: dict[str, Any]) -> None:
+    """What the job's generation asked for and kept (backend/study/repairs.py `Report`)."""
+    with db.connection() as conn:
+        conn.execute("UPDATE study_jobs SET report = %s WHERE id = %s", (Jsonb(report), job_id))

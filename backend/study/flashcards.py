@@ -22,8 +22,9 @@ from backend.progress.events import record_event
 from backend.store import decks as store
 from backend.store.db import Connection
 from backend.study import jobs
-from backend.study.generation import generate_items
-from backend.study.passages import render, scope_passages
+from backend.study.generation import fitted_prompt, generate_items
+from backend.study.passages import scope_passages
+from backend.study.repairs import Report
 from backend.study.schemas import GenerateRequest, JobOut, ScopeOut, SourceOut
 from backend.study.scopes import as_scope, scope_params, scope_title
 
@@ -33,6 +34,7 @@ RATINGS: dict[RatingName, Rating] = {"again": Rating.Again, "hard": Rating.Hard,
 STATE_NAMES = {State.Learning: "learning", State.Review: "review", State.Relearning: "relearning"}
 SCHEDULER = Scheduler(enable_fuzzing=False)
 MAX_PASSAGES = 16
+ANSWER_TOKENS_PER_CARD = 90
 
 
 class CardItem(BaseModel):
@@ -154,8 +156,13 @@ def start(ctx: AppContext, request: DeckRequest) -> JobOut:
 @jobs.runner("deck")
 def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
     passages = scope_passages(ctx, as_scope(params["scope"]), min(MAX_PASSAGES, max(6, params["count"] // 2)))
-    prompt = ctx.prompts.render("flashcards", passages=render(passages), count=params["count"])
-    items = generate_items(ctx, prompt, CardItem, CardBatch, "cards", params["count"], passages)
+    prompt, passages = fitted_prompt(ctx, "flashcards", passages, ANSWER_TOKENS_PER_CARD * params["count"],
+                                     count=params["count"])
+    report = Report()
+    try:
+        items = generate_items(ctx, prompt, CardItem, CardBatch, "cards", params["count"], passages, report)
+    finally:
+        jobs.record_report(ctx, job_id, report)
     deck = {"id": jobs.artifact_id(job_id), "title": scope_title(ctx, params["scope"], "Deck"),
             "scope": params["scope"], "job_id": job_id}
     cards = [{"id": jobs.artifact_id(job_id, f"c{i}"), "position": i, "front": g.item.front, "back": g.item.back,

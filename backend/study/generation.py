@@ -1,13 +1,18 @@
 """The one pipeline every study generator runs: prompt → model with a JSON schema → tolerant parse →
-per-item validation → grounding.
+mechanical repairs → per-item validation → one re-ask for what is missing → grounding.
 
 - Each generator renders its own template from `prompts/` (or its `prompts/custom/` override) with the
   passages as fenced, keyed data (`passages.render`) plus its own values, and hands the text in here.
 - The model gets `format` = the JSON schema of the expected answer (from a pydantic model, `$ref`s
-  inlined because Ollama's grammar builder handles a flat schema best) and a low temperature.
+  inlined because Ollama's grammar builder handles a flat schema best), stating every rule the validator
+  holds it to (item counts, lengths, ranges, enums, required fields), a low temperature, and the model's
+  context as `num_ctx`; the passages are trimmed (fairly across documents) so the prompt and the answer
+  fit into it, rather than cut by the server.
 - Parsing forgives what models do: ```json fences, chatter before or after, a bare array instead of the
-  object, trailing commas. Each item is validated on its own; bad ones are dropped, the rest cut to the
-  requested count. No valid item at all is a `GenerationFailed`.
+  object, trailing commas. Each item is repaired where the fix is mechanical (backend/study/repairs.py)
+  and validated on its own; bad ones are dropped, the rest cut to the requested count. Short of the
+  count, the model is asked once more for the missing items, told what was wrong. No valid item at all is
+  a `GenerationFailed`. What was asked and what was kept, repaired or dropped is the job's `report`.
 - Single objects with no partial success (workshop outlines, mind maps) get one retry with a stricter
   reminder that quotes what was wrong, then fail with a clear message.
 - Grounding: an item's `source_block_ids` are checked against the passages actually shown; unknown ids
@@ -26,16 +31,15 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from backend.context import AppContext
+from backend.llm.budget import context_tokens, tokens_of
 from backend.retrieval.tokenizer import Analyzer
 from backend.study.errors import GenerationFailed
-from backend.study.passages import Passage
+from backend.study.passages import Passage, fair_trim, render
+from backend.study.repairs import Report
 
 TEMPERATURE = 0.2
-# Ollama's default context (2–4k tokens) would silently cut the passages off the front of the prompt.
-NUM_CTX = 12288
 _PREAMBLE_CHARS = 400  # chatter before a first heading further in than this is kept: it may be content
 DRAFT_INTERVAL_S = 0.3  # how often a streamed answer's text so far is handed on (a lesson's draft)
-_OPTIONS = {"temperature": TEMPERATURE, "num_ctx": NUM_CTX}
 _HEADING = re.compile(r"^#{1,6} ", re.MULTILINE)
 _analyzer = Analyzer()
 _FENCE = re.compile(r"```[a-zA-Z]*\s*\n(.*?)```", re.DOTALL)
@@ -76,9 +80,33 @@ def json_schema(model: type[BaseModel]) -> dict[str, Any]:
     return inlined
 
 
+def with_count(schema: dict[str, Any], key: str, count: int) -> dict[str, Any]:
+    """`schema` asking for exactly `count` items under `key` (the validator keeps at most that many)."""
+    listed = {**schema["properties"][key], "minItems": count, "maxItems": count}
+    return {**schema, "properties": {**schema["properties"], key: listed}, "required": [key]}
+
+
+def options(ctx: AppContext) -> dict[str, Any]:
+    """Low temperature and the model's context, the same `num_ctx` as chat (no reload between them)."""
+    return {"temperature": TEMPERATURE, "num_ctx": context_tokens(ctx.llm.facts())}
+
+
+def fitted_prompt(ctx: AppContext, name: str, passages: Sequence[Passage], answer_tokens: int,
+                  **values: object) -> tuple[str, list[Passage]]:
+    """The rendered prompt `name` with as many of `passages` as fit into the model's context beside an
+    answer of `answer_tokens`, trimmed fairly across documents; and the passages it holds."""
+    room = context_tokens(ctx.llm.facts()) - answer_tokens
+    kept = list(passages)
+    while True:
+        prompt = ctx.prompts.render(name, passages=render(kept), **values)
+        if tokens_of(len(prompt)) <= room or len(kept) <= 1:
+            return prompt, kept
+        kept = fair_trim(kept)
+
+
 def ask(ctx: AppContext, messages: Sequence[dict[str, str]], schema: dict[str, Any] | None) -> str:
-    """One non-streamed model call at low temperature; ModelUnavailable/ModelError propagate."""
-    reply = ctx.llm.chat(list(messages), format=schema, options=_OPTIONS)
+    """One model call at low temperature (streamed underneath); ModelUnavailable/ModelError propagate."""
+    reply = ctx.llm.chat(list(messages), format=schema, options=options(ctx))
     return reply.content
 
 
@@ -86,7 +114,7 @@ def ask_streamed(ctx: AppContext, messages: Sequence[dict[str, str]], on_text: C
     """Like `ask` (no schema), streamed: `on_text` gets the text so far every DRAFT_INTERVAL_S."""
     parts: list[str] = []
     shown = time.monotonic()
-    for delta in ctx.llm.chat_stream_sync(list(messages), options=_OPTIONS):
+    for delta in ctx.llm.chat_stream_sync(list(messages), options=options(ctx)):
         parts.append(delta.content)
         if time.monotonic() - shown >= DRAFT_INTERVAL_S:
             on_text("".join(parts))
@@ -142,49 +170,102 @@ def item_list(data: Any, key: str) -> list[Any]:
 
 # -- generators' entry points ----------------------------------------------------------------------
 def generate_items(ctx: AppContext, prompt: str, item_model: type[ItemT], list_model: type[BaseModel], key: str,
-                   count: int, passages: Sequence[Passage],
-                   accept: Callable[[ItemT], bool] = lambda _: True) -> list[Grounded[ItemT]]:
-    """A list answer to `prompt`: every valid, accepted, distinct item (up to `count`), grounded on `passages`."""
-    answer = ask(ctx, _user(prompt), json_schema(list_model))
-    try:
-        raw_items = item_list(loads_lenient(answer), key)
-    except ValueError as exc:
-        raise GenerationFailed("The model's answer was not the JSON that was asked for; try again.") from exc
+                   count: int, passages: Sequence[Passage], report: Report,
+                   accept: Callable[[ItemT], bool] = lambda _: True,
+                   repair: Callable[[Any, Report], Any] = lambda raw, _report: raw,
+                   schema: dict[str, Any] | None = None) -> list[Grounded[ItemT]]:
+    """A list answer to `prompt`: every valid, accepted, distinct item (up to `count`), grounded on
+    `passages`; asked once more for the missing ones if too few were usable. `schema`: the list's schema
+    (default: `list_model`'s), sent with the count required."""
+    schema = schema or json_schema(list_model)
+    messages = _user(prompt)
     items: list[Grounded[ItemT]] = []
     seen: set[str] = set()
-    for raw in raw_items:
+    report.asked = count
+    for attempt in range(2):
+        wanted = count - len(items)
+        answer = ask(ctx, messages, with_count(schema, key, wanted))
         try:
-            item = item_model.model_validate(raw)
-        except ValidationError:
-            continue
-        text = item_text(item).casefold()
-        if not accept(item) or text in seen:
-            continue
-        seen.add(text)
-        items.append(Grounded(item, ground(item, passages)))
-        if len(items) == count:
+            raw_items = item_list(loads_lenient(answer), key)
+        except ValueError:
+            raw_items = []
+            report.dropped["not the JSON asked for"] += 1
+        problems = _collect(raw_items, item_model, accept, repair, seen, report)
+        for item in problems.items[:wanted]:
+            items.append(Grounded(item, ground(item, passages)))
+        if len(items) >= count or attempt == 1:
             break
+        report.reasked = count - len(items)
+        messages = [*messages, {"role": "assistant", "content": answer},
+                    {"role": "user", "content": _reask(count - len(items), key, problems.reasons, seen)}]
+    report.kept = len(items)
     if not items:
         raise GenerationFailed("The model's answer held no usable items; try again or pick other documents.")
     return items
 
 
-def generate_object(ctx: AppContext, prompt: str, model: type[ItemT], what: str,
-                    check: Callable[[ItemT], str | None] = lambda _: None) -> ItemT:
-    """A single-object answer, retried once with a stricter reminder; `what` names it in errors and
-    `check` adds a rule the schema cannot express (it returns what is wrong, or None)."""
+@dataclass
+class _Collected(Generic[ItemT]):
+    items: list[ItemT]
+    reasons: list[str]
+
+
+def _collect(raw_items: list[Any], item_model: type[ItemT], accept: Callable[[ItemT], bool],
+             repair: Callable[[Any, Report], Any], seen: set[str], report: Report) -> _Collected[ItemT]:
+    """The valid, accepted, new items among `raw_items` (their texts join `seen`), and why others failed."""
+    items: list[ItemT] = []
+    reasons: list[str] = []
+    for raw in raw_items:
+        try:
+            item = item_model.model_validate(repair(raw, report))
+        except ValidationError as exc:
+            reason = _describe(exc)
+            report.dropped[reason] += 1
+            reasons.append(reason)
+            continue
+        text = item_text(item).casefold()
+        if not accept(item) or text in seen:
+            reason = "a repeat" if text in seen else "not of a requested type"
+            report.dropped[reason] += 1
+            reasons.append(reason)
+            continue
+        seen.add(text)
+        items.append(item)
+    return _Collected(items, reasons)
+
+
+def _reask(missing: int, key: str, reasons: list[str], seen: set[str]) -> str:
+    """The one follow-up request: how many more, what was wrong, and what not to repeat."""
+    why = "; ".join(sorted(set(reasons))[:5]) or "too few items"
+    done = "\n".join(f"- {text[:120]}" for text in sorted(seen)[:20])
+    return (f"Only some of those could be used ({why}). Write exactly {missing} more {key}, new ones, following "
+            f"every rule above, different from these:\n{done}\nReply with ONLY the JSON object.")
+
+
+def generate_object(ctx: AppContext, prompt: str, model: type[ItemT], what: str, report: Report,
+                    check: Callable[[ItemT], str | None] = lambda _: None,
+                    repair: Callable[[Any, Report], Any] = lambda raw, _report: raw,
+                    schema: dict[str, Any] | None = None) -> ItemT:
+    """A single-object answer, repaired where that is mechanical and retried once with a stricter
+    reminder; `what` names it in errors and `check` adds a rule the schema cannot express (it returns
+    what is wrong, or None). `schema`: what the model is sent (default: `model`'s)."""
     messages = _user(prompt)
-    schema = json_schema(model)
+    schema = schema or json_schema(model)
     problem = ""
-    for _ in range(2):
+    report.asked = 1
+    for attempt in range(2):
         answer = ask(ctx, messages, schema)
         try:
-            result = model.model_validate(loads_lenient(answer))
+            result = model.model_validate(repair(loads_lenient(answer), report))
         except (ValueError, ValidationError) as exc:
             problem = _describe(exc)
         else:
             if (problem := check(result) or "") == "":
+                report.kept = 1
                 return result
+        report.dropped[problem] += 1
+        if attempt == 0:
+            report.reasked = 1
         messages = [*messages, {"role": "assistant", "content": answer}, {"role": "user", "content": (
             f"That answer could not be used: {problem}. Reply again with ONLY one JSON object that matches"
             " the required schema exactly — no prose, no code fences — and respect every limit stated above."

@@ -32,7 +32,8 @@ from backend.llm.errors import ModelError, ModelUnavailable
 from backend.store import study_jobs as store
 from backend.store.db import Connection
 from backend.study.errors import GenerationFailed
-from backend.study.schemas import JobError, JobOut
+from backend.study.repairs import Report
+from backend.study.schemas import JobError, JobOut, JobReport
 
 Saver = Callable[[Connection], str]
 Runner = Callable[[AppContext, dict[str, Any], str], Saver]
@@ -65,6 +66,11 @@ def artifact_id(job_id: str, part: str = "") -> str:
 
 def model_unavailable(exc: ModelUnavailable) -> QuireError:
     return QuireError("model_unavailable", f"{exc.message} {exc.hint}", 503)
+
+
+def record_report(ctx: AppContext, job_id: str, report: Report) -> None:
+    """Keep what the generation asked for and kept with the job (before it is saved or fails)."""
+    store.set_report(ctx.db, job_id, report.payload())
 
 
 def require_model(ctx: AppContext) -> None:
@@ -132,7 +138,8 @@ def job_out(row: store.StudyJobRow) -> JobOut:
     error = JobError(code=row["error_code"], message=row["error_message"] or "") if row["error_code"] else None
     return JobOut(job_id=row["id"], kind=row["kind"], status=row["state"], result_id=result_id, result_url=url,
                   error=error, created_at=row["created_at"], started_at=row["started_at"],
-                  finished_at=row["finished_at"], draft=row["draft"] if row["state"] == "running" else None)
+                  finished_at=row["finished_at"], draft=row["draft"] if row["state"] == "running" else None,
+                  report=JobReport.model_validate(row["report"]) if row["report"] else None)
 
 
 # -- the durable part --------------------------------------------------------------------------------

@@ -24,8 +24,9 @@ from backend.store import study_jobs
 from backend.store import workshops as store
 from backend.store.db import Connection
 from backend.study import jobs, quizzes
-from backend.study.generation import generate_markdown
-from backend.study.passages import block_passages, query_passages, render, scope_passages
+from backend.study.generation import fitted_prompt, generate_markdown
+from backend.study.passages import block_passages, query_passages, scope_passages
+from backend.study.repairs import Report
 from backend.study.schemas import JobOut, SourceOut
 from backend.study.scopes import as_scope
 from backend.study.workshops import REREAD_AFTER_S, progress, workshop_row
@@ -34,6 +35,7 @@ LESSON_PASSAGES = 6
 LESSON_SECTIONS = ("Introduction", "Core content", "Key takeaways", "Self-check")  # as prompts/lesson.md asks
 RECAP_PASSAGES = 12
 RECAP_QUESTIONS = 5
+LESSON_ANSWER_TOKENS = 1800  # a lesson of 15–30 minutes' reading
 
 
 class LessonOut(BaseModel):
@@ -90,8 +92,9 @@ def write(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
     scope = as_scope(workshop["scope"])
     passages = (query_passages(ctx, lesson["title"], scope, LESSON_PASSAGES)
                 or scope_passages(ctx, scope, LESSON_PASSAGES))
-    prompt = ctx.prompts.render(
-        "lesson", passages=render(passages), workshop_title=workshop["title"], difficulty=workshop["difficulty"],
+    prompt, passages = fitted_prompt(
+        ctx, "lesson", passages, LESSON_ANSWER_TOKENS, workshop_title=workshop["title"],
+        difficulty=workshop["difficulty"],
         lesson_title=lesson["title"], lesson_summary=lesson["summary"], n=lesson["n"], total=len(lessons),
         estimated_minutes=lesson["estimated_minutes"], objectives="\n".join(f"- {o}" for o in workshop["objectives"]),
         outline="\n".join(f"{row['n']}. {row['title']}" for row in lessons),
@@ -130,7 +133,12 @@ def write_recap(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Sa
                 or scope_passages(ctx, as_scope(workshop["scope"]), RECAP_PASSAGES))
     focus = f'a recap of the workshop "{workshop["title"]}", whose lessons were: ' + "; ".join(
         row["title"] for row in lessons)
-    items = quizzes.draft(ctx, passages, RECAP_QUESTIONS, workshop["difficulty"], ["mcq", "true_false"], focus)
+    report = Report()
+    try:
+        items = quizzes.draft(ctx, passages, RECAP_QUESTIONS, workshop["difficulty"], ["mcq", "true_false"], focus,
+                              report)
+    finally:
+        jobs.record_report(ctx, job_id, report)
     quiz = {"id": jobs.artifact_id(job_id), "title": f"Recap: {workshop['title']}"[:200],
             "difficulty": workshop["difficulty"], "types": ["mcq", "true_false"],
             "requested_count": RECAP_QUESTIONS, "scope": workshop["scope"], "workshop_id": workshop["id"],

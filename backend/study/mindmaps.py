@@ -2,7 +2,9 @@
 
 The model fills a fixed-depth schema (central topic → 3–7 branches → sub-branches [→ details]), so the
 requested depth (2 or 3) is honoured by construction; deeper nesting a model adds anyway is ignored.
-Labels are cut to 60 characters at a word boundary; empty nodes are dropped. A tree with fewer than
+The schema states the limits (3–7 branches, at most 6 children); surplus branches and children are cut
+(mechanical repairs, reported). Labels are cut to 60 characters at a word boundary; empty nodes are
+dropped. A tree with fewer than
 three branches, or that never reaches the requested depth, gets the one stricter retry every
 single-object generation gets. Nodes have stable ids (`n0` the centre, `n2.1` the first child of the
 second branch) which the saved positions refer to.
@@ -22,14 +24,16 @@ from backend.progress.events import record_event
 from backend.store import mindmaps as store
 from backend.store.db import Connection
 from backend.study import jobs
-from backend.study.generation import closest, generate_object, resolve_ids
-from backend.study.passages import Passage, render, scope_passages
+from backend.study.generation import closest, fitted_prompt, generate_object, resolve_ids
+from backend.study.passages import Passage, scope_passages
+from backend.study.repairs import Report, cut
 from backend.study.schemas import GenerateRequest, JobOut, ScopeOut, SourceOut
 from backend.study.scopes import as_scope, scope_params
 
 LABEL_CHARS = 60
 MIN_BRANCHES, MAX_BRANCHES, MAX_CHILDREN = 3, 7, 6
 MINDMAP_PASSAGES = 14
+MINDMAP_ANSWER_TOKENS = 1800
 
 
 class Leaf(BaseModel):
@@ -51,13 +55,13 @@ class BranchOfThree(Leaf):
 
 
 class MapOfTwo(BaseModel):
-    central: str = Field(max_length=300)
-    branches: list[BranchOfTwo] = Field(max_length=12)
+    central: str = Field(min_length=1, max_length=300)
+    branches: list[BranchOfTwo] = Field(min_length=MIN_BRANCHES, max_length=MAX_BRANCHES)
 
 
 class MapOfThree(BaseModel):
-    central: str = Field(max_length=300)
-    branches: list[BranchOfThree] = Field(max_length=12)
+    central: str = Field(min_length=1, max_length=300)
+    branches: list[BranchOfThree] = Field(min_length=MIN_BRANCHES, max_length=MAX_BRANCHES)
 
 
 class MindmapRequest(GenerateRequest):
@@ -133,9 +137,14 @@ def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
     depth = params["depth"]
     passages = scope_passages(ctx, as_scope(params["scope"]), MINDMAP_PASSAGES)
     model: type[MapOfTwo | MapOfThree] = MapOfTwo if depth == 2 else MapOfThree
-    prompt = ctx.prompts.render("mindmap", passages=render(passages), depth=depth, min_branches=MIN_BRANCHES,
-                                max_branches=MAX_BRANCHES)
-    draft = generate_object(ctx, prompt, model, "mind map", check=lambda m: _problem(m, depth))
+    prompt, passages = fitted_prompt(ctx, "mindmap", passages, MINDMAP_ANSWER_TOKENS, depth=depth,
+                                     min_branches=MIN_BRANCHES, max_branches=MAX_BRANCHES)
+    report = Report()
+    try:
+        draft = generate_object(ctx, prompt, model, "mind map", report, check=lambda m: _problem(m, depth),
+                                repair=repair_map)
+    finally:
+        jobs.record_report(ctx, job_id, report)
     root = _tree(draft, passages)
     mindmap = {"id": jobs.artifact_id(job_id), "title": root["label"], "depth": depth, "tree": root,
                "scope": params["scope"], "job_id": job_id}
@@ -145,6 +154,23 @@ def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
         return str(mindmap["id"])
 
     return save
+
+
+def repair_map(raw: Any, report: Report) -> Any:
+    """Mechanical fixes: blank nodes dropped, surplus branches and children cut (at every level)."""
+    if not isinstance(raw, dict):
+        return raw
+    return {**raw, "branches": _trimmed(raw.get("branches"), MAX_BRANCHES, "branches", report)}
+
+
+def _trimmed(nodes: Any, most: int, what: str, report: Report) -> Any:
+    if not isinstance(nodes, list):
+        return nodes
+    named = [n for n in nodes if isinstance(n, dict) and str(n.get("label", "")).strip()]
+    if len(named) < len(nodes):
+        report.repaired[f"blank {what} removed"] += 1
+    return [{**n, "children": _trimmed(n.get("children", []), MAX_CHILDREN, "children", report)}
+            for n in cut(named, most, what, report)]
 
 
 def _problem(draft: MapOfTwo | MapOfThree, depth: int) -> str | None:

@@ -190,3 +190,14 @@ def render(passages: Sequence[Passage]) -> str:
 
 def _attr(value: str) -> str:
     return value.replace('"', "'").replace("\n", " ")
+
+
+def fair_trim(passages: Sequence[Passage]) -> list[Passage]:
+    """`passages` less one: the last of the document that has the most (so every document keeps a share
+    as long as it can), for a prompt that must fit a smaller model context."""
+    counts: dict[str, int] = {}
+    for p in passages:
+        counts[p.document_id] = counts.get(p.document_id, 0) + 1
+    most = max(counts.values(), default=0)
+    drop = max((i for i, p in enumerate(passages) if counts[p.document_id] == most), default=None)
+    return [p for i, p in enumerate(passages) if i != drop]

@@ -1,10 +1,11 @@
 """Quizzes: generation (multiple choice and true/false, from passages across the scope), listing,
 reading and deletion. Taking a quiz lives in `quiz_attempts.py`; Markdown export in `exports.py`.
 
-The model's questions are validated one by one: a multiple-choice question has exactly four distinct
-options, a true/false one exactly ["True", "False"] (other spellings of true/false are normalised),
-`correct_index` must point at an option and an explanation is required. Questions of a type that was
-not asked for, and repeats, are dropped.
+The model is sent a schema stating these rules (`McqDraft`, `TrueFalseDraft`), and its questions are
+validated one by one against them: a multiple-choice question has exactly four distinct options, a
+true/false one exactly ["True", "False"] (other spellings of true/false are normalised), `correct_index`
+must point at an option and an explanation is required. Mechanical slips are repaired first
+(backend/study/repairs.py); questions of a type that was not asked for, and repeats, are dropped.
 
 Models put the right option first far more often than chance, so a multiple-choice question's options
 are shuffled when it is saved, the key moved with them. The order is seeded by the question's id (itself
@@ -25,8 +26,9 @@ from backend.errors import NotFound
 from backend.store import quizzes as store
 from backend.store.db import Connection
 from backend.study import jobs
-from backend.study.generation import Grounded, generate_items
-from backend.study.passages import Passage, render, scope_passages
+from backend.study.generation import Grounded, fitted_prompt, generate_items, json_schema
+from backend.study.passages import Passage, scope_passages
+from backend.study.repairs import MCQ_OPTIONS, Report, repair_question
 from backend.study.schemas import Difficulty, GenerateRequest, JobOut, ScopeOut, SourceOut
 from backend.study.scopes import as_scope, scope_params, scope_title
 
@@ -35,6 +37,7 @@ TRUE_FALSE = ["True", "False"]
 _TRUTHY = {"true", "wahr", "richtig", "yes", "correct"}
 _FALSY = {"false", "falsch", "no", "incorrect"}
 MAX_PASSAGES = 16
+ANSWER_TOKENS_PER_ITEM = 160  # a question, four options and an explanation, as JSON
 
 
 class QuizItem(BaseModel):
@@ -80,6 +83,40 @@ def _true_false(options: list[str], index: int) -> tuple[list[str], int]:
 
 class QuizBatch(BaseModel):
     questions: list[QuizItem]
+
+
+_SOURCES = Field(max_length=8, description='ids of the passages used, e.g. ["P3"]')
+
+
+class McqDraft(BaseModel):
+    """A multiple-choice question as the schema sent to the model states it (what `QuizItem` requires)."""
+
+    type: Literal["mcq"]
+    question: str = Field(min_length=5, max_length=600)
+    options: list[str] = Field(min_length=MCQ_OPTIONS, max_length=MCQ_OPTIONS, json_schema_extra={"uniqueItems": True},
+                               description="exactly 4 different options, one of them correct")
+    correct_index: int = Field(ge=0, le=MCQ_OPTIONS - 1, description="0-based index of the correct option")
+    explanation: str = Field(min_length=3, max_length=1500)
+    source_block_ids: list[str] = _SOURCES
+
+
+class TrueFalseDraft(BaseModel):
+    """A true/false question as the schema sent to the model states it."""
+
+    type: Literal["true_false"]
+    question: str = Field(min_length=5, max_length=600)
+    options: list[Literal["True", "False"]] = Field(min_length=2, max_length=2, json_schema_extra={"uniqueItems": True})
+    correct_index: int = Field(ge=0, le=1, description="0 if the statement is true, 1 if it is false")
+    explanation: str = Field(min_length=3, max_length=1500)
+    source_block_ids: list[str] = _SOURCES
+
+
+def quiz_schema(types: Sequence[str]) -> dict[str, Any]:
+    """The list schema sent to the model: only the requested question types, each with its rules."""
+    variants = [json_schema(McqDraft)] * ("mcq" in types) + [json_schema(TrueFalseDraft)] * ("true_false" in types)
+    items = variants[0] if len(variants) == 1 else {"anyOf": variants}
+    return {"type": "object", "properties": {"questions": {"type": "array", "items": items}},
+            "required": ["questions"]}
 
 
 class QuizRequest(GenerateRequest):
@@ -140,8 +177,12 @@ def start(ctx: AppContext, request: QuizRequest) -> JobOut:
 @jobs.runner("quiz")
 def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
     passages = scope_passages(ctx, as_scope(params["scope"]), min(MAX_PASSAGES, max(6, params["count"])))
-    items = draft(ctx, passages, params["count"], params["difficulty"], params["types"],
-                  "the material in the passages")
+    report = Report()
+    try:
+        items = draft(ctx, passages, params["count"], params["difficulty"], params["types"],
+                      "the material in the passages", report)
+    finally:
+        jobs.record_report(ctx, job_id, report)
     quiz = {"id": jobs.artifact_id(job_id), "title": scope_title(ctx, params["scope"], "Quiz"),
             "difficulty": params["difficulty"], "types": params["types"], "requested_count": params["count"],
             "scope": params["scope"], "workshop_id": None, "job_id": job_id}
@@ -149,14 +190,14 @@ def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
 
 
 def draft(ctx: AppContext, passages: Sequence[Passage], count: int, difficulty: str, types: Sequence[str],
-          focus: str) -> list[Grounded[QuizItem]]:
+          focus: str, report: Report) -> list[Grounded[QuizItem]]:
     """Validated questions of the requested types from these passages (shared with the workshop recap)."""
     wanted = ", ".join({"mcq": 'multiple choice ("mcq", exactly 4 options)',
                         "true_false": 'true/false ("true_false", options ["True", "False"])'}[t] for t in types)
-    prompt = ctx.prompts.render("quiz", passages=render(passages), count=count, difficulty=difficulty,
-                                types=wanted, focus=focus)
-    return generate_items(ctx, prompt, QuizItem, QuizBatch, "questions", count, passages,
-                          accept=lambda item: item.type in types)
+    prompt, passages = fitted_prompt(ctx, "quiz", passages, ANSWER_TOKENS_PER_ITEM * count, count=count,
+                                     difficulty=difficulty, types=wanted, focus=focus)
+    return generate_items(ctx, prompt, QuizItem, QuizBatch, "questions", count, passages, report,
+                          accept=lambda item: item.type in types, repair=repair_question, schema=quiz_schema(types))
 
 
 def shuffled(item: QuizItem, seed: str) -> tuple[list[str], int]:

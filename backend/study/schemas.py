@@ -49,6 +49,18 @@ class JobError(BaseModel):
     message: str
 
 
+class JobReport(BaseModel):
+    """What the generation asked the model for and kept: `repaired` counts mechanical fixes (a repeated
+    option removed, an index brought back to the option its explanation names), `dropped` the items the
+    validator refused, by reason; `reasked`: items asked for once more because too few were usable."""
+
+    asked: int
+    kept: int
+    repaired: dict[str, int]
+    dropped: dict[str, int]
+    reasked: int
+
+
 class JobOut(BaseModel):
     job_id: str
     kind: JobKind
@@ -60,3 +72,4 @@ class JobOut(BaseModel):
     started_at: datetime | None
     finished_at: datetime | None
     draft: str | None = None  # a lesson being written: its text so far (Markdown, may end mid-sentence)
+    report: JobReport | None = None  # once the model has answered

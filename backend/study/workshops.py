@@ -2,8 +2,10 @@
 minutes), progress through its lessons, and deletion. Writing lessons and the recap quiz live in
 `lessons.py`.
 
-An outline has no partial success, so it is generated as one object, retried once with a stricter
-reminder (the requested number of lessons is checked as well), and then fails with a clear message.
+An outline has no partial success, so it is generated as one object — its schema states the number of
+lessons and every limit; minutes out of range are clamped and surplus objectives, key points and lessons
+cut (mechanical repairs) — retried once with a stricter reminder (the requested number of lessons is
+checked as well), and then fails with a clear message.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field
 
 from backend.context import AppContext
 from backend.errors import NotFound
@@ -19,8 +21,9 @@ from backend.progress.events import record_event
 from backend.store import workshops as store
 from backend.store.db import Connection
 from backend.study import jobs
-from backend.study.generation import closest, generate_object, resolve_ids
-from backend.study.passages import render, scope_passages
+from backend.study.generation import closest, fitted_prompt, generate_object, json_schema, resolve_ids, with_count
+from backend.study.passages import scope_passages
+from backend.study.repairs import Report, clamp, cut
 from backend.study.schemas import Difficulty, GenerateRequest, JobOut, ScopeOut, SourceOut
 from backend.study.scopes import as_scope, scope_params
 
@@ -30,15 +33,15 @@ OUTLINE_PASSAGES = 14
 REREAD_AFTER_S = 300
 
 
+MIN_MINUTES, MAX_MINUTES = 5, 90
+MAX_OBJECTIVES, MAX_KEY_POINTS = 8, 12
+OUTLINE_ANSWER_TOKENS = 1800
+
+
 class LessonPlan(BaseModel):
     title: str = Field(min_length=3, max_length=150)
-    estimated_minutes: int = Field(ge=1, le=240)
+    estimated_minutes: int = Field(ge=MIN_MINUTES, le=MAX_MINUTES)
     summary: str = Field(min_length=10, max_length=800)
-
-    @field_validator("estimated_minutes")
-    @classmethod
-    def _sensible(cls, value: int) -> int:
-        return min(90, max(5, value))
 
 
 class Outline(BaseModel):
@@ -46,8 +49,8 @@ class Outline(BaseModel):
 
     title: str = Field(min_length=3, max_length=150)
     summary: str = Field(min_length=10, max_length=1500)
-    objectives: list[str] = Field(min_length=1, max_length=8)
-    key_points: list[str] = Field(min_length=1, max_length=12)
+    objectives: list[str] = Field(min_length=1, max_length=MAX_OBJECTIVES)
+    key_points: list[str] = Field(min_length=1, max_length=MAX_KEY_POINTS)
     lessons: list[LessonPlan] = Field(min_length=3, max_length=12)
     source_block_ids: list[str] = Field(default_factory=list, max_length=20,
                                         description='ids of the passages used, e.g. ["P3"]')
@@ -118,9 +121,15 @@ def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
         found = len(outline.lessons)
         return None if found >= wanted else f"the outline has {found} lessons; exactly {wanted} are required"
 
-    prompt = ctx.prompts.render("workshop_outline", passages=render(passages), lessons=wanted,
-                                difficulty=params["difficulty"])
-    outline = generate_object(ctx, prompt, Outline, "workshop outline", check=enough_lessons)
+    prompt, passages = fitted_prompt(ctx, "workshop_outline", passages, OUTLINE_ANSWER_TOKENS, lessons=wanted,
+                                     difficulty=params["difficulty"])
+    report = Report()
+    try:
+        outline = generate_object(ctx, prompt, Outline, "workshop outline", report, check=enough_lessons,
+                                  repair=lambda raw, rep: repair_outline(raw, wanted, rep),
+                                  schema=with_count(json_schema(Outline), "lessons", wanted))
+    finally:
+        jobs.record_report(ctx, job_id, report)
     grounded = (resolve_ids(outline.source_block_ids, passages) or closest(outline.summary, passages, limit=6)
                 or passages)
     workshop = {"id": jobs.artifact_id(job_id), "title": outline.title.strip(), "summary": outline.summary.strip(),
@@ -135,6 +144,21 @@ def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
         return str(workshop["id"])
 
     return save
+
+
+def repair_outline(raw: Any, wanted: int, report: Report) -> Any:
+    """Mechanical fixes: minutes clamped, surplus objectives, key points and lessons cut."""
+    if not isinstance(raw, dict):
+        return raw
+    outline = {**raw, "objectives": cut(raw.get("objectives"), MAX_OBJECTIVES, "objectives", report),
+               "key_points": cut(raw.get("key_points"), MAX_KEY_POINTS, "key points", report),
+               "lessons": cut(raw.get("lessons"), wanted, "lessons", report)}
+    if isinstance(outline["lessons"], list):
+        outline["lessons"] = [
+            {**lesson, "estimated_minutes": clamp(lesson.get("estimated_minutes"), MIN_MINUTES, MAX_MINUTES,
+                                                  "minutes", report)} if isinstance(lesson, dict) else lesson
+            for lesson in outline["lessons"]]
+    return outline
 
 
 def _clean(items: list[str]) -> list[str]:

@@ -40,6 +40,15 @@ class Stream:
     def citations(self) -> list[dict[str, Any]]:
         return self.of("metadata")
 
+    def tools(self, by: str) -> list[dict[str, Any]]:
+        """The `tool` lines of calls made by "quire" (its own search for the question) or by the "model"."""
+        return [tool for tool in self.of("tool") if tool["by"] == by]
+
+    @property
+    def grounding(self) -> str | None:
+        found = self.of("grounding")
+        return found[0]["status"] if found else None
+
     @property
     def session_id(self) -> str:
         return self.events[0]["data"]["session_id"]
@@ -71,6 +80,11 @@ def chat(api: httpx.Client, message: str, **body: Any) -> Stream:
 def user_messages(request: dict[str, Any]) -> list[str]:
     """The contents of the user messages of one recorded model request."""
     return [m["content"] for m in request["messages"] if m["role"] == "user"]
+
+
+def tool_messages(request: dict[str, Any]) -> list[str]:
+    """The tool results in one recorded model request (Quire's own search result first)."""
+    return [m["content"] for m in request["messages"] if m["role"] == "tool"]
 
 
 def model_requests(fake_requests: list[dict[str, Any]], *, think: bool) -> list[dict[str, Any]]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from backend.agent.memory import IMAGE_CHARS, MemoryWindow, Turn, message_chars, turns_from_rows
+from backend.agent.memory import IMAGE_CHARS, MemoryWindow, Turn, as_plain_text, message_chars, turns_from_rows
+from backend.agent.quoting import RankedPassages
 
 
 def row(turn: int, seq: int, role: str, content: str = "", **extra: Any) -> dict[str, Any]:
@@ -94,3 +95,40 @@ def test_tool_definitions_count_against_the_budget() -> None:
     with_tools.fit()
     assert with_tools.turns_kept == 2  # the definitions take the room of one turn
     assert with_tools.used_chars == turns[0].chars + len("q") + 2 * turns[0].chars  # tools + question + 2 turns
+
+
+def ranked(first: int, count: int, size: int) -> RankedPassages:
+    return RankedPassages("Search results:", [(n, f"doc.md, page {n}", str(n) * size)
+                                              for n in range(first, first + count)])
+
+
+def test_the_current_turn_loses_its_lowest_ranked_passages_first() -> None:
+    system = {"role": "system", "content": "s" * 100}
+    window = MemoryWindow(system, turns_from_rows(tool_turn(1, 500)), [{"role": "user", "content": "q"}], 3000)
+    ours, theirs = ranked(1, 5, 300), ranked(6, 3, 300)  # Quire's search, then the model's
+    for result in (ours, theirs):
+        window.add_results({"role": "tool", "content": result.render(), "tool_name": "search_knowledge_base"},
+                           result)
+    messages = window.messages()
+    assert window.turns_dropped == 1  # the old turn goes first, whole
+    assert window.used_chars <= 3000
+    kept = [n for n, _where, _text in ours.labelled] + [n for n, _where, _text in theirs.labelled]
+    # Every search's lowest ranks go before any search's higher ones.
+    assert kept[:2] == [1, 2]
+    assert 5 not in kept
+    assert window.stats()["passages_dropped"] == 8 - len(kept)
+    # The longer result is cut down to the shorter one's length before either loses more.
+    assert abs(len(ours.labelled) - len(theirs.labelled)) <= 1
+    assert "lower-ranked passages of this search were left out" in messages[-2]["content"]
+    assert '<passage n="1">' in messages[-2]["content"]
+
+
+def test_a_model_without_tools_reads_tool_rounds_as_text() -> None:
+    messages = [{"role": "system", "content": "s"}, {"role": "user", "content": "q"},
+                {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "x", "arguments": {}}}]},
+                {"role": "tool", "content": "found", "tool_name": "search_knowledge_base"},
+                {"role": "assistant", "content": "answer"}]
+    assert as_plain_text(messages) == [
+        {"role": "system", "content": "s"},
+        {"role": "user", "content": "q\n\n[Quire: result of search_knowledge_base]\nfound"},
+        {"role": "assistant", "content": "answer"}]

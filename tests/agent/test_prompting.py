@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from backend.agent.prompting import attached_files, fence, passages_block, question_content, with_scope
+from backend.agent.prompting import attached_files, question_content, with_scope
+from backend.agent.quoting import fence, passages_block
 
 
 def test_fence_neutralises_its_own_tags() -> None:

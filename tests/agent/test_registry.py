@@ -81,7 +81,7 @@ def test_sync_and_async_tools_are_bounded_in_time() -> None:
 
 
 def test_the_chat_registry_has_the_six_tools() -> None:
-    registry = chat_tools(60.0)
+    registry = chat_tools()
     assert registry.names() == ["search_knowledge_base", "list_documents", "analyze_document",
                                 "compare_documents", "calculator", "current_time"]
     assert isinstance(registry, ToolRegistry)

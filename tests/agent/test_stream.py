@@ -22,7 +22,7 @@ def test_channel_delivers_in_order_and_stops_at_close() -> None:
         channel = EventChannel()
         channel.start("s", "m", "u")
         channel.tool("t1", "calculator", {"expression": "1+1"}, "finished", "= 2")
-        channel.memory(10, 100, 1, 0)
+        channel.memory({"used_chars": 10, "budget_chars": 100, "turns_kept": 1, "turns_dropped": 0})
         channel.error("model_error", "boom", True)
         channel.done("s", "m")
         channel.close()
@@ -35,7 +35,7 @@ def test_channel_delivers_in_order_and_stops_at_close() -> None:
     assert [e["type"] for e in events] == ["start", "tool", "memory", "error", "done"]
     assert events[0]["data"] == {"session_id": "s", "message_id": "m", "user_message_id": "u"}
     assert events[1]["data"] == {"id": "t1", "name": "calculator", "args": {"expression": "1+1"},
-                                 "status": "finished", "summary": "= 2"}
+                                 "status": "finished", "summary": "= 2", "by": "model"}
     assert events[2]["data"] == {"used_chars": 10, "budget_chars": 100, "turns_kept": 1, "turns_dropped": 0}
     assert events[3]["data"] == {"code": "model_error", "message": "boom", "retryable": True}
 

@@ -95,8 +95,8 @@ def test_sessions_list_get_rename_delete(api: httpx.Client, fake_ollama: FakeOll
 
     chat(api, "And glycolysis?", session_id=sid)
     session = api.get(f"/api/chat/sessions/{sid}").json()
-    assert [(m["turn"], m["role"]) for m in session["messages"]] == [(1, "user"), (1, "assistant"),
-                                                                     (2, "user"), (2, "assistant")]
+    said = [m for m in session["messages"] if m["role"] != "tool" and not m["tool_calls"]]  # not the searches
+    assert [(m["turn"], m["role"]) for m in said] == [(1, "user"), (1, "assistant"), (2, "user"), (2, "assistant")]
     assert session["messages"][0]["content"] == question
     assert session["turns"] == 2
 
@@ -119,7 +119,10 @@ def test_memory_figures_are_kept_with_each_answer(api: httpx.Client, fake_ollama
     first = chat(api, "What is osmosis?")
     second = chat(api, "And diffusion?", session_id=first.session_id)
     messages = api.get(f"/api/chat/sessions/{first.session_id}").json()["messages"]
-    assert [m["memory"] for m in messages] == [None, first.one("memory"), None, second.one("memory")]
+    answers = [m for m in messages if m["role"] == "assistant" and not m["tool_calls"]]
+    assert [m["memory"] for m in answers] == [first.one("memory"), second.one("memory")]
+    assert all(m["memory"] is None for m in messages if m not in answers)
+    assert first.one("memory")["context_tokens"] == 12_288  # the fake model's 32k, capped
     assert second.one("memory")["turns_kept"] == 1
     assert second.one("memory")["used_chars"] > first.one("memory")["used_chars"]
 
@@ -140,8 +143,9 @@ def test_model_down_still_answers_with_passages(api: httpx.Client, fake_ollama: 
         stream = chat(api, "How do mitochondria make ATP?", scope=lib.scope("respiration", "enzymes"))
     kinds = stream.types
     assert kinds[0] == "start"
-    assert kinds[-3:] == ["text", "error", "done"]
-    assert set(kinds[1:-3]) == {"metadata"}
+    assert kinds[-4:] == ["text", "grounding", "error", "done"]
+    assert "memory" not in kinds
+    assert stream.grounding == "passages"
     citations = stream.citations
     assert citations
     assert {c["document_id"] for c in citations} <= {lib.id("respiration"), lib.id("enzymes")}
@@ -164,7 +168,9 @@ def test_model_not_pulled_says_what_to_pull(api: httpx.Client, fake_ollama: Fake
     assert "ollama pull gemma4:e4b" in stream.one("error")["message"]
     assert stream.citations
     greeting = chat(api, "hello")
-    assert greeting.types == ["start", "text", "error", "done"]
+    assert greeting.types[-3:] == ["text", "error", "done"]
+    assert "memory" not in greeting.types
+    assert "grounding" not in greeting.types  # small talk searched nothing
     assert "isn't available" in greeting.text
 
 
@@ -174,14 +180,16 @@ def test_model_error_mid_answer_keeps_the_partial_answer(api: httpx.Client, fake
         Reply(content="Osmosis is the movement of water across a membrane", chunks=5, error_after_chunks=2),
     )
     stream = chat(api, "What is osmosis?")
-    assert stream.types[-3:] == ["memory", "error", "done"]
+    assert stream.types[-4:] == ["grounding", "memory", "error", "done"]
     assert stream.one("error")["code"] == "model_error"
-    partial = stream.text
+    # The text the model wrote stays; the passages found for the question follow it.
+    partial, _, passages = stream.text.partition("\n\n---\n\n")
     assert partial
     assert "Osmosis is the movement of water across a membrane".startswith(partial)
     assert len(partial) < len("Osmosis is the movement of water across a membrane")
+    assert passages.startswith("The model stopped before it finished")
     answer = api.get(f"/api/chat/sessions/{stream.session_id}").json()["messages"][-1]
-    assert (answer["status"], answer["content"]) == ("partial", partial)
+    assert (answer["status"], answer["content"]) == ("partial", stream.text)
     assert answer["error"]["code"] == "model_error"
 
 
@@ -215,7 +223,7 @@ def test_attachments_reach_the_model(api: httpx.Client, fake_ollama: FakeOllama)
     ])
     thinking, answering = fake_ollama.chat_requests
     for request in (thinking, answering):
-        user = request["messages"][-1]
+        user = [m for m in request["messages"] if m["role"] == "user"][-1]
         assert user["images"] == [base64.b64encode(image).decode()]
         assert user["content"] == ('<attached_file name="notes.txt">\nThe exam is on Friday.\n</attached_file>\n\n'
                                    "What is in the picture, and what do my notes say?")
@@ -237,19 +245,19 @@ def test_regenerating_an_answer_sends_the_same_attachments_again(api: httpx.Clie
         attachment("square.png", image, "image/png"),
         attachment("notes.txt", b"The exam is on Friday.", "text/plain"),
     ])
-    asked = fake_ollama.chat_requests[-1]["messages"][-1]
+    asked = [m for m in fake_ollama.chat_requests[-1]["messages"] if m["role"] == "user"][-1]
 
     fake_ollama.chat_requests.clear()
     regenerated = chat(api, "What is in the picture, and what do my notes say?", session_id=stream.session_id,
                        rewind_to_message_id=stream.message_id, reuse_attachments=True)
     thinking, answering = fake_ollama.chat_requests
     for request in (thinking, answering):
-        user = request["messages"][-1]
+        user = [m for m in request["messages"] if m["role"] == "user"][-1]
         assert user["images"] == [base64.b64encode(image).decode()]
         assert user["content"] == asked["content"]
         assert "The exam is on Friday." in user["content"]
     messages = api.get(f"/api/chat/sessions/{stream.session_id}").json()["messages"]
-    assert [m["role"] for m in messages] == ["user", "assistant"]
+    assert [m["role"] for m in messages] == ["user", "assistant", "tool", "assistant"]  # with Quire's search
     assert messages[0]["id"] == regenerated.user_message_id
     assert [a["name"] for a in messages[0]["attachments"]] == ["square.png", "notes.txt"]
 
@@ -260,7 +268,7 @@ def test_regenerating_an_answer_sends_the_same_attachments_again(api: httpx.Clie
     # Editing with the attachments kept, plus a new file: the reused ones come first.
     chat(api, "Compare both files", session_id=stream.session_id, rewind_to_message_id=regenerated.user_message_id,
          reuse_attachments=True, attachments=[attachment("plan.md", b"# Plan\n\nRevise on Thursday.")])
-    user = fake_ollama.chat_requests[-1]["messages"][-1]
+    user = [m for m in fake_ollama.chat_requests[-1]["messages"] if m["role"] == "user"][-1]
     assert user["images"] == [base64.b64encode(image).decode()]
     assert user["content"].index("The exam is on Friday.") < user["content"].index("Revise on Thursday.")
     assert user["content"].endswith("Compare both files")
@@ -269,7 +277,7 @@ def test_regenerating_an_answer_sends_the_same_attachments_again(api: httpx.Clie
 
     # Without reuse_attachments an edit asks without them, as before.
     chat(api, "Just the question", session_id=stream.session_id, rewind_to_message_id=question["id"])
-    user = fake_ollama.chat_requests[-1]["messages"][-1]
+    user = [m for m in fake_ollama.chat_requests[-1]["messages"] if m["role"] == "user"][-1]
     assert "images" not in user
     assert user["content"] == "Just the question"
     assert api.get(f"/api/chat/sessions/{stream.session_id}").json()["messages"][0]["attachments"] == []

@@ -64,7 +64,8 @@ def test_too_few_branches_are_retried_and_garbage_fails(api: httpx.Client, fake_
                    mindmap_reply(3))
     assert job["status"] == "succeeded"
     assert len(fake_ollama.chat_requests) == 2
-    assert "3–7 are required" in fake_ollama.chat_requests[1]["messages"][-1]["content"]
+    # The schema sent states 3–7 branches; the re-ask says which rule the answer broke.
+    assert "branches: List should have at least 3 items" in fake_ollama.chat_requests[1]["messages"][-1]["content"]
     failed = generate(api, fake_ollama, "/api/study/mindmaps", {"scope": vault["scope"]}, "a tree", "[1, 2]")
     assert failed["status"] == "failed"
     assert failed["error"]["code"] == "generation_failed"

@@ -38,11 +38,12 @@ def notes(e2e_server: QuireServer, tmp_path_factory: pytest.TempPathFactory) -> 
 
 
 def _agent(request: dict[str, Any]) -> Reply:
-    """Phase 1 reasons; the agent searches first, then answers citing the passage from page 2."""
+    """Phase 1 reasons; after Quire's own search the agent searches once more, then answers citing the
+    passage from page 2."""
     if request.get("think"):
         return Reply(content="(discarded)", thinking="The notes should say which pigment absorbs light.")
     tool_results = [m["content"] for m in request["messages"] if m["role"] == "tool"]
-    if not tool_results:
+    if len(tool_results) < 2:
         return Reply(tool_calls=[("search_knowledge_base", {"query": "chlorophyll absorbs light"})])
     number = re.search(r"\[(\d+)\] " + re.escape(PDF_NAME) + r", page 2", tool_results[-1])
     assert number, tool_results[-1]
@@ -64,7 +65,10 @@ def test_answer_streams_with_a_citation_that_opens_the_pdf_at_its_page(
 
     expect(page).to_have_url(re.compile(r"/chat/[0-9a-f-]{36}$"))
     turn = page.get_by_test_id("turn")
-    expect(turn.get_by_test_id("tool-chip")).to_contain_text("Searched “chlorophyll absorbs light”")
+    chips = turn.get_by_test_id("tool-chip")
+    expect(chips.first).to_contain_text("Searched your documents")
+    expect(chips.first).to_have_attribute("data-by", "quire")
+    expect(chips.last).to_contain_text("Searched “chlorophyll absorbs light”")
     expect(turn.get_by_test_id("reasoning")).to_be_visible()
     citation = turn.get_by_role("button", name=f"Source 1: {PDF_NAME}, page 2")
     expect(citation).to_be_visible()
@@ -106,7 +110,7 @@ def test_answer_streams_with_a_citation_that_opens_the_pdf_at_its_page(
     page.reload()
     stored = page.get_by_test_id("turn")
     expect(stored.get_by_role("button", name=f"Source 1: {PDF_NAME}, page 2")).to_be_visible()
-    expect(stored.get_by_test_id("tool-chip")).to_contain_text("Searched")
+    expect(stored.get_by_test_id("tool-chip").last).to_contain_text("Searched “chlorophyll absorbs light”")
     expect(stored).to_contain_text("Chlorophyll absorbs red and blue light")
     # The memory meter comes back from the stored answer, with the figures the stream had.
     expect(page.get_by_test_id("memory-meter").get_by_role("meter")).to_have_attribute("aria-valuenow", streamed_used)

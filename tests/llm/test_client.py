@@ -9,9 +9,11 @@ import base64
 import numpy as np
 import pytest
 
+from backend.llm.capabilities import ModelFacts
 from backend.llm.client import LLMClient
 from backend.llm.embedders import OllamaEmbedder
-from backend.llm.errors import ModelError, ModelUnavailable
+from backend.llm.errors import CapabilityMissing, ModelError, ModelStalled, ModelUnavailable
+from tests.support.fake_model import Behaviour
 from tests.support.fake_ollama import FakeOllama, Reply
 
 
@@ -75,7 +77,7 @@ def test_async_and_sync_calls_send_the_same_bodies(client: LLMClient, fake_ollam
         {"role": "assistant", "content": "It shows the Calvin cycle [1]."},
         {"role": "user", "content": "And then? 😀"},
     ]
-    calls = [({"tools": chat_tools(10).schemas(), "think": False}, True),
+    calls = [({"tools": chat_tools().schemas(), "think": False}, True),
              ({"think": True, "options": {"num_predict": 512}}, True),
              ({"format": {"type": "object", "properties": {"q": {"type": "string"}}},
                "options": {"temperature": 0.2}}, False)]
@@ -103,7 +105,7 @@ def test_async_and_sync_calls_send_the_same_bodies(client: LLMClient, fake_ollam
     assert sent_async[1]["think"] is True
     assert sent_async[1]["options"] == {"num_predict": 512}
     assert sent_async[2]["format"]["properties"]["q"] == {"type": "string"}
-    assert sent_async[2]["stream"] is False
+    assert sent_async[2]["stream"] is True  # every call streams, so a stuck server is noticed (patience.py)
 
 
 def test_embeddings_are_normalised_and_deterministic(client: LLMClient) -> None:
@@ -189,3 +191,60 @@ def test_http_500_on_embed_is_model_error(client: LLMClient, fake_ollama: FakeOl
     with pytest.raises(ModelError):
         client.embed(["x"])
     assert client.embed(["x"]).shape == (1, 64)
+
+
+def test_model_facts_come_from_api_show_once(client: LLMClient, fake_ollama: FakeOllama) -> None:
+    fake_ollama.add_model("tiny:0.5b", Behaviour(tools=False, thinking=False, context_length=2048))
+    facts = client.facts("tiny:0.5b")
+    assert facts == ModelFacts("tiny:0.5b", 2048, tools=False, thinking=False, vision=False)
+    fake_ollama.add_model("tiny:0.5b", Behaviour(tools=True, thinking=True))
+    assert client.facts("tiny:0.5b") == facts  # read once per model
+    assert client.facts() == ModelFacts("gemma4:e4b", 32_768, tools=True, thinking=True, vision=True)
+    fake_ollama.models.remove("embeddinggemma:latest")
+    with pytest.raises(ModelUnavailable):
+        client.facts("embeddinggemma")
+
+
+def test_a_refused_capability_is_remembered(client: LLMClient, fake_ollama: FakeOllama) -> None:
+    # An Ollama that lists no capabilities leaves them assumed; its 400 for `think` corrects them.
+    fake_ollama.add_model("old:1b", Behaviour(thinking=False, simulate=False, lists_capabilities=False))
+    assert client.facts("old:1b") == ModelFacts("old:1b", 32_768, tools=True, thinking=True, vision=False,
+                                                assumed=True)
+    with pytest.raises(CapabilityMissing) as info:
+        client.chat([{"role": "user", "content": "q"}], model="old:1b", think=True)
+    assert info.value.capability == "thinking"
+    assert "does not support thinking" in info.value.message
+    assert client.facts("old:1b").thinking is False
+
+
+def test_a_slow_first_line_is_waited_for(fake_ollama: FakeOllama) -> None:
+    # One second of silence is the limit once the model writes; reading a prompt gets more, by its size.
+    fake_ollama.add_model("slow:1b", Behaviour(first_line_s=2.5, simulate=False))
+    fake_ollama.script(Reply(content="Worth the wait.", chunks=3))
+    client = LLMClient(fake_ollama.url, "slow:1b", "embeddinggemma", timeout_s=1)
+    reply = client.chat([{"role": "user", "content": "a question of a few words " * 4}])
+    assert reply.content == "Worth the wait."
+
+
+def test_a_silent_server_is_noticed_and_ticks_tell_the_wait(fake_ollama: FakeOllama) -> None:
+    fake_ollama.add_model("stuck:1b", Behaviour(stall_after_lines=2, simulate=False))
+    fake_ollama.script(Reply(content="one two three four", chunks=4))
+    client = LLMClient(fake_ollama.url, "stuck:1b", "embeddinggemma", timeout_s=1)
+    received: list[str] = []
+    ticks: list[float] = []
+
+    async def consume() -> None:
+        try:
+            async for delta in client.achat_stream([{"role": "user", "content": "q"}], tick_s=0.3):
+                received.append(delta.content)
+                if delta.waiting_s is not None:
+                    ticks.append(delta.waiting_s)
+        finally:
+            await client.aclose()
+
+    with pytest.raises(ModelStalled) as info:
+        asyncio.run(consume())
+    assert "".join(received) == "one two th"  # two of four lines
+    assert info.value.reading is False
+    assert ticks
+    assert max(ticks) < 1.0

@@ -121,7 +121,10 @@ def test_ask_runs_quires_agent_and_returns_numbered_citations(server: QuireServe
     assert (first["n"], first["document_id"], first["page"]) == (1, vault["pdf"], 2)
     assert {c["document_id"] for c in answer["citations"]} == {vault["pdf"]}  # the scope reached the agent
     tool_results = [m["content"] for m in fake_ollama.chat_requests[-1]["messages"] if m["role"] == "tool"]
-    assert "oxidative phosphorylation" in tool_results[0]
+    assert len(tool_results) == 2  # Quire's own search for the question, then the model's
+    assert "oxidative phosphorylation" in tool_results[-1]
+    assert answer["grounding"] in ("cited", "uncited", "not_covered")  # said, whatever it is
+    assert (answer["grounding"] == "cited") == (answer["grounding_note"] or "").startswith("From your documents")
     with server.client() as api:  # kept in Quire's chat history like any conversation
         messages = api.get(f"/api/chat/sessions/{answer['session_id']}").json()["messages"]
     assert messages[0]["content"] == "How do cells make ATP?"

@@ -20,10 +20,12 @@ from backend.study.generation import (
     json_schema,
     loads_lenient,
     resolve_ids,
+    with_count,
 )
 from backend.study.mindmaps import MapOfThree, short_label
 from backend.study.passages import Passage, render
 from backend.study.quizzes import QuizBatch, QuizItem
+from backend.study.repairs import Report
 from backend.study.workshops import Outline
 from tests.support.fake_ollama import FakeOllama, Reply
 
@@ -103,10 +105,15 @@ def test_items_call_sends_schema_and_low_temperature_and_keeps_grounding(ctx: Ap
     fake_ollama.script(Reply(content=json.dumps(reply)))
     prompt = ctx.prompts.render("quiz", passages=render(PASSAGES), count=2, difficulty="beginner", types="mcq",
                                 focus="the material")
-    items = generate_items(ctx, prompt, QuizItem, QuizBatch, "questions", 2, PASSAGES)
+    report = Report()
+    items = generate_items(ctx, prompt, QuizItem, QuizBatch, "questions", 2, PASSAGES, report)
     request = fake_ollama.chat_requests[0]
-    assert request["format"] == json_schema(QuizBatch)
+    assert request["format"] == with_count(json_schema(QuizBatch), "questions", 2)
+    assert request["format"]["properties"]["questions"]["minItems"] == 2
     assert request["options"]["temperature"] <= 0.3
+    assert request["options"]["num_ctx"] == 12_288  # the model's context, as every chat call names it
+    assert (report.asked, report.kept, report.reasked) == (2, 2, 0)
+    assert report.dropped["a repeat"] == 1
     assert "lecture-3.pdf, p. 12" in request["messages"][0]["content"]
     assert [g.item.question for g in items] == ["Where does photosynthesis happen?", "What do mitochondria release?"]
     assert [s["filename"] for s in items[0].sources] == ["lecture-3.pdf"]  # unknown P7 dropped
@@ -118,10 +125,15 @@ def test_items_call_sends_schema_and_low_temperature_and_keeps_grounding(ctx: Ap
 
 def test_items_call_with_garbage_or_nothing_valid_fails_clearly(ctx: AppContext, fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply(content="Sorry, I can't do that."), Reply(content='{"cards": [{"front": "x"}]}'))
-    for _ in range(2):
-        with pytest.raises(GenerationFailed) as failure:
-            generate_items(ctx, "Cards please.", CardItem, CardBatch, "cards", 10, PASSAGES)
-        assert failure.value.code == "generation_failed"
+    report = Report()
+    with pytest.raises(GenerationFailed) as failure:
+        generate_items(ctx, "Cards please.", CardItem, CardBatch, "cards", 10, PASSAGES, report)
+    assert failure.value.code == "generation_failed"
+    # Asked once more, for all ten, saying what was wrong; then given up.
+    assert len(fake_ollama.chat_requests) == 2
+    assert "Write exactly 10 more cards" in fake_ollama.chat_requests[1]["messages"][-1]["content"]
+    assert (report.asked, report.kept, report.reasked) == (10, 0, 10)
+    assert report.dropped["not the JSON asked for"] == 1
 
 
 def outline_prompt(ctx: AppContext, lessons: int) -> str:
@@ -137,7 +149,7 @@ def outline(lessons: int) -> dict:
 
 def test_outline_is_retried_once_with_a_stricter_reminder(ctx: AppContext, fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply(content='{"title": "Energy"}'), Reply(content=json.dumps(outline(3))))
-    result = generate_object(ctx, outline_prompt(ctx, 3), Outline, "workshop outline")
+    result = generate_object(ctx, outline_prompt(ctx, 3), Outline, "workshop outline", Report())
     assert len(result.lessons) == 3
     second = fake_ollama.chat_requests[1]["messages"]
     assert [m["role"] for m in second] == ["user", "assistant", "user"]
@@ -148,13 +160,13 @@ def test_outline_is_retried_once_with_a_stricter_reminder(ctx: AppContext, fake_
 def test_outline_failing_twice_is_a_clear_error(ctx: AppContext, fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply(content=json.dumps(outline(2))), Reply(content="no"))
     with pytest.raises(GenerationFailed, match="workshop outline after a retry"):
-        generate_object(ctx, outline_prompt(ctx, 3), Outline, "workshop outline")
+        generate_object(ctx, outline_prompt(ctx, 3), Outline, "workshop outline", Report())
     assert len(fake_ollama.chat_requests) == 2
 
 
 def test_check_rejections_also_trigger_the_retry(ctx: AppContext, fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply(content=json.dumps(outline(3))), Reply(content=json.dumps(outline(5))))
-    result = generate_object(ctx, outline_prompt(ctx, 5), Outline, "workshop outline",
+    result = generate_object(ctx, outline_prompt(ctx, 5), Outline, "workshop outline", Report(),
                              check=lambda o: None if len(o.lessons) >= 5 else "too few lessons")
     assert len(result.lessons) == 5
     assert "too few lessons" in fake_ollama.chat_requests[1]["messages"][-1]["content"]

@@ -1,9 +1,16 @@
 """A fake Ollama server speaking Ollama's HTTP wire protocol on 127.0.0.1, scripted per test.
 
 The product's real `ollama` client talks to it over real HTTP. Chat replies come from a queue
-(`script(...)`) or a responder function (`respond_with(...)`, for concurrent tests), otherwise a plain
-default answer. Embeddings are deterministic bag-of-words hashes (optionally with synonym folding), so
-dense retrieval behaves sensibly in tests. Every request is recorded for assertions.
+(`script(...)`) or a responder function (`respond_with(...)`, for concurrent tests), otherwise — for a
+model added with a simulating `Behaviour` (tests/support/fake_model.py) — from the simulated small model,
+otherwise a plain default answer. Embeddings are deterministic bag-of-words hashes (optionally with
+synonym folding), so dense retrieval behaves sensibly in tests. Every request is recorded for assertions.
+
+Like Ollama, it answers `/api/show` with each model's capabilities and context length, refuses `think`
+and `tools` a model lacks with a 400, sends no line while it "reads" a prompt, and cuts a prompt longer
+than the request's `num_ctx` (4,096 when it names none; tokens counted as characters / 4): the oldest
+messages go first (the system prompt and the last message stay), then the front of what is left — each
+cut logged in `truncations` and on the `tests.fake_ollama` logger, as Ollama logs it.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import re
 import socket
 import threading
@@ -22,8 +30,13 @@ from typing import Any
 
 import numpy as np
 
+from tests.support.fake_model import Behaviour, answer
+
 DEFAULT_MODELS = ("gemma4:e4b", "embeddinggemma:latest")
+DEFAULT_NUM_CTX = 4096
+CHARS_PER_TOKEN = 4
 _WORD = re.compile(r"\w+", re.UNICODE)
+log = logging.getLogger("tests.fake_ollama")
 
 
 @dataclass
@@ -70,6 +83,7 @@ class FakeOllama:
         self._port = 0  # kept across stop()/start() so the app under test finds us again
         self.default_models = models
         self.embed_gate = threading.Event()  # cleared: embed requests wait (see hold_embeddings)
+        self.unstick = threading.Event()  # set: stalled replies give up (at reset, so no thread lingers)
         self.reset()
 
     # -- scripting ------------------------------------------------------------------------------
@@ -86,6 +100,23 @@ class FakeOllama:
             self.embed_failures = 0
             self.embed_error_status = 500
             self.seconds_in_fake = 0.0
+            # The default chat model (gemma4:e4b) can use tools, think and see; scripted replies answer.
+            self.behaviours: dict[str, Behaviour] = {m: Behaviour(simulate=False, vision=True)
+                                                     for m in self.default_models}
+            self.truncations: list[dict[str, Any]] = []
+            self.unstick.set()
+            self.unstick = threading.Event()
+
+    def add_model(self, name: str, behaviour: Behaviour) -> None:
+        """A chat model that behaves as `behaviour` says (until the next reset)."""
+        with self._lock:
+            self.behaviours[name] = behaviour
+            if name not in self.models:
+                self.models.append(name)
+
+    def behaviour(self, model: str) -> Behaviour:
+        with self._lock:
+            return self.behaviours.get(model) or self.behaviours.get(f"{model}:latest") or Behaviour(simulate=False)
 
     def hold_embeddings(self) -> None:
         """Embed requests wait (unanswered) until `release_embeddings()`."""
@@ -102,7 +133,8 @@ class FakeOllama:
         with self._lock:
             self.responder = responder
 
-    def next_reply(self, request: dict[str, Any]) -> Reply:
+    def next_reply(self, request: dict[str, Any], seen: list[dict[str, Any]], behaviour: Behaviour) -> Reply:
+        """The reply to `request`, whose model sees only `seen` (its messages after any truncation)."""
         with self._lock:
             self.chat_requests.append(request)
             if self.queue:
@@ -110,7 +142,38 @@ class FakeOllama:
             responder = self.responder
         if responder is not None:
             return responder(request)
+        if behaviour.simulate:
+            said = answer(request, seen, behaviour)
+            return Reply(content=said.content, thinking=said.thinking, tool_calls=said.tool_calls or [])
         return Reply(content="This is the fake model's default answer.")
+
+    def truncate(self, model: str, request: dict[str, Any], context_length: int) -> list[dict[str, Any]]:
+        """The messages the model gets to see within the request's `num_ctx`, as Ollama cuts them."""
+        messages = [dict(m) for m in request.get("messages") or []]
+        asked = (request.get("options") or {}).get("num_ctx") or DEFAULT_NUM_CTX
+        num_ctx = min(int(asked), context_length)
+        fixed = len(json.dumps(request.get("tools") or [])) // CHARS_PER_TOKEN
+
+        def tokens(items: list[dict[str, Any]]) -> int:
+            return fixed + sum(len(m.get("content") or "") + len(json.dumps(m.get("tool_calls") or []))
+                               for m in items) // CHARS_PER_TOKEN
+
+        before, dropped = tokens(messages), 0
+        while tokens(messages) > num_ctx and (i := _oldest_droppable(messages)) is not None:
+            messages.pop(i)
+            dropped += 1
+        cut = 0
+        if tokens(messages) > num_ctx and messages:
+            keep = max(0, len(messages[-1].get("content") or "") - (tokens(messages) - num_ctx) * CHARS_PER_TOKEN)
+            cut = len(messages[-1]["content"]) - keep
+            messages[-1]["content"] = messages[-1]["content"][-keep:] if keep else ""
+        if dropped or cut:
+            record = {"model": model, "num_ctx": num_ctx, "prompt_tokens": before, "messages_dropped": dropped,
+                      "chars_cut": cut}
+            log.warning("truncating input prompt: %s", record)
+            with self._lock:
+                self.truncations.append(record)
+        return messages
 
     # -- lifecycle ------------------------------------------------------------------------------
     @property
@@ -154,6 +217,8 @@ class FakeOllama:
 class _Handler(BaseHTTPRequestHandler):
     fake: FakeOllama
     protocol_version = "HTTP/1.1"
+    lines_sent = 0
+    stall_after: int | None = None
 
     def log_message(self, format: str, *args: Any) -> None:
         return
@@ -227,8 +292,12 @@ class _Handler(BaseHTTPRequestHandler):
                 self._chat(body)
             elif self.path == "/api/embed":
                 self._embed(body)
+            elif self.path == "/api/show":
+                self._show(body)
             else:
                 self._json(404, {"error": f"unknown endpoint {self.path}"})
+        except ConnectionError:  # the client left (or a stalled reply was abandoned): drop the connection
+            self.close_connection = True
         finally:
             with self.fake._lock:
                 self.fake.seconds_in_fake += time.perf_counter() - started
@@ -261,22 +330,45 @@ class _Handler(BaseHTTPRequestHandler):
         vectors = [hash_embedding(t, fake.embed_dim, fake.synonyms, space) for t in texts]
         self._json(200, {"model": body.get("model"), "embeddings": vectors, "total_duration": 1})
 
+    def _show(self, body: dict[str, Any]) -> None:
+        model = body.get("model") or body.get("name") or ""
+        if self._model_missing(model):
+            return
+        behaviour = self.fake.behaviour(model)
+        self._json(200, {
+            "modelfile": f"FROM {model}", "parameters": "temperature 0.7", "template": "{{ .Prompt }}",
+            "details": {"format": "gguf", "family": "fake", "parameter_size": "0.5B", "quantization_level": "Q4_K_M"},
+            "model_info": {"general.architecture": "fake", "fake.context_length": behaviour.context_length},
+            "modified_at": "2026-11-01T00:00:00Z",
+            **({"capabilities": behaviour.capabilities()} if behaviour.lists_capabilities else {}),
+        })
+
     def _chat(self, body: dict[str, Any]) -> None:
         model = body.get("model", "")
         if self._model_missing(model):
             return
-        reply = self.fake.next_reply(body)
+        behaviour = self.fake.behaviour(model)
+        for wanted, has, what in ((body.get("think"), behaviour.thinking, "thinking"),
+                                  (body.get("tools"), behaviour.tools, "tools")):
+            if wanted and not has:  # Ollama's words for it
+                self._json(400, {"error": f'"registry.ollama.ai/library/{model}" does not support {what}'})
+                return
+        seen = self.fake.truncate(model, body, behaviour.context_length)
+        reply = self.fake.next_reply(body, seen, behaviour)
+        if behaviour.first_line_s:  # Ollama sends nothing, not even headers, until the first token
+            time.sleep(behaviour.first_line_s)
         if reply.status != 200:
             self._json(reply.status, {"error": reply.error or "fake chat failure"})
             return
         if body.get("stream", True):
-            self._stream_reply(model, reply, bool(body.get("think")))
+            self._stream_reply(model, reply, bool(body.get("think")), behaviour.stall_after_lines)
         else:
             time.sleep(reply.delay_s)
             self._json(200, _final(model, _message(reply, reply.content, reply.thinking, True)))
 
-    def _stream_reply(self, model: str, reply: Reply, think: bool) -> None:
+    def _stream_reply(self, model: str, reply: Reply, think: bool, stall_after: int | None = None) -> None:
         self._start_stream()
+        self.lines_sent, self.stall_after = 0, stall_after
         pieces = 0
         for text in _split(reply.thinking if think else "", reply.chunks):
             self._emit(model, {"role": "assistant", "content": "", "thinking": text}, reply)
@@ -301,7 +393,16 @@ class _Handler(BaseHTTPRequestHandler):
     def _emit(self, model: str, message: dict[str, Any], reply: Reply) -> None:
         if reply.delay_s:
             time.sleep(reply.delay_s)
+        if self.stall_after is not None and self.lines_sent >= self.stall_after:
+            self.fake.unstick.wait(timeout=600)  # stuck: silent until the test ends (or the client leaves)
+            raise ConnectionAbortedError("stalled reply abandoned")
         self._line({"model": model, "created_at": _now(), "message": message, "done": False})
+        self.lines_sent += 1
+
+
+def _oldest_droppable(messages: list[dict[str, Any]]) -> int | None:
+    """The oldest message Ollama drops to fit: never a system message, never the last one."""
+    return next((i for i, m in enumerate(messages[:-1]) if m.get("role") != "system"), None)
 
 
 def _message(reply: Reply, content: str, thinking: str, with_tools: bool) -> dict[str, Any]:

@@ -31,8 +31,8 @@ export interface paths {
         put?: never;
         /**
          * Chat
-         * @description Ask a question; the answer streams as NDJSON lines `{type, data}`: start, thinking, tool, metadata,
-         *     text, memory, error, done.
+         * @description Ask a question; the answer streams as NDJSON lines `{type, data}`: start, model, progress, thinking,
+         *     tool, metadata, text, grounding, memory, error, done.
          */
         post: operations["chat_api_chat_post"];
         delete?: never;
@@ -1524,17 +1524,38 @@ export interface components {
         };
         /**
          * ChatMemoryOut
-         * @description How full the conversation's memory was for this answer (the stream's `memory` line).
+         * @description How full the conversation's memory was for this answer (the stream's `memory` line). The token
+         *     figures are absent in answers stored before Quire fitted prompts to the model's context.
          */
         ChatMemoryOut: {
+            /**
+             * Answer Tokens
+             * @description Tokens of the context kept free for the answer
+             */
+            answer_tokens?: number | null;
             /** Budget Chars */
             budget_chars: number;
+            /**
+             * Context Tokens
+             * @description The context (`num_ctx`) every call to the model named
+             */
+            context_tokens?: number | null;
+            /**
+             * Passages Dropped
+             * @description Lowest-ranked passages left out to fit the context
+             */
+            passages_dropped?: number | null;
             /** Turns Dropped */
             turns_dropped: number;
             /** Turns Kept */
             turns_kept: number;
             /** Used Chars */
             used_chars: number;
+            /**
+             * Used Tokens
+             * @description Estimated tokens of what the model was sent
+             */
+            used_tokens?: number | null;
         };
         /** ChatMessageOut */
         ChatMessageOut: {
@@ -1557,10 +1578,17 @@ export interface components {
             error: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * Grounding
+             * @description Final answers only: cited (cites a relevant passage), uncited (cites none of the relevant passages found), not_covered (nothing relevant found), passages (the model did not answer; the passages stand in); null for small talk and older answers
+             */
+            grounding?: ("cited" | "uncited" | "not_covered" | "passages") | null;
             /** Id */
             id: string;
             /** @description Final answers only; null when the model was not used */
             memory: components["schemas"]["ChatMemoryOut"] | null;
+            /** @description Final answers only; null when the model was not reached */
+            model?: components["schemas"]["ChatModelOut"] | null;
             /** Role */
             role: string;
             /** Scope */
@@ -1585,6 +1613,33 @@ export interface components {
             tool_summary: string | null;
             /** Turn */
             turn: number;
+        };
+        /**
+         * ChatModelOut
+         * @description The model that wrote an answer and what it could do (the stream's `model` line).
+         */
+        ChatModelOut: {
+            /**
+             * Context Length
+             * @description The model's trained maximum, as Ollama reports it
+             */
+            context_length: number | null;
+            /** Context Tokens */
+            context_tokens: number;
+            /** Name */
+            name: string;
+            /**
+             * Reasoning
+             * @description unsupported: the model cannot show its reasoning; skipped: small talk
+             * @enum {string}
+             */
+            reasoning: "shown" | "unsupported" | "skipped";
+            /** Thinking */
+            thinking: boolean;
+            /** Tools */
+            tools: boolean;
+            /** Vision */
+            vision: boolean;
         };
         /** ChatRequest */
         ChatRequest: {
@@ -2128,6 +2183,7 @@ export interface components {
              * @enum {string}
              */
             kind: "quiz" | "deck" | "workshop" | "mindmap" | "lesson" | "recap";
+            report?: components["schemas"]["JobReport"] | null;
             /** Result Id */
             result_id: string | null;
             /** Result Url */
@@ -2139,6 +2195,28 @@ export interface components {
              * @enum {string}
              */
             status: "queued" | "running" | "succeeded" | "failed";
+        };
+        /**
+         * JobReport
+         * @description What the generation asked the model for and kept: `repaired` counts mechanical fixes (a repeated
+         *     option removed, an index brought back to the option its explanation names), `dropped` the items the
+         *     validator refused, by reason; `reasked`: items asked for once more because too few were usable.
+         */
+        JobReport: {
+            /** Asked */
+            asked: number;
+            /** Dropped */
+            dropped: {
+                [key: string]: number;
+            };
+            /** Kept */
+            kept: number;
+            /** Reasked */
+            reasked: number;
+            /** Repaired */
+            repaired: {
+                [key: string]: number;
+            };
         };
         /** LayoutIn */
         LayoutIn: {

@@ -2,7 +2,9 @@
 import { apiStream } from "@/lib/api";
 import type { ChatEvent, ChatRequest } from "./types";
 
-const TYPES = new Set(["start", "thinking", "tool", "metadata", "text", "memory", "error", "done"]);
+const TYPES = new Set([
+  "start", "model", "progress", "thinking", "tool", "metadata", "text", "grounding", "memory", "error", "done",
+]);
 
 export function isChatEvent(value: unknown): value is ChatEvent {
   return (

@@ -10,6 +10,22 @@ export type ChatSessionDetail = components["schemas"]["ChatSessionDetail"];
 export type { ChatSession } from "@/api/types";
 /** How full the conversation's memory is: the stream's `memory` line, also stored with each answer. */
 export type MemoryInfo = components["schemas"]["ChatMemoryOut"];
+/** The model that answers and what it can do: the stream's `model` line, also stored with each answer. */
+export type ModelInfo = components["schemas"]["ChatModelOut"];
+/** Whether an answer stands on the user's documents (backend/agent/grounding.py). */
+export type GroundingStatus = NonNullable<TranscriptMessage["grounding"]>;
+
+export interface GroundingInfo {
+  status: GroundingStatus;
+  message: string;
+}
+
+/** The model is reading a prompt of about `prompt_tokens` tokens (no line of its answer yet). */
+export interface ProgressInfo {
+  stage: "reading";
+  prompt_tokens: number;
+  waited_s: number;
+}
 
 /** One source of an answer: the stream's `metadata` line, and each of a stored answer's `citations`. */
 export interface Citation {
@@ -39,6 +55,8 @@ export interface ToolCallEvent {
   args: Record<string, unknown>;
   status: "started" | "finished";
   summary?: string;
+  /** "quire": the search Quire runs itself for every question; "model": the model's own call. */
+  by?: "quire" | "model";
 }
 
 export interface ChatErrorInfo {
@@ -49,6 +67,9 @@ export interface ChatErrorInfo {
 
 export type ChatEvent =
   | { type: "start"; data: { session_id: string; message_id: string; user_message_id?: string } }
+  | { type: "model"; data: ModelInfo }
+  | { type: "progress"; data: ProgressInfo }
+  | { type: "grounding"; data: GroundingInfo }
   | { type: "thinking"; data: string }
   | { type: "tool"; data: ToolCallEvent }
   | { type: "metadata"; data: Citation }

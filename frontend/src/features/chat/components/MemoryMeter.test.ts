@@ -15,4 +15,12 @@ describe("memory meter words", () => {
     expect(memoryLabel(memory(990, 2))).toMatch(/^Forgot the 2 oldest turns · /);
     expect(memoryDescription(memory(10, 0, 1))).toContain("1 earlier turn remembered");
   });
+
+  it("shows the model's context and what was left out to fit it", () => {
+    const fitted = { ...memory(500), context_tokens: 4096, used_tokens: 3000, answer_tokens: 1024, passages_dropped: 3 };
+    expect(memoryLabel(fitted)).toBe("Remembers the whole chat · 50% of memory used · 4k-token context · 3 passages left out to fit");
+    expect(memoryDescription(fitted)).toContain(
+      "Sent about 3,000 of the model's 4,096-token context (1,024 kept for the answer); 3 lower-ranked passages left out to fit.",
+    );
+  });
 });

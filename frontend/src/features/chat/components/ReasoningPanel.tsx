@@ -9,6 +9,17 @@ function lastWords(text: string): string {
   return flat.length > 90 ? `…${flat.slice(-90)}` : flat;
 }
 
+/** For a model that cannot show its reasoning: said once, so an empty panel is never a mystery. */
+export function NoReasoning({ model }: { model: string }) {
+  return (
+    <p className="flex items-center gap-2 rounded-xl border border-line bg-surface-2/50 px-3 py-2 text-[13px] text-ink-muted"
+      data-testid="no-reasoning">
+      <Brain size={15} className="shrink-0" />
+      <span>This model ({model}) does not show its reasoning.</span>
+    </p>
+  );
+}
+
 export function ReasoningPanel({ text, active }: { text: string; active: boolean }) {
   const [open, setOpen] = useState(false);
   const body = useRef<HTMLDivElement>(null);

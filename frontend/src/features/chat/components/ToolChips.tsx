@@ -21,6 +21,8 @@ function argText(tool: ToolCallEvent): string {
 }
 
 export function toolLabel(tool: ToolCallEvent): string {
+  // Quire's own search for the question, made before the model says anything.
+  if (tool.by === "quire") return tool.status === "finished" ? "Searched your documents" : "Searching your documents";
   const known = TOOLS[tool.name];
   const verb = known ? (tool.status === "finished" ? known.done : known.running) : tool.name;
   return [verb, argText(tool)].filter(Boolean).join(" ");
@@ -38,6 +40,7 @@ export function ToolChips({ tools }: { tools: ToolCallEvent[] }) {
             key={tool.id}
             data-testid="tool-chip"
             data-status={tool.status}
+            data-by={tool.by ?? "model"}
             className="inline-flex max-w-full items-center gap-1.5 rounded-full border border-line bg-surface px-2.5 py-1 text-xs text-ink-muted"
           >
             {running ? <Spinner size={12} className="text-accent" /> : <Icon size={12} className="shrink-0" />}

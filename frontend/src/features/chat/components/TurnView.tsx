@@ -1,23 +1,42 @@
 /** One question and its answer: reasoning, tool chips, sources (before the text), the answer, actions. */
 import { useMemo, useState } from "react";
-import { AlertTriangle, Check, Copy, Paperclip, Pencil, RotateCcw, Square } from "lucide-react";
+import { AlertTriangle, Check, Copy, FileQuestion, Paperclip, Pencil, RotateCcw, Square } from "lucide-react";
 import { Button, IconButton } from "@/components/Button";
 import { TextArea } from "@/components/Input";
 import type { Citation } from "../api/types";
 import { citedNumbers, isCovered } from "../lib/citations";
+import { isUngrounded, readingLabel } from "../lib/grounding";
 import { turnPhase, type ChatTurn } from "../lib/turns";
 import { AnswerMarkdown } from "./AnswerMarkdown";
-import { ReasoningPanel } from "./ReasoningPanel";
+import { NoReasoning, ReasoningPanel } from "./ReasoningPanel";
 import { SourceGroups } from "./SourceGroups";
 import { ToolChips } from "./ToolChips";
 
 const PHASE_TEXT = {
   thinking: "Thinking…",
   searching: "Searching your documents…",
+  reading: "",
   waiting: "Working on it…",
   answering: "",
   done: "",
 };
+
+function phaseText(turn: ChatTurn, phase: ReturnType<typeof turnPhase>): string {
+  if (phase === "reading" && turn.reading) return readingLabel(turn.reading.prompt_tokens, turn.reading.waited_s);
+  return PHASE_TEXT[phase];
+}
+
+/** "Not from your documents": an answer that cites no relevant passage is never passed off as a cited one. */
+function UngroundedNotice({ turn }: { turn: ChatTurn }) {
+  if (!turn.grounding || !isUngrounded(turn.grounding.status)) return null;
+  return (
+    <p role="note" data-testid="ungrounded-notice" data-grounding={turn.grounding.status}
+      className="flex items-start gap-2 rounded-lg border border-warn/40 bg-warn/10 px-3 py-2 text-[13px] text-ink">
+      <FileQuestion size={14} className="mt-0.5 shrink-0 text-warn" />
+      <span>{turn.grounding.message}</span>
+    </p>
+  );
+}
 
 function AttachmentNames({ turn }: { turn: ChatTurn }) {
   return (
@@ -148,7 +167,8 @@ export function TurnView({ turn, busy, onCite, onEdit, onRegenerate }: {
   const streaming = turn.status === "streaming";
   const stored = Boolean(turn.userMessageId);
   const searching = turn.tools.some((tool) => tool.status === "started" && tool.name === "search_knowledge_base");
-  const noModel = turn.error?.code === "model_unavailable";
+  const noModel = turn.error?.code === "model_unavailable" || turn.grounding?.status === "passages";
+  const status = phaseText(turn, phase);
   const cited = useMemo(() => citedNumbers(turn.answer), [turn.answer]);
 
   return (
@@ -156,20 +176,24 @@ export function TurnView({ turn, busy, onCite, onEdit, onRegenerate }: {
       <Question turn={turn} canEdit={stored && !busy} onEdit={(text, keep) => onEdit(turn, text, keep)} />
       <div className="space-y-3" data-testid="answer">
         {(turn.thinking || phase === "thinking") && <ReasoningPanel text={turn.thinking} active={phase === "thinking"} />}
+        {!turn.thinking && turn.model?.reasoning === "unsupported" && <NoReasoning model={turn.model.name} />}
         <ToolChips tools={turn.tools} />
         <SourceGroups citations={turn.citations} cited={cited} loading={searching} onOpen={onCite} />
         {noModel && isCovered(turn.citations) && (
           <p className="flex items-center gap-1.5 text-xs text-warn" data-testid="no-model-answer" title={turn.error?.message}>
             <AlertTriangle size={13} className="shrink-0" />
-            Answered without the model: these are the passages that match.
+            {turn.error?.code === "model_unavailable" || !turn.error
+              ? "Answered without the model: these are the passages that match."
+              : "The model did not finish: the passages that match follow what it wrote."}
           </p>
         )}
-        {PHASE_TEXT[phase] && !(phase === "thinking" && turn.thinking) && (
-          <p className="flex items-center gap-2 text-[13px] text-ink-muted">
+        {status && !(phase === "thinking" && turn.thinking) && (
+          <p className="flex items-center gap-2 text-[13px] text-ink-muted" data-testid="turn-phase" data-phase={phase}>
             <span aria-hidden="true" className="size-1.5 animate-pulse-soft rounded-full bg-accent" />
-            {PHASE_TEXT[phase]}
+            {status}
           </p>
         )}
+        <UngroundedNotice turn={turn} />
         <div aria-live="polite" aria-busy={streaming}>
           {turn.preface && <p className="mb-2 text-[13px] text-ink-faint italic">{turn.preface}</p>}
           {turn.answer && <AnswerMarkdown text={turn.answer} citations={turn.citations} onCite={onCite} streaming={streaming} />}

@@ -8,10 +8,14 @@ import type {
   ChatErrorInfo,
   ChatEvent,
   Citation,
+  GroundingInfo,
   MemoryInfo,
+  ModelInfo,
+  ProgressInfo,
   ToolCallEvent,
   TranscriptMessage,
 } from "../api/types";
+import { groundingMessage } from "./grounding";
 
 export type TurnStatus = "streaming" | "complete" | "partial" | "error" | "stopped";
 
@@ -30,6 +34,12 @@ export interface ChatTurn {
   status: TurnStatus;
   error?: ChatErrorInfo;
   memory?: MemoryInfo;
+  /** The answering model and what it can do (absent in older transcripts). */
+  model?: ModelInfo;
+  /** Whether the answer stands on the documents (absent for small talk and older transcripts). */
+  grounding?: GroundingInfo;
+  /** Set while the model reads its prompt: no line of its reply has come yet. */
+  reading?: ProgressInfo;
 }
 
 export function newTurn(key: string, question: string, attachments: AttachmentMeta[] = []): ChatTurn {
@@ -43,6 +53,12 @@ function upsertTool(tools: ToolCallEvent[], tool: ToolCallEvent): ToolCallEvent[
 }
 
 export function applyEvent(turn: ChatTurn, event: ChatEvent): ChatTurn {
+  // Any line but a reading notice means the model (or a tool) has moved on.
+  const moved = event.type === "progress" || event.type === "model" ? turn : { ...turn, reading: undefined };
+  return applyLine(moved, event);
+}
+
+function applyLine(turn: ChatTurn, event: ChatEvent): ChatTurn {
   switch (event.type) {
     case "start": {
       // From here on the turn is keyed like its stored version, so swapping the live turn for the
@@ -50,6 +66,12 @@ export function applyEvent(turn: ChatTurn, event: ChatEvent): ChatTurn {
       const userMessageId = event.data.user_message_id ?? turn.userMessageId;
       return { ...turn, key: userMessageId ?? turn.key, answerId: event.data.message_id, userMessageId };
     }
+    case "model":
+      return { ...turn, model: event.data };
+    case "progress":
+      return { ...turn, reading: event.data };
+    case "grounding":
+      return { ...turn, grounding: event.data };
     case "thinking":
       return { ...turn, thinking: turn.thinking + event.data };
     case "tool": {
@@ -77,8 +99,9 @@ function finalStatus(turn: ChatTurn): TurnStatus {
 }
 
 /** What the assistant is doing right now, for the live status line. */
-export function turnPhase(turn: ChatTurn): "thinking" | "searching" | "answering" | "waiting" | "done" {
+export function turnPhase(turn: ChatTurn): "thinking" | "searching" | "reading" | "answering" | "waiting" | "done" {
   if (turn.status !== "streaming") return "done";
+  if (turn.reading) return "reading";
   if (turn.answer) return "answering";
   if (turn.tools.some((tool) => tool.status === "started")) return "searching";
   if (turn.tools.length) return "waiting";
@@ -95,13 +118,16 @@ function toolsOf(messages: TranscriptMessage[]): ToolCallEvent[] {
     messages.filter((m) => m.role === "tool" && m.tool_call_id).map((m) => [m.tool_call_id as string, m.tool_summary ?? undefined]),
   );
   return messages.flatMap((m) =>
-    asArray<{ id: string; name: string; args: Record<string, unknown> }>(m.tool_calls).map((call) => ({
-      id: call.id,
-      name: call.name,
-      args: call.args ?? {},
-      status: summaries.has(call.id) ? "finished" : "started",
-      summary: summaries.get(call.id),
-    })),
+    asArray<{ id: string; name: string; args: Record<string, unknown>; by?: "quire" | "model" }>(m.tool_calls).map(
+      (call) => ({
+        id: call.id,
+        name: call.name,
+        args: call.args ?? {},
+        status: summaries.has(call.id) ? "finished" : "started",
+        summary: summaries.get(call.id),
+        by: call.by,
+      }),
+    ),
   );
 }
 
@@ -136,6 +162,8 @@ export function turnsFromTranscript(messages: TranscriptMessage[]): ChatTurn[] {
       status: final ? statusOf(final.status) : "error",
       error,
       memory: final?.memory ?? undefined,
+      model: final?.model ?? undefined,
+      grounding: final?.grounding ? { status: final.grounding, message: groundingMessage(final.grounding) } : undefined,
     });
   }
   return turns;
