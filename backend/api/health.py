@@ -17,6 +17,7 @@ from backend.cluster.status import ProcessStatus, list_processes
 from backend.config import APPLICATION_VERSION
 from backend.llm.embedders import LoadState, embedder_status
 from backend.llm.errors import ModelUnavailable
+from backend.progress.privacy import PrivacyOut, privacy_report
 from backend.store.liveness import DATABASE_LOST
 from backend.voice.service import transcriber
 
@@ -81,6 +82,7 @@ class Health(BaseModel):
     index: dict[str, Any]
     voice: VoiceHealth
     processes: list[ProcessStatus]
+    privacy: PrivacyOut  # settings that send data to another machine, connections seen off it
     hints: list[str]
 
 
@@ -153,6 +155,7 @@ def health(ctx: ContextDep) -> dict[str, Any]:
     embedding = embedder_status(ctx.embedder, settings.embed_model, ollama_has_embed_model)
     # An in-process embedder (one with a load state) needs no Ollama model.
     ollama_embed_ok = embedding.state is not None or ollama_has_embed_model
+    privacy = privacy_report(ctx.connections, settings.ollama_host, settings.database_url)
     healthy = postgres_ok and dbos_state["ok"] and status.reachable and chat_ok and embedding.ready
     return {
         "status": "ok" if healthy else "degraded",
@@ -173,6 +176,7 @@ def health(ctx: ContextDep) -> dict[str, Any]:
         "index": index,
         "voice": asdict(transcriber(settings).status()),
         "processes": processes,
-        "hints": (_database_hints(postgres_ok, ctx) + _hints(status.reachable, chat_ok, ollama_embed_ok, ctx)
-                  + _local_model_hints(embedding.problem)),
+        "privacy": privacy,
+        "hints": ([flag.message for flag in privacy.flags] + _database_hints(postgres_ok, ctx)
+                  + _hints(status.reachable, chat_ok, ollama_embed_ok, ctx) + _local_model_hints(embedding.problem)),
     }

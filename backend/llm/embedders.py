@@ -2,7 +2,7 @@
 
 `Embedder.model` is recorded with every stored vector (e.g. ``ollama:embeddinggemma``) so vectors of
 different models are never mixed. The Ollama embedder is the default; `local` loads an in-process
-sentence-embedding model (optional extra, see requirements-local.txt), which `preload` loads in the
+sentence-embedding model (the built-in model, `scripts/setup.sh --local`), which `preload` loads in the
 background at start; searches meanwhile run on keywords (SearchService) instead of waiting for it.
 """
 
@@ -12,7 +12,6 @@ import logging
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 import numpy as np
@@ -123,12 +122,11 @@ class OllamaEmbedder:
         return await self._client.aembed(texts, model=self._name)
 
 
-def build_embedder(kind: str, client: LLMClient, ollama_model: str, local_model: LocalModelName,
-                   models_dir: Path) -> Embedder:
-    """The embedder chosen by QUIRE_EMBEDDER; the local one (QUIRE_LOCAL_EMBED_MODEL, unpacked under
-    `models_dir` if need be) is imported only when asked for."""
+def build_embedder(kind: str, client: LLMClient, ollama_model: str, local_model: LocalModelName) -> Embedder:
+    """The embedder chosen by QUIRE_EMBEDDER; the local one (QUIRE_LOCAL_EMBED_MODEL, installed by
+    `scripts/setup.sh --local`) is imported only when asked for."""
     if kind == "local":
         from backend.llm.local_embedder import LocalEmbedder
 
-        return LocalEmbedder(models_dir, local_model)
+        return LocalEmbedder(local_model)
     return OllamaEmbedder(client, ollama_model)

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from backend.context import AppContext
 from backend.llm.embedders import LoadState, embedder_status
+from backend.progress.privacy import PrivacyOut, privacy_report
 from backend.retrieval.types import IndexState
 from backend.store import outbound
 from backend.store import vault as store
@@ -107,6 +108,7 @@ class VaultStats(BaseModel):
     storage: StorageOut
     models: ModelsOut
     outbound: OutboundOut
+    privacy: PrivacyOut
 
 
 def folder_size(path: Path) -> int:
@@ -151,4 +153,6 @@ def vault_stats(ctx: AppContext) -> VaultStats:
                                                                          "categories", "original_bytes")}}
     blocks = {"total": counts["blocks"], "embedded": counts["embedded"], "embedded_share": embedded_share}
     return VaultStats.model_validate({"documents": documents, "blocks": blocks, "index": ctx.search.stats(),
-                                      "storage": storage, "models": models, "outbound": outbound.summary(ctx.db)})
+                                      "storage": storage, "models": models, "outbound": outbound.summary(ctx.db),
+                                      "privacy": privacy_report(ctx.connections, settings.ollama_host,
+                                                                settings.database_url)})
