@@ -15,7 +15,8 @@ from pydantic import BaseModel
 from backend.api.deps import ContextDep
 from backend.cluster.status import ProcessStatus, list_processes
 from backend.config import APPLICATION_VERSION
-from backend.llm.embedders import LoadState, embedder_status
+from backend.ingest.embed_progress import EmbeddingProgress, embedding_progress
+from backend.llm.embedders import LoadState, MeteredEmbedder, embedder_status
 from backend.llm.errors import ModelUnavailable
 from backend.progress.privacy import PrivacyOut, privacy_report
 from backend.store.liveness import DATABASE_LOST
@@ -63,6 +64,8 @@ class EmbedderHealth(BaseModel):
     # model is in `ollama.embed_model`.
     state: LoadState | None
     error: str | None
+    passages_per_s: float | None = None  # measured in this process's last batches
+    progress: EmbeddingProgress | None = None  # passages waiting for their vectors, and the time left
 
 
 class VoiceHealth(BaseModel):
@@ -172,7 +175,10 @@ def health(ctx: ContextDep) -> dict[str, Any]:
         },
         "embedder": {"kind": settings.embedder, "model": ctx.embedder.model, "ready": embedding.ready,
                      "name": embedding.name,
-                     "state": embedding.state, "error": embedding.problem.message if embedding.problem else None},
+                     "state": embedding.state, "error": embedding.problem.message if embedding.problem else None,
+                     "passages_per_s": ctx.embedder.speed.passages_per_s if isinstance(ctx.embedder, MeteredEmbedder)
+                     else None,
+                     "progress": embedding_progress(ctx.db, ctx.embedder, embedding.name) if postgres_ok else None},
         "index": index,
         "voice": asdict(transcriber(settings).status()),
         "processes": processes,

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from backend.llm.embedders import LoadState, l2_normalise
+from backend.llm.embedders import LoadState, SpeedMeter, l2_normalise
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.llm.local_models import (
     DEFAULT_LOCAL_MODEL,
@@ -113,6 +113,7 @@ class LocalEmbedder:
         self._state: LoadState = "not loaded"
         self._problem: ModelUnavailable | None = None
         self._lock = threading.Lock()  # one batch at a time (see the module docstring)
+        self.speed = SpeedMeter()
 
     @property
     def model(self) -> str:
@@ -158,8 +159,11 @@ class LocalEmbedder:
         with self._lock:
             runtime = self._load()
             pieces = [runtime.windows(text) for text in texts] if split else [[text] for text in texts]
+            flat = [p for parts in pieces for p in parts]
             try:
-                vectors = runtime.encode([p for parts in pieces for p in parts], self._spec.dimension)
+                with self.speed.timed() as done:
+                    vectors = runtime.encode(flat, self._spec.dimension)
+                    done(len(flat))
             except Exception as exc:
                 raise ModelError(f"Local embedding failed: {exc}", retryable=False) from exc
         return l2_normalise(vectors), [len(parts) for parts in pieces]

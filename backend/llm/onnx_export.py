@@ -33,7 +33,7 @@ from transformers import AutoModel
 from backend.llm.int8_graph import rewrite_int8
 from backend.llm.local_models import LOCAL_MODELS, MANIFEST, LocalModel, LocalModelName, model_folder
 
-MIN_COSINE = 0.99
+MIN_COSINE = 0.98  # a broken export scores far lower (one scale per tensor: 0.65–0.89)
 # Sentences of several kinds and lengths (none from the evaluation collections), embedded by both the
 # fp32 model and the export to check the export.
 CHECK_TEXTS = (

@@ -60,12 +60,20 @@ def test_connections_to_other_machines_are_counted_once_each_per_destination_chi
             f"s.connect(('{ELSEWHERE}', 53)); print('ready', flush=True); sys.stdin.read()")],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         try:
-            assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+            assert child.stdout is not None
+            assert child.stdout.readline().strip() == "ready"
             watch.run_once()
         finally:
             child.communicate("")
     seen = {d.address: d.connections for d in watch.destinations()}
     assert seen == {f"{ELSEWHERE}:9": 2, f"{ELSEWHERE}:53": 1}  # the loopback one is not listed
+
+
+def test_a_server_on_this_machine_only_is_local_only(api: httpx.Client) -> None:
+    privacy = api.get("/api/health").json()["privacy"]
+    assert privacy["flags"] == []
+    assert privacy["destinations"] == []
+    assert privacy["local_only"]
 
 
 def test_a_server_pointed_at_another_machine_says_so_in_health_the_hints_and_the_vault_panel(
@@ -78,8 +86,3 @@ def test_a_server_pointed_at_another_machine_says_so_in_health_the_hints_and_the
     assert not health["privacy"]["local_only"]
     assert any("224.0.0.1, another machine" in hint for hint in health["hints"])
     assert stats["privacy"]["flags"] == health["privacy"]["flags"]
-
-
-def test_a_server_on_this_machine_only_is_local_only(api: httpx.Client) -> None:
-    privacy = api.get("/api/health").json()["privacy"]
-    assert privacy["flags"] == [] and privacy["destinations"] == [] and privacy["local_only"]

@@ -1881,6 +1881,9 @@ export interface components {
             model: string;
             /** Name */
             name: string;
+            /** Passages Per S */
+            passages_per_s?: number | null;
+            progress?: components["schemas"]["EmbeddingProgress"] | null;
             /** Ready */
             ready: boolean;
             /** State */
@@ -1896,12 +1899,31 @@ export interface components {
             embedder: string;
             /** Name */
             name: string;
+            /** Passages Per S */
+            passages_per_s: number | null;
             /** Present */
             present: boolean;
             /** Recorded As */
             recorded_as: string;
             /** State */
             state: ("not loaded" | "loading" | "ready" | "unavailable") | null;
+        };
+        /** EmbeddingProgress */
+        EmbeddingProgress: {
+            /** Embedded */
+            embedded: number;
+            /** Model */
+            model: string;
+            /** Passages Per S */
+            passages_per_s: number | null;
+            /** Seconds Left */
+            seconds_left: number | null;
+            /** Sentence */
+            sentence: string;
+            /** Total */
+            total: number;
+            /** Waiting Documents */
+            waiting_documents: number;
         };
         /** Error */
         Error: {
@@ -2016,6 +2038,7 @@ export interface components {
             };
             ollama: components["schemas"]["OllamaHealth"];
             postgres: components["schemas"]["PostgresHealth"];
+            privacy: components["schemas"]["PrivacyOut"];
             /** Processes */
             processes: components["schemas"]["ProcessStatus"][];
             /**
@@ -2400,6 +2423,32 @@ export interface components {
             /** Ok */
             ok: boolean;
         };
+        /** PrivacyFlag */
+        PrivacyFlag: {
+            /** Host */
+            host: string;
+            /** Message */
+            message: string;
+            /**
+             * Setting
+             * @enum {string}
+             */
+            setting: "OLLAMA_HOST" | "DATABASE_URL";
+        };
+        /** PrivacyOut */
+        PrivacyOut: {
+            /** Destinations */
+            destinations: components["schemas"]["RemoteDestination"][];
+            /** Flags */
+            flags: components["schemas"]["PrivacyFlag"][];
+            /** Local Only */
+            local_only: boolean;
+            /**
+             * Watching Since
+             * Format: date-time
+             */
+            watching_since: string;
+        };
         /**
          * ProcessActivity
          * @description What a process reported with its last heartbeat: its pending workflows, counted by name.
@@ -2636,6 +2685,23 @@ export interface components {
             filename: string;
             /** Message */
             message: string;
+        };
+        /** RemoteDestination */
+        RemoteDestination: {
+            /** Address */
+            address: string;
+            /** Connections */
+            connections: number;
+            /**
+             * First Seen
+             * Format: date-time
+             */
+            first_seen: string;
+            /**
+             * Last Seen
+             * Format: date-time
+             */
+            last_seen: string;
         };
         /** ReviewIn */
         ReviewIn: {
@@ -2989,6 +3055,7 @@ export interface components {
             index: components["schemas"]["IndexOut"];
             models: components["schemas"]["ModelsOut"];
             outbound: components["schemas"]["OutboundOut"];
+            privacy: components["schemas"]["PrivacyOut"];
             storage: components["schemas"]["StorageOut"];
         };
         /** VersionDeleted */
