@@ -12,21 +12,11 @@ from typing import Any
 
 import httpx
 
-from backend.llm.errors import ModelUnavailable
-from backend.llm.local_models import LOCAL_MODELS, installed_model
+from tests.support.local_model import built_in_model_installed
 from tests.support.server import QuireServer
 from tests.support.vault import ingest
 
-
-def _installed() -> bool:
-    try:
-        installed_model(LOCAL_MODELS["all-MiniLM-L6-v2"])
-    except ModelUnavailable:
-        return False
-    return True
-
-
-HAVE_LOCAL = _installed()  # `./scripts/setup.sh --local` exported the built-in models into this environment
+HAVE_LOCAL = built_in_model_installed("all-MiniLM-L6-v2")
 NOTE = b"# Tidal locking\n\nThe moon keeps one face towards the earth because its rotation is tidally locked.\n"
 
 

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from backend.llm.errors import ModelUnavailable
-from backend.llm.local_models import LOCAL_MODELS, installed_model
+from tests.support.local_model import SKIP_REASON, built_in_model_installed
 from tests.support.server import QuireServer
 from tests.support.vault import upload
 
@@ -22,15 +21,9 @@ FILES = ("rust-book-ch04-01-ownership.md", "hochschulrahmengesetz.md", "doj-chap
 SENTENCE = re.compile(r"Embedding with the built-in model: [\d,]+ of [\d,]+ passages")
 
 
-def _installed() -> bool:
-    try:
-        installed_model(LOCAL_MODELS["all-mpnet-base-v2"])
-    except ModelUnavailable:
-        return False
-    return True
 
 
-@pytest.mark.skipif(not _installed(), reason="needs the built-in model: ./scripts/setup.sh --local (not on CI)")
+@pytest.mark.skipif(not built_in_model_installed(), reason=SKIP_REASON)
 def test_the_light_library_and_upload_card_count_the_passages_down_while_the_built_in_model_embeds(
         page: Page, server_factory: Callable[..., QuireServer], tmp_path: Path) -> None:
     server = server_factory(QUIRE_EMBEDDER="local")

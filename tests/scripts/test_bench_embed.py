@@ -13,21 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from backend.llm.errors import ModelUnavailable
-from backend.llm.local_models import LOCAL_MODELS, installed_model
+from tests.support.local_model import SKIP_REASON, built_in_model_installed
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _installed() -> bool:
-    try:
-        installed_model(LOCAL_MODELS["all-mpnet-base-v2"])
-    except ModelUnavailable:
-        return False
-    return True
 
 
-@pytest.mark.skipif(not _installed(), reason="needs the built-in model: ./scripts/setup.sh --local (not on CI)")
+@pytest.mark.skipif(not built_in_model_installed(), reason=SKIP_REASON)
 def test_the_smoke_benchmark_measures_the_built_in_model_beside_sentence_transformers() -> None:
     done = subprocess.run([sys.executable, "scripts/bench_embed.py", "--smoke", "--json"], cwd=ROOT,
                           capture_output=True, text=True, timeout=900, check=True)
