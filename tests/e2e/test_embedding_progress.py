@@ -35,7 +35,7 @@ def test_the_light_library_and_upload_card_count_the_passages_down_while_the_bui
         page.screenshot(path=str(tmp_path / "embedding-light.png"))
         note = page.get_by_test_id("embedding-note").first
         expect(note).to_contain_text(SENTENCE)
-        expect(note).to_contain_text("found by their words only")
+        expect(note).to_contain_text("finds the waiting passages by their words only")
         waiting = api.get("/api/health").json()["embedder"]["progress"]
         found = api.get("/api/search", params={"q": "ownership borrowing"}).json()
         if waiting and waiting["embedded"] < waiting["total"] and found["notice"]:
