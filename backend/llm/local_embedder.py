@@ -13,7 +13,8 @@ text there. `windows=True` embeds a longer text as the mean of its overlapping w
 (backend/llm/windows.py): measured, not shipped (scripts/eval_retrieval.py), recorded under `+windows`.
 
 Texts are embedded in order of length, in batches of similar length (padding costs as much as text), with
-one batch at a time: ONNX Runtime already spreads one batch over every core. Its worker threads do not
+one batch at a time (ONNX Runtime already spreads one batch over every core); a query does not wait for
+them. Its worker threads do not
 spin while waiting, which on a busy machine only takes CPU from other work. Loading takes a second or two,
 so the server calls `load` in the background at start (`backend.llm.embedders.preload`); `state` and
 `problem` tell `/api/health` whether the model is loading, ready or not installed.
@@ -156,16 +157,24 @@ class LocalEmbedder:
     def _encode(self, texts: Sequence[str], split: bool) -> tuple[np.ndarray, list[int]]:
         if not texts:
             return np.zeros((0, self._spec.dimension), dtype=np.float32), []
+        loaded = self._runtime
+        if loaded is not None and len(texts) == 1 and not split:
+            # A query does not wait behind a batch of passages (seconds on a busy machine): ONNX Runtime
+            # runs one session from several threads, and one short text costs little memory.
+            return self._vectors(loaded, [[texts[0]]])
         with self._lock:
             runtime = self._load()
             pieces = [runtime.windows(text) for text in texts] if split else [[text] for text in texts]
-            flat = [p for parts in pieces for p in parts]
-            try:
-                with self.speed.timed() as done:
-                    vectors = runtime.encode(flat, self._spec.dimension)
-                    done(len(flat))
-            except Exception as exc:
-                raise ModelError(f"Local embedding failed: {exc}", retryable=False) from exc
+            return self._vectors(runtime, pieces)
+
+    def _vectors(self, runtime: _Runtime, pieces: list[list[str]]) -> tuple[np.ndarray, list[int]]:
+        flat = [p for parts in pieces for p in parts]
+        try:
+            with self.speed.timed() as done:
+                vectors = runtime.encode(flat, self._spec.dimension)
+                done(len(flat))
+        except Exception as exc:  # onnxruntime raises its own types (shape, memory)
+            raise ModelError(f"Local embedding failed: {exc}", retryable=False) from exc
         return l2_normalise(vectors), [len(parts) for parts in pieces]
 
     def _load(self) -> _Runtime:
