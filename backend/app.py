@@ -53,6 +53,7 @@ from backend.llm.client import LLMClient
 from backend.llm.embedders import build_embedder, preload
 from backend.llm.prompts import PromptLibrary
 from backend.mcp import http as mcp_http
+from backend.progress.privacy import ConnectionWatch
 from backend.retrieval.keyword_fold import KeywordFolder
 from backend.retrieval.postgres import PostgresSearchService
 from backend.retrieval.service import SearchService
@@ -75,8 +76,7 @@ def _build_context(settings: Settings, database_url: str, membership: Membership
                   application_name=membership.session_name, guard=membership.guard_connection)
     db.open()
     llm = LLMClient(settings.ollama_host, settings.chat_model, settings.embed_model, settings.ollama_timeout_s)
-    embedder = build_embedder(settings.embedder, llm, settings.embed_model, settings.local_embed_model,
-                               settings.data_dir / "models")
+    embedder = build_embedder(settings.embedder, llm, settings.embed_model, settings.local_embed_model)
     search_service = (PostgresSearchService(db, embedder, settings.search_keyword_candidates or None)
                       if settings.search_backend == "postgres"
                       else SearchService(db, embedder, settings.index_poll_s))
@@ -106,6 +106,8 @@ def start_services(settings: Settings, mode: ProcessMode = "server") -> AppConte
     context.cache_sweeper.start()
     context.keyword_folder = KeywordFolder(context.db, settings.keyword_fold_s)  # in either search mode
     context.keyword_folder.start()
+    context.connections = ConnectionWatch()
+    context.connections.start()
     remove_orphaned_uploads(context.db, settings.docs_dir, started_at)
     remove_abandoned_scratch()
     pools = pool_sizes(settings.db_connections)
@@ -127,6 +129,8 @@ def stop_services(context: AppContext) -> None:
         context.cache_sweeper.stop()
     if context.keyword_folder is not None:
         context.keyword_folder.stop()
+    if context.connections is not None:
+        context.connections.stop()
     try:
         stop_embed_backfills()  # a backfill waiting for Ollama would otherwise hold up the exit
     except Exception:  # the database gone, say: DBOS and the pool must still be shut down

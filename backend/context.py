@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from backend.llm.client import LLMClient
     from backend.llm.embedders import Embedder
     from backend.llm.prompts import PromptLibrary
+    from backend.progress.privacy import ConnectionWatch
     from backend.retrieval.keyword_fold import KeywordFolder
     from backend.retrieval.service import SearchService
     from backend.store.db import Database
@@ -33,6 +34,7 @@ class AppContext:
     membership: Membership
     cache_sweeper: CacheSweeper | None = None  # started with the services, after the startup sweep
     keyword_folder: KeywordFolder | None = None  # started with the services
+    connections: ConnectionWatch | None = None  # started with the services: what leaves this machine
 
     @property
     def executor_id(self) -> str:

@@ -60,7 +60,7 @@ configure_process()  # process-wide settings first: before the imports below loa
 
 from backend.llm.embedders import Embedder, l2_normalise
 from backend.llm.errors import ModelUnavailable
-from backend.llm.local_models import DEFAULT_LOCAL_MODEL, INSTALL_HINT, LOCAL_MODELS, LocalModelName, model_folder
+from backend.llm.local_models import DEFAULT_LOCAL_MODEL, INSTALL_HINT, LOCAL_MODELS, LocalModelName, installed_model
 from backend.llm.windows import pool_windows
 from backend.retrieval.hybrid import DenseFeedback, HybridIndex
 from backend.retrieval.sparse import BM25Params
@@ -72,8 +72,6 @@ if TYPE_CHECKING:
     from backend.llm.local_embedder import LocalEmbedder
 
 CACHE_DIR = ROOT / "data" / "cache"
-# Where the app with the default QUIRE_DATA_DIR unpacks a local model too: one copy serves both.
-MODELS_DIR = ROOT / "data" / "models"
 DEFAULT_COLLECTION = ROOT.parent / "shared" / "eval" / "cranfield"
 TUNING, TEST = "tuning", "test"
 PREVIOUS_DEFAULT = DenseFeedback()  # blocks 3, weight 2, pool 100: the feedback shipped until now
@@ -146,19 +144,19 @@ def make_embedder(name: str, local_model: LocalModelName | None) -> Embedder | N
         return HashEmbedder()
     from backend.llm.local_embedder import LocalEmbedder
 
-    return LocalEmbedder(MODELS_DIR, local_model_or_fallback(local_model))
+    return LocalEmbedder(local_model_or_fallback(local_model))
 
 
 def local_model_or_fallback(requested: LocalModelName | None) -> LocalModelName:
     """The model asked for; if none was, the product's default, or else the other model that is installed
-    (an environment with the requirements-local.txt of an earlier release has only MiniLM), said on stderr.
+    (an install that exported only one of them), said on stderr.
     Exits with the install hint when the model cannot be had: a measurement, not a traceback."""
     others = [m for m in LOCAL_MODELS if m != DEFAULT_LOCAL_MODEL]
     candidates = [requested] if requested else [DEFAULT_LOCAL_MODEL, *others]
     problems: list[str] = []
     for name in candidates:
         try:
-            model_folder(LOCAL_MODELS[name], MODELS_DIR)
+            installed_model(LOCAL_MODELS[name])
         except ModelUnavailable as exc:
             problems.append(f"{name}: {exc.message}")
             continue
@@ -174,7 +172,7 @@ def windowed_embedder(embedder: Embedder | None) -> LocalEmbedder | None:
     """`embedder`'s local model embedding a text longer than its word-piece limit by windows (not shipped)."""
     from backend.llm.local_embedder import LocalEmbedder
 
-    return LocalEmbedder(MODELS_DIR, embedder.name, windows=True) if isinstance(embedder, LocalEmbedder) else None
+    return LocalEmbedder(embedder.name, windows=True) if isinstance(embedder, LocalEmbedder) else None
 
 
 def cached_windows(embedder: LocalEmbedder, texts: list[str]) -> tuple[np.ndarray, list[int]]:

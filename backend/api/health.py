@@ -15,8 +15,10 @@ from pydantic import BaseModel
 from backend.api.deps import ContextDep
 from backend.cluster.status import Cluster, ProcessStatus, cluster_status
 from backend.config import APPLICATION_VERSION
-from backend.llm.embedders import LoadState, embedder_status
+from backend.ingest.embed_progress import EmbeddingProgress, embedding_progress
+from backend.llm.embedders import LoadState, MeteredEmbedder, embedder_status
 from backend.llm.errors import ModelUnavailable
+from backend.progress.privacy import PrivacyOut, privacy_report
 from backend.store.liveness import DATABASE_LOST, DatabaseUnavailable
 from backend.store.processes import Takeover
 from backend.voice.service import transcriber
@@ -63,6 +65,8 @@ class EmbedderHealth(BaseModel):
     # model is in `ollama.embed_model`.
     state: LoadState | None
     error: str | None
+    passages_per_s: float | None = None  # measured in this process's last batches
+    progress: EmbeddingProgress | None = None  # passages waiting for their vectors, and the time left
 
 
 class VoiceHealth(BaseModel):
@@ -83,6 +87,7 @@ class Health(BaseModel):
     voice: VoiceHealth
     processes: list[ProcessStatus]
     takeovers: list[Takeover]  # the most recent first (kept a week)
+    privacy: PrivacyOut  # settings that send data to another machine, connections seen off it
     hints: list[str]
 
 
@@ -156,6 +161,7 @@ def health(ctx: ContextDep) -> dict[str, Any]:
     embedding = embedder_status(ctx.embedder, settings.embed_model, ollama_has_embed_model)
     # An in-process embedder (one with a load state) needs no Ollama model.
     ollama_embed_ok = embedding.state is not None or ollama_has_embed_model
+    privacy = privacy_report(ctx.connections, settings.ollama_host, settings.database_url)
     healthy = (postgres_ok and dbos_state["ok"] and status.reachable and chat_ok and embedding.ready
                and not cluster.hints)
     return {
@@ -173,12 +179,16 @@ def health(ctx: ContextDep) -> dict[str, Any]:
         },
         "embedder": {"kind": settings.embedder, "model": ctx.embedder.model, "ready": embedding.ready,
                      "name": embedding.name,
-                     "state": embedding.state, "error": embedding.problem.message if embedding.problem else None},
+                     "state": embedding.state, "error": embedding.problem.message if embedding.problem else None,
+                     "passages_per_s": ctx.embedder.speed.passages_per_s if isinstance(ctx.embedder, MeteredEmbedder)
+                     else None,
+                     "progress": embedding_progress(ctx.db, ctx.embedder, embedding.name) if postgres_ok else None},
         "index": index,
         "voice": asdict(transcriber(settings).status()),
         "processes": cluster.processes,
         "takeovers": cluster.takeovers,
-        "hints": (_database_hints(postgres_ok, ctx) + cluster.hints
+        "privacy": privacy,
+        "hints": ([flag.message for flag in privacy.flags] + _database_hints(postgres_ok, ctx) + cluster.hints
                   + _hints(status.reachable, chat_ok, ollama_embed_ok, ctx) + _local_model_hints(embedding.problem)),
     }
 

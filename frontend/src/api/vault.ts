@@ -37,7 +37,8 @@ export function useHealth({ failing = false }: { failing?: boolean } = {}) {
   return useQuery({
     queryKey: vaultKeys.health,
     queryFn: () => apiJson<HealthStatus>("/api/health"),
-    refetchInterval: failing ? 5_000 : 30_000,
+    // While passages are being embedded the light, the library and the upload card count them down.
+    refetchInterval: (query) => (failing ? 5_000 : query.state.data?.embedder?.progress ? 3_000 : 30_000),
     refetchOnWindowFocus: true,
   });
 }

@@ -37,14 +37,21 @@ export function HealthIndicator() {
       ? "Server not answering…"
       : !data
       ? "Checking…"
-      : ready
+      : data.embedder.progress
+        ? data.embedder.progress.sentence
+        : data.embedder.state === "loading"
+          ? "Loading the built-in embedding model…"
+          : data.privacy.flags.length > 0 && ready
+            ? "Ready · data goes to another machine"
+            : ready
         ? "All systems ready"
         : !data.ollama.reachable
           ? "Ollama is not running"
           : !data.ollama.chat_model.present
             ? "Chat model missing"
             : "Running with limits";
-  const dot = offline ? "bg-danger" : failing ? "bg-warn" : !data ? "bg-ink-faint" : ready ? "bg-ok" : "bg-warn";
+  const flagged = (data?.privacy.flags.length ?? 0) > 0;
+  const dot = offline ? "bg-danger" : failing ? "bg-warn" : !data ? "bg-ink-faint" : ready && !flagged ? "bg-ok" : "bg-warn";
 
   return (
     <Popover
@@ -62,7 +69,7 @@ export function HealthIndicator() {
           className="flex h-8 w-full items-center gap-2 rounded-lg px-2.5 text-[13px] text-ink-muted hover:bg-surface-2"
         >
           <span aria-hidden="true" className={cn("size-2 rounded-full", dot)} />
-          <span className="truncate">{label}</span>
+          <span className="truncate" title={label}>{label}</span>
         </button>
       )}
     >
@@ -80,6 +87,9 @@ export function HealthIndicator() {
                 <dt className="text-ink-faint">Database</dt>
                 <dd>{data.postgres.ok ? "ok" : "unavailable"}</dd>
               </dl>
+              {data.embedder.progress && (
+                <p className="rounded-lg bg-surface-2 p-2" data-testid="health-embedding">{data.embedder.progress.sentence}</p>
+              )}
               {data.hints.length > 0 && (
                 <ul className="space-y-1 rounded-lg bg-warn-soft p-2 text-warn">
                   {data.hints.map((hint) => <li key={hint}><CodeText text={hint} /></li>)}

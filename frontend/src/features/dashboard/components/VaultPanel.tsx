@@ -8,6 +8,7 @@ import { Badge } from "@/components/Badge";
 import { Progress } from "@/components/Progress";
 import { formatBytes, formatDateTime, formatPercent, formatRelative, plural } from "@/lib/format";
 import type { VaultStats } from "../api/progress";
+import { PrivacySection } from "./PrivacySection";
 
 function Stat({ label, value, hint }: { label: string; value: ReactNode; hint?: ReactNode }) {
   return (
@@ -51,7 +52,7 @@ function Path({ path, bytes }: { path: string | null; bytes?: number | null }) {
 }
 
 export function VaultPanel({ stats }: { stats: VaultStats }) {
-  const { documents, blocks, index, storage, models, outbound } = stats;
+  const { documents, blocks, index, storage, models, outbound, privacy } = stats;
   return (
     <div className="space-y-5" data-testid="vault-panel">
       <div className="grid grid-cols-2 gap-4 sm:grid-cols-4">
@@ -73,7 +74,12 @@ export function VaultPanel({ stats }: { stats: VaultStats }) {
           <h3 id="models-title" className="mb-1 flex items-center gap-1.5 text-xs font-medium tracking-wide text-ink-faint uppercase"><Database size={13} />Models and index</h3>
           <dl className="divide-y divide-line">
             <Row label="Chat model"><span className="mr-2 font-medium">{models.chat.name}</span><Present ok={models.chat.present} label={models.chat.present ? "present" : "not installed"} /></Row>
-            <Row label="Embeddings"><span className="mr-2 font-medium">{models.embedding.name}</span><Present ok={models.embedding.present} label={embeddingLabel(models.embedding)} /></Row>
+            <Row label="Embeddings"><span className="mr-2 font-medium">{models.embedding.name}</span><Present ok={models.embedding.present} label={embeddingLabel(models.embedding)} />
+              <span className="block text-xs text-ink-faint" data-testid="embedding-speed">
+                {models.embedding.passages_per_s
+                  ? `${models.embedding.passages_per_s.toFixed(1)} passages/s measured here`
+                  : "speed not measured yet (nothing embedded since start)"} · vectors recorded as {models.embedding.recorded_as}
+              </span></Row>
             <Row label="Ollama"><span className="mr-2 break-all">{models.ollama.host}</span><Present ok={models.ollama.reachable} label={models.ollama.reachable ? `${plural(models.ollama.available.length, "model")}` : "not reachable"} /></Row>
             <Row label="Search index">{index.state} · {plural(index.blocks, "passage")}{index.dimension ? ` · ${index.dimension} dimensions` : ""} · {formatBytes(index.memory_bytes)} in memory</Row>
           </dl>
@@ -88,6 +94,8 @@ export function VaultPanel({ stats }: { stats: VaultStats }) {
           </dl>
         </section>
       </div>
+
+      <PrivacySection privacy={privacy} />
 
       <section aria-labelledby="outbound-title">
         <h3 id="outbound-title" className="mb-1 flex items-center gap-1.5 text-xs font-medium tracking-wide text-ink-faint uppercase"><Globe size={13} />Requests to the internet</h3>

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { UploadAccepted } from "@/api/types";
@@ -20,7 +21,9 @@ describe("IngestActivity", () => {
       ],
     };
     await store.submit("2 files", async () => accepted);
-    render(<ToastProvider><IngestActivity entries={store.getEntries()} documents={[]} /></ToastProvider>);
+    // The card also shows the embedding model's progress, read from /api/health (not answered here).
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false, enabled: false } } });
+    render(<QueryClientProvider client={client}><ToastProvider><IngestActivity entries={store.getEntries()} documents={[]} /></ToastProvider></QueryClientProvider>);
 
     const rows = screen.getAllByTestId("ingest-item");
     const report = rows.find((row) => row.dataset.filename === "report.doc");

@@ -16,6 +16,7 @@ import {
   afterCancel, cancelOutcome, isActive, overallFraction, progressLabel, runSummary, stageName, statusTone, type DocumentStatusOf,
 } from "../lib/progress";
 import { CancelRun } from "./CancelRun";
+import { EmbeddingNote } from "./EmbeddingNote";
 
 type Outcome = ReturnType<typeof afterCancel>;
 
@@ -146,6 +147,7 @@ export function IngestActivity({ entries, documents }: { entries: IngestEntry[];
         {finished > 1 && <Button size="sm" variant="ghost" onClick={() => ingestStore.dismissFinished()}>Clear finished</Button>}
       </div>
       <p aria-live="polite" className="sr-only">{announce}</p>
+      <EmbeddingNote />
       <ul className="space-y-2">{entries.map((entry) => <Entry key={entry.key} entry={entry} statusOf={statusOf} />)}</ul>
     </section>
   );

@@ -20,6 +20,7 @@ import { useIngest } from "../hooks/useIngest";
 import { AddDocuments } from "./AddDocuments";
 import { ConflictDialog } from "./ConflictDialog";
 import { DocumentsTable } from "./DocumentsTable";
+import { EmbeddingNote } from "./EmbeddingNote";
 import { IngestActivity } from "./IngestActivity";
 import { NotAdded } from "./NotAdded";
 import { PassageResults } from "./PassageResults";
@@ -98,6 +99,8 @@ export function LibraryPage() {
         <>
           <AddDocuments prominent={empty} />
           <IngestActivity entries={entries} documents={all} />
+          {/* With no upload card open (a reload, another tab's upload, a model switch), the library says it. */}
+          {entries.length === 0 && <EmbeddingNote />}
           <NotAdded />
 
           {empty && entries.length === 0 && (
