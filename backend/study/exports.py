@@ -50,8 +50,17 @@ def deck_csv(ctx: AppContext, deck_id: str) -> tuple[str, str]:
     out.write("#separator:comma\n#html:false\n#columns:front,back,tags\n#tags column:3\n")
     writer = csv.writer(out, lineterminator="\n")
     for card in deck_store.cards(ctx.db, deck_id):
-        writer.writerow([card["front"], card["back"], " ".join(_card_tags(card))])
+        writer.writerow([spreadsheet_safe(cell) for cell in (card["front"], card["back"], " ".join(_card_tags(card)))])
     return f"{_slug(deck['title'])}.csv", out.getvalue()
+
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cell: str) -> str:
+    """A CSV cell a spreadsheet will not run as a formula: one starting with `=`, `+`, `-`, `@`, a tab or
+    a carriage return gets a leading `'` (OWASP's advice against CSV injection)."""
+    return f"'{cell}" if cell.startswith(_FORMULA_STARTS) else cell
 
 
 def deck_apkg(ctx: AppContext, deck_id: str) -> tuple[str, bytes]:
