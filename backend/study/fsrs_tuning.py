@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from fsrs import Scheduler
@@ -118,7 +118,7 @@ def refit_if_due(ctx: AppContext) -> None:
 def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
     del params
     rows = store.review_log(ctx.db)
-    entries = [(row["card"], row["rating"], row["reviewed_at"]) for row in rows]
+    entries = [(row["card"], row["rating"], row["reviewed_at"].astimezone(UTC)) for row in rows]  # fsrs wants UTC
     pool = ProcessPool(1, FIT_LIMITS, name="quire-fsrs")
     try:
         result = pool.run(fsrs_fit.fit, (entries,))

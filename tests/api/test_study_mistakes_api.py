@@ -57,7 +57,8 @@ def test_wrong_and_unsure_answers_become_due_cards_in_the_scopes_mistakes_deck(
     assert [g["correct"] for g in graded] == [False, True, True, False, True]
     assert [g["unsure"] for g in graded] == [False, True, False, False, False]
     made = [g["mistake_card"] for g in graded]
-    assert made[2] is None and made[4] is None
+    assert made[2] is None
+    assert made[4] is None
     deck_id = made[0]["deck_id"]
     assert made[1]["deck_id"] == made[3]["deck_id"] == deck_id
 
