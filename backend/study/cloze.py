@@ -30,7 +30,7 @@ def problem(text: str) -> str | None:
     """What makes `text` unusable as a cloze note, or None."""
     found = [int(m.group(1)) for m in CLOZE.finditer(text)]
     if not found:
-        return "A cloze card needs at least one deletion, written like {{c1::answer}}."
+        return "A cloze card needs at least one deletion, written like {{c1::answer}}"
     if any(n < 1 or n > MAX_NUMBER for n in found):
         return f"Deletions are numbered c1 to c{MAX_NUMBER}."
     if any(not m.group(2).strip() for m in CLOZE.finditer(text)):

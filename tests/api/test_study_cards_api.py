@@ -5,6 +5,7 @@ that keeps it as its source, refusals of malformed cards, and an `.apkg` export 
 
 from __future__ import annotations
 
+import json
 import uuid
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import httpx
 
 from tests.api.test_study_anki import open_package
+from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.vault import ingest
 
 CLOZE = "{{c1::Mitochondria}} make {{c2::ATP::a molecule}} by {{c3::cellular respiration}}."
@@ -79,3 +81,32 @@ def test_cards_of_every_kind_in_a_deck_made_by_hand(api: httpx.Client, unique: A
     assert by_model["Quire flashcard"]["fields"][2] == name  # its source
     assert len(package["notes"]) == 3
     assert len(package["cards"]) == 5  # the cloze note's three deletions are three Anki cards
+
+
+def test_the_model_drafts_a_card_from_a_passage_and_nothing_is_stored(
+        api: httpx.Client, fake_ollama: FakeOllama, unique: Any) -> None:
+    name = unique("draft.md")
+    doc = ingest(api, {name: b"# Plants\n\nChloroplasts capture light energy and store it in glucose."})[name]
+    block_id = api.get("/api/search", params={"q": "chloroplasts", "documents": doc["id"], "k": 1}).json()["hits"][0][
+        "block_id"]
+    decks_before = api.get("/api/study/decks").json()
+    # The first answer has no deletion: asked again, naming the problem; the second one is used.
+    fake_ollama.script(Reply(content=json.dumps({"front": "Chloroplasts capture light.", "back": ""})),
+                       Reply(content=json.dumps({"front": "{{c1::Chloroplasts}} capture {{c2::light}} energy.",
+                                                 "back": "Stored in glucose."})))
+    draft = api.post("/api/study/drafts/card", json={"block_id": block_id, "kind": "cloze"})
+    assert draft.status_code == 200, draft.text
+    body = draft.json()
+    assert (body["kind"], body["back"]) == ("cloze", "Stored in glucose.")
+    assert body["front"] == "{{c1::Chloroplasts}} capture {{c2::light}} energy."
+    assert body["sources"] == [{"block_id": block_id, "document_id": doc["id"], "filename": name, "page": None}]
+    prompt = fake_ollama.chat_requests[-2]["messages"][0]["content"]
+    assert "Chloroplasts capture light energy and store it in glucose." in prompt
+    assert "needs at least one deletion" in fake_ollama.chat_requests[-1]["messages"][-1]["content"]
+    assert api.get("/api/study/decks").json() == decks_before
+
+    assert api.post("/api/study/drafts/card", json={"block_id": str(uuid.uuid4())}).status_code == 404
+    fake_ollama.models = []
+    missing = api.post("/api/study/drafts/card", json={"block_id": block_id})
+    assert missing.status_code == 503
+    assert missing.json()["error"]["code"] == "model_unavailable"
