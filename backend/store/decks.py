@@ -18,12 +18,12 @@ _DECK = """
            max(c.last_review) AS last_reviewed_at
     FROM decks d LEFT JOIN cards c ON c.deck_id = d.id AND c.retired_at IS NULL
 """
-_CARD_COLUMNS = """
+CARD_COLUMNS = """
     id::text AS id, deck_id::text AS deck_id, position, kind, front, back, tags, origin, sources,
     note_id::text AS note_id, cloze_n, question_id::text AS question_id, retired_at, fsrs_state, fsrs_step,
     stability, difficulty, due, last_review, reps, lapses, created_at, updated_at
 """
-_CARD = f"SELECT {_CARD_COLUMNS} FROM cards"  # noqa: S608 - fixed fragments
+_CARD = f"SELECT {CARD_COLUMNS} FROM cards"  # noqa: S608 - fixed fragments
 _LIVE = "retired_at IS NULL"
 CardKind = Literal["basic", "cloze", "typed"]
 CardOrigin = Literal["generated", "manual", "mistake", "passage"]
