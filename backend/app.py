@@ -27,6 +27,7 @@ from backend.api import (
     documents,
     health,
     ingest,
+    notes,
     openapi,
     progress,
     search,
@@ -64,7 +65,7 @@ from backend.store.processes import ProcessMode
 log = logging.getLogger(__name__)
 
 ROUTERS = (health.router, documents.router, document_versions.router, trash.router, ingest.router, search.router,
-           chat.router, study.router, progress.router, transcribe.router, viewer.router, docs.router)
+           chat.router, study.router, progress.router, transcribe.router, viewer.router, docs.router, notes.router)
 
 
 def _build_context(settings: Settings, database_url: str, membership: Membership) -> AppContext:
