@@ -65,7 +65,7 @@ class PlanScopeOut(BaseModel):
     deck_ids: list[str]
 
 
-class DayOut(BaseModel):
+class PlanDayOut(BaseModel):
     date: date
     reviews: int
     new: int
@@ -104,7 +104,7 @@ class PlanOut(BaseModel):
     retention_planned: float  # the same if the plan is followed
     at_target: int  # cards reaching the target at the exam if the plan is followed
     today: TodayOut
-    days: list[DayOut]
+    days: list[PlanDayOut]
     created_at: datetime
 
 
@@ -210,7 +210,7 @@ def plan_out(ctx: AppContext, row: store.PlanRow, now: datetime) -> PlanOut:
     status, message = _status(result, cal)
     quiz = _quiz(ctx, row, cal)
     covers_documents = bool(row["scope"]["document_ids"] or row["scope"]["categories"])
-    days = [DayOut(date=d.day, reviews=d.reviews, new=d.new,
+    days = [PlanDayOut(date=d.day, reviews=d.reviews, new=d.new,
                    quiz=covers_documents and (row["exam_date"] - d.day).days % QUIZ_EVERY_DAYS == 1)
             for d in result.days]
     today = TodayOut(date=cal.today, reviews_due=len(result.review_today), new_due=len(result.new_today),
