@@ -41,7 +41,7 @@ export function useReview() {
     onSuccess: (_, { deckId }) => {
       void queryClient.invalidateQueries({ queryKey: studyKeys.deck(deckId), exact: true });
       void queryClient.invalidateQueries({ queryKey: studyKeys.decks });
-      void queryClient.invalidateQueries({ queryKey: studyKeys.plans, exact: true });
+      void queryClient.invalidateQueries({ queryKey: studyKeys.plans });  // the list and each plan
     },
   });
 }

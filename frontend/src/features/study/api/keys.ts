@@ -19,7 +19,7 @@ export const studyKeys = {
   mindmap: (id: string) => ["study", "mindmap", id] as const,
   plans: loopKeys.plans,
   plan: (id: string) => ["study", "plans", id] as const,
-  planCards: (id: string) => ["study", "plans", id, "today"] as const,
+  planCards: (id: string) => ["study", "plan-session", id] as const,  // outside `plans`: a review must not restart the session
   changes: ["study", "changes"] as const,
   scheduler: loopKeys.scheduler,
   weakSpots: ["study", "weak-spots"] as const,
