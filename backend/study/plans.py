@@ -34,6 +34,7 @@ from backend.study.scopes import scope_params, scope_title
 
 PlanStatus = Literal["on_track", "behind", "exam_today", "exam_passed", "nothing_to_study"]
 QUIZ_EVERY_DAYS = 3
+MAX_DAYS_AHEAD = 3 * 366  # a plan lists every day to the exam: beyond three years it plans nothing useful
 PLAN_QUIZ_QUESTIONS = 5
 
 
@@ -128,10 +129,17 @@ def _plan_row(ctx: AppContext, plan_id: str) -> store.PlanRow:
     return row
 
 
+def _check_date(ctx: AppContext, exam: date, now: datetime) -> None:
+    today = _calendar(ctx, exam, now).today
+    if exam < today:
+        raise QuireError("exam_in_past", "The exam date has passed; choose today or a later day.", 422)
+    if (exam - today).days > MAX_DAYS_AHEAD:
+        raise QuireError("exam_too_far", "Plan toward an exam at most three years ahead.", 422)
+
+
 def create(ctx: AppContext, body: PlanIn) -> PlanOut:
     now = datetime.now(UTC)
-    if body.exam_date < _calendar(ctx, body.exam_date, now).today:
-        raise QuireError("exam_in_past", "The exam date has passed; choose today or a later day.", 422)
+    _check_date(ctx, body.exam_date, now)
     documents = scope_params(ctx, body.scope) if body.scope.document_ids or body.scope.categories else \
         {"document_ids": [], "categories": []}
     deck_ids = sorted(str(d) for d in body.scope.deck_ids)
@@ -147,6 +155,8 @@ def create(ctx: AppContext, body: PlanIn) -> PlanOut:
 
 def update(ctx: AppContext, plan_id: str, patch: PlanPatch) -> PlanOut:
     _plan_row(ctx, plan_id)
+    if patch.exam_date is not None:
+        _check_date(ctx, patch.exam_date, datetime.now(UTC))
     row = store.update(ctx.db, plan_id, patch.model_dump(exclude_none=True))
     if row is None:
         raise NotFound("Exam plan", plan_id)

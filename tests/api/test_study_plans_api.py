@@ -75,6 +75,9 @@ def test_bad_plans_are_refused(api: httpx.Client) -> None:
                                                "scope": {"deck_ids": ["00000000-0000-4000-8000-000000000000"]}})
     assert ghost.status_code == 404
     assert api.post("/api/study/plans", json={"exam_date": "tomorrow"}).status_code == 422
+    far = api.post("/api/study/plans", json={"exam_date": "9999-12-31"})
+    assert far.status_code == 422
+    assert far.json()["error"]["code"] == "exam_too_far"
     assert api.post("/api/study/plans", json={"exam_date": date.today().isoformat(),
                                               "target_retention": 1.2}).status_code == 422
     empty = api.post("/api/study/plans", json={"exam_date": date.today().isoformat(), "scope": {
