@@ -28,6 +28,7 @@ from backend.api import (
     health,
     ingest,
     metrics,
+    notes,
     openapi,
     progress,
     search,
@@ -68,7 +69,8 @@ from backend.store.system_db import system_engine
 log = logging.getLogger(__name__)
 
 ROUTERS = (health.router, documents.router, document_versions.router, trash.router, ingest.router, search.router,
-           chat.router, study.router, progress.router, transcribe.router, viewer.router, docs.router, metrics.router)
+           chat.router, study.router, progress.router, transcribe.router, viewer.router, docs.router, metrics.router,
+           notes.router)
 
 
 def _build_context(settings: Settings, database_url: str, membership: Membership) -> AppContext:

@@ -47,6 +47,7 @@ class DocumentOut(BaseModel):
     current_version: int  # 0 until a first version is stored
     versions: int
     trashed_at: datetime | None
+    source_kind: Literal["document", "note"] = "document"  # note: written in Quire, edited there
     error: str | None
     warnings: list[str]
     source_url: str | None

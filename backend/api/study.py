@@ -14,13 +14,22 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from backend.api import study_decks, study_mindmaps, study_quizzes, study_workshops
+from backend.api import (
+    study_decks,
+    study_guides,
+    study_loop,
+    study_mindmaps,
+    study_plans,
+    study_quizzes,
+    study_workshops,
+)
 from backend.api.deps import ContextDep
 from backend.study import jobs
 from backend.study.schemas import JobOut, JobStatus
 
 router = APIRouter(prefix="/api/study")
-for _sub in (study_quizzes.router, study_decks.router, study_workshops.router, study_mindmaps.router):
+for _sub in (study_quizzes.router, study_decks.router, study_workshops.router, study_mindmaps.router,
+             study_loop.router, study_plans.router, study_guides.router):
     router.include_router(_sub)
 
 

@@ -9,11 +9,10 @@ from uuid import UUID
 from fastapi import APIRouter, Query, Response, status
 
 from backend.api.deps import ContextDep
-from backend.study import exports, flashcards
+from backend.study import cards, exports, flashcards
+from backend.study.cards import CardIn, CardPatch, NewDeckIn
 from backend.study.flashcards import (
-    CardIn,
     CardOut,
-    CardPatch,
     DeckOut,
     DeckRequest,
     DeckSummary,
@@ -30,6 +29,12 @@ router = APIRouter(prefix="/decks", tags=["study: flashcards"])
 def generate_deck(body: DeckRequest, ctx: ContextDep) -> JobOut:
     """Queue a deck generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`."""
     return flashcards.start(ctx, body)
+
+
+@router.post("/manual", status_code=status.HTTP_201_CREATED)
+def create_deck(body: NewDeckIn, ctx: ContextDep) -> DeckSummary:
+    """An empty deck, to fill by hand or with cards made from passages."""
+    return cards.create_deck(ctx, body)
 
 
 @router.get("")
@@ -56,18 +61,20 @@ def due_cards(deck_id: UUID, ctx: ContextDep, limit: Annotated[int, Query(ge=1, 
 
 @router.post("/{deck_id}/cards", status_code=status.HTTP_201_CREATED)
 def add_card(deck_id: UUID, body: CardIn, ctx: ContextDep) -> CardOut:
-    return flashcards.add_card(ctx, str(deck_id), body)
+    """Add a card: `basic` (front/back), `typed` (the answer is typed in) or `cloze` (`{{c1::...}}` in the
+    front; one card per deletion number, the first returned). `block_ids`: the passages it is made from."""
+    return cards.add_card(ctx, str(deck_id), body)
 
 
 @router.patch("/{deck_id}/cards/{card_id}")
 def edit_card(deck_id: UUID, card_id: UUID, body: CardPatch, ctx: ContextDep) -> CardOut:
-    """Change front, back and/or tags; the card keeps its review schedule."""
-    return flashcards.edit_card(ctx, str(deck_id), str(card_id), body)
+    """Change front, back and/or tags; the card keeps its review schedule (a cloze card: its note)."""
+    return cards.edit_card(ctx, str(deck_id), str(card_id), body)
 
 
 @router.delete("/{deck_id}/cards/{card_id}", status_code=status.HTTP_204_NO_CONTENT)
 def delete_card(deck_id: UUID, card_id: UUID, ctx: ContextDep) -> Response:
-    flashcards.delete_card(ctx, str(deck_id), str(card_id))
+    cards.delete_card(ctx, str(deck_id), str(card_id))
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

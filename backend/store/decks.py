@@ -4,25 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, TypedDict, cast
+from typing import Any, Literal, TypedDict, cast
 
 from psycopg.types.json import Jsonb
 
 from backend.store.db import Connection, Database, one
 
 _DECK = """
-    SELECT d.id::text AS id, d.title, d.scope, d.created_at,
+    SELECT d.id::text AS id, d.title, d.scope, d.purpose, d.created_at,
            count(c.id) AS card_count,
            count(c.id) FILTER (WHERE c.due <= %(now)s) AS due_count,
            count(c.id) FILTER (WHERE c.reps = 0) AS new_count,
            max(c.last_review) AS last_reviewed_at
-    FROM decks d LEFT JOIN cards c ON c.deck_id = d.id
+    FROM decks d LEFT JOIN cards c ON c.deck_id = d.id AND c.retired_at IS NULL
 """
-_CARD = """
-    SELECT id::text AS id, deck_id::text AS deck_id, position, front, back, tags, origin, sources, fsrs_state,
-           fsrs_step, stability, difficulty, due, last_review, reps, lapses, created_at, updated_at
-    FROM cards
+CARD_COLUMNS = """
+    id::text AS id, deck_id::text AS deck_id, position, kind, front, back, tags, origin, sources,
+    note_id::text AS note_id, cloze_n, question_id::text AS question_id, retired_at, fsrs_state, fsrs_step,
+    stability, difficulty, due, last_review, reps, lapses, created_at, updated_at
 """
+_CARD = f"SELECT {CARD_COLUMNS} FROM cards"  # noqa: S608 - fixed fragments
+_LIVE = "retired_at IS NULL"
+CardKind = Literal["basic", "cloze", "typed"]
+CardOrigin = Literal["generated", "manual", "mistake", "passage"]
 
 
 class DeckRow(TypedDict):
@@ -31,6 +35,7 @@ class DeckRow(TypedDict):
     id: str
     title: str
     scope: dict[str, Any]
+    purpose: Literal["mistakes"] | None
     created_at: datetime
     card_count: int
     due_count: int
@@ -44,11 +49,16 @@ class CardRow(TypedDict):
     id: str
     deck_id: str
     position: int
+    kind: CardKind
     front: str
     back: str
     tags: list[str]
-    origin: str
+    origin: CardOrigin
     sources: list[dict[str, Any]]
+    note_id: str | None  # the cloze note a card belongs to (one card per deletion number)
+    cloze_n: int | None
+    question_id: str | None  # the quiz question a mistake card came from
+    retired_at: datetime | None
     fsrs_state: int
     fsrs_step: int | None
     stability: float | None
@@ -102,14 +112,15 @@ def delete_deck(db: Database, deck_id: str) -> bool:
 
 def cards(db: Database, deck_id: str) -> list[CardRow]:
     with db.connection() as conn:
-        return cast(list[CardRow], conn.execute(f"{_CARD} WHERE deck_id = %s ORDER BY position", (deck_id,)).fetchall())
+        return cast(list[CardRow], conn.execute(f"{_CARD} WHERE deck_id = %s AND {_LIVE} ORDER BY position",
+                                                (deck_id,)).fetchall())
 
 
 def due_cards(db: Database, deck_id: str, now: datetime, limit: int) -> list[CardRow]:
     """Cards due at `now`, most overdue first."""
     with db.connection() as conn:
         return cast(list[CardRow], conn.execute(
-            f"{_CARD} WHERE deck_id = %s AND due <= %s ORDER BY due, position LIMIT %s",
+            f"{_CARD} WHERE deck_id = %s AND {_LIVE} AND due <= %s ORDER BY due, position LIMIT %s",
             (deck_id, now, limit),
         ).fetchall())
 
@@ -120,20 +131,40 @@ def get_card(db: Database, deck_id: str, card_id: str) -> CardRow | None:
                     conn.execute(f"{_CARD} WHERE deck_id = %s AND id = %s", (deck_id, card_id)).fetchone())
 
 
-def add_card(db: Database, card_id: str, deck_id: str, front: str, back: str, tags: list[str]) -> CardRow:
+def add_cards(db: Database, deck_id: str, cards: Sequence[dict[str, Any]]) -> list[CardRow]:
+    """Append cards (keys: id, kind, front, back, tags, origin, sources, note_id, cloze_n) at the deck's end."""
     with db.transaction() as conn:
-        conn.execute("SELECT 1 FROM decks WHERE id = %s FOR UPDATE", (deck_id,))
+        return insert_cards(conn, deck_id, cards)
+
+
+def insert_cards(conn: Connection, deck_id: str, cards: Sequence[dict[str, Any]]) -> list[CardRow]:
+    conn.execute("SELECT 1 FROM decks WHERE id = %s FOR UPDATE", (deck_id,))
+    for card in cards:
         conn.execute(
-            "INSERT INTO cards (id, deck_id, position, front, back, tags, origin)"
-            " SELECT %s, %s, coalesce(max(position), 0) + 1, %s, %s, %s, 'manual' FROM cards WHERE deck_id = %s",
-            (card_id, deck_id, front, back, tags, deck_id),
+            "INSERT INTO cards (id, deck_id, position, kind, front, back, tags, origin, sources, note_id, cloze_n,"
+            " question_id) SELECT %(id)s, %(deck)s, coalesce(max(position), 0) + 1, %(kind)s, %(front)s, %(back)s,"
+            " %(tags)s, %(origin)s, %(sources)s, %(note_id)s, %(cloze_n)s, %(question_id)s"
+            " FROM cards WHERE deck_id = %(deck)s",
+            {"note_id": None, "cloze_n": None, "question_id": None, **card, "deck": deck_id,
+             "sources": Jsonb(card.get("sources", []))},
         )
-        return cast(CardRow, one(conn.execute(f"{_CARD} WHERE id = %s", (card_id,))))
+    ids = [card["id"] for card in cards]
+    return cast(list[CardRow], conn.execute(f"{_CARD} WHERE id = ANY(%s::uuid[]) ORDER BY position",
+                                            (ids,)).fetchall())
+
+
+def note_cards(db: Database, deck_id: str, note_id: str) -> list[CardRow]:
+    """The cards of one cloze note (retired ones too: editing the note may bring a deletion back)."""
+    with db.connection() as conn:
+        return cast(list[CardRow], conn.execute(f"{_CARD} WHERE deck_id = %s AND note_id = %s ORDER BY cloze_n",
+                                                (deck_id, note_id)).fetchall())
 
 
 def update_card(db: Database, deck_id: str, card_id: str, fields: dict[str, Any]) -> CardRow | None:
-    """Change some of front, back, tags (keys of `fields`); the card's schedule is kept."""
-    sets = ", ".join(f"{name} = %({name})s" for name in fields if name in ("front", "back", "tags"))
+    """Change some of front, back, tags, sources (keys of `fields`); the card's schedule is kept."""
+    if "sources" in fields:
+        fields = {**fields, "sources": Jsonb(fields["sources"])}
+    sets = ", ".join(f"{name} = %({name})s" for name in fields if name in ("front", "back", "tags", "sources"))
     with db.connection() as conn:
         if sets:
             conn.execute(
@@ -178,3 +209,26 @@ def reviews(db: Database, card_id: str) -> list[ReviewRow]:
             " WHERE card_id = %s ORDER BY reviewed_at, id",
             (card_id,),
         ).fetchall())
+
+
+def create_deck(db: Database, deck_id: str, title: str, scope: dict[str, Any], now: datetime) -> DeckRow:
+    """An empty deck the user fills by hand (or with cards made from passages)."""
+    with db.connection() as conn:
+        conn.execute("INSERT INTO decks (id, title, scope) VALUES (%s, %s, %s)", (deck_id, title, Jsonb(scope)))
+        return cast(DeckRow, one(conn.execute(f"{_DECK} WHERE d.id = %(id)s GROUP BY d.id",
+                                              {"now": now, "id": deck_id})))
+
+
+def delete_note_cards(db: Database, deck_id: str, card_ids: Sequence[str]) -> None:
+    with db.connection() as conn:
+        conn.execute("DELETE FROM cards WHERE deck_id = %s AND id = ANY(%s::uuid[])", (deck_id, list(card_ids)))
+
+
+def set_retired(db: Database, card_ids: Sequence[str], retired: bool) -> int:
+    """Retire cards (they leave reviews, plans and exports, their history kept) or bring them back."""
+    with db.connection() as conn:
+        return conn.execute(
+            "UPDATE cards SET retired_at = CASE WHEN %s THEN coalesce(retired_at, now()) END, updated_at = now()"
+            " WHERE id = ANY(%s::uuid[])",
+            (retired, list(card_ids)),
+        ).rowcount

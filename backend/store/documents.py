@@ -22,7 +22,7 @@ from backend.store.registration import free_name
 _LIST_COLUMNS = """
     d.id::text AS id, d.filename, d.category, d.kind, d.mime, d.size_bytes, d.pages, d.status, d.error,
     d.warnings, d.source_url, d.sha256, d.last_workflow_id, d.created_at, d.updated_at,
-    coalesce(d.current_version, 0) AS current_version, d.trashed_at,
+    coalesce(d.current_version, 0) AS current_version, d.trashed_at, d.source_kind,
     (SELECT count(*) FROM document_versions v WHERE v.document_id = d.id) AS versions,
     coalesce(s.blocks, 0) AS blocks, coalesce(s.embedded, 0) AS embedded
 """
@@ -49,6 +49,7 @@ class DocumentRow(TypedDict):
     updated_at: datetime
     current_version: int  # 0 until a first version is stored
     trashed_at: datetime | None
+    source_kind: Literal["document", "note"]  # note: written in Quire (a Markdown original like any other)
     versions: int
     blocks: int  # live blocks
     embedded: int  # live blocks with a vector of the current embedding model

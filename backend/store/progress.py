@@ -89,7 +89,7 @@ def study_facts(db: Database) -> dict[str, int]:
             " AND EXISTS (SELECT 1 FROM quiz_answers x WHERE x.attempt_id = a.id)) AS perfect_quizzes,"
             " (SELECT count(*) FROM workshops w WHERE EXISTS (SELECT 1 FROM workshop_lessons l"
             " WHERE l.workshop_id = w.id) AND NOT EXISTS (SELECT 1 FROM workshop_lessons l"
-            " WHERE l.workshop_id = w.id AND l.completed_at IS NULL)) AS workshops_completed"
+            " WHERE l.workshop_id = w.id AND (l.completed_at IS NULL OR l.content IS NULL))) AS workshops_completed"
         ))
     return {key: int(value) for key, value in row.items()}
 

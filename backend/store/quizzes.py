@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, TypedDict, cast
+from typing import Any, Literal, TypedDict, cast
 
 from psycopg.types.json import Jsonb
 
@@ -12,15 +12,16 @@ from backend.store.db import Connection, Database, one
 
 _SUMMARY = """
     SELECT q.id::text AS id, q.title, q.difficulty, q.types, q.requested_count, q.scope,
-           q.workshop_id::text AS workshop_id, q.created_at,
-           (SELECT count(*) FROM quiz_questions qq WHERE qq.quiz_id = q.id) AS question_count,
+           q.workshop_id::text AS workshop_id, q.purpose, q.created_at,
+           (SELECT count(*) FROM quiz_questions qq WHERE qq.quiz_id = q.id AND qq.retired_at IS NULL) AS question_count,
            a.attempts, a.best_correct, a.last_attempt_at, o.open_answered
     FROM quizzes q
     LEFT JOIN LATERAL (
         SELECT count(*) AS attempts, max(s.correct) FILTER (WHERE s.finished_at IS NOT NULL) AS best_correct,
                max(s.started_at) AS last_attempt_at
         FROM (SELECT qa.started_at, qa.finished_at,
-                     (SELECT count(*) FROM quiz_answers x WHERE x.attempt_id = qa.id AND x.correct) AS correct
+                     (SELECT count(*) FROM quiz_answers x WHERE x.attempt_id = qa.id AND x.correct
+                      AND x.question_id IN (SELECT id FROM quiz_questions WHERE retired_at IS NULL)) AS correct
               FROM quiz_attempts qa WHERE qa.quiz_id = q.id) s
     ) a ON true
     LEFT JOIN LATERAL (
@@ -40,6 +41,7 @@ class QuizRow(TypedDict):
     requested_count: int
     scope: dict[str, Any]
     workshop_id: str | None
+    purpose: Literal["weak_spots"] | None
     created_at: datetime
     question_count: int
     attempts: int
@@ -74,6 +76,7 @@ class AnswerRow(TypedDict):
     question_id: str
     choice_index: int
     correct: bool
+    unsure: bool
     answered_at: datetime
     correct_index: int
     explanation: str
@@ -81,19 +84,21 @@ class AnswerRow(TypedDict):
 
 _ATTEMPT = """
     SELECT a.id::text AS id, a.quiz_id::text AS quiz_id, a.started_at, a.finished_at,
-           (SELECT count(*) FROM quiz_questions qq WHERE qq.quiz_id = a.quiz_id) AS total,
-           (SELECT count(*) FROM quiz_answers x WHERE x.attempt_id = a.id) AS answered,
-           (SELECT count(*) FROM quiz_answers x WHERE x.attempt_id = a.id AND x.correct) AS correct
+           (SELECT count(*) FROM quiz_questions qq WHERE qq.quiz_id = a.quiz_id AND qq.retired_at IS NULL) AS total,
+           (SELECT count(*) FILTER (WHERE x.correct) FROM quiz_answers x JOIN quiz_questions qq
+            ON qq.id = x.question_id AND qq.retired_at IS NULL WHERE x.attempt_id = a.id) AS correct,
+           (SELECT count(*) FROM quiz_answers x JOIN quiz_questions qq ON qq.id = x.question_id
+            AND qq.retired_at IS NULL WHERE x.attempt_id = a.id) AS answered
     FROM quiz_attempts a
 """
 
 
 def insert_quiz(conn: Connection, quiz: dict[str, Any], questions: Sequence[dict[str, Any]]) -> None:
     conn.execute(
-        "INSERT INTO quizzes (id, title, difficulty, types, requested_count, scope, workshop_id, job_id)"
+        "INSERT INTO quizzes (id, title, difficulty, types, requested_count, scope, workshop_id, job_id, purpose)"
         " VALUES (%(id)s, %(title)s, %(difficulty)s, %(types)s, %(requested_count)s, %(scope)s,"
-        " %(workshop_id)s, %(job_id)s) ON CONFLICT (id) DO NOTHING",
-        {**quiz, "scope": Jsonb(quiz["scope"])},
+        " %(workshop_id)s, %(job_id)s, %(purpose)s) ON CONFLICT (id) DO NOTHING",
+        {"purpose": None, **quiz, "scope": Jsonb(quiz["scope"])},
     )
     with conn.cursor() as cur:
         cur.executemany(
@@ -120,7 +125,7 @@ def questions(db: Database, quiz_id: str) -> list[QuestionRow]:
     with db.connection() as conn:
         return cast(list[QuestionRow], conn.execute(
             "SELECT id::text AS id, position, type, question, options, correct_index, explanation, sources"
-            " FROM quiz_questions WHERE quiz_id = %s ORDER BY position",
+            " FROM quiz_questions WHERE quiz_id = %s AND retired_at IS NULL ORDER BY position",
             (quiz_id,),
         ).fetchall())
 
@@ -160,27 +165,29 @@ def answers(db: Database, attempt_ids: Sequence[str]) -> list[AnswerRow]:
     with db.connection() as conn:
         return cast(list[AnswerRow], conn.execute(
             "SELECT x.attempt_id::text AS attempt_id, x.question_id::text AS question_id, x.choice_index,"
-            " x.correct, x.answered_at, q.correct_index, q.explanation FROM quiz_answers x"
-            " JOIN quiz_questions q ON q.id = x.question_id WHERE x.attempt_id = ANY(%s::uuid[])"
+            " x.correct, x.unsure, x.answered_at, q.correct_index, q.explanation FROM quiz_answers x"
+            " JOIN quiz_questions q ON q.id = x.question_id AND q.retired_at IS NULL"
+            " WHERE x.attempt_id = ANY(%s::uuid[])"
             " ORDER BY q.position",
             (list(attempt_ids),),
         ).fetchall())
 
 
-def record_answer(db: Database, attempt_id: str, question_id: str, choice_index: int, correct: bool) -> bool:
+def record_answer(conn: Connection, attempt_id: str, question_id: str, choice_index: int, correct: bool,
+                  unsure: bool) -> bool:
     """Store an answer unless the question was answered in this attempt already (answers are immutable);
-    the attempt is finished with its last answer. Returns False when it was already answered."""
-    with db.transaction() as conn:
-        conn.execute("SELECT 1 FROM quiz_attempts WHERE id = %s FOR UPDATE", (attempt_id,))
-        inserted = conn.execute(
-            "INSERT INTO quiz_answers (attempt_id, question_id, choice_index, correct) VALUES (%s, %s, %s, %s)"
-            " ON CONFLICT DO NOTHING",
-            (attempt_id, question_id, choice_index, correct),
-        ).rowcount > 0
-        conn.execute(
-            "UPDATE quiz_attempts a SET finished_at = now() WHERE a.id = %s AND a.finished_at IS NULL"
-            " AND (SELECT count(*) FROM quiz_answers x WHERE x.attempt_id = a.id)"
-            "   >= (SELECT count(*) FROM quiz_questions q WHERE q.quiz_id = a.quiz_id)",
-            (attempt_id,),
-        )
+    the attempt is finished with its last answer. Returns False when it was already answered. Call in
+    a transaction (the caller may store more with the answer: the card a mistake becomes)."""
+    conn.execute("SELECT 1 FROM quiz_attempts WHERE id = %s FOR UPDATE", (attempt_id,))
+    inserted = conn.execute(
+        "INSERT INTO quiz_answers (attempt_id, question_id, choice_index, correct, unsure)"
+        " VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+        (attempt_id, question_id, choice_index, correct, unsure),
+    ).rowcount > 0
+    conn.execute(
+        "UPDATE quiz_attempts a SET finished_at = now() WHERE a.id = %s AND a.finished_at IS NULL"
+        " AND (SELECT count(*) FROM quiz_answers x WHERE x.attempt_id = a.id)"
+        "   >= (SELECT count(*) FROM quiz_questions q WHERE q.quiz_id = a.quiz_id AND q.retired_at IS NULL)",
+        (attempt_id,),
+    )
     return inserted

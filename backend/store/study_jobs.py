@@ -14,7 +14,7 @@ from psycopg.types.json import Jsonb
 
 from backend.store.db import Connection, Database, one
 
-JobKind = Literal["quiz", "deck", "workshop", "mindmap", "lesson", "recap"]
+JobKind = Literal["quiz", "deck", "workshop", "mindmap", "lesson", "recap", "weak_spots", "guide", "optimize"]
 JobState = Literal["queued", "running", "succeeded", "failed"]
 
 

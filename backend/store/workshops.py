@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, TypedDict, cast
+from typing import Any, Literal, TypedDict, cast
 
 from psycopg.types.json import Jsonb
 
@@ -13,7 +13,9 @@ from backend.store.db import Connection, Database
 _WORKSHOP = """
     SELECT w.id::text AS id, w.title, w.summary, w.difficulty, w.objectives, w.key_points, w.scope, w.sources,
            w.recap_quiz_id::text AS recap_quiz_id, w.created_at,
-           count(l.n) AS lesson_count, count(l.completed_at) AS completed_lessons,
+           count(l.n) AS lesson_count,
+           -- a lesson counts once read, and only a written one can be read
+           count(l.completed_at) FILTER (WHERE l.content IS NOT NULL) AS completed_lessons,
            coalesce(sum(l.estimated_minutes), 0) AS total_minutes
     FROM workshops w LEFT JOIN workshop_lessons l ON l.workshop_id = w.id
 """
@@ -120,13 +122,22 @@ def save_lesson(conn: Connection, workshop_id: str, n: int, version: int, conten
     )
 
 
-def set_completed(db: Database, workshop_id: str, n: int, completed: bool) -> bool:
+CompleteOutcome = Literal["done", "no_lesson", "not_written"]
+
+
+def set_completed(db: Database, workshop_id: str, n: int, completed: bool) -> CompleteOutcome:
+    """Mark a lesson read (or not); a lesson never written cannot be marked read."""
     with db.connection() as conn:
-        return conn.execute(
+        row = conn.execute(
             "UPDATE workshop_lessons SET completed_at = CASE WHEN %s THEN coalesce(completed_at, now()) END"
-            " WHERE workshop_id = %s AND n = %s",
-            (completed, workshop_id, n),
-        ).rowcount > 0
+            " WHERE workshop_id = %s AND n = %s AND (content IS NOT NULL OR NOT %s) RETURNING n",
+            (completed, workshop_id, n, completed),
+        ).fetchone()
+        if row is not None:
+            return "done"
+        exists = conn.execute("SELECT 1 FROM workshop_lessons WHERE workshop_id = %s AND n = %s",
+                              (workshop_id, n)).fetchone()
+    return "not_written" if exists else "no_lesson"
 
 
 def set_recap(conn: Connection, workshop_id: str, quiz_id: str) -> None:

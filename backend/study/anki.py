@@ -1,5 +1,8 @@
-"""A flashcard deck as an Anki package (`.apkg`): one note per card with the card's tags and, on the back,
-where it came from (document and page or slide).
+"""A flashcard deck as an Anki package (`.apkg`): one note per card (per cloze note) with the card's tags
+and, on the back, where it came from (document and page or slide). Each kind keeps its type: front/back
+cards use a Basic-style note type, typed-answer cards one whose template asks for the answer
+(`{{type:Back}}`), and cloze notes a Cloze note type (Anki's own shape: fields Text and Back Extra,
+`{{cloze:Text}}`), so Anki makes one card per deletion itself.
 
 Re-importing must update, not duplicate: Anki matches notes by guid and decks and note types by id, so
 all three derive from Quire's own ids (the deck's and each card's UUID), never from a counter or a time.
@@ -54,21 +57,49 @@ def _model(deck_id: str) -> genanki.Model:
         stable_id("quire-model", deck_id), "Quire flashcard",
         fields=[{"name": "Front"}, {"name": "Back"}, {"name": "Source"}],
         templates=[{"name": "Card 1", "qfmt": "{{Front}}",
-                    "afmt": '{{FrontSide}}<hr id="answer">{{Back}}'
-                            '{{#Source}}<div class="source">Source: {{Source}}</div>{{/Source}}'}],
+                    "afmt": '{{FrontSide}}<hr id="answer">{{Back}}' + _SOURCE}],
         css=CSS,
     )
 
 
+def _typed_model(deck_id: str) -> genanki.Model:
+    return genanki.Model(
+        stable_id("quire-typed-model", deck_id), "Quire typed answer",
+        fields=[{"name": "Front"}, {"name": "Back"}, {"name": "Source"}],
+        templates=[{"name": "Card 1", "qfmt": "{{Front}}<br><br>{{type:Back}}",
+                    "afmt": '{{Front}}<hr id="answer">{{type:Back}}' + _SOURCE}],
+        css=CSS,
+    )
+
+
+def _cloze_model(deck_id: str) -> genanki.Model:
+    return genanki.Model(
+        stable_id("quire-cloze-model", deck_id), "Quire cloze",
+        fields=[{"name": "Text"}, {"name": "Back Extra"}, {"name": "Source"}],
+        templates=[{"name": "Cloze", "qfmt": "{{cloze:Text}}",
+                    "afmt": "{{cloze:Text}}<br>{{Back Extra}}" + _SOURCE}],
+        css=CSS + "\n.cloze { font-weight: bold; color: blue; }",
+        model_type=genanki.Model.CLOZE,
+    )
+
+
+_SOURCE = '{{#Source}}<div class="source">Source: {{Source}}</div>{{/Source}}'
+
+
 def deck_package(deck_id: str, title: str, cards: Sequence[CardRow], tags_of: Callable[[CardRow], list[str]]) -> bytes:
     """The `.apkg` bytes for a deck; `tags_of(card)` gives each card's Anki tags."""
-    model = _model(deck_id)
+    models = {"basic": _model(deck_id), "typed": _typed_model(deck_id), "cloze": _cloze_model(deck_id)}
     deck = genanki.Deck(stable_id("quire-deck", deck_id), f"Quire::{title}")
+    notes_done: set[str] = set()
     for card in cards:
-        deck.add_note(genanki.Note(model=model, guid=genanki.guid_for("quire-card", card["id"]),
-                                   fields=[_html(card["front"]), _html(card["back"]),
-                                           html.escape(source_line(card["sources"]))],
-                                   tags=tags_of(card)))
+        fields = [_html(card["front"]), _html(card["back"]), html.escape(source_line(card["sources"]))]
+        guid = genanki.guid_for("quire-card", card["id"])
+        if card["kind"] == "cloze" and card["note_id"]:
+            if card["note_id"] in notes_done:  # one note for all its deletions: Anki makes their cards
+                continue
+            notes_done.add(card["note_id"])
+            guid = genanki.guid_for("quire-note", card["note_id"])
+        deck.add_note(genanki.Note(model=models[card["kind"]], guid=guid, fields=fields, tags=tags_of(card)))
     return _write(genanki.Package(deck))
 
 

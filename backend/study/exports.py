@@ -38,7 +38,7 @@ def quiz_markdown(ctx: AppContext, quiz_id: str, mode: QuizExportMode) -> tuple[
             lines += ["", *(f"> {line}" for line in q["explanation"].splitlines() if line.strip())]
             if q["sources"]:
                 lines += [">", f"> Sources: {_sources(q['sources'])}"]
-    return f"{_slug(quiz['title'])}-{mode}.md", "\n".join(lines) + "\n"
+    return f"{slug(quiz['title'])}-{mode}.md", "\n".join(lines) + "\n"
 
 
 def deck_csv(ctx: AppContext, deck_id: str) -> tuple[str, str]:
@@ -50,8 +50,17 @@ def deck_csv(ctx: AppContext, deck_id: str) -> tuple[str, str]:
     out.write("#separator:comma\n#html:false\n#columns:front,back,tags\n#tags column:3\n")
     writer = csv.writer(out, lineterminator="\n")
     for card in deck_store.cards(ctx.db, deck_id):
-        writer.writerow([card["front"], card["back"], " ".join(_card_tags(card))])
-    return f"{_slug(deck['title'])}.csv", out.getvalue()
+        writer.writerow([spreadsheet_safe(cell) for cell in (card["front"], card["back"], " ".join(_card_tags(card)))])
+    return f"{slug(deck['title'])}.csv", out.getvalue()
+
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cell: str) -> str:
+    """A CSV cell a spreadsheet will not run as a formula: one starting with `=`, `+`, `-`, `@`, a tab or
+    a carriage return gets a leading `'` (OWASP's advice against CSV injection)."""
+    return f"'{cell}" if cell.startswith(_FORMULA_STARTS) else cell
 
 
 def deck_apkg(ctx: AppContext, deck_id: str) -> tuple[str, bytes]:
@@ -60,12 +69,12 @@ def deck_apkg(ctx: AppContext, deck_id: str) -> tuple[str, bytes]:
     if deck is None:
         raise NotFound("Deck", deck_id)
     cards = deck_store.cards(ctx.db, deck_id)
-    return f"{_slug(deck['title'])}.apkg", deck_package(deck_id, deck["title"], cards, _card_tags)
+    return f"{slug(deck['title'])}.apkg", deck_package(deck_id, deck["title"], cards, _card_tags)
 
 
 def _card_tags(card: CardRow) -> list[str]:
     """The card's own tags and one per source document (the same in the CSV and the package)."""
-    tags = [*card["tags"], *(_slug(s["filename"]) for s in card["sources"])]
+    tags = [*card["tags"], *(slug(s["filename"]) for s in card["sources"])]
     return list(dict.fromkeys(t for t in tags if t))
 
 
@@ -76,7 +85,7 @@ def mindmap_markdown(ctx: AppContext, mindmap_id: str) -> tuple[str, str]:
     tree = row["tree"]
     lines = [f"# {tree['label']}", ""]
     lines += _outline(tree["children"], 0)
-    return f"{_slug(row['title'])}.md", "\n".join(lines) + "\n"
+    return f"{slug(row['title'])}.md", "\n".join(lines) + "\n"
 
 
 def attachment(filename: str) -> dict[str, str]:
@@ -101,5 +110,5 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _slug(text: str) -> str:
+def slug(text: str) -> str:
     return re.sub(r"[^\w.-]+", "-", text, flags=re.UNICODE).strip("-.").lower()[:80] or "export"

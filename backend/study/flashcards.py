@@ -1,15 +1,15 @@
-"""Flashcard decks: generation, manual cards and edits, and review scheduling with FSRS.
+"""Flashcard decks: generation, listing and review scheduling with FSRS. Adding and editing cards (front/back,
+typed-answer and cloze cards) lives in `cards.py`.
 
-Scheduling uses the `fsrs` package's `Scheduler` with its default parameters and fuzzing off, so the
-intervals shown before a review ("again 1m · good 10m · easy 4d") are exactly what the chosen rating
-then gives. Review functions take `now` so tests can walk a deck through simulated days; the API passes
-the real clock. A review updates the card and appends to the review log in one transaction and is a
-`card_review` study event.
+Scheduling uses the `fsrs` package's `Scheduler` with fuzzing off, so the intervals shown before a review
+("again 1m · good 10m · easy 4d") are exactly what the chosen rating then gives; its parameters are
+FSRS's defaults until they are fitted to the user's own reviews (`fsrs_tuning.py`). Review functions
+take `now` so tests can walk a deck through simulated days; the API passes the real clock. A review
+updates the card and appends to the review log in one transaction and is a `card_review` study event.
 """
 
 from __future__ import annotations
 
-import uuid
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -21,7 +21,7 @@ from backend.errors import NotFound, QuireError
 from backend.progress.events import record_event
 from backend.store import decks as store
 from backend.store.db import Connection
-from backend.study import jobs
+from backend.study import cloze, fsrs_tuning, jobs
 from backend.study.generation import fitted_prompt, generate_items
 from backend.study.passages import scope_passages
 from backend.study.repairs import Report
@@ -32,9 +32,9 @@ RatingName = Literal["again", "hard", "good", "easy"]
 RATINGS: dict[RatingName, Rating] = {"again": Rating.Again, "hard": Rating.Hard, "good": Rating.Good,
                                      "easy": Rating.Easy}
 STATE_NAMES = {State.Learning: "learning", State.Review: "review", State.Relearning: "relearning"}
-SCHEDULER = Scheduler(enable_fuzzing=False)
 MAX_PASSAGES = 16
 ANSWER_TOKENS_PER_CARD = 90
+CardKind = Literal["basic", "cloze", "typed"]
 
 
 class CardItem(BaseModel):
@@ -65,18 +65,6 @@ class DeckRequest(GenerateRequest):
     count: Literal[10, 20, 40] = 20
 
 
-class CardIn(BaseModel):
-    front: str = Field(min_length=1, max_length=2000)
-    back: str = Field(min_length=1, max_length=4000)
-    tags: list[str] = Field(default_factory=list, max_length=20)
-
-
-class CardPatch(BaseModel):
-    front: str | None = Field(None, min_length=1, max_length=2000)
-    back: str | None = Field(None, min_length=1, max_length=4000)
-    tags: list[str] | None = Field(None, max_length=20)
-
-
 class ReviewIn(BaseModel):
     rating: RatingName
 
@@ -87,15 +75,26 @@ class IntervalOut(BaseModel):
     label: str  # "1m", "10m", "4d", "2.5mo"
 
 
+class SegmentOut(BaseModel):
+    text: str
+    hidden: bool
+    hint: str | None
+
+
 class CardOut(BaseModel):
     id: str
     deck_id: str
     position: int
-    front: str
-    back: str
+    kind: CardKind  # basic: front/back; typed: the answer is typed, then compared; cloze: see `segments`
+    front: str  # a cloze card: the whole note, with its {{c1::...}} deletions
+    back: str  # a cloze card: the extra shown with the answer (may be empty)
     tags: list[str]
-    origin: Literal["generated", "manual"]
+    origin: Literal["generated", "manual", "mistake", "passage"]
     sources: list[SourceOut]
+    note_id: str | None  # a cloze card: the note it shares with its sibling cards (one per deletion number)
+    cloze_n: int | None
+    segments: list[SegmentOut] | None  # a cloze card's text: its own deletions hidden on the question side
+    question_id: str | None  # a mistake card: the quiz question it came from
     state: Literal["new", "learning", "review", "relearning"]
     due: datetime
     last_review: datetime | None
@@ -110,6 +109,7 @@ class DeckSummary(BaseModel):
     id: str
     title: str
     scope: ScopeOut
+    purpose: Literal["mistakes"] | None  # mistakes: the deck wrong and unsure quiz answers become cards in
     card_count: int
     due_count: int
     new_count: int
@@ -200,19 +200,21 @@ def _interval(due: datetime, now: datetime) -> IntervalOut:
     return IntervalOut(due=due, seconds=seconds, label=interval_label(seconds))
 
 
-def card_out(row: store.CardRow, now: datetime) -> CardOut:
+def card_out(row: store.CardRow, now: datetime, scheduler: Scheduler) -> CardOut:
     now, card = now.astimezone(UTC), fsrs_card(row)
-    intervals = {name: _interval(SCHEDULER.review_card(card, rating, now)[0].due, now)
+    intervals = {name: _interval(scheduler.review_card(card, rating, now)[0].due, now)
                  for name, rating in RATINGS.items()}
     state = "new" if row["reps"] == 0 else STATE_NAMES[card.state]
-    return CardOut.model_validate({**row, "state": state, "intervals": intervals})
+    segments = cloze.segments(row["front"], row["cloze_n"]) if row["kind"] == "cloze" and row["cloze_n"] else None
+    return CardOut.model_validate({**row, "state": state, "intervals": intervals, "segments": segments})
 
 
 def review(ctx: AppContext, deck_id: str, card_id: str, rating: RatingName, now: datetime | None = None) -> ReviewOut:
     """Apply a rating at `now` (default: the real clock): new FSRS state, review logged, event recorded."""
     now = (now or datetime.now(UTC)).astimezone(UTC)
-    row = _card_row(ctx, deck_id, card_id)
-    updated, _ = SCHEDULER.review_card(fsrs_card(row), RATINGS[rating], now)
+    row = card_row(ctx, deck_id, card_id)
+    scheduler = fsrs_tuning.scheduler_for(ctx.db)
+    updated, _ = scheduler.review_card(fsrs_card(row), RATINGS[rating], now)
     after = {"state": int(updated.state), "step": updated.step, "stability": updated.stability,
              "difficulty": updated.difficulty, "due": updated.due, "last_review": updated.last_review}
     lapse = rating == "again" and row["fsrs_state"] == State.Review
@@ -220,20 +222,21 @@ def review(ctx: AppContext, deck_id: str, card_id: str, rating: RatingName, now:
     if saved is None:
         raise QuireError("review_conflict", "This card was just reviewed; reload it and rate again.", 409)
     record_event(ctx.db, "card_review", ref=f"deck:{deck_id}", occurred_at=now)
+    fsrs_tuning.refit_if_due(ctx)
     interval = _interval(updated.due, now)
-    return ReviewOut(card=card_out(saved, now), rating=rating, reviewed_at=now, due=updated.due,
+    return ReviewOut(card=card_out(saved, now, scheduler), rating=rating, reviewed_at=now, due=updated.due,
                      interval_seconds=interval.seconds, interval_label=interval.label)
 
 
 # -- decks and cards -----------------------------------------------------------------------------------
-def _deck_row(ctx: AppContext, deck_id: str, now: datetime) -> store.DeckRow:
+def deck_row(ctx: AppContext, deck_id: str, now: datetime) -> store.DeckRow:
     row = store.get_deck(ctx.db, deck_id, now)
     if row is None:
         raise NotFound("Deck", deck_id)
     return row
 
 
-def _card_row(ctx: AppContext, deck_id: str, card_id: str) -> store.CardRow:
+def card_row(ctx: AppContext, deck_id: str, card_id: str) -> store.CardRow:
     row = store.get_card(ctx.db, deck_id, card_id)
     if row is None:
         raise NotFound("Card", card_id)
@@ -246,40 +249,20 @@ def list_decks(ctx: AppContext, now: datetime | None = None) -> list[DeckSummary
 
 def get_deck(ctx: AppContext, deck_id: str, now: datetime | None = None) -> DeckOut:
     now = now or datetime.now(UTC)
-    row = _deck_row(ctx, deck_id, now)
-    return DeckOut.model_validate({**row, "cards": [card_out(c, now) for c in store.cards(ctx.db, deck_id)]})
+    row = deck_row(ctx, deck_id, now)
+    scheduler = fsrs_tuning.scheduler_for(ctx.db)
+    cards = [card_out(c, now, scheduler) for c in store.cards(ctx.db, deck_id)]
+    return DeckOut.model_validate({**row, "cards": cards})
 
 
 def due(ctx: AppContext, deck_id: str, limit: int = 100, now: datetime | None = None) -> DueOut:
     now = now or datetime.now(UTC)
-    row = _deck_row(ctx, deck_id, now)
-    cards = [card_out(c, now) for c in store.due_cards(ctx.db, deck_id, now, limit)]
+    row = deck_row(ctx, deck_id, now)
+    scheduler = fsrs_tuning.scheduler_for(ctx.db)
+    cards = [card_out(c, now, scheduler) for c in store.due_cards(ctx.db, deck_id, now, limit)]
     return DueOut(deck_id=deck_id, now=now, due_count=row["due_count"], cards=cards)
 
 
 def delete_deck(ctx: AppContext, deck_id: str) -> None:
     if not store.delete_deck(ctx.db, deck_id):
         raise NotFound("Deck", deck_id)
-
-
-def add_card(ctx: AppContext, deck_id: str, card: CardIn) -> CardOut:
-    now = datetime.now(UTC)
-    _deck_row(ctx, deck_id, now)
-    row = store.add_card(ctx.db, str(uuid.uuid4()), deck_id, card.front.strip(), card.back.strip(),
-                         clean_tags(card.tags))
-    return card_out(row, now)
-
-
-def edit_card(ctx: AppContext, deck_id: str, card_id: str, patch: CardPatch) -> CardOut:
-    fields = patch.model_dump(exclude_none=True)
-    if "tags" in fields:
-        fields["tags"] = clean_tags(fields["tags"])
-    row = store.update_card(ctx.db, deck_id, card_id, fields)
-    if row is None:
-        raise NotFound("Card", card_id)
-    return card_out(row, datetime.now(UTC))
-
-
-def delete_card(ctx: AppContext, deck_id: str, card_id: str) -> None:
-    if not store.delete_card(ctx.db, deck_id, card_id):
-        raise NotFound("Card", card_id)

@@ -44,7 +44,8 @@ _ARTIFACT_NAMESPACE = uuid.UUID("5b0e7c1e-8a4f-4f57-9d4c-7c1e0b7a9e21")
 RESULT_PATHS = {
     "quiz": "/api/study/quizzes/{id}", "recap": "/api/study/quizzes/{id}", "deck": "/api/study/decks/{id}",
     "workshop": "/api/study/workshops/{id}", "mindmap": "/api/study/mindmaps/{id}",
-    "lesson": "/api/study/workshops/{id}",
+    "lesson": "/api/study/workshops/{id}", "weak_spots": "/api/study/quizzes/{id}", "guide": "/api/study/guides/{id}",
+    "optimize": "/api/study/scheduler",
 }
 _runners: dict[str, Runner] = {}
 
@@ -86,13 +87,15 @@ def request_key(kind: str, params: dict[str, Any], token: str | None) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def submit(ctx: AppContext, kind: store.JobKind, params: dict[str, Any], token: str | None = None) -> JobOut:
+def submit(ctx: AppContext, kind: store.JobKind, params: dict[str, Any], token: str | None = None, *,
+           needs_model: bool = True) -> JobOut:
     """The job for this request: an existing one when deduplicated, else a new one queued now."""
     key = request_key(kind, params, token)
     latest = store.latest_for_key(ctx.db, key)
     if latest and (latest["state"] in ACTIVE or (token is not None and latest["state"] == "succeeded")):
         return _ensure_queued(latest)
-    require_model(ctx)
+    if needs_model:
+        require_model(ctx)
     attempt = latest["attempt"] + 1 if latest else 1
     row = store.insert(ctx.db, f"study-{kind}-{key[:24]}-{attempt}", kind, key, attempt, params)
     return _ensure_queued(row)

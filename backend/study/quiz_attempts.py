@@ -2,7 +2,8 @@
 
 An answer is immutable once given (a second answer to the same question is a 409), the score is always
 computed from the stored answers — never taken from the client — and an attempt finishes with its last
-answer. Every answer is a `quiz_answer` study event.
+answer. Every answer is a `quiz_answer` study event; a wrong or "not sure" one also becomes a card in
+the scope's Mistakes deck, in the answer's transaction (`mistakes.py`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from backend.context import AppContext
 from backend.errors import NotFound, QuireError
 from backend.progress.events import record_event
 from backend.store import quizzes as store
+from backend.study.mistakes import MistakeCard, MistakeCardOut
 from backend.study.quizzes import quiz_row
 from backend.study.schemas import SourceOut
 
@@ -23,12 +25,14 @@ from backend.study.schemas import SourceOut
 class AnswerIn(BaseModel):
     question_id: uuid.UUID
     choice_index: int = Field(ge=0, le=3)
+    unsure: bool = False  # "not sure": a right answer given unsure becomes a card too
 
 
 class AnswerOut(BaseModel):
     question_id: str
     choice_index: int
     correct: bool
+    unsure: bool
     correct_index: int
     explanation: str
     answered_at: datetime
@@ -51,6 +55,7 @@ class GradedAnswer(AnswerOut):
 
     sources: list[SourceOut]
     attempt: AttemptOut
+    mistake_card: MistakeCardOut | None  # a wrong or unsure answer: the card it became
 
 
 def _attempts_out(ctx: AppContext, rows: list[store.AttemptRow]) -> list[AttemptOut]:
@@ -95,11 +100,14 @@ def answer(ctx: AppContext, quiz_id: str, attempt_id: str, given: AnswerIn) -> G
         raise QuireError("invalid_choice", f"This question has {len(question['options'])} options "
                          f"(choice_index 0–{len(question['options']) - 1}).", 422)
     correct = given.choice_index == question["correct_index"]
-    if not store.record_answer(ctx.db, attempt_id, question["id"], given.choice_index, correct):
-        raise QuireError("already_answered", "This question was already answered in this attempt; "
-                         "answers cannot be changed. Start a new attempt to try again.", 409)
+    mistake = MistakeCard(ctx, quiz_row(ctx, quiz_id), question) if given.unsure or not correct else None
+    with ctx.db.transaction() as conn:  # the answer and the card it becomes, together or not at all
+        if not store.record_answer(conn, attempt_id, question["id"], given.choice_index, correct, given.unsure):
+            raise QuireError("already_answered", "This question was already answered in this attempt; "
+                             "answers cannot be changed. Start a new attempt to try again.", 409)
+        card = mistake.save(conn) if mistake else None
     record_event(ctx.db, "quiz_answer", ref=f"quiz:{quiz_id}")
     attempt = get_attempt(ctx, quiz_id, attempt_id)
     stored = next(a for a in attempt.answers if a.question_id == question["id"])
     return GradedAnswer(**stored.model_dump(), sources=[SourceOut.model_validate(s) for s in question["sources"]],
-                        attempt=attempt)
+                        attempt=attempt, mistake_card=card)

@@ -156,6 +156,7 @@ class QuizSummary(BaseModel):
     requested_count: int
     scope: ScopeOut
     workshop_id: str | None
+    purpose: Literal["weak_spots"] | None  # weak_spots: made from the passages behind mistakes and lapsed cards
     created_at: datetime
     attempts: int
     best_score: float | None  # best finished attempt, correct / total

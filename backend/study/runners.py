@@ -6,6 +6,6 @@ launch, and the job's step must then find the generator for its kind.
 
 from __future__ import annotations
 
-from backend.study import flashcards, jobs, lessons, mindmaps, quizzes, workshops
+from backend.study import flashcards, fsrs_tuning, guides, jobs, lessons, mindmaps, mistakes, quizzes, workshops
 
-__all__ = ["flashcards", "jobs", "lessons", "mindmaps", "quizzes", "workshops"]
+__all__ = ["flashcards", "fsrs_tuning", "guides", "jobs", "lessons", "mindmaps", "mistakes", "quizzes", "workshops"]

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from backend.context import AppContext
-from backend.errors import NotFound
+from backend.errors import NotFound, QuireError
 from backend.progress.events import record_event
 from backend.store import workshops as store
 from backend.store.db import Connection
@@ -208,8 +208,12 @@ def progress(ctx: AppContext, workshop_id: str) -> ProgressOut:
 def complete(ctx: AppContext, workshop_id: str, n: int, completed: bool) -> ProgressOut:
     """Mark a lesson read (or not); marking it read is a `lesson_read` study event."""
     workshop_row(ctx, workshop_id)
-    if not store.set_completed(ctx.db, workshop_id, n, completed):
+    outcome = store.set_completed(ctx.db, workshop_id, n, completed)
+    if outcome == "no_lesson":
         raise NotFound("Lesson", str(n))
+    if outcome == "not_written":
+        raise QuireError("lesson_not_written", f"Lesson {n} has not been written yet: open it to have it written, "
+                         "read it, then mark it complete.", 409)
     if completed:
         record_event(ctx.db, "lesson_read", ref=f"lesson:{workshop_id}:{n}", unless_within_s=REREAD_AFTER_S)
     return progress(ctx, workshop_id)

@@ -92,6 +92,20 @@ def test_cards_by_hand_reviews_and_the_anki_export(api: httpx.Client, fake_ollam
     assert "biology" in rows[0][2].split()  # the card's own tag, plus its source document as a tag
     assert any(tag.endswith(".md") for tag in rows[0][2].split())
 
+    # Cells a spreadsheet would run as formulas are neutralised with a leading quote (OWASP).
+    hostile = ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)"]
+    made = [api.post(f"{base}/cards", json={"front": cell, "back": "plain"}).json()["id"] for cell in hostile]
+    made.append(api.post(f"{base}/cards", json={"front": "1 + 1 = 2", "back": "=x", "tags": ["@tag"]}).json()["id"])
+    text = api.get(f"{base}/export").text
+    rows = list(csv.reader(io.StringIO("\n".join(line for line in text.splitlines() if not line.startswith("#")))))
+    fronts = [row[0] for row in csv.reader(io.StringIO(text.split("#tags column:3\n", 1)[1]))]
+    assert fronts[3:7] == [f"'{cell}" for cell in hostile]
+    assert fronts[7] == "1 + 1 = 2"
+    assert rows[-1][1] == "'=x"
+    assert rows[-1][2].startswith("'@tag")
+    for card_id in made:
+        assert api.delete(f"{base}/cards/{card_id}").status_code == 204
+
     assert api.delete(f"{base}/cards/{added.json()['id']}").status_code == 204
     assert next(d for d in api.get("/api/study/decks").json() if d["id"] == deck_id)["card_count"] == 2
     assert api.delete(base).status_code == 204

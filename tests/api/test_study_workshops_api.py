@@ -100,6 +100,15 @@ def test_lessons_are_written_on_first_open_and_the_recap_follows_completion(
     recap_too_early = api.post(f"{base}/recap")
     assert recap_too_early.status_code == 409
     assert recap_too_early.json()["error"]["code"] == "lessons_incomplete"
+    # A lesson never written cannot be completed, and progress does not count it.
+    assert api.post(f"{base}/lessons/1/complete").json()["completed"] == 1
+    unwritten = api.post(f"{base}/lessons/2/complete")
+    assert unwritten.status_code == 409
+    assert unwritten.json()["error"]["code"] == "lesson_not_written"
+    assert api.get(base).json()["completed_lessons"] == 1
+    for n in (2, 3):
+        fake_ollama.script(Reply(content=LESSON.format(n=n)))
+        wait_job(api, api.get(f"{base}/lessons/{n}").json()["job_id"])
     for n in (1, 2, 3):
         state = api.post(f"{base}/lessons/{n}/complete").json()
     assert state["all_complete"]

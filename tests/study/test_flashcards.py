@@ -11,8 +11,8 @@ import pytest
 from backend.context import AppContext
 from backend.errors import QuireError
 from backend.store import decks as store
-from backend.study import flashcards
-from backend.study.flashcards import CardIn, CardPatch
+from backend.study import cards, flashcards, fsrs_tuning
+from backend.study.cards import CardIn, CardPatch
 
 # Cards are created due "now" (the real clock); the simulated clock starts a day later, so that however
 # long the suite runs between importing this module and running a test, new cards are due at T0.
@@ -33,10 +33,12 @@ def due_fronts(ctx: AppContext, deck_id: str, now: datetime) -> list[str]:
 
 
 def test_a_card_walks_through_learning_review_and_relearning(ctx: AppContext, deck_id: str) -> None:
-    card = flashcards.add_card(ctx, deck_id, CardIn(front="What is ATP?", back="The cell's energy currency."))
+    card = cards.add_card(ctx, deck_id, CardIn(front="What is ATP?", back="The cell's energy currency."))
     assert card.state == "new"
     assert card.origin == "manual"
-    preview = flashcards.card_out(store.get_card(ctx.db, deck_id, card.id), T0).intervals
+    row = store.get_card(ctx.db, deck_id, card.id)
+    assert row is not None
+    preview = flashcards.card_out(row, T0, fsrs_tuning.scheduler_for(ctx.db)).intervals
     assert (preview["again"].label, preview["good"].label) == ("1m", "10m")
     assert preview["easy"].seconds >= 86400
 
@@ -67,22 +69,22 @@ def test_a_card_walks_through_learning_review_and_relearning(ctx: AppContext, de
 
 
 def test_easy_schedules_further_out_than_hard(ctx: AppContext, deck_id: str) -> None:
-    hard = flashcards.add_card(ctx, deck_id, CardIn(front="hard card", back="x"))
-    easy = flashcards.add_card(ctx, deck_id, CardIn(front="easy card", back="y"))
+    hard = cards.add_card(ctx, deck_id, CardIn(front="hard card", back="x"))
+    easy = cards.add_card(ctx, deck_id, CardIn(front="easy card", back="y"))
     assert flashcards.review(ctx, deck_id, easy.id, "easy", now=T0).due > \
         flashcards.review(ctx, deck_id, hard.id, "hard", now=T0).due
 
 
 def test_editing_a_card_keeps_its_schedule(ctx: AppContext, deck_id: str) -> None:
-    card = flashcards.add_card(ctx, deck_id, CardIn(front="Front", back="Back", tags=["cell biology", "atp"]))
+    card = cards.add_card(ctx, deck_id, CardIn(front="Front", back="Back", tags=["cell biology", "atp"]))
     assert card.tags == ["cell_biology", "atp"]
     reviewed = flashcards.review(ctx, deck_id, card.id, "good", now=T0)
-    edited = flashcards.edit_card(ctx, deck_id, card.id, CardPatch(back="Better back"))
+    edited = cards.edit_card(ctx, deck_id, card.id, CardPatch(back="Better back"))
     assert (edited.front, edited.back, edited.due, edited.reps) == ("Front", "Better back", reviewed.due, 1)
 
 
 def test_a_stale_double_submit_is_refused(ctx: AppContext, deck_id: str) -> None:
-    card = flashcards.add_card(ctx, deck_id, CardIn(front="Twice?", back="Once."))
+    card = cards.add_card(ctx, deck_id, CardIn(front="Twice?", back="Once."))
     stale = store.get_card(ctx.db, deck_id, card.id)
     flashcards.review(ctx, deck_id, card.id, "good", now=T0)
     after = {"state": 1, "step": 1, "stability": 1.0, "difficulty": 5.0, "due": T0, "last_review": T0}

@@ -4,11 +4,14 @@ generator, and waiting for a generation job."""
 from __future__ import annotations
 
 import json
+import random
 import time
 import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
+from fsrs import Card, Rating, Scheduler
 
 from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.vault import ingest
@@ -102,3 +105,29 @@ def study_vault(client: httpx.Client, topics: tuple[str, ...] = ("cells", "plant
     docs = ingest(client, {f"{topic}-{token}.md": material(topic) for topic in topics}, category=category)
     return {"category": category, "ids": [d["id"] for d in docs.values()], "names": sorted(docs),
             "scope": {"document_ids": [d["id"] for d in docs.values()]}}
+
+
+def simulated_review_log(cards: int, days: int, seed: int = 7) -> list[tuple[int, int, datetime]]:
+    """The review log of a learner who forgets faster than FSRS's defaults assume (initial stabilities a
+    third of theirs): each card is learnt on a day of the first weeks and reviewed whenever the default
+    scheduler says, recalled with the probability the *learner's* memory gives. Returns (card, rating, when)."""
+    truth = list(Scheduler().parameters)
+    truth[:4] = [p / 3 for p in truth[:4]]
+    learner, scheduler = Scheduler(parameters=tuple(truth)), Scheduler(enable_fuzzing=False, learning_steps=())
+    rng = random.Random(seed)
+    start = datetime(2026, 1, 5, 9, tzinfo=UTC)
+    log: list[tuple[int, int, datetime]] = []
+    for card_id in range(cards):
+        card = Card(card_id=card_id + 1, due=start + timedelta(days=rng.randrange(21)))
+        memory = Card(card_id=card_id + 1)
+        while card.due < start + timedelta(days=days):
+            at = card.due.replace(hour=9) + timedelta(minutes=rng.randrange(600))
+            recalled = memory.last_review is not None and rng.random() < learner.get_card_retrievability(memory, at)
+            rating = rng.choice([Rating.Good, Rating.Good, Rating.Good, Rating.Easy, Rating.Hard]) if recalled \
+                else Rating.Again
+            if memory.last_review is None:
+                rating = Rating.Good
+            card, _ = scheduler.review_card(card, rating, at)
+            memory, _ = learner.review_card(memory, rating, at)
+            log.append((card_id, int(rating), at))
+    return log

@@ -480,6 +480,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Note
+         * @description Store a new note and start its ingestion (`workflow_id`, as for an upload).
+         */
+        post: operations["create_note_api_notes_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notes/from-answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Note From Answer
+         * @description Save a chat answer as a note: the question, the answer with its [n] markers and its sources.
+         */
+        post: operations["note_from_answer_api_notes_from_answer_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notes/{document_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Note
+         * @description The note's current text (409 `not_a_note` for an uploaded document).
+         */
+        get: operations["get_note_api_notes__document_id__get"];
+        /**
+         * Edit Note
+         * @description Save the note's new text as its next version.
+         */
+        put: operations["edit_note_api_notes__document_id__put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/progress/badges": {
         parameters: {
             query?: never;
@@ -646,6 +710,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/study/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Source Changes
+         * @description Cards and quiz questions whose cited passage changed in a newer version of its document, each with
+         *     the old and the new passage (none: removed), until the user keeps, updates or retires it.
+         */
+        get: operations["source_changes_api_study_changes_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/changes/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Draft Change
+         * @description The model's rewrite of a flagged item for its new passage; nothing is saved.
+         */
+        post: operations["draft_change_api_study_changes_draft_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/changes/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve Change
+         * @description Keep the item (it cites the new passage), update it (with the edit sent), or retire it.
+         */
+        post: operations["resolve_change_api_study_changes_resolve_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/study/decks": {
         parameters: {
             query?: never;
@@ -661,6 +786,26 @@ export interface paths {
          * @description Queue a deck generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`.
          */
         post: operations["generate_deck_api_study_decks_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/decks/manual": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Deck
+         * @description An empty deck, to fill by hand or with cards made from passages.
+         */
+        post: operations["create_deck_api_study_decks_manual_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -694,7 +839,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add Card */
+        /**
+         * Add Card
+         * @description Add a card: `basic` (front/back), `typed` (the answer is typed in) or `cloze` (`{{c1::...}}` in the
+         *     front; one card per deletion number, the first returned). `block_ids`: the passages it is made from.
+         */
         post: operations["add_card_api_study_decks__deck_id__cards_post"];
         delete?: never;
         options?: never;
@@ -718,7 +867,7 @@ export interface paths {
         head?: never;
         /**
          * Edit Card
-         * @description Change front, back and/or tags; the card keeps its review schedule.
+         * @description Change front, back and/or tags; the card keeps its review schedule (a cloze card: its note).
          */
         patch: operations["edit_card_api_study_decks__deck_id__cards__card_id__patch"];
         trace?: never;
@@ -777,6 +926,89 @@ export interface paths {
          *     updates the same deck and notes instead of adding copies.
          */
         get: operations["export_deck_api_study_decks__deck_id__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/drafts/card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Draft Card
+         * @description The model's draft of one card (basic, typed or cloze) from a passage, to edit and then save; nothing
+         *     is stored. 503 `model_unavailable` without a model, 502 when its answer was unusable.
+         */
+        post: operations["draft_card_api_study_drafts_card_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/guides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Guides */
+        get: operations["list_guides_api_study_guides_get"];
+        put?: never;
+        /**
+         * Generate Guide
+         * @description Queue a briefing, FAQ, glossary or timeline over the scope; poll the job, then read `result_url`.
+         */
+        post: operations["generate_guide_api_study_guides_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/guides/{guide_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Guide
+         * @description The guide; every entry with the passages it cites.
+         */
+        get: operations["get_guide_api_study_guides__guide_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete Guide */
+        delete: operations["delete_guide_api_study_guides__guide_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/guides/{guide_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Guide
+         * @description Markdown: every statement with its citation numbers, the sources listed at the end.
+         */
+        get: operations["export_guide_api_study_guides__guide_id__export_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -922,6 +1154,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/study/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Plans
+         * @description Every plan, nearest exam first, each with today's plan and status.
+         */
+        get: operations["list_plans_api_study_plans_get"];
+        put?: never;
+        /**
+         * Create Plan
+         * @description Plan toward an exam: its date (today or later), scope (documents, categories, decks) and target.
+         */
+        post: operations["create_plan_api_study_plans_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/plans/{plan_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Plan */
+        get: operations["get_plan_api_study_plans__plan_id__get"];
+        put?: never;
+        post?: never;
+        /** Delete Plan */
+        delete: operations["delete_plan_api_study_plans__plan_id__delete"];
+        options?: never;
+        head?: never;
+        /** Update Plan */
+        patch: operations["update_plan_api_study_plans__plan_id__patch"];
+        trace?: never;
+    };
+    "/api/study/plans/{plan_id}/today": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Today Cards
+         * @description Today's cards: the learnt ones due by the plan (most overdue first), then today's new ones. Rate
+         *     each with `POST /api/study/decks/{deck_id}/cards/{card_id}/review`.
+         */
+        get: operations["today_cards_api_study_plans__plan_id__today_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/study/quizzes": {
         parameters: {
             query?: never;
@@ -1039,6 +1335,86 @@ export interface paths {
         get: operations["export_quiz_api_study_quizzes__quiz_id__export_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/scheduler": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Scheduler
+         * @description The FSRS parameters reviews use (default or fitted to your reviews), with the fit's before/after.
+         */
+        get: operations["scheduler_api_study_scheduler_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/scheduler/optimize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Optimize Scheduler
+         * @description Fit the FSRS parameters to your review log (409 `not_enough_reviews`, 503 `optimizer_missing`).
+         */
+        post: operations["optimize_scheduler_api_study_scheduler_optimize_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/weak-spots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Practise Weak Spots
+         * @description Queue a quiz on the passages behind recent mistakes and lapsed cards (422 `no_weak_spots` if none).
+         */
+        post: operations["practise_weak_spots_api_study_weak_spots_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/weak-spots/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count Weak Spots
+         * @description How many passages a weak-spots quiz would practise (0: nothing to practise), within `scope`.
+         */
+        post: operations["count_weak_spots_api_study_weak_spots_count_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1290,6 +1666,28 @@ export interface components {
              * Format: uuid
              */
             question_id: string;
+            /**
+             * Unsure
+             * @default false
+             */
+            unsure: boolean;
+        };
+        /** AnswerNoteIn */
+        AnswerNoteIn: {
+            /** Category */
+            category?: string | null;
+            /**
+             * Message Id
+             * Format: uuid
+             */
+            message_id: string;
+            /**
+             * Session Id
+             * Format: uuid
+             */
+            session_id: string;
+            /** Title */
+            title?: string | null;
         };
         /** AnswerOut */
         AnswerOut: {
@@ -1308,6 +1706,8 @@ export interface components {
             explanation: string;
             /** Question Id */
             question_id: string;
+            /** Unsure */
+            unsure: boolean;
         };
         /** AttemptIn */
         AttemptIn: {
@@ -1431,12 +1831,60 @@ export interface components {
             /** Total Seconds */
             total_seconds: number;
         };
-        /** CardIn */
-        CardIn: {
+        /** CardDraftIn */
+        CardDraftIn: {
+            /**
+             * Block Id
+             * Format: uuid
+             */
+            block_id: string;
+            /**
+             * Kind
+             * @default basic
+             * @enum {string}
+             */
+            kind: "basic" | "cloze" | "typed";
+        };
+        /**
+         * CardDraftOut
+         * @description A card as the model drafted it, to edit and then save with `POST /api/study/decks/{id}/cards`.
+         */
+        CardDraftOut: {
             /** Back */
             back: string;
+            /** Block Ids */
+            block_ids: string[];
             /** Front */
             front: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "basic" | "cloze" | "typed";
+            /** Sources */
+            sources: components["schemas"]["SourceOut"][];
+        };
+        /**
+         * CardIn
+         * @description A new card. `back` may be empty for a cloze card (its "extra"); `block_ids`: passages it is made
+         *     from (the card cites them and opens them).
+         */
+        CardIn: {
+            /**
+             * Back
+             * @default
+             */
+            back: string;
+            /** Block Ids */
+            block_ids?: string[];
+            /** Front */
+            front: string;
+            /**
+             * Kind
+             * @default basic
+             * @enum {string}
+             */
+            kind: "basic" | "cloze" | "typed";
             /** Tags */
             tags?: string[];
         };
@@ -1444,6 +1892,8 @@ export interface components {
         CardOut: {
             /** Back */
             back: string;
+            /** Cloze N */
+            cloze_n: number | null;
             /** Deck Id */
             deck_id: string;
             /** Difficulty */
@@ -1461,19 +1911,30 @@ export interface components {
             intervals: {
                 [key: string]: components["schemas"]["IntervalOut"];
             };
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "basic" | "cloze" | "typed";
             /** Lapses */
             lapses: number;
             /** Last Review */
             last_review: string | null;
+            /** Note Id */
+            note_id: string | null;
             /**
              * Origin
              * @enum {string}
              */
-            origin: "generated" | "manual";
+            origin: "generated" | "manual" | "mistake" | "passage";
             /** Position */
             position: number;
+            /** Question Id */
+            question_id: string | null;
             /** Reps */
             reps: number;
+            /** Segments */
+            segments: components["schemas"]["SegmentOut"][] | null;
             /** Sources */
             sources: components["schemas"]["SourceOut"][];
             /** Stability */
@@ -1495,6 +1956,16 @@ export interface components {
             /** Tags */
             tags?: string[] | null;
         };
+        /** CardText */
+        CardText: {
+            /**
+             * Back
+             * @default
+             */
+            back: string;
+            /** Front */
+            front: string;
+        };
         /** CategoryOut */
         CategoryOut: {
             /** Documents */
@@ -1506,6 +1977,49 @@ export interface components {
         CategoryUpdate: {
             /** Category */
             category: string | null;
+        };
+        /**
+         * ChangeOut
+         * @description One item whose cited passage changed: the item, the passage before and (if any) after.
+         */
+        ChangeOut: {
+            /** Block Id */
+            block_id: string;
+            /** Document Id */
+            document_id: string;
+            /** Filename */
+            filename: string;
+            /** Item */
+            item: {
+                [key: string]: unknown;
+            };
+            /** Item Id */
+            item_id: string;
+            /**
+             * Item Kind
+             * @enum {string}
+             */
+            item_kind: "card" | "question";
+            /** Kind */
+            kind: string;
+            new: components["schemas"]["PassageOut"] | null;
+            old: components["schemas"]["PassageOut"] | null;
+            /** Parent Id */
+            parent_id: string;
+            /** Parent Title */
+            parent_title: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "changed" | "removed";
+        };
+        /** ChangesOut */
+        ChangesOut: {
+            /** Changes */
+            changes: components["schemas"]["ChangeOut"][];
+            /** Count */
+            count: number;
         };
         /** ChatAttachment */
         ChatAttachment: {
@@ -1825,6 +2339,8 @@ export interface components {
             last_reviewed_at: string | null;
             /** New Count */
             new_count: number;
+            /** Purpose */
+            purpose: "mistakes" | null;
             scope: components["schemas"]["ScopeOut"];
             /** Title */
             title: string;
@@ -1858,6 +2374,8 @@ export interface components {
             last_reviewed_at: string | null;
             /** New Count */
             new_count: number;
+            /** Purpose */
+            purpose: "mistakes" | null;
             scope: components["schemas"]["ScopeOut"];
             /** Title */
             title: string;
@@ -1912,6 +2430,12 @@ export interface components {
             read_as?: string | null;
             /** Size Bytes */
             size_bytes: number | null;
+            /**
+             * Source Kind
+             * @default document
+             * @enum {string}
+             */
+            source_kind: "document" | "note";
             /** Source Url */
             source_url: string | null;
             /**
@@ -2079,6 +2603,37 @@ export interface components {
             /** Mindmap Id */
             mindmap_id: string;
         };
+        /** FitOut */
+        FitOut: {
+            /** Cards */
+            cards: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Log Loss After */
+            log_loss_after: number;
+            /** Log Loss Before */
+            log_loss_before: number;
+            /** Reviews */
+            reviews: number;
+            /** Rmse After */
+            rmse_after: number;
+            /** Rmse Before */
+            rmse_before: number;
+        };
+        /**
+         * GenerateRequest
+         * @description Fields every generation request has. `client_token`: the same token with the same parameters
+         *     always answers with the same job (a double click never generates twice); without one, identical
+         *     requests share the job while it is queued or running.
+         */
+        GenerateRequest: {
+            /** Client Token */
+            client_token?: string | null;
+            scope?: components["schemas"]["ScopeIn"];
+        };
         /**
          * GradedAnswer
          * @description The answer just given, graded, with the explanation, its sources and the attempt's new totals.
@@ -2098,10 +2653,76 @@ export interface components {
             correct_index: number;
             /** Explanation */
             explanation: string;
+            mistake_card: components["schemas"]["MistakeCardOut"] | null;
             /** Question Id */
             question_id: string;
             /** Sources */
             sources: components["schemas"]["SourceOut"][];
+            /** Unsure */
+            unsure: boolean;
+        };
+        /** GuideEntryOut */
+        GuideEntryOut: {
+            /** Heading */
+            heading: string;
+            /** Sources */
+            sources: components["schemas"]["SourceOut"][];
+            /** Text */
+            text: string;
+        };
+        /** GuideOut */
+        GuideOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Entries */
+            entries: components["schemas"]["GuideEntryOut"][];
+            /** Entry Count */
+            entry_count: number;
+            /**
+             * Guide Type
+             * @enum {string}
+             */
+            guide_type: "briefing" | "faq" | "glossary" | "timeline";
+            /** Id */
+            id: string;
+            scope: components["schemas"]["ScopeOut"];
+            /** Title */
+            title: string;
+        };
+        /** GuideRequest */
+        GuideRequest: {
+            /** Client Token */
+            client_token?: string | null;
+            /**
+             * Guide Type
+             * @default briefing
+             * @enum {string}
+             */
+            guide_type: "briefing" | "faq" | "glossary" | "timeline";
+            scope?: components["schemas"]["ScopeIn"];
+        };
+        /** GuideSummary */
+        GuideSummary: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Entry Count */
+            entry_count: number;
+            /**
+             * Guide Type
+             * @enum {string}
+             */
+            guide_type: "briefing" | "faq" | "glossary" | "timeline";
+            /** Id */
+            id: string;
+            scope: components["schemas"]["ScopeOut"];
+            /** Title */
+            title: string;
         };
         /** Health */
         Health: {
@@ -2180,6 +2801,18 @@ export interface components {
             /** Seconds */
             seconds: number;
         };
+        /** ItemRef */
+        ItemRef: {
+            /** Block Id */
+            block_id: string;
+            /** Item Id */
+            item_id: string;
+            /**
+             * Item Kind
+             * @enum {string}
+             */
+            item_kind: "card" | "question";
+        };
         /** JobError */
         JobError: {
             /** Code */
@@ -2205,7 +2838,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "quiz" | "deck" | "workshop" | "mindmap" | "lesson" | "recap";
+            kind: "quiz" | "deck" | "workshop" | "mindmap" | "lesson" | "recap" | "weak_spots" | "guide" | "optimize";
             report?: components["schemas"]["JobReport"] | null;
             /** Result Id */
             result_id: string | null;
@@ -2383,6 +3016,16 @@ export interface components {
              */
             updated_at: string;
         };
+        /**
+         * MistakeCardOut
+         * @description Where a missed question went: its card in the scope's Mistakes deck.
+         */
+        MistakeCardOut: {
+            /** Card Id */
+            card_id: string;
+            /** Deck Id */
+            deck_id: string;
+        };
         /** ModelOut */
         ModelOut: {
             /** Name */
@@ -2434,6 +3077,43 @@ export interface components {
             existing: components["schemas"]["ExistingDocumentOut"];
             /** Filename */
             filename: string;
+        };
+        /** NewDeckIn */
+        NewDeckIn: {
+            scope?: components["schemas"]["ScopeIn"];
+            /** Title */
+            title: string;
+        };
+        /** NoteEdit */
+        NoteEdit: {
+            /** Markdown */
+            markdown: string;
+        };
+        /** NoteIn */
+        NoteIn: {
+            /** Category */
+            category?: string | null;
+            /** Markdown */
+            markdown: string;
+            /** Title */
+            title: string;
+        };
+        /** NoteOut */
+        NoteOut: {
+            /** Category */
+            category: string | null;
+            /** Document Id */
+            document_id: string;
+            /** Filename */
+            filename: string;
+            /** Markdown */
+            markdown: string;
+            /** Status */
+            status: string;
+            /** Version */
+            version: number | null;
+            /** Workflow Id */
+            workflow_id: string | null;
         };
         /** OllamaHealth */
         OllamaHealth: {
@@ -2510,6 +3190,124 @@ export interface components {
             sections: components["schemas"]["SectionOut"][];
             /** Status */
             status: string;
+        };
+        /** PassageOut */
+        PassageOut: {
+            /** Block Id */
+            block_id: string;
+            /** Page */
+            page: number | null;
+            /** Text */
+            text: string;
+        };
+        /**
+         * PlanCardsOut
+         * @description Today's cards of the plan, to review in one session (each with its deck).
+         */
+        PlanCardsOut: {
+            /** Cards */
+            cards: components["schemas"]["CardOut"][];
+            /** Plan Id */
+            plan_id: string;
+        };
+        /** PlanDayOut */
+        PlanDayOut: {
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /** New */
+            new: number;
+            /** Quiz */
+            quiz: boolean;
+            /** Reviews */
+            reviews: number;
+        };
+        /** PlanIn */
+        PlanIn: {
+            /**
+             * Exam Date
+             * Format: date
+             */
+            exam_date: string;
+            scope?: components["schemas"]["PlanScopeIn"];
+            /**
+             * Target Retention
+             * @default 0.9
+             */
+            target_retention: number;
+            /** Title */
+            title?: string | null;
+        };
+        /** PlanOut */
+        PlanOut: {
+            /** At Target */
+            at_target: number;
+            /** Cards */
+            cards: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Days */
+            days: components["schemas"]["PlanDayOut"][];
+            /** Days Left */
+            days_left: number;
+            /**
+             * Exam Date
+             * Format: date
+             */
+            exam_date: string;
+            /** Id */
+            id: string;
+            /** Message */
+            message: string;
+            /** New Left */
+            new_left: number;
+            /** Retention Now */
+            retention_now: number;
+            /** Retention Planned */
+            retention_planned: number;
+            scope: components["schemas"]["PlanScopeOut"];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "on_track" | "behind" | "exam_today" | "exam_passed" | "nothing_to_study";
+            /** Target Retention */
+            target_retention: number;
+            /** Title */
+            title: string;
+            today: components["schemas"]["TodayOut"];
+        };
+        /** PlanPatch */
+        PlanPatch: {
+            /** Exam Date */
+            exam_date?: string | null;
+            /** Target Retention */
+            target_retention?: number | null;
+            /** Title */
+            title?: string | null;
+        };
+        /** PlanScopeIn */
+        PlanScopeIn: {
+            /** Categories */
+            categories?: string[];
+            /** Deck Ids */
+            deck_ids?: string[];
+            /** Document Ids */
+            document_ids?: string[];
+        };
+        /** PlanScopeOut */
+        PlanScopeOut: {
+            /** Categories */
+            categories: string[];
+            /** Deck Ids */
+            deck_ids: string[];
+            /** Document Ids */
+            document_ids: string[];
         };
         /** Position */
         Position: {
@@ -2670,6 +3468,30 @@ export interface components {
              */
             type: "mcq" | "true_false";
         };
+        /**
+         * QuizItem
+         * @description One question as the model writes it.
+         */
+        QuizItem: {
+            /** Correct Index */
+            correct_index: number;
+            /** Explanation */
+            explanation: string;
+            /** Options */
+            options?: string[];
+            /** Question */
+            question: string;
+            /**
+             * Source Block Ids
+             * @description ids of the passages used, e.g. ["P3"]
+             */
+            source_block_ids?: string[];
+            /**
+             * Type
+             * @enum {string}
+             */
+            type: "mcq" | "true_false";
+        };
         /** QuizOut */
         QuizOut: {
             /** Attempts */
@@ -2691,6 +3513,8 @@ export interface components {
             /** Last Attempt At */
             last_attempt_at: string | null;
             open_attempt: components["schemas"]["OpenAttempt"] | null;
+            /** Purpose */
+            purpose: "weak_spots" | null;
             /** Question Count */
             question_count: number;
             /** Questions */
@@ -2704,6 +3528,20 @@ export interface components {
             types: ("mcq" | "true_false")[];
             /** Workshop Id */
             workshop_id: string | null;
+        };
+        /** QuizPlanOut */
+        QuizPlanOut: {
+            /** Done */
+            done: boolean;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "weak_spots" | "scope";
+            /** Questions */
+            questions: number;
+            /** Reason */
+            reason: string;
         };
         /** QuizRequest */
         QuizRequest: {
@@ -2746,6 +3584,8 @@ export interface components {
             /** Last Attempt At */
             last_attempt_at: string | null;
             open_attempt: components["schemas"]["OpenAttempt"] | null;
+            /** Purpose */
+            purpose: "weak_spots" | null;
             /** Question Count */
             question_count: number;
             /** Requested Count */
@@ -2829,6 +3669,25 @@ export interface components {
              * Format: date-time
              */
             last_seen: string;
+        };
+        /** ResolveIn */
+        ResolveIn: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "keep" | "update" | "retire";
+            /** Block Id */
+            block_id: string;
+            card?: components["schemas"]["CardText"] | null;
+            /** Item Id */
+            item_id: string;
+            /**
+             * Item Kind
+             * @enum {string}
+             */
+            item_kind: "card" | "question";
+            question?: components["schemas"]["QuizItem"] | null;
         };
         /** ReviewIn */
         ReviewIn: {
@@ -2968,6 +3827,30 @@ export interface components {
             workflow_id: string;
         };
         /**
+         * SchedulerOut
+         * @description Which FSRS parameters reviews use, and how far the review log is from a personal fit.
+         */
+        SchedulerOut: {
+            /** Default Parameters */
+            default_parameters: number[];
+            fit: components["schemas"]["FitOut"] | null;
+            /** Hint */
+            hint: string | null;
+            job: components["schemas"]["JobOut"] | null;
+            /** Needed */
+            needed: number;
+            /** Optimizer Installed */
+            optimizer_installed: boolean;
+            /** Parameters */
+            parameters: number[];
+            /** Personalised */
+            personalised: boolean;
+            /** Reviews */
+            reviews: number;
+            /** Spaced Reviews */
+            spaced_reviews: number;
+        };
+        /**
          * ScopeIn
          * @description What to study: documents and/or categories (their union); both empty = the whole vault.
          */
@@ -3046,6 +3929,15 @@ export interface components {
             page: number | null;
             /** Title */
             title: string;
+        };
+        /** SegmentOut */
+        SegmentOut: {
+            /** Hidden */
+            hidden: boolean;
+            /** Hint */
+            hint: string | null;
+            /** Text */
+            text: string;
         };
         /** SessionOut */
         SessionOut: {
@@ -3168,6 +4060,25 @@ export interface components {
             /** Workflows */
             workflows: number;
         };
+        /** TodayOut */
+        TodayOut: {
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /** Learnt Today */
+            learnt_today: number;
+            /** Missed */
+            missed: number;
+            /** New Due */
+            new_due: number;
+            quiz: components["schemas"]["QuizPlanOut"] | null;
+            /** Reviews Done */
+            reviews_done: number;
+            /** Reviews Due */
+            reviews_due: number;
+        };
         /** TranscriptOut */
         TranscriptOut: {
             /** Duration S */
@@ -3181,6 +4092,14 @@ export interface components {
         TrashEmptied: {
             /** Deleted */
             deleted: number;
+        };
+        /**
+         * UpdateDraftOut
+         * @description The model's rewrite of a flagged item for its new passage, to edit and send back with `update`.
+         */
+        UpdateDraftOut: {
+            card?: components["schemas"]["CardText"] | null;
+            question?: components["schemas"]["QuizItem"] | null;
         };
         /** UploadAccepted */
         UploadAccepted: {
@@ -3273,6 +4192,28 @@ export interface components {
             model: string | null;
             /** Multilingual */
             multilingual: boolean;
+        };
+        /** WeakSpotsOut */
+        WeakSpotsOut: {
+            /**
+             * Days
+             * @default 30
+             */
+            days: number;
+            /** Passages */
+            passages: number;
+        };
+        /** WeakSpotsRequest */
+        WeakSpotsRequest: {
+            /** Client Token */
+            client_token?: string | null;
+            /**
+             * Count
+             * @default 10
+             * @enum {integer}
+             */
+            count: 5 | 10 | 20;
+            scope?: components["schemas"]["ScopeIn"];
         };
         /** WorkshopOut */
         WorkshopOut: {
@@ -4742,6 +5683,192 @@ export interface operations {
             };
         };
     };
+    create_note_api_notes_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoteIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoteOut"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    note_from_answer_api_notes_from_answer_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerNoteIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoteOut"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_note_api_notes__document_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoteOut"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    edit_note_api_notes__document_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoteEdit"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoteOut"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     progress_badges_api_progress_badges_get: {
         parameters: {
             query?: never;
@@ -5125,6 +6252,117 @@ export interface operations {
             };
         };
     };
+    source_changes_api_study_changes_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangesOut"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    draft_change_api_study_changes_draft_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ItemRef"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateDraftOut"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resolve_change_api_study_changes_resolve_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_decks_api_study_decks_get: {
         parameters: {
             query?: never;
@@ -5174,6 +6412,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JobOut"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_deck_api_study_decks_manual_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewDeckIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeckSummary"];
                 };
             };
             /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
@@ -5560,6 +6840,262 @@ export interface operations {
             header?: never;
             path: {
                 deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    draft_card_api_study_drafts_card_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardDraftIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardDraftOut"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_guides_api_study_guides_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuideSummary"][];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    generate_guide_api_study_guides_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuideRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobOut"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_guide_api_study_guides__guide_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                guide_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuideOut"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_guide_api_study_guides__guide_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                guide_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    export_guide_api_study_guides__guide_id__export_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                guide_id: string;
             };
             cookie?: never;
         };
@@ -6060,6 +7596,275 @@ export interface operations {
             };
         };
     };
+    list_plans_api_study_plans_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanOut"][];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_plan_api_study_plans_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanOut"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_plan_api_study_plans__plan_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanOut"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_plan_api_study_plans__plan_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_plan_api_study_plans__plan_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanPatch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanOut"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    today_cards_api_study_plans__plan_id__today_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanCardsOut"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_quizzes_api_study_quizzes_get: {
         parameters: {
             query?: {
@@ -6471,6 +8276,148 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    scheduler_api_study_scheduler_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulerOut"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    optimize_scheduler_api_study_scheduler_optimize_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobOut"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    practise_weak_spots_api_study_weak_spots_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WeakSpotsRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobOut"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    count_weak_spots_api_study_weak_spots_count_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerateRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WeakSpotsOut"];
                 };
             };
             /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */

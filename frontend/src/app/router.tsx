@@ -16,6 +16,11 @@ const DeckPage = lazy(() => study().then((m) => ({ default: m.DeckPage })));
 const ReviewPage = lazy(() => study().then((m) => ({ default: m.ReviewPage })));
 const WorkshopPage = lazy(() => study().then((m) => ({ default: m.WorkshopPage })));
 const MindmapPage = lazy(() => study().then((m) => ({ default: m.MindmapPage })));
+const NewPlanPage = lazy(() => study().then((m) => ({ default: m.NewPlanPage })));
+const PlanPage = lazy(() => study().then((m) => ({ default: m.PlanPage })));
+const PlanReviewPage = lazy(() => study().then((m) => ({ default: m.PlanReviewPage })));
+const GuidePage = lazy(() => study().then((m) => ({ default: m.GuidePage })));
+const NoteEditorPage = lazy(() => import("@/features/library").then((m) => ({ default: m.NoteEditorPage })));
 const ViewerPage = lazy(() => import("@/features/viewer").then((m) => ({ default: m.ViewerPage })));
 const DashboardPage = lazy(() => import("@/features/dashboard").then((m) => ({ default: m.DashboardPage })));
 
@@ -40,6 +45,12 @@ export const router = createBrowserRouter([
       { path: "study/decks/:deckId/review", element: page(<ReviewPage />) },
       { path: "study/workshops/:workshopId/lessons?/:n?", element: page(<WorkshopPage />) },
       { path: "study/mindmaps/:mindmapId", element: page(<MindmapPage />) },
+      { path: "study/plans/new", element: page(<NewPlanPage />) },
+      { path: "study/plans/:planId", element: page(<PlanPage />) },
+      { path: "study/plans/:planId/review", element: page(<PlanReviewPage />) },
+      { path: "study/guides/:guideId", element: page(<GuidePage />) },
+      { path: "notes/new", element: page(<NoteEditorPage />) },
+      { path: "notes/:documentId", element: page(<NoteEditorPage />) },
       { path: "dashboard", element: page(<DashboardPage />) },
       { path: "*", element: <NotFound /> },
     ],

@@ -71,7 +71,9 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
           />
         </div>
       </div>
-      <div ref={list} className="-mx-3 max-h-[min(24rem,55vh)] overflow-y-auto pt-1">
+      {/* Focusable, so a list taller than the box can be scrolled from the keyboard too (the options
+          themselves are reached through the combobox, so they are not tab stops). */}
+      <div ref={list} tabIndex={0} className="-mx-3 max-h-[min(24rem,55vh)] overflow-y-auto pt-1">
         {/* The listbox holds only its groups and options; the status lines below sit beside it, since a
             listbox may contain nothing else. */}
         <div id={`${baseId}-results`} role="listbox" aria-label="Results">

@@ -11,6 +11,8 @@ export { QuizPage } from "./components/quiz/QuizPage";
 export { DeckPage } from "./components/decks/DeckPage";
 export { ReviewPage } from "./components/decks/ReviewPage";
 export { WorkshopPage } from "./components/workshops/WorkshopPage";
+export { NewPlanPage, PlanPage, PlanReviewPage } from "./components/plans/PlanPages";
+export { GuidePage } from "./components/guides/GuidePage";
 const LazyMindmapPage = lazy(() => import("./components/mindmaps/MindmapPage").then((m) => ({ default: m.MindmapPage })));
 
 export function MindmapPage() {

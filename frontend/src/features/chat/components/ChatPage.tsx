@@ -162,6 +162,7 @@ export function ChatPage() {
                 onCite={setSource}
                 onEdit={(target, text, keepAttachments) => void ask(text, [], target, keepAttachments)}
                 onRegenerate={(target) => void ask(target.question, [], target, true)}
+                sessionId={sessionId}
               />
             ))}
             <div ref={bottom} />

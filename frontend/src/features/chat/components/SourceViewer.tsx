@@ -4,10 +4,11 @@
  * "Open in viewer" shows it full width; the original stays one click away.
  */
 import { useEffect, useRef, useState } from "react";
-import { ChevronDown, Download, ExternalLink, FileText, Maximize2, X } from "lucide-react";
+import { ChevronDown, Download, ExternalLink, FileText, Layers, Maximize2, X } from "lucide-react";
 import { Link } from "react-router";
 import { documentFileUrl } from "@/api/vault";
-import { buttonClassName, IconButton } from "@/components/Button";
+import { Button, buttonClassName, IconButton } from "@/components/Button";
+import { MakeCardDialog } from "@/components/MakeCardDialog";
 import { Markdown } from "@/components/Markdown";
 import { cn } from "@/lib/cn";
 import { DocumentViewer } from "@/components/viewer/DocumentViewer";
@@ -27,6 +28,7 @@ function locationLine(citation: Citation): string {
 export function SourceViewer({ citation, onClose }: { citation: Citation | null; onClose: () => void }) {
   const closeButton = useRef<HTMLButtonElement>(null);
   const [passageOpen, setPassageOpen] = useState(true);
+  const [making, setMaking] = useState(false);
 
   useEffect(() => {
     if (!citation) return;
@@ -68,6 +70,9 @@ export function SourceViewer({ citation, onClose }: { citation: Citation | null;
             className={buttonClassName("ghost", "sm")} data-testid="open-in-viewer">
             <Maximize2 size={14} /> Open in viewer
           </Link>
+          <Button size="sm" variant="ghost" icon={<Layers size={14} />} onClick={() => setMaking(true)} data-testid="make-card-from-citation">
+            Make card
+          </Button>
           <IconButton ref={closeButton} label="Close source" size="sm" onClick={onClose}>
             <X size={16} />
           </IconButton>
@@ -110,6 +115,10 @@ export function SourceViewer({ citation, onClose }: { citation: Citation | null;
           </section>
         </div>
       </aside>
+      {making && (
+        <MakeCardDialog key={citation.block_id} open onClose={() => setMaking(false)} blockId={citation.block_id}
+          where={`${citation.filename}${formatLocation(citation) ? `, ${formatLocation(citation)}` : ""}`} />
+      )}
     </>
   );
 }

@@ -1,8 +1,12 @@
 /** One question and its answer: reasoning, tool chips, sources (before the text), the answer, actions. */
 import { useMemo, useState } from "react";
-import { AlertTriangle, Check, Copy, FileQuestion, Paperclip, Pencil, RotateCcw, Square } from "lucide-react";
+import { AlertTriangle, Check, Copy, FileQuestion, NotebookPen, Paperclip, Pencil, RotateCcw, Square } from "lucide-react";
+import { useNavigate } from "react-router";
+import { useSaveAnswerAsNote } from "@/api/notes";
 import { Button, IconButton } from "@/components/Button";
 import { TextArea } from "@/components/Input";
+import { useToast } from "@/components/Toast";
+import { errorMessage } from "@/lib/api";
 import type { Citation } from "../api/types";
 import { citedNumbers, isCovered } from "../lib/citations";
 import { isUngrounded, readingLabel } from "../lib/grounding";
@@ -145,6 +149,25 @@ function CopyButton({ text }: { text: string }) {
   );
 }
 
+/** Save the answer, with its question and sources, as a note (a source like any document). */
+function SaveNoteButton({ sessionId, messageId }: { sessionId: string; messageId: string }) {
+  const save = useSaveAnswerAsNote();
+  const toast = useToast();
+  const navigate = useNavigate();
+  return (
+    <IconButton label={save.isSuccess ? "Saved as a note" : "Save as note"} size="sm" disabled={save.isPending || save.isSuccess}
+      onClick={() => save.mutate({ session_id: sessionId, message_id: messageId }, {
+        onSuccess: (note) => {
+          toast({ tone: "success", title: "Saved as a note", body: `${note.filename}, in the library` });
+          navigate(`/notes/${note.document_id}`);
+        },
+        onError: (error) => toast({ tone: "error", title: "The note wasn't saved", body: errorMessage(error) }),
+      })}>
+      {save.isSuccess ? <Check size={14} /> : <NotebookPen size={14} />}
+    </IconButton>
+  );
+}
+
 function TurnError({ turn }: { turn: ChatTurn }) {
   if (!turn.error || turn.error.code === "model_unavailable") return null;
   return (
@@ -155,8 +178,10 @@ function TurnError({ turn }: { turn: ChatTurn }) {
   );
 }
 
-export function TurnView({ turn, busy, onCite, onEdit, onRegenerate }: {
+export function TurnView({ turn, busy, onCite, onEdit, onRegenerate, sessionId }: {
   turn: ChatTurn;
+  /** The conversation's id, once it has one (saving an answer as a note needs it). */
+  sessionId?: string;
   busy: boolean;
   onCite: (citation: Citation) => void;
   onEdit: (turn: ChatTurn, text: string, keepAttachments: boolean) => void;
@@ -202,6 +227,9 @@ export function TurnView({ turn, busy, onCite, onEdit, onRegenerate }: {
         {!streaming && (
           <div className="-ml-1.5 flex items-center gap-1 text-xs text-ink-faint">
             {turn.answer && <CopyButton text={turn.answer} />}
+            {turn.answer && sessionId && turn.answerId && turn.status === "complete" && (
+              <SaveNoteButton sessionId={sessionId} messageId={turn.answerId} />
+            )}
             {stored && (
               <IconButton label="Regenerate answer" size="sm" disabled={busy} onClick={() => onRegenerate(turn)}>
                 <RotateCcw size={14} />

@@ -1,6 +1,6 @@
 /**
  * The Dashboard: study time, sessions and streaks; the last 90 days as a heatmap with the chosen day's
- * detail; badges; where the time went; and the vault — all counted from real activity on this machine.
+ * detail; today's exam plan and how reviews are scheduled; badges; where the time went; and the vault — all counted from real activity on this machine.
  */
 import { useMemo, type ReactNode } from "react";
 import { CalendarDays, Clock, Flame, Timer } from "lucide-react";
@@ -15,6 +15,7 @@ import { HEATMAP_DAYS, useBadges, useBreakdown, useDaily, useSummary, useVaultSt
 import { BadgeGrid } from "./BadgeGrid";
 import { Breakdown } from "./Breakdown";
 import { DayDetail } from "./DayDetail";
+import { ExamPlansPanel, SchedulerPanel } from "./ExamPlans";
 import { Heatmap, HeatLegend } from "./Heatmap";
 import { VaultPanel } from "./VaultPanel";
 import { WorkersPanel } from "./WorkersPanel";
@@ -124,6 +125,10 @@ export function DashboardPage() {
         <p className="mt-0.5 text-sm text-ink-muted">Your study time, streaks and badges — counted from what you do in Quire, on this machine.</p>
       </header>
       <SummaryCards />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="lg:col-span-2"><ExamPlansPanel /></div>
+        <SchedulerPanel />
+      </div>
       <div className="grid gap-6 lg:grid-cols-3">
         <Activity />
         <Card title="Where the time went" id="breakdown-title">

@@ -10,6 +10,7 @@ import { documentFileUrl } from "@/api/vault";
 import { Badge } from "@/components/Badge";
 import { Button } from "@/components/Button";
 import { Progress } from "@/components/Progress";
+import { Link } from "react-router";
 import { fileTypeLabel, formatDateTime, formatPercent, formatRelative, plural } from "@/lib/format";
 import { formatLength } from "@/lib/location";
 import { retryDocument } from "../api/documents";
@@ -130,6 +131,11 @@ export function DocumentsTable({ documents, live, categoryListId }: {
                 >
                   {doc.filename}
                 </a>
+                {doc.source_kind === "note" && (
+                  <Link to={`/notes/${doc.id}`} className="mt-0.5 inline-flex items-center gap-1 rounded bg-accent-soft px-1.5 text-[11px] font-medium text-accent-soft-ink hover:underline" data-testid="note-badge">
+                    Note · edit
+                  </Link>
+                )}
                 {doc.source_url && <span className="block max-w-[22rem] truncate text-xs text-ink-faint">{doc.source_url}</span>}
                 <span className="mt-0.5 block text-xs text-ink-faint sm:hidden">
                   {[fileTypeLabel(doc.filename, doc.kind), doc.blocks ? plural(doc.blocks, "passage") : null].filter(Boolean).join(" · ")}

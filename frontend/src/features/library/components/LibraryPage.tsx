@@ -3,10 +3,11 @@
  * see what was not added, and manage the library — or its trash (`?view=trash`).
  */
 import { useId, useMemo, useState } from "react";
-import { BookOpen, Files, Search, Trash2 } from "lucide-react";
+import { BookOpen, Files, NotebookPen, Search, Trash2 } from "lucide-react";
 import { Link, useLocation } from "react-router";
 import { useCategories, useDocuments } from "@/api/vault";
 import { Button } from "@/components/Button";
+import { ButtonLink } from "@/components/ButtonLink";
 import { EmptyState } from "@/components/EmptyState";
 import { Select, TextInput } from "@/components/Input";
 import { Kbd } from "@/components/Kbd";
@@ -90,7 +91,10 @@ export function LibraryPage() {
               : "Your documents, read and indexed on this machine for chat and study."}
           </p>
         </div>
-        {(trashed > 0 || showTrash || all.length > 0) && <ViewTabs trash={showTrash} trashed={trashed} />}
+        <div className="flex flex-wrap items-center gap-2">
+          <ButtonLink to="/notes/new" size="sm" icon={<NotebookPen size={15} />}>New note</ButtonLink>
+          {(trashed > 0 || showTrash || all.length > 0) && <ViewTabs trash={showTrash} trashed={trashed} />}
+        </div>
       </header>
 
       <ConflictDialog />

@@ -32,12 +32,26 @@ function useDeckInvalidation(deckId: string) {
   };
 }
 
-export function useReview(deckId: string) {
-  const invalidate = useDeckInvalidation(deckId);
+/** Rate a card (of any deck: a plan's session mixes decks); its deck, the deck list and the plans refresh. */
+export function useReview() {
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ cardId, rating }: { cardId: string; rating: Rating }) =>
+    mutationFn: ({ deckId, cardId, rating }: { deckId: string; cardId: string; rating: Rating }) =>
       apiSend<Review>("POST", `${base(deckId)}/cards/${encodeURIComponent(cardId)}/review`, { rating }),
-    onSuccess: invalidate,
+    onSuccess: (_, { deckId }) => {
+      void queryClient.invalidateQueries({ queryKey: studyKeys.deck(deckId), exact: true });
+      void queryClient.invalidateQueries({ queryKey: studyKeys.decks });
+      void queryClient.invalidateQueries({ queryKey: studyKeys.plans });  // the list and each plan
+    },
+  });
+}
+
+/** An empty deck, to fill by hand or with cards made from passages. */
+export function useCreateDeck() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (title: string) => apiSend<DeckSummary>("POST", "/api/study/decks/manual", { title }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: studyKeys.decks }),
   });
 }
 

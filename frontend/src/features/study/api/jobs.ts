@@ -14,6 +14,7 @@ const GENERATOR_PATHS: Record<GeneratorKind, string> = {
   deck: "/api/study/decks",
   workshop: "/api/study/workshops",
   mindmap: "/api/study/mindmaps",
+  guide: "/api/study/guides",
 };
 
 export function startGeneration(kind: GeneratorKind, params: GeneratorParams, clientToken: string): Promise<Job> {

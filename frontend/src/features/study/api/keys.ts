@@ -1,5 +1,6 @@
 /** Query keys for the study hub's server state, so a change on one screen refreshes the others. */
 import { listKeys } from "@/api/lists";
+import { loopKeys } from "@/api/studyLoop";
 
 export const studyKeys = {
   all: ["study"] as const,
@@ -16,4 +17,12 @@ export const studyKeys = {
   lesson: (id: string, n: number) => ["study", "workshop", id, "lesson", n] as const,
   mindmaps: listKeys.mindmaps,
   mindmap: (id: string) => ["study", "mindmap", id] as const,
+  plans: loopKeys.plans,
+  plan: (id: string) => ["study", "plans", id] as const,
+  planCards: (id: string) => ["study", "plan-session", id] as const,  // outside `plans`: a review must not restart the session
+  changes: ["study", "changes"] as const,
+  scheduler: loopKeys.scheduler,
+  weakSpots: ["study", "weak-spots"] as const,
+  guides: ["study", "guides"] as const,
+  guide: (id: string) => ["study", "guides", id] as const,
 };

@@ -33,15 +33,21 @@ export function useStartAttempt(quizId: string) {
 export function useAnswer(quizId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ attemptId, questionId, choice }: { attemptId: string; questionId: string; choice: number }) =>
+    mutationFn: ({ attemptId, questionId, choice, unsure = false }: { attemptId: string; questionId: string; choice: number; unsure?: boolean }) =>
       apiSend<GradedAnswer>("POST", `${base(quizId)}/attempts/${encodeURIComponent(attemptId)}/answers`,
-        { question_id: questionId, choice_index: choice }),
+        { question_id: questionId, choice_index: choice, unsure }),
     onSuccess: (graded) => {
       queryClient.setQueryData<Attempt[]>(studyKeys.attempts(quizId), (all) =>
         all?.map((attempt) => (attempt.id === graded.attempt.id ? graded.attempt : attempt)));
       // The hub's card shows the open attempt's progress (and the best score once it is finished).
       void queryClient.invalidateQueries({ queryKey: studyKeys.quizzes });
       if (graded.attempt.finished_at) void queryClient.invalidateQueries({ queryKey: studyKeys.quiz(quizId) });
+      // A wrong or unsure answer became a card: the decks, the weak spots and the plans change with it.
+      if (graded.mistake_card) {
+        void queryClient.invalidateQueries({ queryKey: studyKeys.decks });
+        void queryClient.invalidateQueries({ queryKey: studyKeys.weakSpots });
+        void queryClient.invalidateQueries({ queryKey: studyKeys.plans });
+      }
     },
   });
 }

@@ -25,6 +25,23 @@ export type Due = Schemas["DueOut"];
 export type Review = Schemas["ReviewOut"];
 export type Rating = Schemas["ReviewIn"]["rating"];
 export type CardInput = Schemas["CardIn"];
+export type CardKind = Card["kind"];
+export type CardDraft = Schemas["CardDraftOut"];
+export type Segment = Schemas["SegmentOut"];
+
+export type Plan = Schemas["PlanOut"];
+export type PlanInput = Schemas["PlanIn"];
+export type PlanCards = Schemas["PlanCardsOut"];
+export type SchedulerStatus = Schemas["SchedulerOut"];
+export type SourceChange = Schemas["ChangeOut"];
+export type SourceChanges = Schemas["ChangesOut"];
+export type UpdateDraft = Schemas["UpdateDraftOut"];
+export type ResolveInput = Schemas["ResolveIn"];
+export type MistakeCard = Schemas["MistakeCardOut"];
+
+export type GuideSummary = Schemas["GuideSummary"];
+export type Guide = Schemas["GuideOut"];
+export type GuideType = Guide["guide_type"];
 
 export type WorkshopSummary = Schemas["WorkshopSummary"];
 export type Workshop = Schemas["WorkshopOut"];
@@ -44,11 +61,12 @@ export type MindmapExportFormat = Schemas["ExportIn"]["format"];
  * sending. Every field is required here although the schema marks them optional (the server has
  * defaults): the UI always sends its scope and settings, and "try again" re-sends them as they were.
  */
-export type GeneratorKind = "quiz" | "deck" | "workshop" | "mindmap";
+export type GeneratorKind = "quiz" | "deck" | "workshop" | "mindmap" | "guide";
 export type ScopeIn = Required<Schemas["ScopeIn"]>;
 type Sent<T> = Required<Omit<T, "client_token" | "scope">> & { scope: ScopeIn };
 export type QuizParams = Sent<Schemas["QuizRequest"]>;
 export type DeckParams = Sent<Schemas["DeckRequest"]>;
 export type WorkshopParams = Sent<Schemas["WorkshopRequest"]>;
 export type MindmapParams = Sent<Schemas["MindmapRequest"]>;
-export type GeneratorParams = QuizParams | DeckParams | WorkshopParams | MindmapParams;
+export type GuideParams = Sent<Schemas["GuideRequest"]>;
+export type GeneratorParams = QuizParams | DeckParams | WorkshopParams | MindmapParams | GuideParams;

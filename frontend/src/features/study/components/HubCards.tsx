@@ -3,13 +3,17 @@
  * card is clickable), with the few facts that help choose what to study next.
  */
 import type { ReactNode } from "react";
+import { CalendarClock } from "lucide-react";
 import { Link } from "react-router";
 import { Badge } from "@/components/Badge";
+import { PlanStatusBadge } from "@/components/PlanStatusBadge";
 import { ButtonLink } from "@/components/ButtonLink";
 import { Progress } from "@/components/Progress";
 import { formatMinutesEstimate } from "@/lib/duration";
 import { formatDateTime, formatRelative, plural } from "@/lib/format";
-import type { DeckSummary, MindmapSummary, QuizSummary, WorkshopSummary } from "../api/types";
+import type { DeckSummary, GuideSummary, MindmapSummary, Plan, QuizSummary, WorkshopSummary } from "../api/types";
+import { GUIDE_NOUN } from "../lib/guides";
+import { examWhen, todayLeft } from "../lib/plans";
 import { formatScore, inProgressLabel, scoreTone } from "../lib/quiz";
 import { withoutKindPrefix } from "../lib/titles";
 import { KINDS } from "./kinds";
@@ -75,9 +79,10 @@ export function QuizCard({ quiz }: { quiz: QuizSummary }) {
 
 export function DeckCard({ deck }: { deck: DeckSummary }) {
   const Icon = KINDS.deck.icon;
+  const mistakes = deck.purpose === "mistakes";
   return (
-    <ItemCard to={`/study/decks/${deck.id}`} title={withoutKindPrefix(deck.title, "Deck")} icon={<Icon size={16} />} testId="deck-card"
-      meta={`${plural(deck.card_count, "card")}${deck.new_count ? ` · ${deck.new_count} new` : ""}`}
+    <ItemCard to={`/study/decks/${deck.id}`} title={mistakes ? deck.title : withoutKindPrefix(deck.title, "Deck")} icon={<Icon size={16} />} testId="deck-card"
+      meta={`${mistakes ? "Wrong and unsure quiz answers · " : ""}${plural(deck.card_count, "card")}${deck.new_count ? ` · ${deck.new_count} new` : ""}`}
       badge={deck.due_count > 0 ? <Badge tone="accent" dot>{deck.due_count} due</Badge> : <Badge tone="ok">Up to date</Badge>}
       footer={
         <>
@@ -115,6 +120,32 @@ export function MindmapCard({ mindmap }: { mindmap: MindmapSummary }) {
     <ItemCard to={`/study/mindmaps/${mindmap.id}`} title={mindmap.title} icon={<Icon size={16} />} testId="mindmap-card"
       meta={`${plural(mindmap.node_count, "topic")} · ${mindmap.depth} levels`}
       footer={<Created iso={mindmap.updated_at} verb={mindmap.updated_at !== mindmap.created_at ? "Edited" : "Made"} />}
+    />
+  );
+}
+
+export function PlanCard({ plan }: { plan: Plan }) {
+  const left = todayLeft(plan);
+  return (
+    <ItemCard to={`/study/plans/${plan.id}`} title={plan.title} icon={<CalendarClock size={16} />} testId="plan-card"
+      meta={`Exam ${examWhen(plan)} · ${plural(plan.cards, "card")}`}
+      badge={<PlanStatusBadge status={plan.status} />}
+      footer={
+        <>
+          <span>{left ? `Today: ${plural(left, "card")} to study` : "Nothing left for today"}</span>
+          {left > 0 && <ButtonLink to={`/study/plans/${plan.id}/review`} size="sm" variant="secondary" aria-label={`Study today's cards of ${plan.title}`}>Study</ButtonLink>}
+        </>
+      }
+    />
+  );
+}
+
+export function GuideCard({ guide }: { guide: GuideSummary }) {
+  const Icon = KINDS.guide.icon;
+  return (
+    <ItemCard to={`/study/guides/${guide.id}`} title={withoutKindPrefix(guide.title, GUIDE_NOUN[guide.guide_type])} icon={<Icon size={16} />} testId="guide-card"
+      meta={`${GUIDE_NOUN[guide.guide_type]} · ${plural(guide.entry_count, "entry", "entries")}`}
+      footer={<Created iso={guide.created_at} />}
     />
   );
 }

@@ -14,7 +14,7 @@ import { EmptyState } from "@/components/EmptyState";
 import { describeScope, EMPTY_SCOPE, ScopePicker, scopeIsEmpty, type Scope } from "@/components/ScopePicker";
 import { ApiError, errorMessage } from "@/lib/api";
 import { startGeneration } from "../api/jobs";
-import type { Difficulty, GeneratorKind, GeneratorParams, QuestionType } from "../api/types";
+import type { Difficulty, GeneratorKind, GeneratorParams, GuideType, QuestionType } from "../api/types";
 import { pendingJobs } from "../hooks/pendingJobs";
 import { newClientToken } from "../lib/jobs";
 import { QUESTION_TYPE_LABEL } from "../lib/quiz";
@@ -28,8 +28,16 @@ const DIFFICULTIES: Array<{ value: Difficulty; label: string; hint: string }> = 
   { value: "advanced", label: "Advanced", hint: "Applying and reasoning about the material" },
 ];
 
+const GUIDE_TYPES: Array<{ value: GuideType; label: string; hint: string }> = [
+  { value: "briefing", label: "Briefing", hint: "The key points, grouped under a few headings." },
+  { value: "faq", label: "FAQ", hint: "The questions a student would ask, answered." },
+  { value: "glossary", label: "Glossary", hint: "The key terms and what they mean here." },
+  { value: "timeline", label: "Timeline", hint: "Dated events or the steps of a process, in order." },
+];
+
 interface Settings {
   difficulty: Difficulty;
+  guideType: GuideType;
   quizCount: 5 | 10 | 20;
   types: QuestionType[];
   deckCount: 10 | 20 | 40;
@@ -37,7 +45,7 @@ interface Settings {
   depth: 2 | 3;
 }
 
-const DEFAULTS: Settings = { difficulty: "intermediate", quizCount: 10, types: ["mcq", "true_false"], deckCount: 20, lessons: 5, depth: 2 };
+const DEFAULTS: Settings = { difficulty: "intermediate", guideType: "briefing", quizCount: 10, types: ["mcq", "true_false"], deckCount: 20, lessons: 5, depth: 2 };
 
 function paramsFor(kind: GeneratorKind, scope: Scope, s: Settings): GeneratorParams {
   const base = { scope: { document_ids: scope.document_ids, categories: scope.categories } };
@@ -50,6 +58,8 @@ function paramsFor(kind: GeneratorKind, scope: Scope, s: Settings): GeneratorPar
       return { ...base, difficulty: s.difficulty, lessons: s.lessons };
     case "mindmap":
       return { ...base, depth: s.depth };
+    case "guide":
+      return { ...base, guide_type: s.guideType };
   }
 }
 
@@ -113,6 +123,13 @@ function KindSettings({ kind, settings, set }: { kind: GeneratorKind; settings: 
           <Segmented label="Depth" value={settings.depth}
             options={[{ value: 2 as const, label: "2 levels" }, { value: 3 as const, label: "3 levels" }]}
             onChange={(depth) => set({ depth })} />
+        </Field>
+      );
+    case "guide":
+      return (
+        <Field label="Kind of guide" hint={GUIDE_TYPES.find((g) => g.value === settings.guideType)?.hint}>
+          <Segmented label="Kind of guide" value={settings.guideType} options={GUIDE_TYPES}
+            onChange={(guideType) => set({ guideType })} />
         </Field>
       );
   }

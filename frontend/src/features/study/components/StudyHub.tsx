@@ -1,21 +1,32 @@
 /**
- * The Study hub: make something new (quiz, flashcards, workshop, mind map), see what is being made,
- * review the cards that are due, and open anything made before.
+ * The Study hub: make something new (quiz, flashcards, workshop, mind map, study guide), practise weak
+ * spots, plan toward an exam, see what is being made and which items' sources changed, review the cards
+ * that are due, and open anything made before.
  */
-import { BookOpen } from "lucide-react";
-import { Link } from "react-router";
+import { useState } from "react";
+import { BookOpen, CalendarPlus, Crosshair } from "lucide-react";
+import { Link, useNavigate } from "react-router";
 import { useDocuments } from "@/api/vault";
+import { Button } from "@/components/Button";
 import { ButtonLink } from "@/components/ButtonLink";
+import { useToast } from "@/components/Toast";
+import { errorMessage } from "@/lib/api";
 import { EmptyState } from "@/components/EmptyState";
 import { SkeletonRows } from "@/components/Skeleton";
 import { plural } from "@/lib/format";
 import { useDecks } from "../api/decks";
+import { useGuides } from "../api/guides";
+import { startWeakSpots, useWeakSpots } from "../api/loop";
+import { usePlans } from "../api/plans";
 import { useMindmaps } from "../api/mindmaps";
 import { useQuizzes } from "../api/quizzes";
 import { useWorkshops } from "../api/workshops";
 import { useHubJobs } from "../hooks/pendingJobs";
+import { newClientToken } from "../lib/jobs";
 import { withoutKindPrefix } from "../lib/titles";
-import { DeckCard, MindmapCard, QuizCard, WorkshopCard } from "./HubCards";
+import { pendingJobs } from "../hooks/pendingJobs";
+import { DeckCard, GuideCard, MindmapCard, PlanCard, QuizCard, WorkshopCard } from "./HubCards";
+import { SourceChanges } from "./SourceChanges";
 import { GENERATOR_KINDS, KINDS } from "./kinds";
 import { PendingJobs } from "./PendingJobs";
 import { HubSection } from "./HubSection";
@@ -25,7 +36,7 @@ function CreateTiles() {
   return (
     <section aria-labelledby="create-title">
       <h2 id="create-title" className="sr-only">Make something new</h2>
-      <ul className="grid grid-cols-2 gap-3 xl:grid-cols-4">
+      <ul className="grid grid-cols-2 gap-3 lg:grid-cols-3 xl:grid-cols-5">
         {GENERATOR_KINDS.map((kind) => {
           const info = KINDS[kind];
           return (
@@ -71,22 +82,54 @@ function DueBanner() {
   );
 }
 
+/** The loop's two starting points: practise what went wrong, and plan toward an exam. */
+function LoopActions() {
+  const weak = useWeakSpots();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [token] = useState(newClientToken);
+  const [busy, setBusy] = useState(false);
+  const passages = weak.data?.passages ?? 0;
+  const practise = async () => {
+    setBusy(true);
+    try {
+      const job = await startWeakSpots(token);
+      pendingJobs.add({ job_id: job.job_id, kind: job.kind, label: "your weak spots", started_at: Date.now() });
+      navigate(`/study/jobs/${encodeURIComponent(job.job_id)}`);
+    } catch (error) {
+      toast({ tone: "error", title: "The quiz couldn't be started", body: errorMessage(error) });
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <Button icon={<Crosshair size={15} />} onClick={() => void practise()} loading={busy} disabled={!passages}
+        title={passages ? undefined : "Nothing to practise: no recent mistakes or forgotten cards"}>
+        Practise my weak spots{passages ? ` (${plural(passages, "passage")})` : ""}
+      </Button>
+      <ButtonLink to="/study/plans/new" icon={<CalendarPlus size={15} />}>New exam plan</ButtonLink>
+    </div>
+  );
+}
+
 export function StudyHub() {
   const documents = useDocuments();
   const quizzes = useQuizzes();
   const decks = useDecks();
   const workshops = useWorkshops();
   const mindmaps = useMindmaps();
+  const plans = usePlans();
+  const guides = useGuides();
   const pending = useHubJobs();
   const noDocuments = documents.isSuccess && documents.data.length === 0;
-  const nothingYet = [quizzes, decks, workshops, mindmaps].every((q) => q.isSuccess && q.data.length === 0);
+  const nothingYet = [quizzes, decks, workshops, mindmaps, guides].every((q) => q.isSuccess && q.data.length === 0);
 
   return (
     <PageShell>
       <header>
         <h1 className="text-xl font-semibold tracking-tight">Study</h1>
         <p className="mt-0.5 text-sm text-ink-muted">
-          Quizzes, flashcards, workshops and mind maps made from your own documents — each one shows the passages it came from.
+          Quizzes, flashcards, workshops, mind maps and study guides made from your own documents — each one shows the passages it came from. Mistakes become cards; an exam plan tells you what to study each day.
         </p>
       </header>
       <StudyModelNotice />
@@ -100,8 +143,13 @@ export function StudyHub() {
       ) : (
         <>
           <CreateTiles />
+          <LoopActions />
           <PendingJobs jobs={pending} />
           <DueBanner />
+          <SourceChanges />
+          <HubSection title="Exam plans" query={plans}>
+            {(items) => items.map((plan) => <PlanCard key={plan.id} plan={plan} />)}
+          </HubSection>
           {nothingYet && pending.length === 0 && (
             <p className="rounded-2xl border border-dashed border-line-strong px-4 py-6 text-center text-sm text-ink-muted">
               Nothing made yet. Start with a quiz — ten questions take about a minute to write on a local model.
@@ -118,6 +166,9 @@ export function StudyHub() {
           </HubSection>
           <HubSection title="Mind maps" query={mindmaps}>
             {(items) => items.map((map) => <MindmapCard key={map.id} mindmap={map} />)}
+          </HubSection>
+          <HubSection title="Study guides" query={guides}>
+            {(items) => items.map((guide) => <GuideCard key={guide.id} guide={guide} />)}
           </HubSection>
           {[quizzes, decks, workshops, mindmaps].every((q) => q.isPending) && <SkeletonRows rows={6} label="Loading your study items" />}
         </>

@@ -1,5 +1,5 @@
-/** The four things the study hub makes: their names, icons, and one sentence that says what each is for. */
-import { BookOpenText, Layers, ListChecks, Network, type LucideIcon } from "lucide-react";
+/** The things the study hub makes: their names, icons, and one sentence that says what each is for. */
+import { BookOpenText, Crosshair, Gauge, Layers, ListChecks, Network, ScrollText, type LucideIcon } from "lucide-react";
 import type { GeneratorKind, JobKind } from "../api/types";
 
 export interface KindInfo {
@@ -26,6 +26,10 @@ export const KINDS: Record<GeneratorKind, KindInfo> = {
     kind: "mindmap", noun: "mind map", icon: Network,
     blurb: "The main topics and how they connect, on a canvas you can arrange and export.",
   },
+  guide: {
+    kind: "guide", noun: "study guide", icon: ScrollText,
+    blurb: "A briefing, FAQ, glossary or timeline where every statement cites its passage.",
+  },
 };
 
 export const GENERATOR_KINDS = Object.keys(KINDS) as GeneratorKind[];
@@ -37,4 +41,5 @@ export function isGeneratorKind(value: string | undefined): value is GeneratorKi
 /** The icon of any job (lessons and recaps borrow their parent's). */
 export const JOB_ICONS: Record<JobKind, LucideIcon> = {
   quiz: ListChecks, recap: ListChecks, deck: Layers, workshop: BookOpenText, lesson: BookOpenText, mindmap: Network,
+  weak_spots: Crosshair, guide: ScrollText, optimize: Gauge,
 };

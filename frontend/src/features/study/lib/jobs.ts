@@ -26,6 +26,9 @@ export const KIND_NOUN: Record<JobKind, string> = {
   mindmap: "mind map",
   lesson: "lesson",
   recap: "recap quiz",
+  weak_spots: "weak-spots quiz",
+  guide: "study guide",
+  optimize: "personal scheduling parameters",
 };
 
 /** What the model is doing, in a calm sentence, for a job that isn't over. */
@@ -40,6 +43,9 @@ export function jobActivity(kind: JobKind, status: JobStatus, elapsedS: number):
     workshop: "Planning the lessons and their objectives",
     lesson: "Writing the lesson from your documents",
     mindmap: "Finding the main topics and how they connect",
+    weak_spots: "Writing questions on what you got wrong",
+    guide: "Reading your documents and writing the guide",
+    optimize: "Fitting the scheduler to your reviews",
   };
   const tail = elapsedS > 90 ? " — larger scopes take a few minutes on a local model." : "…";
   return work[kind] + tail;
@@ -52,7 +58,12 @@ export function resultPath(job: Pick<Job, "kind" | "result_id" | "result_url">):
   switch (job.kind) {
     case "quiz":
     case "recap":
+    case "weak_spots":
       return `/study/quizzes/${id}`;
+    case "guide":
+      return `/study/guides/${id}`;
+    case "optimize":
+      return "/dashboard";
     case "deck":
       return `/study/decks/${id}`;
     case "workshop":

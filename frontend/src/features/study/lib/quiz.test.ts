@@ -8,7 +8,7 @@ const question = (id: string, position: number): Question =>
 const attempt = (id: string, started: string, finished: string | null, score: number, answered: string[] = []): Attempt => ({
   id, quiz_id: "q", started_at: started, finished_at: finished, total: 3, answered: answered.length,
   correct: Math.round(score * 3), score,
-  answers: answered.map((question_id) => ({ question_id, choice_index: 0, correct: true, correct_index: 0, explanation: "", answered_at: started })),
+  answers: answered.map((question_id) => ({ question_id, choice_index: 0, correct: true, unsure: false, correct_index: 0, explanation: "", answered_at: started })),
 });
 
 describe("quiz progress", () => {

@@ -5,7 +5,8 @@ import { currentCard, ratingForKey, remaining, reviewReducer, startSession } fro
 const interval = (label: string, seconds: number) => ({ due: "2026-01-01T00:00:00Z", seconds, label });
 
 const card = (id: string): Card => ({
-  id, deck_id: "d", position: 1, front: `front ${id}`, back: `back ${id}`, tags: [], origin: "generated", sources: [],
+  id, deck_id: "d", position: 1, kind: "basic", front: `front ${id}`, back: `back ${id}`, tags: [], origin: "generated", sources: [],
+  note_id: null, cloze_n: null, segments: null, question_id: null,
   state: "new", due: "2026-01-01T00:00:00Z", last_review: null, reps: 0, lapses: 0, stability: null, difficulty: null,
   intervals: { again: interval("1m", 60), hard: interval("6m", 360), good: interval("10m", 600), easy: interval("4d", 345_600) },
 });

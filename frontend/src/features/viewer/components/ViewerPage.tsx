@@ -1,11 +1,14 @@
 /**
  * `/library/documents/:documentId?block=…&page=…&q=…`: a document opened at a place, full width — from a
- * search result, the command palette or a chat citation's "Open in viewer".
+ * search result, the command palette or a chat citation's "Open in viewer". A cited passage can become a
+ * flashcard ("Make a card from this passage"); a note opens in its editor.
  */
-import { ArrowLeft, Download, FileText, MessageSquare } from "lucide-react";
+import { useState } from "react";
+import { ArrowLeft, Download, FileText, Layers, MessageSquare, NotebookPen } from "lucide-react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
-import { documentFileUrl } from "@/api/vault";
-import { buttonClassName, IconButton } from "@/components/Button";
+import { documentFileUrl, useDocuments } from "@/api/vault";
+import { Button, buttonClassName, IconButton } from "@/components/Button";
+import { MakeCardDialog } from "@/components/MakeCardDialog";
 import { fileTypeLabel } from "@/lib/format";
 import { useOutline } from "@/api/viewer";
 import { queryTerms } from "@/lib/highlight";
@@ -21,6 +24,8 @@ export function ViewerPage() {
   const query = params.get("q") ?? "";
   const block = params.get("block");
   const filename = outline.data?.filename ?? "Document";
+  const [making, setMaking] = useState(false);
+  const isNote = useDocuments().data?.find((doc) => doc.id === documentId)?.source_kind === "note";
   return (
     <div className="flex h-full min-h-0 flex-col">
       <header className="flex shrink-0 flex-wrap items-center gap-3 border-b border-line bg-surface px-4 py-3 sm:px-6">
@@ -44,6 +49,14 @@ export function ViewerPage() {
             <MessageSquare size={14} /> Ask in chat
           </Link>
         )}
+        {block && (
+          <Button size="sm" icon={<Layers size={14} />} onClick={() => setMaking(true)}>Make a card from this passage</Button>
+        )}
+        {isNote && (
+          <Link to={`/notes/${documentId}`} className={buttonClassName("secondary", "sm")}>
+            <NotebookPen size={14} /> Edit note
+          </Link>
+        )}
         <a href={documentFileUrl(documentId)} target="_blank" rel="noopener" data-testid="open-original" className={buttonClassName("secondary", "sm")}>
           <Download size={14} /> Download original
         </a>
@@ -54,6 +67,10 @@ export function ViewerPage() {
         className="min-h-0 flex-1 overflow-y-auto bg-canvas px-4 py-5 sm:px-6">
         <DocumentViewer key={`${documentId}-${block}-${page}`} target={{ documentId, block, page, terms: queryTerms(query) }} />
       </div>
+      {block && making && (
+        <MakeCardDialog key={block} open onClose={() => setMaking(false)} blockId={block}
+          where={`${filename}${page ? `, p. ${page}` : ""}`} />
+      )}
     </div>
   );
 }

@@ -1,14 +1,17 @@
-/** Add a card by hand or edit one: front, back and tags (spaces or commas between tags). */
+/**
+ * Add a card by hand or edit one: its kind (front/back, typed answer, cloze), its text and tags (spaces or
+ * commas between tags). A cloze card hides parts of its text: select them and press "Hide selection".
+ */
 import { useState } from "react";
 import { Button } from "@/components/Button";
+import { CardFields, cardTextValid, type CardText } from "@/components/CardFields";
 import { Dialog } from "@/components/Dialog";
-import { TextArea, TextInput } from "@/components/Input";
+import { TextInput } from "@/components/Input";
 import { errorMessage } from "@/lib/api";
 import type { Card, CardInput } from "@/features/study/api/types";
 
-export function parseTags(text: string): string[] {
-  return [...new Set(text.split(/[\s,]+/).map((tag) => tag.trim()).filter(Boolean))];
-}
+export { parseTags } from "@/lib/cards";
+import { parseTags } from "@/lib/cards";
 
 export function CardEditor({ open, card, onSave, onClose, saving, error }: {
   open: boolean;
@@ -18,14 +21,13 @@ export function CardEditor({ open, card, onSave, onClose, saving, error }: {
   saving: boolean;
   error: unknown;
 }) {
-  const [front, setFront] = useState(card?.front ?? "");
-  const [back, setBack] = useState(card?.back ?? "");
+  const [text, setText] = useState<CardText>({ kind: card?.kind ?? "basic", front: card?.front ?? "", back: card?.back ?? "" });
   const [tags, setTags] = useState(card?.tags.join(" ") ?? "");
-  const valid = front.trim().length > 0 && back.trim().length > 0;
+  const valid = cardTextValid(text);
 
   return (
     <Dialog open={open} onClose={onClose} title={card ? "Edit card" : "Add a card"} className="max-w-lg" initialFocus="textarea"
-      description={card ? "Its review schedule stays as it is." : "It joins the deck as a new card, due for review now."}
+      description={card ? (card.kind === "cloze" ? "Every card of this note changes with it; their schedules stay." : "Its review schedule stays as it is.") : "It joins the deck as a new card, due for review now."}
       footer={
         <>
           <Button onClick={onClose}>Cancel</Button>
@@ -35,16 +37,9 @@ export function CardEditor({ open, card, onSave, onClose, saving, error }: {
     >
       <form id="card-editor" className="space-y-3" onSubmit={(event) => {
         event.preventDefault();
-        if (valid) onSave({ front: front.trim(), back: back.trim(), tags: parseTags(tags) });
+        if (valid) onSave({ kind: text.kind, front: text.front.trim(), back: text.back.trim(), tags: parseTags(tags) });
       }}>
-        <label className="block space-y-1">
-          <span className="text-[13px] font-medium">Front</span>
-          <TextArea value={front} onChange={(event) => setFront(event.target.value)} rows={3} maxLength={2000} className="w-full" placeholder="A question or a term" />
-        </label>
-        <label className="block space-y-1">
-          <span className="text-[13px] font-medium">Back</span>
-          <TextArea value={back} onChange={(event) => setBack(event.target.value)} rows={4} maxLength={4000} className="w-full" placeholder="The answer" />
-        </label>
+        <CardFields value={text} onChange={setText} kindFixed={card !== null} />
         <label className="block space-y-1">
           <span className="text-[13px] font-medium">Tags <span className="font-normal text-ink-faint">(optional)</span></span>
           <TextInput value={tags} onChange={(event) => setTags(event.target.value)} className="w-full" placeholder="biology cells" />

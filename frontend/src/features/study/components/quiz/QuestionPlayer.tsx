@@ -1,9 +1,11 @@
 /**
  * One question at a time: choose an option (click, or keys 1–4 / A–D), check it, and get the verdict at
- * once with the explanation and the passages it comes from; then on to the next (Enter).
+ * once with the explanation and the passages it comes from; then on to the next (Enter). A wrong answer,
+ * or one marked "Not sure", becomes a card in the Mistakes deck of the quiz's documents.
  */
 import { useEffect, useState } from "react";
-import { ArrowRight, Check, X } from "lucide-react";
+import { ArrowRight, Check, Layers, X } from "lucide-react";
+import { Link } from "react-router";
 import { Button } from "@/components/Button";
 import { Kbd } from "@/components/Kbd";
 import { Progress } from "@/components/Progress";
@@ -42,6 +44,7 @@ export function QuestionPlayer({ quizId, question, number, total, attempt, onAns
   onNext: () => void;
 }) {
   const [chosen, setChosen] = useState<number | null>(null);
+  const [unsure, setUnsure] = useState(false);
   const [graded, setGraded] = useState<GradedAnswer | null>(null);
   const answer = useAnswer(quizId);
   const toast = useToast();
@@ -49,7 +52,7 @@ export function QuestionPlayer({ quizId, question, number, total, attempt, onAns
 
   const check = () => {
     if (chosen === null || graded || answer.isPending) return;
-    answer.mutate({ attemptId: attempt.id, questionId: question.id, choice: chosen }, {
+    answer.mutate({ attemptId: attempt.id, questionId: question.id, choice: chosen, unsure }, {
       onSuccess: (result) => {
         setGraded(result);
         onAnswered(result);
@@ -125,6 +128,13 @@ export function QuestionPlayer({ quizId, question, number, total, attempt, onAns
             <p className="mt-1 text-sm leading-relaxed text-ink">{graded.explanation}</p>
           </div>
           <SourceLinks sources={graded.sources} />
+          {graded.mistake_card && (
+            <p className="flex flex-wrap items-center gap-1.5 text-[13px] text-ink-muted" data-testid="mistake-card">
+              <Layers size={14} className="shrink-0" />
+              {graded.correct ? "Marked not sure, so" : "So you remember it next time,"} it is now a card in your
+              <Link to={`/study/decks/${graded.mistake_card.deck_id}`} className="font-medium text-accent hover:underline">Mistakes deck</Link>, due for review.
+            </p>
+          )}
           <div className="flex items-center justify-end gap-3">
             <span className="hidden text-xs text-ink-faint sm:inline-flex sm:items-center sm:gap-1">Press <Kbd>Enter</Kbd></span>
             <Button variant="primary" onClick={onNext} autoFocus>
@@ -133,7 +143,11 @@ export function QuestionPlayer({ quizId, question, number, total, attempt, onAns
           </div>
         </div>
       ) : (
-        <div className="mt-5 flex items-center justify-end gap-3">
+        <div className="mt-5 flex flex-wrap items-center justify-end gap-3">
+          <label className="mr-auto inline-flex cursor-pointer items-center gap-2 text-[13px] text-ink-muted" title="A right answer you were not sure of becomes a card too">
+            <input type="checkbox" checked={unsure} onChange={(event) => setUnsure(event.target.checked)} className="size-4 accent-[var(--q-accent)]" />
+            Not sure
+          </label>
           <span className="hidden text-xs text-ink-faint sm:inline-flex sm:items-center sm:gap-1"><Kbd>1</Kbd>–<Kbd>{question.options.length}</Kbd> to choose, <Kbd>Enter</Kbd> to check</span>
           <Button variant="primary" onClick={check} disabled={chosen === null} loading={answer.isPending}>Check answer</Button>
         </div>
