@@ -45,7 +45,7 @@ def test_parameters_are_fitted_to_the_review_log_once_there_are_enough(
 
         if not optimizer_installed():
             assert status["optimizer_installed"] is False
-            assert "requirements-local.txt" in status["hint"]
+            assert "requirements-optimizer.txt" in status["hint"]
             missing = api.post("/api/study/scheduler/optimize")
             assert missing.status_code == 503
             assert missing.json()["error"]["code"] == "optimizer_missing"
