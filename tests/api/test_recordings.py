@@ -1,0 +1,106 @@
+"""Recordings as documents, through the upload API of a real server: every container a recorder or browser
+makes is recognised by its bytes, transcribed on the machine into passages that carry their time span, found
+by search at the right second, played from its original with range requests; unusable audio is refused with
+a clear 4xx."""
+
+from __future__ import annotations
+
+import io
+import re
+import wave
+from collections.abc import Callable
+
+import httpx
+import pytest
+
+from tests.support.speech import encode, lecture, require_voice, speak
+from tests.support.vault import ingest, upload, wait_for_run
+
+SENTENCES = ["The mitochondria is the powerhouse of the cell.",
+             "Photosynthesis turns sunlight into sugar inside the chloroplast.",
+             "The Krebs cycle releases energy from food."]
+CONTAINERS = ["wav", "mp3", "m4a", "aac", "flac", "ogg", "webm", "mp4", "mov"]
+
+
+@pytest.fixture(scope="module")
+def spoken() -> tuple[bytes, list[float]]:
+    require_voice()
+    return lecture(SENTENCES, pause_s=2.5)
+
+
+def _seconds(section: str) -> tuple[int, int]:
+    start, end = section.split("\u2013")
+    clock = [[int(part) for part in value.split(":")] for value in (start, end)]
+    return tuple(sum(p * 60 ** i for i, p in enumerate(reversed(c))) for c in clock)  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("container", CONTAINERS)
+def test_each_container_is_transcribed_with_words_at_their_time(
+        api: httpx.Client, unique: Callable[[str], str], spoken: tuple[bytes, list[float]], container: str) -> None:
+    wav, starts = spoken
+    name = unique(f"lecture.{container}")
+    document = ingest(api, {name: wav if container == "wav" else encode(wav, container)}, timeout_s=240)[name]
+    stored = next(doc for doc in api.get("/api/documents").json() if doc["id"] == document["id"])
+    assert (stored["status"], stored["kind"]) == ("ready", "audio"), stored
+    assert abs(stored["pages"] - (starts[-1] + 5)) < 4  # its length in seconds
+    for word, start in (("mitochondria", starts[0]), ("chloroplast", starts[1]), ("energy", starts[2])):
+        hits = api.get("/api/search", params={"q": word, "k": 5, "mode": "sparse",
+                                              "documents": document["id"]}).json()["hits"]
+        assert hits, word
+        hit = hits[0]
+        assert word.lower() in hit["text"].lower(), hit
+        first, last = _seconds(hit["section"])
+        assert first <= start + 1 and last >= start, (word, start, hit["section"])
+
+
+def test_a_recording_is_played_from_any_second(api: httpx.Client, unique: Callable[[str], str],
+                                               spoken: tuple[bytes, list[float]]) -> None:
+    name = unique("seek.mp3")
+    data = encode(spoken[0], "mp3")
+    document = ingest(api, {name: data}, timeout_s=240)[name]
+    whole = api.get(f"/api/documents/{document['id']}/file")
+    assert whole.status_code == 200 and whole.content == data
+    assert whole.headers["accept-ranges"] == "bytes"
+    part = api.get(f"/api/documents/{document['id']}/file", headers={"Range": "bytes=1000-1999"})
+    assert part.status_code == 206, part.text
+    assert part.content == data[1000:2000]
+    assert part.headers["content-range"] == f"bytes 1000-1999/{len(data)}"
+    outline = api.get(f"/api/documents/{document['id']}/outline").json()
+    assert outline["kind"] == "audio"
+
+
+def test_german_is_heard_as_german(api: httpx.Client, unique: Callable[[str], str]) -> None:
+    require_voice()
+    wav, _starts = lecture(["Die Zelle ist die kleinste Einheit des Lebens.", "Das Herz pumpt Blut durch den Körper."],
+                           voice="de")
+    name = unique("vorlesung.m4a")
+    document = ingest(api, {name: encode(wav, "m4a")}, timeout_s=240)[name]
+    hits = api.get("/api/search", params={"q": "Zelle", "k": 5, "mode": "sparse",
+                                          "documents": document["id"]}).json()["hits"]
+    assert hits and re.search(r"Zelle|Einheit", hits[0]["text"]), hits
+
+
+def test_unusable_audio_is_refused_with_a_clear_4xx(api: httpx.Client, unique: Callable[[str], str]) -> None:
+    require_voice()
+    refused = upload(api, {unique("broken.ogg"): b"OggS" + bytes(300), unique("sound.mp3"): b"these are words",
+                           unique("empty-track.wav"): speak("x")[:44]})
+    assert refused.status_code in (413, 415, 422), refused.text
+    codes = {item["code"] for item in refused.json()["error"]["details"]}
+    assert codes <= {"unreadable_audio", "content_mismatch"} and "unreadable_audio" in codes, refused.json()
+
+
+def test_silence_is_said_to_hold_no_speech(api: httpx.Client, unique: Callable[[str], str]) -> None:
+    require_voice()
+    out = io.BytesIO()
+    with wave.open(out, "wb") as target:
+        target.setnchannels(1)
+        target.setsampwidth(2)
+        target.setframerate(16000)
+        target.writeframes(bytes(16000 * 2 * 60))
+    name = unique("silence.wav")
+    response = upload(api, {name: out.getvalue()})
+    assert response.status_code == 202, response.text
+    wait_for_run(api, response.json()["workflow_id"], timeout_s=240)
+    (document,) = response.json()["documents"]
+    stored = next(doc for doc in api.get("/api/documents").json() if doc["id"] == document["id"])
+    assert stored["status"] == "failed" and "No speech" in stored["error"], stored
