@@ -13,6 +13,7 @@ from backend.places import describe
 from backend.retrieval.types import Hit, Location
 from backend.store.kinds import place_of
 
+
 @dataclass(frozen=True)
 class Source:
     """A passage of a document that a tool handed to the model."""

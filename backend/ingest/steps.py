@@ -124,6 +124,13 @@ def extract_step(workflow_id: str, document_id: str) -> Extracted:
         log.exception("extracting %s failed", item["filename"])
         fail(item, f"The file could not be read ({type(exc).__name__}).")
         return {"ok": False, "reason": "extract_failed"}
+    return _stage(item, result)
+
+
+def _stage(item: store.IngestItemWithDocument, result: ExtractResult) -> Extracted:
+    """Chunk what was read into `ingest_chunks` for the store step."""
+    ctx = get_context()
+    workflow_id, document_id = item["workflow_id"], item["document_id"]
     chunks = chunk_units(result.units, ctx.settings.chunk_size, ctx.settings.chunk_overlap)
     if not chunks:
         fail(item, nothing_found(item["kind"], result.pages))

@@ -8,6 +8,7 @@ piece and a crash costs at most the piece in progress. A voice question is a rec
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,7 +56,7 @@ def plan(path: str, wanted: VoiceModelName, languages: tuple[str, ...], max_seco
     speech = whisper.speech_spans(samples)
     model, files = whisper.load(wanted)
     language = whisper.likeliest_language(model, files, samples, languages) if speech else languages[0]
-    pieces = tuple((round(a, 2), round(b, 2)) for a, b in zip(cuts, cuts[1:], strict=False))
+    pieces = tuple((round(a, 2), round(b, 2)) for a, b in itertools.pairwise(cuts))
     return Plan(round(duration, 2), language, files.name, pieces, round(sum(b - a for a, b in speech), 2))
 
 

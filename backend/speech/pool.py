@@ -43,6 +43,6 @@ def transcription_pool() -> ProcessPool:
     with _Shared.lock:
         if _Shared.pool is None:
             budget = cpu_budget(MAX_RECORDING_S)
-            _Shared.pool = ProcessPool(1, ProcessLimits(memory_mb=MEMORY_MB, cpu_s=budget, wall_s=budget * STUCK_FACTOR),
-                                       name="quire-transcribe", recycle_rss_mb=MEMORY_MB)
+            limits = ProcessLimits(memory_mb=MEMORY_MB, cpu_s=budget, wall_s=budget * STUCK_FACTOR)
+            _Shared.pool = ProcessPool(1, limits, name="quire-transcribe", recycle_rss_mb=MEMORY_MB)
         return _Shared.pool

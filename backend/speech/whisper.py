@@ -40,13 +40,21 @@ def model_files(wanted: VoiceModelName) -> ModelFiles:
 
 
 @functools.cache
+def _threads() -> int:
+    """The threads CTranslate2 uses: every core of this process. Called before faster_whisper is imported.
+
+    The sandbox caps OpenMP at one thread for tesseract's sake (backend/sandbox.py); CTranslate2's decoder
+    deadlocks when told to use more threads than that cap allows. The transcription pool's children run
+    nothing else, so the cap is lifted to the cores they use, before OpenMP is loaded with the library."""
+    threads = len(os.sched_getaffinity(0)) or 1
+    os.environ["OMP_THREAD_LIMIT"] = str(threads)
+    return threads
+
+
+@functools.cache
 def load(wanted: VoiceModelName) -> tuple[Any, ModelFiles]:
     """The model (kept for the child's life); its weights are joined in memory when shipped in parts."""
-    threads = len(os.sched_getaffinity(0)) or 1
-    # The sandbox caps OpenMP at one thread for tesseract's sake (backend/sandbox.py); CTranslate2's decoder
-    # deadlocks when told to use more threads than that cap allows. The transcription pool's children run
-    # nothing else, so the cap is lifted to the cores it uses, before OpenMP is loaded with the library.
-    os.environ["OMP_THREAD_LIMIT"] = str(threads)
+    threads = _threads()
     from faster_whisper import WhisperModel
 
     files = model_files(wanted)
@@ -62,6 +70,7 @@ def load(wanted: VoiceModelName) -> tuple[Any, ModelFiles]:
 
 def speech_spans(samples: np.ndarray) -> list[tuple[float, float]]:
     """Where someone speaks in `samples` (int16, 16 kHz), in seconds from its start."""
+    _threads()
     from faster_whisper.vad import VadOptions, get_speech_timestamps
 
     spans = get_speech_timestamps(as_float(samples), VadOptions(min_speech_duration_ms=_MIN_SPEECH_MS))
@@ -76,7 +85,8 @@ def likeliest_language(model: Any, files: ModelFiles, samples: np.ndarray, langu
     if len(languages) == 1:
         return languages[0]
     spans = speech_spans(samples[: 10 * 60 * SAMPLE_RATE])
-    speech = np.concatenate([samples[int(a * SAMPLE_RATE):int(b * SAMPLE_RATE)] for a, b in spans]) if spans else samples
+    parts = [samples[int(a * SAMPLE_RATE):int(b * SAMPLE_RATE)] for a, b in spans]
+    speech = np.concatenate(parts) if parts else samples
     _best, _probability, ranked = model.detect_language(as_float(speech[: _LANGUAGE_PROBE_S * SAMPLE_RATE]))
     scores = dict(ranked)
     return max(languages, key=lambda code: scores.get(code, 0.0))

@@ -50,7 +50,8 @@ class Format:
     names it; `signature` says whether a file's first bytes (and, for a package, its contents) are this
     format beyond doubt — then they decide, whatever the name says; `check` refuses at upload (RejectedFile)
     a file whose content is not what its name claims or cannot be read (told whether the signature
-    showed it: a file named .pdf without a PDF's header is refused, a package named .docx looked into); `nothing_found` says why a file read
+    showed it: a file named .pdf without a PDF's header is refused, a package named .docx looked into);
+    `nothing_found` says why a file read
     without error gave no text, in the format's words (pages: its length in `unit`s)."""
 
     kind: DocKind

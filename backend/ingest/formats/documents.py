@@ -138,7 +138,8 @@ TEXT = Format(kind="txt", label="plain text", name="text", extensions=("txt", "t
 WEB_PAGE = Format(
     kind="html", label="a web page", name="HTML", extensions=("html", "htm"), mime="text/html", viewer="text",
     read=_plain(extract_html), check=_text(html=True),
-    nothing_found=lambda _pages: f"{_MESSAGE}: the web page shows no text (its title, scripts and styles are not read).",
+    nothing_found=lambda _pages: (f"{_MESSAGE}: the web page shows no text (its title, scripts and styles "
+                                  "are not read)."),
 )
 PICTURE = Format(
     kind="image", label="a picture", name="pictures (PNG, JPEG, TIFF, GIF, BMP)",

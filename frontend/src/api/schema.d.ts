@@ -1233,7 +1233,7 @@ export interface components {
              * @description What the file is read as, decided by its content
              * @enum {string}
              */
-            kind: "pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image";
+            kind: "pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image" | "audio";
             /**
              * Read As
              * @description Set when the content, not the name, decided the kind, e.g. "Read as a Word document: its name says .doc."
@@ -1824,7 +1824,7 @@ export interface components {
             /** Id */
             id: string;
             /** Kind */
-            kind: ("pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image") | null;
+            kind: ("pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image" | "audio") | null;
             /** Last Workflow Id */
             last_workflow_id: string | null;
             /** Mime */
@@ -2686,7 +2686,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image";
+            kind: "pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image" | "audio";
             /** Pages */
             pages: number | null;
             progress: components["schemas"]["Progress"];
@@ -3013,7 +3013,7 @@ export interface components {
             /** Filename */
             filename: string;
             /** Kind */
-            kind: ("pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image") | null;
+            kind: ("pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image" | "audio") | null;
             /** Pages */
             pages: number | null;
             /** Sha256 */
