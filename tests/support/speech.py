@@ -1,7 +1,8 @@
 """Test speech: a sentence spoken by espeak-ng (a Debian package) as WAV, re-encoded with PyAV into the
 containers browsers and recorders make (WebM/Opus, Ogg/Opus, MP4/AAC, M4A, MOV, MP3, FLAC, raw
 AAC), and lectures: sentences with pauses between them, each sentence's start known to the sample.
-Tests that need it skip with the reason when espeak-ng or the voice requirements are missing (scripts/setup.sh --dev installs both)."""
+Tests that need it skip with the reason when espeak-ng or the voice requirements
+are missing (scripts/setup.sh --dev installs both)."""
 
 from __future__ import annotations
 
