@@ -156,7 +156,8 @@ def _plan_recording(item: store.IngestItemWithDocument, on_progress: ProgressCal
         fail(item, nothing_found(item["kind"], None))
         return {"ok": False, "reason": "empty"}
     store.update_item(ctx.db, item["workflow_id"], item["document_id"], state="extracting",
-                      pages=round(recording["duration_s"]), detail=recordings.planned(recording))
+                      pages=round(recording["duration_s"]), language=recording["language"],
+                      detail=recordings.planned(recording))
     return {"ok": True, "pages": round(recording["duration_s"]), "recording": recording}
 
 

@@ -23,6 +23,8 @@ from backend.speech.models import INSTALL_HINT, ModelFiles, VoiceModelName, find
 # Speech shorter than this is noise to Whisper; a pause this long ends a passage's sentence.
 _MIN_SPEECH_MS = 250
 _LANGUAGE_PROBE_S = 30
+# Language detection this sure is taken as it is; below, the languages are compared by reading the probe.
+_SURE = 0.8
 
 
 @dataclass(frozen=True)
@@ -78,18 +80,34 @@ def speech_spans(samples: np.ndarray) -> list[tuple[float, float]]:
 
 
 def likeliest_language(model: Any, files: ModelFiles, samples: np.ndarray, languages: tuple[str, ...]) -> str:
-    """The most probable of the user's languages in the first half minute of speech. Whisper's open
-    detection misjudges a few seconds too often (German heard as Dutch); the users' languages are known."""
+    """The most probable of the user's languages in the first half minute of speech.
+
+    Whisper's language detection looks at one window and misjudges a few seconds of speech too often
+    (a short German memo heard as English, German as Dutch). When it is not sure, the probe is transcribed
+    in each of the user's languages and the one the model reads most fluently (highest mean token
+    log-probability) wins: a German sentence forced into English comes out as improbable gibberish."""
     if not files.multilingual:
         return "en"
     if len(languages) == 1:
         return languages[0]
     spans = speech_spans(samples[: 10 * 60 * SAMPLE_RATE])
     parts = [samples[int(a * SAMPLE_RATE):int(b * SAMPLE_RATE)] for a, b in spans]
-    speech = np.concatenate(parts) if parts else samples
-    _best, _probability, ranked = model.detect_language(as_float(speech[: _LANGUAGE_PROBE_S * SAMPLE_RATE]))
+    probe = as_float((np.concatenate(parts) if parts else samples)[: _LANGUAGE_PROBE_S * SAMPLE_RATE])
+    _best, _probability, ranked = model.detect_language(probe)
     scores = dict(ranked)
-    return max(languages, key=lambda code: scores.get(code, 0.0))
+    likeliest = max(languages, key=lambda code: scores.get(code, 0.0))
+    if scores.get(likeliest, 0.0) >= _SURE:
+        return likeliest
+    return max(languages, key=lambda code: _fluency(model, probe, code))
+
+
+def _fluency(model: Any, probe: np.ndarray, language: str) -> float:
+    """The mean log-probability of the tokens Whisper writes for `probe` when told it is `language`."""
+    segments, _info = model.transcribe(probe, language=language, beam_size=1, condition_on_previous_text=False,
+                                       without_timestamps=True)
+    weighted = [(segment.avg_logprob, len(segment.tokens)) for segment in segments]
+    tokens = sum(count for _logprob, count in weighted)
+    return sum(logprob * count for logprob, count in weighted) / tokens if tokens else float("-inf")
 
 
 def transcribe(model: Any, samples: np.ndarray, language: str, offset_s: float = 0.0,

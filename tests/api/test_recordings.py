@@ -6,7 +6,6 @@ a clear 4xx."""
 from __future__ import annotations
 
 import io
-import re
 import wave
 from collections.abc import Callable
 
@@ -41,7 +40,7 @@ def test_each_container_is_transcribed_with_words_at_their_time(
     name = unique(f"lecture.{container}")
     document = ingest(api, {name: wav if container == "wav" else encode(wav, container)}, timeout_s=240)[name]
     stored = next(doc for doc in api.get("/api/documents").json() if doc["id"] == document["id"])
-    assert (stored["status"], stored["kind"]) == ("ready", "audio"), stored
+    assert (stored["status"], stored["kind"], stored["language"]) == ("ready", "audio", "en"), stored
     assert abs(stored["pages"] - (starts[-1] + 5)) < 4  # its length in seconds
     for word, start in (("mitochondria", starts[0]), ("chloroplast", starts[1]), ("energy", starts[2])):
         hits = api.get("/api/search", params={"q": word, "k": 5, "mode": "sparse",
@@ -72,15 +71,21 @@ def test_a_recording_is_played_from_any_second(api: httpx.Client, unique: Callab
 
 
 def test_german_is_heard_as_german(api: httpx.Client, unique: Callable[[str], str]) -> None:
+    """Two sentences (seven seconds of speech) are too little for Whisper's own language detection, which
+    hears this as English; Quire reads them in each of the user's languages and keeps the fluent one."""
     require_voice()
     wav, _starts = lecture(["Die Zelle ist die kleinste Einheit des Lebens.", "Das Herz pumpt Blut durch den Körper."],
                            voice="de")
     name = unique("vorlesung.m4a")
     document = ingest(api, {name: encode(wav, "m4a")}, timeout_s=240)[name]
-    hits = api.get("/api/search", params={"q": "Zelle", "k": 5, "mode": "sparse",
-                                          "documents": document["id"]}).json()["hits"]
-    assert hits
-    assert re.search(r"Zelle|Einheit", hits[0]["text"]), hits
+    stored = api.get(f"/api/documents/{document['id']}").json()
+    assert (stored["kind"], stored["language"]) == ("audio", "de"), stored
+    assert api.get(f"/api/documents/{document['id']}/outline").json()["language"] == "de"
+    for word in ("Einheit", "Körper"):
+        hits = api.get("/api/search", params={"q": word, "k": 5, "mode": "sparse",
+                                              "documents": document["id"]}).json()["hits"]
+        assert hits, word
+        assert word.lower() in hits[0]["text"].lower(), (word, hits)
 
 
 def test_unusable_audio_is_refused_with_a_clear_4xx(api: httpx.Client, unique: Callable[[str], str]) -> None:
