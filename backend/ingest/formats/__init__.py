@@ -1,22 +1,24 @@
 """The format registry: every file format Quire reads, each declared once (backend/ingest/formats/base.py).
 
 Upload validation, extraction, the stored MIME type, the viewer and the citations ask here instead of
-naming kinds, so a new format is one module beside documents.py and recording.py, listed in `_MODULES`,
-and its kind's name in backend/store/kinds.py (the closed vocabulary the API's schema carries).
-docs/notes/formats.md walks through adding one.
+naming kinds. Each format is one module here declaring its `FORMAT`, listed in `_MODULES` (the order in
+which signatures are tried); its kind's name is in backend/store/kinds.py (the closed vocabulary the API's
+schema carries, which the sandbox's children import without this registry), and tests/ingest/test_formats.py
+holds the two, and the web app's frontend/src/lib/formats.ts, in step. docs/notes/formats.md walks through
+adding one.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from backend.ingest.formats import documents, recording
+from backend.ingest.formats import csv, excel, markdown, pdf, picture, powerpoint, recording, text, web_page, word
 from backend.ingest.formats.base import Format
 from backend.ingest.sniff import PDF_HEADER_WINDOW, html_start, ole_signature
 from backend.store.kinds import DocKind
 
-_MODULES = (documents, recording)
-FORMATS: dict[DocKind, Format] = {fmt.kind: fmt for module in _MODULES for fmt in module.FORMATS}
+_MODULES = (pdf, word, powerpoint, excel, csv, markdown, text, web_page, picture, recording)
+FORMATS: dict[DocKind, Format] = {module.FORMAT.kind: module.FORMAT for module in _MODULES}
 EXTENSIONS: dict[str, DocKind] = {ext: fmt.kind for fmt in FORMATS.values() for ext in fmt.extensions}
 _HEAD_BYTES = PDF_HEADER_WINDOW + len(b"%PDF-")
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from backend.ingest.formats.checks import Check
 from backend.ingest.types import ExtractResult, ProgressCallback
 from backend.places import PlaceKind
 from backend.store.kinds import DocKind, place_of
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
 
 # How the web app shows a document (frontend/src/lib/formats.ts maps each kind to one).
 ViewerKind = Literal["pdf", "slides", "sheet", "text", "recording"]
+# How a format's `nothing_found` begins: why a file read without error gave no text.
+NO_TEXT = "No text could be found in this file"
+OFFICE_MIME = "application/vnd.openxmlformats-officedocument."
 
 
 class Reader(Protocol):
@@ -38,10 +42,6 @@ class SandboxedReader(Protocol):
 
     def __call__(self, pool: SandboxPool, path: Path, *, ocr_languages: str, on_progress: ProgressCallback | None,
                  should_stop: Callable[[], bool] | None) -> ExtractResult: ...
-
-
-# (the uploaded file, the extension its name has, whether the signature showed this format)
-Check = Callable[[Path, str, bool], None]
 
 
 @dataclass(frozen=True)
@@ -72,3 +72,12 @@ class Format:
     @property
     def place(self) -> PlaceKind:
         return place_of(self.kind)
+
+
+def plain(extract: Callable[[Path], ExtractResult]) -> Reader:
+    """A reader that needs neither OCR languages nor progress (one pass over a small text file)."""
+
+    def read(path: Path, *, ocr_languages: str, on_progress: ProgressCallback | None) -> ExtractResult:
+        return extract(path)
+
+    return read

@@ -7,12 +7,16 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
 from backend.ingest.extract.archive import OFFICE_LABELS, check_zip_directory, open_zip
 from backend.ingest.extract.text import bomless_utf16, decode_text
 from backend.ingest.types import ExtractionError, RejectedFile
+
+# (the uploaded file, the extension its name has, whether the signature showed its format)
+Check = Callable[[Path, str, bool], None]
 
 TEXT_SAMPLE_BYTES = 64 * 1024
 _SCAN_BLOCK = 1024 * 1024
@@ -77,3 +81,24 @@ def _has_nul(handle: BinaryIO, sample: bytes) -> bool:
         if b"\x00" in block:
             return True
     return False
+
+
+def text_check(html: bool = False) -> Check:
+    """The check of a text format (a web page's when `html`): no signature, the content decides."""
+
+    def check(path: Path, extension: str, _signed: bool) -> None:
+        check_text(path, extension, html=html)
+
+    return check
+
+
+def office_check(kind: str) -> Check:
+    """The check of an Office package: when its signature showed, it has already opened the package and
+    found its main part; otherwise a file named like it is looked into."""
+
+    def check(path: Path, extension: str, signed: bool) -> None:
+        if not signed:
+            check_office(path, kind, extension)
+
+    return check
+

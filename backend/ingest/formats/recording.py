@@ -75,10 +75,9 @@ def nothing_heard(_length: int | None) -> str:
             "right file and that its sound is not muted.")
 
 
-RECORDING = Format(
+FORMAT = Format(
     kind="audio", label="a recording", name="recordings (MP3, M4A, WAV, FLAC, Ogg, WebM, MP4/MOV)",
     extensions=("mp3", "m4a", "m4b", "aac", "mp4", "mov", "wav", "flac", "ogg", "oga", "opus", "webm", "weba"),
     mime="application/octet-stream", viewer="recording", unit="second", read=None, pieces=True,
     signature=lambda head, _path: audio.container(head) is not None, check=_check, nothing_found=nothing_heard,
 )
-FORMATS = (RECORDING,)
