@@ -1825,6 +1825,11 @@ export interface components {
             id: string;
             /** Kind */
             kind: ("pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image" | "audio") | null;
+            /**
+             * Language
+             * @description The language it was read in, where the reading decided one: a recording's speech (en, de)
+             */
+            language?: string | null;
             /** Last Workflow Id */
             last_workflow_id: string | null;
             /** Mime */
@@ -2376,6 +2381,11 @@ export interface components {
             id: string;
             /** Kind */
             kind: string | null;
+            /**
+             * Language
+             * @description The language it was read in, where the reading decided one (a recording's speech: en, de)
+             */
+            language?: string | null;
             /**
              * Pages
              * @description PDF pages, slides or a workbook's sheets; null for formats without them

@@ -110,6 +110,15 @@ export function alsoAtSummary(places: readonly Locatable[], kind?: string | null
 }
 
 /** How long a document is, in its own unit: "12 pages", "30 slides", "3 sheets", "58:00" for a recording. */
+/** A language's name from its code ("de" → "German"), for what a recording was heard in. */
+export function languageName(code: string): string {
+  try {
+    return new Intl.DisplayNames(["en"], { type: "language" }).of(code) ?? code;
+  } catch {
+    return code; // not a language code the browser knows
+  }
+}
+
 export function formatLength(kind: string | null | undefined, pages: number | null | undefined): string {
   if (pages === null || pages === undefined) return "—";
   const unit = formatInfo(kind).unit;

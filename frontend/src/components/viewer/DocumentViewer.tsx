@@ -50,7 +50,7 @@ export function DocumentViewer({ target }: { target: ViewerTarget }) {
     case "sheet":
       return <SheetView documentId={target.documentId} block={block} terms={terms} />;
     case "recording":
-      return <RecordingView documentId={target.documentId} block={block} terms={terms} />;
+      return <RecordingView documentId={target.documentId} block={block} terms={terms} language={outline.data.language ?? null} />;
     default:
       return (
         <TextView documentId={target.documentId} block={block} terms={terms} markdown={kind === "md" || kind === "html"}

@@ -9,7 +9,7 @@ import type { ViewerBlock } from "@/api/viewer";
 import { Button } from "@/components/Button";
 import { SkeletonRows } from "@/components/Skeleton";
 import { cn } from "@/lib/cn";
-import { formatClock, timeSpan } from "@/lib/location";
+import { formatClock, languageName, timeSpan } from "@/lib/location";
 import { Highlighted } from "./Highlighted";
 import { useBlockWindow } from "./useBlockWindow";
 
@@ -19,7 +19,9 @@ interface Timed {
   end: number;
 }
 
-export function RecordingView({ documentId, block, terms }: { documentId: string; block: string | null; terms: readonly string[] }) {
+export function RecordingView({ documentId, block, terms, language }: {
+  documentId: string; block: string | null; terms: readonly string[]; language: string | null;
+}) {
   const { blocks, showEarlier, showLater } = useBlockWindow(documentId, block, 200);
   const player = useRef<HTMLAudioElement>(null);
   const [now, setNow] = useState<number | null>(null);
@@ -47,7 +49,8 @@ export function RecordingView({ documentId, block, terms }: { documentId: string
     return () => audio.removeEventListener("loadedmetadata", seek);
   }, [citedStart]);
 
-  const playing = now === null ? cited : (passages.find((p) => now >= p.start && now < p.end + 1) ?? null);
+  // The passage heard last stays marked through the pause after it and once the recording has ended.
+  const playing = now === null ? cited : (passages.findLast((p) => p.start <= now) ?? null);
   const playingId = playing?.block.id ?? null;
   useEffect(() => {
     if (!playingId) return;
@@ -69,6 +72,11 @@ export function RecordingView({ documentId, block, terms }: { documentId: string
       <div className="sticky top-0 z-10 mb-3 rounded-xl border border-line bg-surface p-3 shadow-card">
         <audio ref={player} controls preload="metadata" className="w-full" data-testid="recording-player"
           src={documentFileUrl(documentId)} onTimeUpdate={(event) => setNow(event.currentTarget.currentTime)} />
+        {language && (
+          <p className="mt-1.5 text-[12px] text-ink-muted" data-testid="recording-language">
+            Transcribed on this machine, heard as {languageName(language)}
+          </p>
+        )}
       </div>
       {data.notice && <p className="mb-3 rounded-lg bg-warn-soft p-3 text-[13px] text-ink">{data.notice}</p>}
       {data.has_before && (
