@@ -6,13 +6,18 @@ a clear 4xx."""
 from __future__ import annotations
 
 import io
+import json
+import re
 import wave
 from collections.abc import Callable
 
 import httpx
 import pytest
 
+from tests.agent.chatting import chat
+from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.speech import encode, lecture, require_voice, speak
+from tests.support.study import card, generate, quiz_reply
 from tests.support.vault import ingest, upload, wait_for_run
 
 SENTENCES = ["The mitochondria is the powerhouse of the cell.",
@@ -114,3 +119,37 @@ def test_silence_is_said_to_hold_no_speech(api: httpx.Client, unique: Callable[[
     stored = next(doc for doc in api.get("/api/documents").json() if doc["id"] == document["id"])
     assert stored["status"] == "failed", stored
     assert "No speech" in stored["error"], stored
+
+
+def test_a_recording_is_a_source_like_any_other(api: httpx.Client, fake_ollama: FakeOllama,
+                                                unique: Callable[[str], str],
+                                                spoken: tuple[bytes, list[float]]) -> None:
+    """Chat cites it "at m:ss" (to the model and in the citation's section), and quizzes and flashcards are
+    generated from its passages and grounded on them, through the server with the fake model."""
+    wav, starts = spoken
+    name = unique("cell-lecture.ogg")
+    document = ingest(api, {name: encode(wav, "ogg")}, timeout_s=240)[name]
+    fake_ollama.script(
+        Reply(thinking="Search the lecture.", content="x"),
+        Reply(tool_calls=[("search_knowledge_base", {"query": "chloroplast photosynthesis sugar"})]),
+        Reply(content="Photosynthesis happens in the chloroplast [1]."),
+    )
+    stream = chat(api, "Where does photosynthesis happen?", scope={"document_ids": [document["id"]]})
+    cited = [c for c in stream.citations if c["document_id"] == document["id"]]
+    assert cited, stream.citations
+    assert cited[0]["kind"] == "audio"
+    first, _last = _seconds(cited[0]["section"])
+    assert first <= starts[1] + 1
+    told = next(m["content"] for m in fake_ollama.chat_requests[2]["messages"] if m["role"] == "tool")
+    assert re.search(rf"{re.escape(name)}, at \d+:\d\d", told), told
+
+    scope = {"document_ids": [document["id"]]}
+    quiz = api.get(generate(api, fake_ollama, "/api/study/quizzes", {"scope": scope, "count": 5},
+                            quiz_reply(5))["result_url"]).json()
+    assert quiz["question_count"] >= 1
+    assert {source["document_id"] for q in quiz["questions"] for source in q["sources"]} == {document["id"]}
+    assert "chloroplast" in fake_ollama.chat_requests[-1]["messages"][0]["content"].lower()
+    deck = api.get(generate(api, fake_ollama, "/api/study/decks", {"scope": scope, "count": 10},
+                            json.dumps({"cards": [card(n) for n in range(1, 11)]}))["result_url"]).json()
+    assert deck["card_count"] == 10
+    assert {source["filename"] for c in deck["cards"] for source in c["sources"]} == {name}
