@@ -10,7 +10,6 @@ import re
 import time
 from collections.abc import Callable
 
-import httpx
 import psutil
 import pytest
 
@@ -18,22 +17,12 @@ from tests.support.fake_ollama import FakeOllama
 from tests.support.hostile import tree_cpu_seconds
 from tests.support.server import QuireServer
 from tests.support.speech import lecture, require_voice
-from tests.support.vault import upload, wait_for_run
+from tests.support.vault import upload, wait_for_run, wait_until
 
 pytestmark = pytest.mark.slow
 SENTENCES = ["The mitochondria is the powerhouse of the cell.",
              "Photosynthesis turns sunlight into sugar inside the chloroplast.",
              "Entropy in a closed system never decreases over time."]
-
-
-def _wait_until(api: httpx.Client, workflow_id: str, ready: Callable[[dict], bool], timeout_s: float) -> dict:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        snapshot = api.get(f"/api/ingest/{workflow_id}").json()
-        if ready(snapshot):
-            return snapshot
-        time.sleep(0.05)
-    raise TimeoutError(f"condition not reached: {snapshot}")
 
 
 def _seven_minutes() -> bytes:
@@ -47,7 +36,7 @@ def test_kill_mid_recording_resumes_from_the_last_finished_piece(
     server = server_factory(QUIRE_VOICE_MODEL="tiny.en")
     with server.client() as api:
         workflow_id = upload(api, {"lecture.wav": _seven_minutes()}).json()["workflow_id"]
-        second = _wait_until(api, workflow_id, lambda s: any(k.endswith("#1") for k in s["executions"]), 600)
+        second = wait_until(api, workflow_id, lambda s: any(k.endswith("#1") for k in s["executions"]), 600)
         detail = second["documents"][0]["progress"]["detail"]
         assert detail.startswith("transcribing "), detail
         assert re.search(r" of 7:\d\d$", detail), detail
@@ -79,7 +68,7 @@ def test_cancel_stops_transcription_within_two_seconds(
     with server.client() as api:
         workflow_id = upload(api, {"lecture.wav": _seven_minutes()}).json()["workflow_id"]
         # Into the first piece's transcription: Whisper has heard something of it.
-        _wait_until(api, workflow_id, lambda s: any("#0" in k for k in s["executions"])
+        wait_until(api, workflow_id, lambda s: any("#0" in k for k in s["executions"])
                     and re.match(r"transcribing (?!0:00 )", s["documents"][0]["progress"]["detail"]), 300)
         used = tree_cpu_seconds(server.process.pid)
         transcriber = psutil.Process(max((pid for pid in used if pid != server.process.pid), key=used.__getitem__))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
 
 from backend.ingest.formats import checks
 from backend.ingest.formats.base import Format
@@ -21,26 +20,18 @@ from backend.places import span_section
 from backend.sandbox import JobError
 from backend.speech import audio
 from backend.speech.pool import MAX_RECORDING_S
+from backend.store.staging import Segment
 
 # A pause this long ends a passage that has reached a third of its length (a new thought, a new slide).
 _PAUSE_S = 1.5
 _MIN_SHARE = 3
 
 
-class Timed(Protocol):
-    @property
-    def start_s(self) -> float: ...
-    @property
-    def end_s(self) -> float: ...
-    @property
-    def text(self) -> str: ...
-
-
-def passages(segments: Sequence[Timed], size: int) -> list[ExtractedUnit]:
+def passages(segments: Sequence[Segment], size: int) -> list[ExtractedUnit]:
     """The transcript's segments joined into passages of up to `size` characters, each ended at a pause
     between segments (never in a sentence Whisper heard as one) and carrying its time span."""
     units: list[ExtractedUnit] = []
-    run: list[Timed] = []
+    run: list[Segment] = []
 
     def close() -> None:
         if run:
