@@ -218,10 +218,12 @@ class _Worker:
 class ProcessPool:
     """Up to `size` workers; `run` blocks for a free one. Thread-safe: many requests share it."""
 
-    def __init__(self, size: int, limits: ProcessLimits, *, name: str) -> None:
+    def __init__(self, size: int, limits: ProcessLimits, *, name: str, recycle_rss_mb: int | None = None) -> None:
         self.size = size
         self.process_limits = limits
         self.name = name
+        # A pool whose workers keep something large on purpose (a speech model) recycles them later.
+        self._recycle_rss = RECYCLE_RSS_BYTES if recycle_rss_mb is None else recycle_rss_mb * 1024 * 1024
         self._context = multiprocessing.get_context("forkserver")
         self._slots = threading.BoundedSemaphore(size)
         self._idle: list[_Worker] = []
@@ -229,22 +231,24 @@ class ProcessPool:
         self._closed = False
 
     def run(self, job: Callable[..., Any], args: tuple[Any, ...], *, should_stop: Callable[[], bool] | None = None,
-            on_progress: Report | None = None) -> Any:
+            on_progress: Report | None = None, cpu_s: int | None = None) -> Any:
         """`job(*args, report)` in a worker; returns its result. Raises the job's `JobError`, `JobCrashed`,
-        `LimitBroken`, or `Cancelled` when `should_stop` turns true (the worker is killed)."""
+        `LimitBroken`, or `Cancelled` when `should_stop` turns true (the worker is killed). `cpu_s` bounds
+        this job's CPU time below the pool's (work whose size is known: a piece of audio)."""
+        cpu = self.process_limits.cpu_s if cpu_s is None else min(cpu_s, self.process_limits.cpu_s)
         with self._slots:
             worker = self._take()
             healthy = False
             try:
-                worker.conn.send((job, args, self.process_limits.cpu_s))
-                *reply, peak_rss, capped = self._wait(worker, should_stop, on_progress)
-                healthy = peak_rss < RECYCLE_RSS_BYTES and not capped
+                worker.conn.send((job, args, cpu))
+                *reply, peak_rss, capped = self._wait(worker, should_stop, on_progress, cpu)
+                healthy = peak_rss < self._recycle_rss and not capped
                 return self._result(tuple(reply))
             finally:
                 self._give_back(worker, healthy)
 
     def _wait(self, worker: _Worker, should_stop: Callable[[], bool] | None,
-              on_progress: Report | None) -> tuple[Any, ...]:
+              on_progress: Report | None, cpu_s: int) -> tuple[Any, ...]:
         deadline = time.monotonic() + self.process_limits.wall_s
         next_check = time.monotonic() + CANCEL_POLL_S
         while True:
@@ -252,13 +256,13 @@ class ProcessPool:
                 try:
                     message: tuple[Any, ...] = worker.conn.recv()
                 except (EOFError, OSError):
-                    raise self._died(worker) from None
+                    raise self._died(worker, cpu_s) from None
                 if message[0] != "progress":
                     return message
                 if on_progress is not None:
                     on_progress(message[1])  # may raise to stop (the run was cancelled)
             elif not worker.process.is_alive():
-                raise self._died(worker)
+                raise self._died(worker, cpu_s)
             # Checked on a clock, not only when the worker is quiet: a job reporting progress all the
             # time must still be stoppable and bounded.
             now = time.monotonic()
@@ -269,11 +273,11 @@ class ProcessPool:
             if now > deadline:
                 raise LimitBroken(f"took longer than {self.process_limits.wall_s:g} seconds")
 
-    def _died(self, worker: _Worker) -> LimitBroken:
+    def _died(self, worker: _Worker, cpu_s: int) -> LimitBroken:
         worker.process.join(timeout=5)
         code = worker.process.exitcode
         if code == -signal.SIGXCPU:
-            return LimitBroken(f"needed more than {self.process_limits.cpu_s} seconds of CPU time")
+            return LimitBroken(f"needed more than {cpu_s} seconds of CPU time")
         # Out of address space, C libraries fail hard (abort, or a crash on an unchecked allocation).
         log.warning("a %s worker died (exit code %s)", self.name, code)
         return LimitBroken(f"crashed or needed more than {self.process_limits.memory_mb} MB of memory")

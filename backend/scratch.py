@@ -22,7 +22,7 @@ from typing import Literal
 
 log = logging.getLogger(__name__)
 
-Purpose = Literal["attachment", "image", "apkg"]
+Purpose = Literal["attachment", "image", "apkg", "voice"]
 _NAME = re.compile(r"quire-(?:attachment|image|apkg)-(\d+)-")
 
 

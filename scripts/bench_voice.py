@@ -38,13 +38,12 @@ CLIPS = [
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=0, help="CPU threads for CTranslate2 (0 = its default)")
     args = parser.parse_args()
     clips = [(lang, text, encode(speak(text, voice=lang), "webm")) for lang, text in CLIPS]
     print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.1f}, clips: {len(clips)}, "
           f"rounds: {args.rounds}")
     for name in ("tiny.en", "base"):
-        transcriber = Transcriber(name, 120.0, ("en", "de"), threads=args.threads)  # type: ignore[arg-type]
+        transcriber = Transcriber(name, 120.0, ("en", "de"))  # type: ignore[arg-type]
         if transcriber.files is None or transcriber.files.name != name:
             print(f"{name}: not installed")
             continue

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from backend.places import describe
 from backend.retrieval.types import Hit, Location
-
-_SHEET_PREFIX = "Sheet: "  # how the workbook extractor names a sheet's section
+from backend.store.kinds import place_of
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Source:
     # Relevant enough to answer from (backend/retrieval/relevance.py); False: only the closest match.
     relevant: bool = True
     page_label: str | None = None  # the printed label of `page`, where the PDF numbers pages its own way
-    kind: str | None = None  # the document's format: pdf | docx | pptx | xlsx | ... (the web app's `kind`)
+    kind: str | None = None  # the document's format: pdf | docx | pptx | xlsx | audio | ... (the web app's `kind`)
     # Other places of the document holding the same text: a passage it repeats is one source, not several.
     also_at: tuple[Location, ...] = ()
 
@@ -40,25 +40,9 @@ class Source:
                    relevant=hit.relevant, page_label=hit.page_label, kind=hit.document_kind, also_at=hit.also_at)
 
     def where(self) -> str:
-        """`notes.pdf, page 7 (printed iv), "Intro > Setup"`, `deck.pptx, slide 3`, `data.xlsx, sheet "Q1"` —
-        how a passage is introduced to the model and the user."""
-        parts = [self.filename]
-        section = self.section
-        if self.page is not None:
-            parts.append(self._page())
-        if self.kind == "xlsx" and section and section.startswith(_SHEET_PREFIX):
-            parts.append(f'sheet "{section.removeprefix(_SHEET_PREFIX)}"')
-            section = None
-        if section:
-            parts.append(f'"{section}"')
-        return ", ".join(parts)
-
-    def _page(self) -> str:
-        if self.kind == "pptx":
-            return f"slide {self.page}"
-        if self.page_label and self.page_label != str(self.page):
-            return f"page {self.page} (printed {self.page_label})"
-        return f"page {self.page}"
+        """`notes.pdf, page 7 (printed iv), "Intro > Setup"`, `deck.pptx, slide 3`, `data.xlsx, sheet "Q1"`,
+        `lecture.m4a, at 12:34` — how a passage is introduced to the model and the user."""
+        return ", ".join([self.filename, *describe(place_of(self.kind), self.page, self.page_label, self.section)])
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,8 @@ class DocumentOut(BaseModel):
     mime: str | None
     size_bytes: int | None
     pages: int | None
+    language: str | None = Field(None, description="The language it was read in, where the reading decided "
+                                                   "one: a recording's speech (en, de)")
     status: DocumentStatus
     current_version: int  # 0 until a first version is stored
     versions: int

@@ -30,6 +30,8 @@ class OutlineOut(BaseModel):
     kind: str | None
     status: str
     pages: int | None = Field(description="PDF pages, slides or a workbook's sheets; null for formats without them")
+    language: str | None = Field(None, description="The language it was read in, where the reading decided one "
+                                                   "(a recording's speech: en, de)")
     blocks: int
     sections: list[SectionOut]
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
-import mimetypes
 import os
 import time
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
 
+from backend.ingest.formats import FORMATS
 from backend.store import originals as store
 from backend.store.db import Database
 
@@ -27,20 +27,10 @@ log = logging.getLogger(__name__)
 _HASH_BLOCK = 1024 * 1024
 
 
-_MIME_BY_KIND = {
-    "pdf": "application/pdf",
-    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-    "pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    "csv": "text/csv",
-    "md": "text/markdown",
-    "txt": "text/plain",
-    "html": "text/html",
-}
-
-
 def mime_for(kind: str) -> str:
-    return _MIME_BY_KIND.get(kind) or mimetypes.guess_type(f"x.{kind}")[0] or "application/octet-stream"
+    """The MIME type a document kind's originals are stored and served with (its format declares it)."""
+    fmt = FORMATS.get(kind)  # type: ignore[call-overload]
+    return fmt.mime if fmt is not None else "application/octet-stream"
 
 
 class OriginalMissing(Exception):

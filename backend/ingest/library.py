@@ -17,6 +17,7 @@ from backend.context import AppContext
 from backend.errors import NotFound, QuireError
 from backend.ingest import files
 from backend.ingest.backfill import start_embed_backfill
+from backend.ingest.formats import FORMATS
 from backend.ingest.validate import read_as
 from backend.ingest.workflow import start_ingest
 from backend.store import documents as store
@@ -200,8 +201,8 @@ def original_file(ctx: AppContext, document_id: UUID, version: int | None = None
     except files.OriginalMissing as exc:
         raise QuireError("file_missing", "The original file is missing from the vault.", 404) from exc
     # PDFs open in the browser's own viewer (citations link to #page=N); everything else, HTML above all,
-    # is a download so that uploaded markup never runs in Quire's origin.
-    inline = found.kind == "pdf"
+    # is a download so that uploaded markup never runs in Quire's origin (formats say which they are).
+    inline = found.kind is not None and found.kind in FORMATS and FORMATS[found.kind].inline
     mime = "application/pdf" if inline else (found.mime or "application/octet-stream")
     if found.kind == "html":
         mime = "text/plain; charset=utf-8"

@@ -6,7 +6,8 @@ that Quire's readers open, the OLE signature of an old binary (or password-prote
 a doctype or `<html>` tag at the very start of a web page, and the signatures of the picture formats
 Quire reads (PNG, JPEG, GIF, TIFF, and BMP with the rest of its header checked). Plain text has no
 signature: whether a file is text is decided by decoding it (backend/ingest/validate.py). Zip bombs are
-refused from the central directory before any member is read.
+refused from the central directory before any member is read. The formats (backend/ingest/formats/)
+declare these as their signatures; `formats.sniff` asks them in turn.
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ from __future__ import annotations
 import re
 import zipfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
 from backend.ingest.extract.archive import PLAIN_MAIN_TYPES, check_zip_directory
 from backend.ingest.types import ExtractionError, RejectedFile
-
-Sniffed = Literal["pdf", "docx", "pptx", "xlsx", "ole", "html", "image"]
 
 PDF_HEADER_WINDOW = 1024
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -58,21 +58,27 @@ def pdf_header_after_junk(path: Path) -> bool:
     return 0 <= head.find(b"%PDF-") <= PDF_HEADER_WINDOW
 
 
-def sniff(path: Path) -> Sniffed | None:
-    """The format the bytes at `path` unambiguously are, or None; RejectedFile("zip_bomb") for a bomb."""
-    with path.open("rb") as handle:
-        head = handle.read(PDF_HEADER_WINDOW + len(b"%PDF-"))
-    if head.startswith(OLE_MAGIC):
-        return "ole"
-    if pdf_header_at_start(head):
-        return "pdf"
-    if head.startswith(_ZIP_MAGIC):
-        return _office_package(path)
-    if _HTML_START.match(head):
-        return "html"
-    if head.startswith(_IMAGE_MAGIC) or _is_bmp(head, path.stat().st_size):
-        return "image"
-    return None
+def ole_signature(head: bytes) -> bool:
+    """An old binary (or password-protected) Office file: refused with what to do instead."""
+    return head.startswith(OLE_MAGIC)
+
+
+def html_start(head: bytes) -> bool:
+    """A doctype or `<html>` tag at the very start: a web page, for a file whose name has no extension."""
+    return _HTML_START.match(head) is not None
+
+
+def image_signature(head: bytes, path: Path) -> bool:
+    return head.startswith(_IMAGE_MAGIC) or _is_bmp(head, path.stat().st_size)
+
+
+def office_signature(kind: Literal["docx", "pptx", "xlsx"]) -> Callable[[bytes, Path], bool]:
+    """The signature of an Office Open XML package whose main part is `kind`'s (RejectedFile for a bomb)."""
+
+    def signed(head: bytes, path: Path) -> bool:
+        return head.startswith(_ZIP_MAGIC) and _office_package(path) == kind
+
+    return signed
 
 
 def _is_bmp(head: bytes, size: int) -> bool:

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import NotRequired, TypedDict
 
 from dbos import DBOS, WorkflowHandle
 
 from backend.context import get_context
 from backend.durable import RETRY_WHEN_DATABASE_LOST, RETRY_WHEN_SYSTEM_DATABASE_LOST
-from backend.ingest import files
+from backend.ingest import files, recordings
 from backend.ingest.chunk import chunk_units
+from backend.ingest.formats import format_of
 from backend.ingest.sandbox import ExtractionCancelled, extract_sandboxed, pool_for
 from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult, ProgressCallback
 from backend.llm.errors import ModelError, ModelUnavailable
@@ -37,13 +40,15 @@ class ScanDecision(TypedDict):
 
 
 class Extracted(TypedDict):
-    """`ok` False: the document is not stored (`reason`: superseded, cancelled, empty, an error code)."""
+    """`ok` False: the document is not stored (`reason`: superseded, cancelled, empty, an error code).
+    `recording`: the file is a recording, planned to be transcribed in these pieces (recording_steps.py)."""
 
     ok: bool
     reason: NotRequired[str]
     pages: NotRequired[int | None]
     chunks: NotRequired[int]
     warnings: NotRequired[int]
+    recording: NotRequired[recordings.RecordingPlan]
 
 
 class Stored(TypedDict):
@@ -106,21 +111,30 @@ def extract_step(workflow_id: str, document_id: str) -> Extracted:
         return {"ok": False, "reason": "superseded"}
     store.update_item(ctx.db, workflow_id, document_id, state="extracting", detail="opening file")
     try:
-        result = _extract(item, _progress_writer(workflow_id, item))
+        if format_of(item["kind"]).pieces:
+            return _plan_recording(item, progress_writer(workflow_id, item))
+        result = _extract(item, progress_writer(workflow_id, item))
     except (ExtractionStopped, ExtractionCancelled):
         return {"ok": False, "reason": "cancelled"}
     except ExtractionError as exc:
-        _fail(item, exc.message)
+        fail(item, exc.message)
         return {"ok": False, "reason": exc.code}
     except DATABASE_LOST:  # not the file's fault: the step runs again once the database is back
         raise
     except Exception as exc:
         log.exception("extracting %s failed", item["filename"])
-        _fail(item, f"The file could not be read ({type(exc).__name__}).")
+        fail(item, f"The file could not be read ({type(exc).__name__}).")
         return {"ok": False, "reason": "extract_failed"}
+    return _stage(item, result)
+
+
+def _stage(item: store.IngestItemWithDocument, result: ExtractResult) -> Extracted:
+    """Chunk what was read into `ingest_chunks` for the store step."""
+    ctx = get_context()
+    workflow_id, document_id = item["workflow_id"], item["document_id"]
     chunks = chunk_units(result.units, ctx.settings.chunk_size, ctx.settings.chunk_overlap)
     if not chunks:
-        _fail(item, nothing_found(item["kind"], result.pages))
+        fail(item, nothing_found(item["kind"], result.pages))
         return {"ok": False, "reason": "empty"}
     staging.stage_chunks(ctx.db, workflow_id, document_id, chunks)
     WORK.add("documents_read")
@@ -133,47 +147,58 @@ def extract_step(workflow_id: str, document_id: str) -> Extracted:
 def nothing_found(kind: str, pages: int | None) -> str:
     """Why a file that was read gave no text, in the words of its format: blank templates, decks of
     pictures and empty workbooks are common uploads, and "no text" alone left the user guessing."""
-    message = "No text could be found in this file"
-    if kind == "pptx":
-        if not pages:
-            return f"{message}: the presentation has no slides."
-        hold, them = ("holds", "it") if pages == 1 else ("hold", "them")
-        return (f"{message}: its {plural(pages, 'slide')} {hold} no text (not in notes, tables or charts), and "
-                f"no picture on {them} has readable text.")
-    if kind == "docx":
-        return (f"{message}: the Word document is empty or holds only pictures without readable text "
-                "(headers, footers and comments are not read).")
-    if kind == "xlsx":
-        return f"{message}: the workbook's {plural(pages or 0, 'sheet')} {'is' if pages == 1 else 'are'} empty."
-    if kind == "html":
-        return f"{message}: the web page shows no text (its title, scripts and styles are not read)."
-    return f"{message}."
+    wording = format_of(kind).nothing_found
+    return wording(pages) if wording is not None else "No text could be found in this file."
 
 
-def _extract(item: store.IngestItemWithDocument, on_progress: ProgressCallback) -> ExtractResult:
-    """Read the file in the sandbox's child processes (limits: backend/ingest/sandbox.py); the child is
-    killed as soon as the run is cancelled or the document deleted."""
+def _plan_recording(item: store.IngestItemWithDocument, on_progress: ProgressCallback) -> Extracted:
+    """A recording's plan (recording_steps.py transcribes it piece by piece, each piece a step)."""
     ctx = get_context()
-    try:  # this process's cached copy of the original, fetched from Postgres if it has none yet
-        source = files.materialise(ctx.db, ctx.settings.docs_dir, item["sha256"])
+    recording = recordings.plan(original(item), ctx.settings, on_progress, stop_check(item))
+    if recording is None:
+        fail(item, nothing_found(item["kind"], None))
+        return {"ok": False, "reason": "empty"}
+    store.update_item(ctx.db, item["workflow_id"], item["document_id"], state="extracting",
+                      pages=round(recording["duration_s"]), language=recording["language"],
+                      detail=recordings.planned(recording))
+    return {"ok": True, "pages": round(recording["duration_s"]), "recording": recording}
+
+
+def original(item: store.IngestItemWithDocument) -> Path:
+    """This process's cached copy of the item's original, fetched from Postgres if it has none yet."""
+    ctx = get_context()
+    try:
+        return files.materialise(ctx.db, ctx.settings.docs_dir, item["sha256"])
     except files.OriginalMissing as exc:
         raise ExtractionError("file_missing", "The uploaded file is no longer stored; upload it again.") from exc
-    pool = pool_for(ctx.settings)
+
+
+def stop_check(item: store.IngestItemWithDocument) -> Callable[[], bool]:
+    """Whether nobody waits for this item's reading any more (its run cancelled, its document trashed)."""
+    ctx = get_context()
 
     def stopped() -> bool:
         current = store.load_item(ctx.db, item["workflow_id"], item["document_id"])
         # No record left (the run is gone): nobody waits for this file any more.
         return current is None or not store.item_is_current(current)
 
-    return extract_sandboxed(pool, source, item["kind"], ocr_languages=ctx.settings.ocr_languages,
-                             on_progress=on_progress, should_stop=stopped)
+    return stopped
+
+
+def _extract(item: store.IngestItemWithDocument, on_progress: ProgressCallback) -> ExtractResult:
+    """Read the file in the sandbox's child processes (limits: backend/ingest/sandbox.py); the child is
+    killed as soon as the run is cancelled or the document deleted."""
+    ctx = get_context()
+    return extract_sandboxed(pool_for(ctx.settings), original(item), item["kind"],
+                             ocr_languages=ctx.settings.ocr_languages, on_progress=on_progress,
+                             should_stop=stop_check(item))
 
 
 class ExtractionStopped(Exception):
     """The document's item failed meanwhile (its run was cancelled): the rest of the file is not read."""
 
 
-def _progress_writer(workflow_id: str, item: store.IngestItemWithDocument) -> ProgressCallback:
+def progress_writer(workflow_id: str, item: store.IngestItemWithDocument) -> ProgressCallback:
     ctx = get_context()
     last = 0.0
 
@@ -192,7 +217,7 @@ def _progress_writer(workflow_id: str, item: store.IngestItemWithDocument) -> Pr
     return report
 
 
-def _fail(item: store.IngestItemWithDocument, message: str) -> None:
+def fail(item: store.IngestItemWithDocument, message: str) -> None:
     """Record a document's failure; a previous live version stays live and searchable."""
     ctx = get_context()
     store.update_item(ctx.db, item["workflow_id"], item["document_id"], state="failed", error=message,

@@ -14,7 +14,7 @@ import math
 from dbos import DBOS, SetWorkflowID
 
 from backend.durable import document_queue, ingest_queue
-from backend.ingest import steps
+from backend.ingest import recording_steps, recordings, steps
 from backend.ingest.backfill import start_embed_backfill
 
 # The run embeds each document as soon as it is stored and marks it ready, instead of waiting for all of
@@ -94,9 +94,22 @@ def _embed(workflow_id: str, result: steps.DocumentIngested, embed_batch_size: i
 @DBOS.workflow()
 def ingest_document_workflow(workflow_id: str, document_id: str) -> steps.DocumentIngested:
     """Extract, chunk and store one document of a run; its blocks are searchable by keyword afterwards."""
-    if not steps.extract_step(workflow_id, document_id)["ok"]:
+    extracted = steps.extract_step(workflow_id, document_id)
+    if extracted["ok"] and "recording" in extracted:
+        extracted = _transcribe(workflow_id, document_id, extracted["recording"])
+    if not extracted["ok"]:
         return {"document_id": document_id, "blocks": 0, "to_embed": 0, "sha256": None}
     return {"document_id": document_id, **steps.store_step(workflow_id, document_id)}
+
+
+def _transcribe(workflow_id: str, document_id: str, recording: recordings.RecordingPlan) -> steps.Extracted:
+    """A recording, piece by piece (one step each, so a crash resumes at the first piece not done), then cut
+    into passages. Only an extract step of this build says `recording` (no earlier build read recordings),
+    so runs recorded before keep their step sequence and recover as they were."""
+    for number in range(len(recording["pieces"])):
+        if not recording_steps.transcribe_piece_step(workflow_id, document_id, number, recording)["ok"]:
+            return {"ok": False, "reason": "stopped"}
+    return recording_steps.passages_step(workflow_id, document_id)
 
 
 def start_ingest(workflow_id: str, embed_batch_size: int) -> str:

@@ -20,8 +20,8 @@ from backend.store.kinds import DocKind, DocumentStatus
 from backend.store.registration import free_name
 
 _LIST_COLUMNS = """
-    d.id::text AS id, d.filename, d.category, d.kind, d.mime, d.size_bytes, d.pages, d.status, d.error,
-    d.warnings, d.source_url, d.sha256, d.last_workflow_id, d.created_at, d.updated_at,
+    d.id::text AS id, d.filename, d.category, d.kind, d.mime, d.size_bytes, d.pages, d.language, d.status,
+    d.error, d.warnings, d.source_url, d.sha256, d.last_workflow_id, d.created_at, d.updated_at,
     coalesce(d.current_version, 0) AS current_version, d.trashed_at, d.source_kind,
     (SELECT count(*) FROM document_versions v WHERE v.document_id = d.id) AS versions,
     coalesce(s.blocks, 0) AS blocks, coalesce(s.embedded, 0) AS embedded
@@ -39,6 +39,7 @@ class DocumentRow(TypedDict):
     mime: str | None
     size_bytes: int | None
     pages: int | None
+    language: str | None  # where the reading decided one: a recording's speech ("en", "de")
     status: DocumentStatus
     error: str | None
     warnings: list[str]

@@ -48,6 +48,7 @@ class IngestItemRow(TypedDict):
     error: str | None
     warnings: list[str]
     pages: int | None
+    language: str | None  # where the reading decided one (a recording's speech)
     blocks: int | None
     embedded: int | None
     updated_at: datetime
@@ -74,6 +75,7 @@ class ItemUpdate(TypedDict, total=False):
     error: str
     warnings: list[str]
     pages: int | None
+    language: str
     blocks: int
     embedded: int
 

@@ -1,5 +1,6 @@
-"""SQL for the chunks an extract step stages for its store step (`ingest_chunks`): they wait there, not
-in the DBOS ledger, so no document text passes through a step's output."""
+"""SQL for the chunks an extract step stages for its store step (`ingest_chunks`), and for the segments a
+recording's piece steps transcribe (`transcript_segments`): they wait there, not in the DBOS ledger, so no
+document text passes through a step's output."""
 
 from __future__ import annotations
 
@@ -57,3 +58,41 @@ def staged_texts(db: Database, workflow_id: str, document_id: str) -> list[Stage
 def drop_staging(db: Database, workflow_id: str) -> None:
     with db.connection() as conn:
         conn.execute("DELETE FROM ingest_chunks WHERE workflow_id = %s", (workflow_id,))
+        conn.execute("DELETE FROM transcript_segments WHERE workflow_id = %s", (workflow_id,))
+
+
+class Segment(Protocol):
+    """A timed piece of a transcript (`backend.speech.whisper.Segment`)."""
+
+    @property
+    def start_s(self) -> float: ...
+    @property
+    def end_s(self) -> float: ...
+    @property
+    def text(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class StagedSegment:
+    start_s: float
+    end_s: float
+    text: str
+
+
+def stage_segments(db: Database, workflow_id: str, document_id: str, piece: int, segments: Sequence[Segment]) -> None:
+    """A transcribed piece's segments, replacing whatever an earlier try of the same piece left."""
+    with db.transaction() as conn:
+        conn.execute("DELETE FROM transcript_segments WHERE workflow_id = %s AND document_id = %s AND piece = %s",
+                     (workflow_id, document_id, piece))
+        with conn.cursor().copy("COPY transcript_segments (workflow_id, document_id, piece, seq, start_s, end_s, text)"
+                                " FROM STDIN") as copy:
+            for seq, s in enumerate(segments):
+                copy.write_row((workflow_id, document_id, piece, seq, s.start_s, s.end_s, s.text))
+
+
+def staged_segments(db: Database, workflow_id: str, document_id: str) -> list[StagedSegment]:
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT start_s, end_s, text FROM transcript_segments WHERE workflow_id = %s AND document_id = %s"
+            " ORDER BY piece, seq", (workflow_id, document_id)).fetchall()
+    return [StagedSegment(row["start_s"], row["end_s"], row["text"]) for row in rows]

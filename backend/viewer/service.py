@@ -38,6 +38,7 @@ class Outline:
     kind: str | None
     status: str
     pages: int | None
+    language: str | None
     blocks: int
     sections: list[Section]
 
@@ -72,8 +73,8 @@ def outline(ctx: AppContext, document_id: UUID) -> Outline:
     document = library.get_document(ctx, document_id)
     sections = [Section(**row) for row in store.section_starts(ctx.db, document_id, MAX_SECTIONS)]
     return Outline(id=document["id"], filename=document["filename"], kind=document["kind"],
-                   status=document["status"], pages=document["pages"], blocks=document["blocks"],
-                   sections=sections)
+                   status=document["status"], pages=document["pages"], language=document["language"],
+                   blocks=document["blocks"], sections=sections)
 
 
 def _block(row: store.BlockRow) -> ViewerBlock:

@@ -10,7 +10,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import httpx
 import psutil
 import psycopg
 import pymupdf
@@ -23,7 +22,7 @@ from tests.support.fake_ollama import FakeOllama
 from tests.support.hostile import tree
 from tests.support.postgres import ThrowawayPostgres
 from tests.support.server import REPO_ROOT, QuireServer
-from tests.support.vault import upload, wait_for_run
+from tests.support.vault import upload, wait_for_run, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -44,16 +43,6 @@ def _expected_blocks(files: dict[str, bytes], tmp_path: Path) -> dict[str, int]:
         result = extract_document(path, path.suffix.lstrip("."))
         expected[name] = len(chunk_units(result.units, 1000, 100))
     return expected
-
-
-def _wait_until(api: httpx.Client, workflow_id: str, ready: Callable[[dict], bool], timeout_s: float = 60) -> dict:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        snapshot = api.get(f"/api/ingest/{workflow_id}").json()
-        if ready(snapshot):
-            return snapshot
-        time.sleep(0.02)
-    raise TimeoutError(f"condition not reached: {snapshot}")
 
 
 def _block_counts(server: QuireServer) -> dict[str, tuple[int, int, int]]:
@@ -84,7 +73,7 @@ def test_kill_during_extraction_resumes(
     expected = _expected_blocks(files, tmp_path)
     with server.client() as api:
         workflow_id = upload(api, files).json()["workflow_id"]
-        _wait_until(api, workflow_id, lambda s: any(d["status"] == "extracting" for d in s["documents"]))
+        wait_until(api, workflow_id, lambda s: any(d["status"] == "extracting" for d in s["documents"]))
         server.kill()
     server.start()
     with server.client() as api:
@@ -106,7 +95,7 @@ def test_kill_during_embedding_resumes(
     with server.client() as api:
         workflow_id = upload(api, files).json()["workflow_id"]
         fake_ollama.embed_delay_s = 0.4
-        before = _wait_until(api, workflow_id, lambda s: s["progress"]["phase"] == "embedding"
+        before = wait_until(api, workflow_id, lambda s: s["progress"]["phase"] == "embedding"
                              and s["progress"]["done"] >= 2)
         server.kill()
     fake_ollama.embed_delay_s = 0.0
@@ -145,7 +134,7 @@ def test_a_run_the_build_before_recorded_is_finished_by_this_one(
         with old.client() as api:
             workflow_id = upload(api, files).json()["workflow_id"]
             fake_ollama.embed_delay_s = 0.4
-            _wait_until(api, workflow_id, lambda s: s["progress"]["phase"] == "embedding"
+            wait_until(api, workflow_id, lambda s: s["progress"]["phase"] == "embedding"
                         and s["progress"]["done"] >= 2)
     finally:
         old.kill()
@@ -173,7 +162,7 @@ def test_stopping_mid_run_is_prompt_and_the_run_finishes_after_the_restart(
     expected = _expected_blocks(MARKDOWN, tmp_path)
     with server.client() as api:
         workflow_id = upload(api, MARKDOWN).json()["workflow_id"]
-        _wait_until(api, workflow_id, lambda s: any(d["status"] == "extracting" for d in s["documents"]))
+        wait_until(api, workflow_id, lambda s: any(d["status"] == "extracting" for d in s["documents"]))
     started = time.monotonic()
     server.stop()
     stopped_in = time.monotonic() - started

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from backend.ingest.sniff import sniff
+from backend.ingest.formats import sniff
 from backend.ingest.types import RejectedFile
 from tests.support.documents import (
     Para,

@@ -99,3 +99,15 @@ def test_eval_retrieval_on_a_folder_that_is_no_collection_says_so(tmp_path: Path
     assert done.returncode == 1
     assert "is not a collection: it has no corpus.jsonl, queries.jsonl, qrels.tsv" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_bench_transcribe_smoke_measures_both_sides() -> None:
+    """scripts/bench_transcribe.py --smoke: Quire's transcription path and raw faster-whisper side by side."""
+    if importlib.util.find_spec("faster_whisper") is None:
+        pytest.skip("voice requirements not installed (pip install -r requirements-voice.txt)")
+    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_transcribe.py"), "--smoke"],
+                         capture_output=True, text=True, timeout=900, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    figures = re.search(r"tiny\.en: RTF quire ([\d.]+), raw faster-whisper ([\d.]+), overhead ([\d.]+)x", run.stdout)
+    assert figures, run.stdout
+    assert re.search(r"quire: [\d.]+ s, [1-9]\d* words", run.stdout), run.stdout  # speech was heard

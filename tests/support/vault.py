@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import mimetypes
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -21,6 +22,18 @@ def upload(api: httpx.Client, files: dict[str, bytes], category: str | None = No
     if on_conflict is not None:
         form["on_conflict"] = on_conflict
     return api.post("/api/documents", files=parts, data=form or None)
+
+
+def wait_until(api: httpx.Client, workflow_id: str, ready: Callable[[dict[str, Any]], bool],
+               timeout_s: float = 60.0) -> dict[str, Any]:
+    """Poll the run's snapshot until `ready` says so (a state mid-run: extracting, embedding, piece #1)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        snapshot = api.get(f"/api/ingest/{workflow_id}").json()
+        if ready(snapshot):
+            return snapshot
+        time.sleep(0.02)
+    raise TimeoutError(f"condition not reached: {snapshot}")
 
 
 def wait_for_run(api: httpx.Client, workflow_id: str, timeout_s: float = 60.0) -> dict[str, Any]:

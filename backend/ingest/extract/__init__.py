@@ -1,30 +1,22 @@
 """Extraction: turn one stored file into `ExtractedUnit`s in reading order, one module per format.
 
-`extract_document` is the single entry point the ingestion workflow calls; it raises
-`ExtractionError` for files that cannot be read and reports per-page progress where pages exist.
-`scan_pictured` is the text pass of the kinds whose pictures are OCR'd (PICTURED_KINDS), which the
-sandbox runs before it reads the pictures in parallel (see pictures.py).
+`extract_document` reads a file in this process with its format's reader (backend/ingest/formats/); the
+ingestion workflow reads through the sandbox instead (backend/ingest/sandbox.py), which runs the same
+readers in child processes. `scan_pictured` is the text pass of the kinds whose pictures are OCR'd, which
+the sandbox runs before it reads the pictures in parallel (see pictures.py).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from backend.ingest.extract.csv import extract_csv
-from backend.ingest.extract.docx import extract_docx, scan_docx
-from backend.ingest.extract.html import extract_html
-from backend.ingest.extract.markdown import extract_markdown
-from backend.ingest.extract.pdf import extract_pdf_pages
+from backend.ingest.extract.docx import scan_docx
 from backend.ingest.extract.pictures import PictureScan
-from backend.ingest.extract.pptx import extract_pptx, scan_pptx
-from backend.ingest.extract.text import extract_text
-from backend.ingest.extract.xlsx import extract_xlsx
+from backend.ingest.extract.pptx import scan_pptx
 from backend.ingest.types import ExtractResult, ProgressCallback
 from backend.store.kinds import DocKind
 
-__all__ = ["PICTURED_KINDS", "extract_document", "scan_pictured"]
-
-PICTURED_KINDS: tuple[DocKind, ...] = ("pptx", "docx")
+__all__ = ["extract_document", "scan_pictured"]
 
 
 def extract_document(
@@ -35,27 +27,16 @@ def extract_document(
     on_progress: ProgressCallback | None = None,
 ) -> ExtractResult:
     """Extract `path`, already validated as `kind`, into units."""
-    if kind == "pdf":
-        return extract_pdf_pages(path, ocr_languages=ocr_languages, on_progress=on_progress)
-    if kind == "pptx":
-        return extract_pptx(path, on_progress, ocr_languages=ocr_languages)
-    if kind == "docx":
-        return extract_docx(path, ocr_languages=ocr_languages)
-    if kind == "xlsx":
-        return extract_xlsx(path, on_progress)
-    simple = {
-        "csv": extract_csv,
-        "md": extract_markdown,
-        "txt": extract_text,
-        "html": extract_html,
-    }
-    if kind not in simple:
-        raise ValueError(f"unknown document kind {kind!r}")
-    return simple[kind](path)
+    from backend.ingest.formats import format_of  # the registry imports the readers of this package
+
+    read = format_of(kind).read
+    if read is None:
+        raise ValueError(f"{kind!r} files are read in pieces by the ingestion workflow, not in one pass")
+    return read(path, ocr_languages=ocr_languages, on_progress=on_progress)
 
 
 def scan_pictured(path: Path, kind: DocKind, on_progress: ProgressCallback | None = None) -> PictureScan:
-    """The text pass of a file of PICTURED_KINDS: its text and the pictures to OCR."""
+    """The text pass of a Word document or a deck: its text and the pictures to OCR."""
     if kind == "pptx":
         return scan_pptx(path, on_progress)
     if kind == "docx":

@@ -1631,7 +1631,7 @@ export interface components {
              * @description What the file is read as, decided by its content
              * @enum {string}
              */
-            kind: "pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image";
+            kind: "pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image" | "audio";
             /**
              * Read As
              * @description Set when the content, not the name, decided the kind, e.g. "Read as a Word document: its name says .doc."
@@ -2419,7 +2419,12 @@ export interface components {
             /** Id */
             id: string;
             /** Kind */
-            kind: ("pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image") | null;
+            kind: ("pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image" | "audio") | null;
+            /**
+             * Language
+             * @description The language it was read in, where the reading decided one: a recording's speech (en, de)
+             */
+            language?: string | null;
             /** Last Workflow Id */
             last_workflow_id: string | null;
             /** Mime */
@@ -3182,6 +3187,11 @@ export interface components {
             /** Kind */
             kind: string | null;
             /**
+             * Language
+             * @description The language it was read in, where the reading decided one (a recording's speech: en, de)
+             */
+            language?: string | null;
+            /**
              * Pages
              * @description PDF pages, slides or a workbook's sheets; null for formats without them
              */
@@ -3738,7 +3748,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image";
+            kind: "pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image" | "audio";
             /** Pages */
             pages: number | null;
             progress: components["schemas"]["Progress"];
@@ -4152,7 +4162,7 @@ export interface components {
             /** Filename */
             filename: string;
             /** Kind */
-            kind: ("pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image") | null;
+            kind: ("pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image" | "audio") | null;
             /** Pages */
             pages: number | null;
             /** Sha256 */

@@ -43,6 +43,7 @@ describe("formatting", () => {
     expect(fileTypeLabel("notes.final.pdf")).toBe("PDF");
     expect(fileTypeLabel("x.md", "md")).toBe("MD");
     expect(fileTypeLabel("handout.jpeg", "image")).toBe("JPEG");
+    expect(fileTypeLabel("lecture.m4a", "audio")).toBe("M4A");
     expect(fileTypeLabel("README")).toBe("FILE");
   });
 

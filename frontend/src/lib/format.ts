@@ -67,8 +67,8 @@ export function formatDateTime(iso: string): string {
 
 /** "report.final.pdf" → "PDF". */
 export function fileTypeLabel(filename: string, kind?: string | null): string {
-  // A picture is labelled by its own format (JPG, PNG), which says more than "IMAGE".
-  if (kind && kind !== "image") return kind.toUpperCase();
+  // A picture or a recording is labelled by its own format (JPG, M4A), which says more than "IMAGE" or "AUDIO".
+  if (kind && kind !== "image" && kind !== "audio") return kind.toUpperCase();
   const dot = filename.lastIndexOf(".");
   return dot > 0 ? filename.slice(dot + 1).toUpperCase() : "FILE";
 }

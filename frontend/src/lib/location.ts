@@ -1,16 +1,19 @@
 /**
  * Where a passage sits in its document, in words: presentations count slides ("slide 4"), workbooks
  * name the sheet (`sheet "Budget"`, from the block's section `Sheet: Budget`), PDFs whose printed page
- * label differs from the physical page show both ("p. iv (page 6)"), anything else "p. 12". Citations,
+ * label differs from the physical page show both ("p. iv (page 6)"), recordings the moment ("at 12:34", from
+ * the block's section "12:34–13:02"), anything else "p. 12". Citations,
  * search hits and the library all go through here so a location reads the same everywhere. `kind` and
  * `page_label` may be missing (older citations): the page number alone is used then. Pure.
  */
+
+import { formatInfo } from "./formats";
 
 export interface Locatable {
   page?: number | null;
   page_label?: string | null;
   section?: string | null;
-  /** The document's kind: pdf, docx, pptx, xlsx, csv, md, txt, html, image. */
+  /** The document's kind: pdf, docx, pptx, xlsx, csv, md, txt, html, image, audio. */
   kind?: string | null;
 }
 
@@ -25,17 +28,43 @@ export function sheetName(section: string | null | undefined): string | null {
   return match?.[1] ? match[1] : null;
 }
 
-/** "p. 3", "slide 4", `sheet "Budget"`, "p. iv (page 6)"; "" when nothing locates the passage. */
+const SPAN = /^((?:\d+:)?\d{1,2}:\d{2})\u2013((?:\d+:)?\d{1,2}:\d{2})$/;
+
+function seconds(clock: string): number {
+  return clock.split(":").reduce((total, part) => total * 60 + Number(part), 0);
+}
+
+/** A recording's passage keeps its time span as its section, "12:34–13:02": [754, 782], or null. */
+export function timeSpan(section: string | null | undefined): [number, number] | null {
+  const match = section ? SPAN.exec(section.trim()) : null;
+  return match?.[1] && match[2] ? [seconds(match[1]), seconds(match[2])] : null;
+}
+
+/** 754 → "12:34", 3723 → "1:02:03". */
+export function formatClock(total: number): string {
+  const whole = Math.max(0, Math.floor(total));
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const secs = String(whole % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${secs}` : `${minutes}:${secs}`;
+}
+
+/** "p. 3", "slide 4", `sheet "Budget"`, "p. iv (page 6)", "at 12:34"; "" when nothing locates the passage. */
 export function formatLocation(where: Locatable, style: LocationStyle = "short"): string {
   const page = where.page ?? null;
   const kind = where.kind?.toLowerCase() ?? null;
-  if (kind === "xlsx" || (kind === null && sheetName(where.section))) {
+  const place = formatInfo(kind).place;
+  if (place === "time") {
+    const span = timeSpan(where.section);
+    return span ? `at ${formatClock(span[0])}` : "";
+  }
+  if (place === "sheet" || (kind === null && sheetName(where.section))) {
     const sheet = sheetName(where.section);
     if (sheet) return `sheet "${sheet}"`;
     return page ? `sheet ${page}` : "";
   }
   if (!page) return "";
-  if (kind === "pptx") return `slide ${page}`;
+  if (place === "slide") return `slide ${page}`;
   const word = style === "long" ? "page" : "p.";
   const label = where.page_label?.trim();
   if (label && label !== String(page)) return `${word} ${label} (page ${page})`;
@@ -80,9 +109,19 @@ export function alsoAtSummary(places: readonly Locatable[], kind?: string | null
   return { lead: "Also on", named, rest: located.filter((where) => !labels.has(where)).length };
 }
 
-/** How long a document is, in its own unit: "12 pages", "30 slides", "3 sheets". */
+/** How long a document is, in its own unit: "12 pages", "30 slides", "3 sheets", "58:00" for a recording. */
+/** A language's name from its code ("de" → "German"), for what a recording was heard in. */
+export function languageName(code: string): string {
+  try {
+    return new Intl.DisplayNames(["en"], { type: "language" }).of(code) ?? code;
+  } catch {
+    return code; // not a language code the browser knows
+  }
+}
+
 export function formatLength(kind: string | null | undefined, pages: number | null | undefined): string {
   if (pages === null || pages === undefined) return "—";
-  const unit = kind === "pptx" ? "slide" : kind === "xlsx" ? "sheet" : "page";
+  const unit = formatInfo(kind).unit;
+  if (unit === "second") return formatClock(pages);
   return `${pages.toLocaleString("en")} ${pages === 1 ? unit : `${unit}s`}`;
 }

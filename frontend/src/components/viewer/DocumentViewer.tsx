@@ -1,14 +1,17 @@
 /**
  * The source viewer: a document opened at a cited place — a PDF page with the passage boxed (a picture
  * likewise, with the passage as recognised beside it), a slide,
- * a text document scrolled to the passage, or a sheet with the cited rows marked — whatever its format.
+ * a text document scrolled to the passage, a sheet with the cited rows marked, or a recording playing from
+ * the cited moment — whichever viewer its format names (lib/formats.ts).
  */
 import { FileWarning } from "lucide-react";
 import { EmptyState } from "@/components/EmptyState";
 import { SkeletonRows } from "@/components/Skeleton";
 import { errorMessage } from "@/lib/api";
 import { useOutline } from "@/api/viewer";
+import { formatInfo } from "@/lib/formats";
 import { PdfView } from "./PdfView";
+import { RecordingView } from "./RecordingView";
 import { SheetView } from "./SheetView";
 import { SlideView } from "./SlideView";
 import { TextView } from "./TextView";
@@ -36,18 +39,18 @@ export function DocumentViewer({ target }: { target: ViewerTarget }) {
     );
   }
   const { kind, pages } = outline.data;
-  switch (kind) {
+  switch (formatInfo(kind).viewer) {
     case "pdf":
-    case "image":
       return (
         <PdfView documentId={target.documentId} pages={pages} initialPage={target.page ?? 1} block={block} terms={terms}
           picture={kind === "image"} />
       );
-    case "pptx":
+    case "slides":
       return <SlideView documentId={target.documentId} slides={pages} initialSlide={target.page ?? 1} block={block} terms={terms} />;
-    case "xlsx":
-    case "csv":
+    case "sheet":
       return <SheetView documentId={target.documentId} block={block} terms={terms} />;
+    case "recording":
+      return <RecordingView documentId={target.documentId} block={block} terms={terms} language={outline.data.language ?? null} />;
     default:
       return (
         <TextView documentId={target.documentId} block={block} terms={terms} markdown={kind === "md" || kind === "html"}

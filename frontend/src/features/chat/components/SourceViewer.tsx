@@ -13,14 +13,14 @@ import { Markdown } from "@/components/Markdown";
 import { cn } from "@/lib/cn";
 import { DocumentViewer } from "@/components/viewer/DocumentViewer";
 import { kindFromName } from "@/lib/files";
-import { formatLocation } from "@/lib/location";
+import { formatLocation, timeSpan } from "@/lib/location";
 import { viewerHref } from "@/lib/viewerLinks";
 import type { Citation } from "../api/types";
 
 /** "Page iv (page 6) · Intro > Setup", "Slide 4", 'Sheet "Budget"': where the passage sits, in words. */
 function locationLine(citation: Citation): string {
   const where = formatLocation(citation, "long");
-  const section = citation.section && !/^\s*Sheet:/.test(citation.section) ? citation.section : null;
+  const section = citation.section && !/^\s*Sheet:/.test(citation.section) && !timeSpan(citation.section) ? citation.section : null;
   const line = [where, section].filter(Boolean).join(" · ");
   return line.charAt(0).toUpperCase() + line.slice(1);
 }

@@ -13,17 +13,11 @@ import { TextInput } from "@/components/Input";
 import { useToast } from "@/components/Toast";
 import { cn } from "@/lib/cn";
 import { listNames, plural } from "@/lib/format";
+import { ACCEPTED_TYPES } from "@/lib/formats";
 import { importUrl } from "../api/documents";
 import { conflictPrompts } from "../hooks/conflictPrompts";
 import { ingestStore } from "../hooks/ingestStore";
 import { uploadDrop } from "../hooks/uploadDrop";
-
-// The picker's filter; the server decides by content, so .doc/.xls/.ppt are offered too (a Word file saved
-// with the old extension is read; a real old-format one is refused with what to do). Dropped files, with
-// or without an extension, go to the server unfiltered.
-export const ACCEPTED_TYPES =
-  ".pdf,.docx,.doc,.docm,.dotx,.dotm,.pptx,.ppt,.pptm,.ppsx,.ppsm,.potx,.potm,.xlsx,.xls,.xlsm,.xltx,.xltm," +
-  ".csv,.tsv,.md,.markdown,.txt,.text,.html,.htm,.png,.jpg,.jpeg,.tif,.tiff,.gif,.bmp";
 
 export function AddDocuments({ prominent }: { prominent: boolean }) {
   const fileInput = useRef<HTMLInputElement>(null);
@@ -83,7 +77,7 @@ export function AddDocuments({ prominent }: { prominent: boolean }) {
               <span className="sm:hidden">Add documents to your library</span>
             </p>
             <p className="mt-0.5 text-[13px] text-ink-muted">
-              PDF, Word, PowerPoint, Excel, CSV, Markdown, text, HTML and photos of pages — as many as you like at once.
+              PDF, Word, PowerPoint, Excel, CSV, Markdown, text, HTML, photos of pages and recordings — as many as you like at once.
             </p>
           </div>
           <Button ref={chooseButton} variant="primary" onClick={() => fileInput.current?.click()}>

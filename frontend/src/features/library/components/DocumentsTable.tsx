@@ -12,7 +12,7 @@ import { Button } from "@/components/Button";
 import { Progress } from "@/components/Progress";
 import { Link } from "react-router";
 import { fileTypeLabel, formatDateTime, formatPercent, formatRelative, plural } from "@/lib/format";
-import { formatLength } from "@/lib/location";
+import { formatLength, languageName } from "@/lib/location";
 import { retryDocument } from "../api/documents";
 import { ingestStore } from "../hooks/ingestStore";
 import { CategoryCell } from "./CategoryCell";
@@ -153,7 +153,9 @@ export function DocumentsTable({ documents, live, categoryListId }: {
               <td className="hidden max-w-40 px-2 py-2.5 sm:table-cell">
                 <CategoryCell documentId={doc.id} filename={doc.filename} category={doc.category} listId={categoryListId} />
               </td>
-              <td className="hidden px-3 py-2.5 text-right whitespace-nowrap text-ink-muted tabular-nums lg:table-cell">{formatLength(doc.kind, doc.pages)}</td>
+              <td className="hidden px-3 py-2.5 text-right whitespace-nowrap text-ink-muted tabular-nums lg:table-cell">
+                {formatLength(doc.kind, doc.pages)}{doc.language && ` · ${languageName(doc.language)}`}
+              </td>
               <td className="hidden px-3 py-2.5 text-right text-ink-muted tabular-nums md:table-cell">{doc.blocks || "—"}</td>
               <td className="hidden px-3 py-2.5 text-right tabular-nums xl:table-cell"><EmbeddedCell doc={doc} /></td>
               <td className="px-3 py-2.5"><StatusCell doc={doc} live={live.get(doc.id)} /></td>

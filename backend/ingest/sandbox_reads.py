@@ -1,0 +1,170 @@
+"""The jobs a file of several parts is read in, spread over the extraction sandbox's workers (the formats
+that declare them in backend/ingest/formats/ name these as their `sandboxed` reader).
+
+A PDF is read in two kinds of job: one text pass over all pages, then one job per page that needs OCR,
+spread over the pool so a scanned book uses every core; a deck or Word document likewise, its text, then
+one job per picture worth OCR'ing (a picture whose job breaks a limit or crashes is named in the
+document's warnings and the rest of the file is kept). A picture on its own becomes a PDF of its frames.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from backend.ingest import sandbox_jobs as jobs
+from backend.ingest.extract.pictures import PictureOcr, PictureScan
+from backend.ingest.sandbox import ExtractionCancelled, SandboxPool
+from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult, ProgressCallback
+from backend.scratch import scratch_folder
+from backend.store.kinds import DocKind
+
+if TYPE_CHECKING:
+    from backend.ingest.formats.base import SandboxedReader
+
+log = logging.getLogger(__name__)
+_Key = TypeVar("_Key", int, str)
+StopCheck = Callable[[], bool] | None
+
+
+def pdf(pool: SandboxPool, path: Path, *, ocr_languages: str, on_progress: ProgressCallback | None,
+        should_stop: StopCheck) -> ExtractResult:
+    """A PDF: its text pass, then its scanned pages OCR'd in parallel."""
+    from backend.ingest.extract.ocr import missing_ocr
+    from backend.ingest.extract.pdf import assemble
+
+    languages = ocr_languages
+    scan = pool.run(jobs.pdf_scan, (str(path), pool.limits.max_chars), should_stop=should_stop,
+                    on_progress=on_progress)
+    if not scan.ocr_candidates:
+        return assemble(scan, {}, None)
+    missing = missing_ocr(languages)
+    if missing is not None:
+        return assemble(scan, {}, missing)
+    done = scan.total - len(scan.ocr_candidates)
+
+    def page_done(_number: int) -> None:
+        nonlocal done
+        done += 1
+        if on_progress is not None:  # may raise to stop: the run was cancelled
+            on_progress(ExtractProgress(done=done, total=scan.total, detail=f"page {done} of {scan.total} (OCR)"))
+
+    each = {number: (jobs.ocr_page, (str(path), number, languages, pool.limits.max_page_pixels))
+            for number in scan.ocr_candidates}
+    result = assemble(scan, run_each(pool, each, page_done, should_stop), None)
+    jobs.check_size(result.units, pool.limits.max_chars)
+    return result
+
+
+def image(pool: SandboxPool, path: Path, *, ocr_languages: str, on_progress: ProgressCallback | None,
+          should_stop: StopCheck) -> ExtractResult:
+    """A picture on its own: made into a PDF of its frames in one job, then read as a scanned PDF."""
+    from backend.ingest.extract.ocr import missing_ocr
+    from backend.ingest.extract.pdf import OCR_LANGUAGES_HINT
+
+    with scratch_folder("image") as folder:
+        pages = folder / "pages.pdf"
+        pool.run(jobs.image_pdf, (str(path), str(pages)), should_stop=should_stop)
+        try:
+            return pdf(pool, pages, ocr_languages=ocr_languages, on_progress=on_progress, should_stop=should_stop)
+        except ExtractionError as exc:
+            if exc.code != "no_text":
+                raise
+            # The PDF path's reasons name a PDF and its pages; the user gave a picture.
+            missing = missing_ocr(ocr_languages)
+            why = (f"OCR is not available to read it ({missing}); install it and retry the document" if missing
+                   else f"OCR found no words in it. {OCR_LANGUAGES_HINT}")
+            raise ExtractionError("no_text", f"No text could be found in this picture: {why}") from None
+
+
+def pictured(kind: DocKind) -> SandboxedReader:
+    """The reader of a deck or Word document (`kind`): its text pass, then its pictures OCR'd in parallel."""
+
+    def read(pool: SandboxPool, path: Path, *, ocr_languages: str, on_progress: ProgressCallback | None,
+             should_stop: StopCheck) -> ExtractResult:
+        return _with_pictures(pool, path, kind, ocr_languages, on_progress, should_stop)
+
+    return read
+
+
+def _with_pictures(pool: SandboxPool, path: Path, kind: DocKind, languages: str, on_progress: ProgressCallback | None,
+                   should_stop: StopCheck) -> ExtractResult:
+    """The file's text, then each picture worth reading in its own job; a slide (of a deck) or a picture
+    (of a Word document) counts as done in the progress when the last of its pictures is read, as a PDF's
+    page when it is OCR'd. A picture whose job breaks a limit or crashes counts as one OCR failed on (the
+    document says so), not as the file's failure: the file's text does not depend on it."""
+    from backend.ingest.extract.ocr import missing_ocr
+
+    scan: PictureScan = pool.run(jobs.picture_scan, (str(path), kind, pool.limits.max_chars),
+                                 should_stop=should_stop, on_progress=on_progress)
+    missing = missing_ocr(languages) if scan.pictures else None
+    if not scan.pictures or missing is not None:
+        return scan.assemble({}, missing)
+    waiting: dict[int, int] = {}
+    for slides in scan.pictures.values():
+        for number in slides:
+            waiting[number] = waiting.get(number, 0) + 1
+    done = scan.total - len(waiting)
+
+    def picture_done(member: str) -> None:
+        nonlocal done
+        for number in scan.pictures[member]:
+            waiting[number] -= 1
+            if not waiting[number]:
+                done += 1
+                if on_progress is not None:  # may raise to stop: the run was cancelled
+                    on_progress(ExtractProgress(done=done, total=scan.total,
+                                                detail=f"{scan.progress_noun} {done} of {scan.total} (OCR)"))
+
+    def unread(member: str, error: ExtractionError) -> PictureOcr:
+        log.warning("OCR of picture %s of %s failed: %s", member, path.name, error.message)
+        return PictureOcr("", failed=True)
+
+    each = {member: (jobs.ocr_picture, (str(path), member, languages, pool.limits.max_page_pixels))
+            for member in scan.pictures}
+    result = scan.assemble(run_each(pool, each, picture_done, should_stop, on_error=unread), None)
+    jobs.check_size(result.units, pool.limits.max_chars)
+    return result
+
+
+def run_each(pool: SandboxPool, each: dict[_Key, tuple[Callable[..., Any], tuple[Any, ...]]],
+             on_done: Callable[[_Key], None], should_stop: Callable[[], bool] | None,
+             on_error: Callable[[_Key, ExtractionError], Any] | None = None) -> dict[_Key, Any]:
+    """Each job in its own worker, up to the pool's size at once, `on_done` called (one at a time) as each
+    ends; the first failure stops the rest, unless `on_error` turns a job's `ExtractionError` (a broken
+    limit, a crash) into that job's result."""
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def stopped() -> bool:
+        return stop.is_set() or bool(should_stop and should_stop())
+
+    def one(key: _Key) -> Any:
+        if stop.is_set():
+            raise ExtractionCancelled
+        job, args = each[key]
+        try:
+            try:
+                result = pool.run(job, args, should_stop=stopped)
+            except ExtractionError as error:
+                if on_error is None:
+                    raise
+                result = on_error(key, error)
+            with lock:
+                on_done(key)
+        except BaseException:
+            stop.set()
+            raise
+        return result
+
+    with ThreadPoolExecutor(max_workers=pool.size, thread_name_prefix="quire-ocr") as threads:
+        futures = {key: threads.submit(one, key) for key in each}
+    errors = [error for future in futures.values() if (error := future.exception()) is not None]
+    # Report what went wrong first, not the jobs stopped because of it.
+    for error in sorted(errors, key=lambda exc: isinstance(exc, ExtractionCancelled)):
+        raise error
+    return {key: future.result() for key, future in futures.items()}

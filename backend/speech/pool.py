@@ -1,0 +1,48 @@
+"""The transcription sandbox: faster-whisper and FFmpeg's decoders in child processes of their own pool
+(backend/sandbox.py), so a hostile recording cannot hurt the server and every job is bounded.
+
+- **One worker** per Quire process: a transcription already uses every core (CTranslate2's threads), two
+  at once would only both be slower, and a second worker would hold a second copy of the model.
+- **CPU time in proportion to the audio**: each job may use CPU_BASE_S plus CPU_PER_AUDIO_S for every
+  second of the audio it is given (measured: tiny.en needs about 0.15 CPU-seconds per second of speech and
+  base about 0.25, on 2 cores; docs/notes/formats.md). Bounding CPU time rather than wall-clock time keeps
+  a busy machine from failing good recordings, and noise that makes Whisper babble cannot keep a core busy
+  for long: 100 s of white noise is bounded by 230 CPU-seconds whatever the load.
+- **Memory**: MEMORY_MB holds the multilingual model joined in memory (about 600 MB resident) and a
+  four-hour recording's samples. A worker keeps its model between jobs (it is not recycled for the
+  model's size): a voice question does not pay for loading it again.
+- **Wall time** only notices a stuck child: STUCK_FACTOR times the job's CPU budget.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from backend.sandbox import ProcessLimits, ProcessPool, preload
+
+preload(["backend.speech.jobs"])
+CPU_BASE_S = 30
+CPU_PER_AUDIO_S = 2.0
+MEMORY_MB = 2048
+STUCK_FACTOR = 4
+MAX_RECORDING_S = 4 * 3600.0  # the longest recording read as a document (a long lecture day)
+
+
+def cpu_budget(audio_s: float) -> int:
+    """The CPU seconds a job over `audio_s` seconds of audio may use."""
+    return CPU_BASE_S + int(CPU_PER_AUDIO_S * audio_s)
+
+
+class _Shared:
+    pool: ProcessPool | None = None
+    lock = threading.Lock()
+
+
+def transcription_pool() -> ProcessPool:
+    """The process's one transcription pool, made on first use."""
+    with _Shared.lock:
+        if _Shared.pool is None:
+            budget = cpu_budget(MAX_RECORDING_S)
+            limits = ProcessLimits(memory_mb=MEMORY_MB, cpu_s=budget, wall_s=budget * STUCK_FACTOR)
+            _Shared.pool = ProcessPool(1, limits, name="quire-transcribe", recycle_rss_mb=MEMORY_MB)
+        return _Shared.pool
