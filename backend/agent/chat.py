@@ -23,7 +23,7 @@ import anyio.to_thread
 
 from backend.agent import sessions
 from backend.agent.attachments import Accepted, AttachmentIn, accept, extract
-from backend.agent.context import RequestState, request_state
+from backend.agent.context import ChatServices, RequestState, request_state
 from backend.agent.fallback import answer_without_model
 from backend.agent.loop import AgentLoop
 from backend.agent.memory import MemoryWindow
@@ -31,12 +31,10 @@ from backend.agent.prompting import scope_payload, scope_statement, system_promp
 from backend.agent.stream import EventChannel
 from backend.agent.thinking import is_trivial, think
 from backend.agent.tools import chat_tools
-from backend.context import AppContext
 from backend.errors import QuireError
 from backend.ingest.sandbox import pool_for
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.llm.prompts import PromptError
-from backend.progress.events import check_badges_soon
 from backend.retrieval.scope import resolve_scope
 from backend.store.chat import AnswerUpdate, MessageStatus
 
@@ -95,27 +93,27 @@ class TurnRecord:
                             memory=self.memory())
 
 
-def prepare_chat(ctx: AppContext, request: ChatInput) -> PreparedChat:
+def prepare_chat(services: ChatServices, request: ChatInput) -> PreparedChat:
     """Validate and store the question (blocking; run it in a worker thread)."""
     message = request.message.strip()
     if not message:
         raise QuireError("empty_message", "Type a message first.", 422)
     if len(message) > MAX_MESSAGE_CHARS:
         raise QuireError("message_too_long", f"A message is at most {MAX_MESSAGE_CHARS:,} characters.", 422)
-    scope = resolve_scope(ctx.db, request.document_ids, request.categories)
+    scope = resolve_scope(services.db, request.document_ids, request.categories)
     attached = accept(request.attachments)
-    state = RequestState(app=ctx, scope=scope)
+    state = RequestState(services=services, scope=scope)
     question = sessions.Question(text=message, scope=scope_payload(state), images=attached.images,
                                  attachments=attached.placeholders())
-    start = sessions.begin_turn(ctx.db, request.session_id, request.rewind_to, question, request.reuse_attachments)
+    start = sessions.begin_turn(services.db, request.session_id, request.rewind_to, question, request.reuse_attachments)
     return PreparedChat(start, state, scope_statement(state), attached)
 
 
 def _read_documents(chat: PreparedChat) -> PreparedChat:
     """Extract the attached documents and store them with the question (blocking; a worker thread)."""
-    settings = chat.state.app.settings
+    settings = chat.state.services.settings
     files = extract(chat.attached, settings.ocr_languages, settings.chat_memory_chars // 2, pool_for(settings))
-    start = sessions.add_documents(chat.state.app.db, chat.start, files.files, files.meta)
+    start = sessions.add_documents(chat.state.services.db, chat.start, files.files, files.meta)
     return replace(chat, start=start, attached=Accepted())
 
 
@@ -153,7 +151,7 @@ async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
             _store(chat, record)
         except Exception:
             log.exception("could not store the partial answer (session %s)", start.session_id)
-        check_badges_soon(chat.state.app.db, start.asked_at)
+        chat.state.services.activity.check_badges_soon(start.asked_at)
         raise
     try:
         await anyio.to_thread.run_sync(_store, chat, record)
@@ -162,7 +160,7 @@ async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
         record.fail("storage_error", "The answer could not be saved to the database.", True, record.status)
     _closing_lines(chat, channel, record)
     # The question's study event was stored with it; the badges it may earn are judged after the answer.
-    check_badges_soon(chat.state.app.db, start.asked_at)
+    chat.state.services.activity.check_badges_soon(start.asked_at)
 
 
 async def _produce(chat: PreparedChat, channel: EventChannel, record: TurnRecord) -> None:
@@ -179,14 +177,14 @@ async def _produce(chat: PreparedChat, channel: EventChannel, record: TurnRecord
 
 
 async def _answer(chat: PreparedChat, channel: EventChannel, record: TurnRecord) -> None:
-    ctx = chat.state.app
+    services = chat.state.services
     trivial = is_trivial(chat.question.text)
-    tools = chat_tools(ctx.settings.ollama_timeout_s)
+    tools = chat_tools(services.settings.ollama_timeout_s)
     record.window = window = await _memory_window(chat, len(json.dumps(tools.schemas(), ensure_ascii=False)))
     record.loop = loop = AgentLoop(chat.state, channel, window, tools)
     try:
         if not trivial:
-            record.thinking = await think(ctx.llm, window.messages(), channel)
+            record.thinking = await think(services.llm, window.messages(), channel)
         if not (await loop.run()).strip():
             record.fail("empty_answer", "The model returned no answer; try again or rephrase the question.",
                         True, "error")
@@ -206,22 +204,22 @@ async def _memory_window(chat: PreparedChat, tools_chars: int) -> MemoryWindow:
     """Assemble what the model will be sent (with `tools_chars` of tool definitions). The history was read
     with the question, and the prompt file is cached (a changed file is re-read); only images of earlier
     turns need the database again."""
-    ctx, question = chat.state.app, chat.question
+    services, question = chat.state.services, chat.question
     system = {"role": "system", "content": system_prompt(chat.state, chat.scope_text)}
     user: dict[str, Any] = {"role": "user", "content": with_scope(question.model_content, chat.scope_text)}
     if question.images:
         user["images"] = [data for _mime, data in question.images]
-    window = MemoryWindow(system, chat.start.history, [user], ctx.settings.chat_memory_chars, len(question.images),
+    window = MemoryWindow(system, chat.start.history, [user], services.settings.chat_memory_chars, len(question.images),
                           tools_chars)
     window.fit()
     if any(turn.image_message_ids for turn in window.history):
-        await anyio.to_thread.run_sync(sessions.attach_images, ctx.db, window.history)
+        await anyio.to_thread.run_sync(sessions.attach_images, services.db, window.history)
     return window
 
 
 def _store(chat: PreparedChat, record: TurnRecord) -> None:
     rounds = record.loop.rounds if record.loop else []
-    if not sessions.finish_turn(chat.state.app.db, chat.start, rounds, record.update(chat.state)):
+    if not sessions.finish_turn(chat.state.services.db, chat.start, rounds, record.update(chat.state)):
         log.info("chat turn %s was rewound or deleted while it was answered", chat.start.message_id)
 
 

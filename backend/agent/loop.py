@@ -57,7 +57,7 @@ class AgentLoop:
         self.answer_parts = []
         calls: list[ToolCall] = []
         self.model_calls += 1
-        stream = self.state.app.llm.achat_stream(self.window.messages(), tools=tools, think=False)
+        stream = self.state.services.llm.achat_stream(self.window.messages(), tools=tools, think=False)
         async with aclosing(stream) as deltas:
             async for delta in deltas:
                 if delta.content:

@@ -48,7 +48,7 @@ def system_prompt(state: RequestState, scope_text: str, now: datetime | None = N
     moment = (now or datetime.now().astimezone()).strftime("%A, %d %B %Y")
     scope = scope_text + " Your tools only see these documents; say so when the answer may lie outside them." \
         if scope_text else "The whole vault: every document the user has added."
-    return state.app.prompts.render("chat_system", scope=scope, date=moment)
+    return state.services.prompts.render("chat_system", scope=scope, date=moment)
 
 
 def question_content(question: str, files: list[str]) -> str:

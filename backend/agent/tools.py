@@ -31,7 +31,7 @@ SEARCH_TIMEOUT_S = 30.0
 
 async def search_sources(state: RequestState, query: str, k: int = SEARCH_K) -> tuple[list[Source], str | None]:
     """The best passages for `query` within the request's scope, and the search's notice (if degraded)."""
-    result = await state.app.search.asearch(query, k, scope=state.scope)
+    result = await state.services.search.asearch(query, k, scope=state.scope)
     return [Source.from_hit(hit) for hit in result.hits], result.notice
 
 
@@ -93,7 +93,7 @@ async def analyze_document(document: str) -> ToolOutput:
     """
     state = current()
     material = await _material(state, document, ANALYZE_MAX_CHARS)
-    prompt = state.app.prompts.render(
+    prompt = state.services.prompts.render(
         "analyze_document", filename=material.filename, note=material.note,
         document=fence("document", material.text, name=material.filename),
     )
@@ -120,7 +120,7 @@ async def compare_documents(a: str, b: str, question: str = "") -> ToolOutput:
     second = await _material(state, b, COMPARE_MAX_CHARS)
     if first.source.document_id == second.source.document_id:
         raise ToolFailure(f"{a!r} and {b!r} are the same document")
-    prompt = state.app.prompts.render(
+    prompt = state.services.prompts.render(
         "compare_documents", question=question.strip() or "their content in general",
         a_name=first.filename, b_name=second.filename, note=" ".join(filter(None, (first.note, second.note))),
         a_document=fence("document", first.text, name=first.filename),
@@ -167,7 +167,7 @@ async def _material(state: RequestState, name: str, max_chars: int) -> Material:
 async def _ask_model(state: RequestState, prompt: str) -> str:
     """A direct, non-streamed model call (not through the agent); cancelling the request cancels it."""
     try:
-        reply = await state.app.llm.achat([{"role": "user", "content": prompt}], options={"temperature": 0.2})
+        reply = await state.services.llm.achat([{"role": "user", "content": prompt}], options={"temperature": 0.2})
     except (ModelError, ModelUnavailable) as exc:
         raise ToolFailure(f"the model could not do this: {exc.message}") from exc
     if not reply.content.strip():

@@ -12,9 +12,9 @@ from dbos import DBOS
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from backend.api.deps import ContextDep
+from backend.api.deps import DatabaseDep, EmbedderDep, ExecutorIdDep, LLMDep, SearchDep, SettingsDep
 from backend.cluster.status import ProcessStatus, list_processes
-from backend.config import APPLICATION_VERSION
+from backend.config import APPLICATION_VERSION, Settings
 from backend.llm.embedders import LoadState, embedder_status
 from backend.llm.errors import ModelUnavailable
 from backend.store.liveness import DATABASE_LOST
@@ -110,10 +110,10 @@ def _dbos_state(database_up: bool) -> dict[str, Any]:
     return {"ok": True}
 
 
-def _database_hints(postgres_ok: bool, ctx: ContextDep) -> list[str]:
+def _database_hints(postgres_ok: bool, settings: Settings) -> list[str]:
     if postgres_ok:
         return []
-    if ctx.settings.database_url is None:
+    if settings.database_url is None:
         return ["The embedded database stopped; Quire is restarting it and carries on by itself."]
     return ["The database at DATABASE_URL is unreachable; Quire reconnects as soon as it is back."]
 
@@ -125,8 +125,7 @@ def _local_model_hints(problem: ModelUnavailable | None) -> list[str]:
             f"`{problem.hint}`, then restart Quire."]
 
 
-def _hints(reachable: bool, chat_ok: bool, ollama_embed_ok: bool, ctx: ContextDep) -> list[str]:
-    settings = ctx.settings
+def _hints(reachable: bool, chat_ok: bool, ollama_embed_ok: bool, settings: Settings) -> list[str]:
     if not reachable:
         return [f"Start Ollama with `ollama serve` (expected at {settings.ollama_host})."]
     hints = [f"Pull the chat model: `ollama pull {settings.chat_model}`."] if not chat_ok else []
@@ -134,23 +133,23 @@ def _hints(reachable: bool, chat_ok: bool, ollama_embed_ok: bool, ctx: ContextDe
 
 
 @router.get("/health", response_model=Health)
-def health(ctx: ContextDep) -> dict[str, Any]:
-    settings = ctx.settings
-    status = ctx.llm.status()
-    postgres_ok = ctx.db.ping()
-    index: dict[str, Any] = {"state": ctx.search.state}
+def health(settings: SettingsDep, db: DatabaseDep, llm: LLMDep, search: SearchDep, embedder: EmbedderDep,
+           executor_id: ExecutorIdDep) -> dict[str, Any]:
+    status = llm.status()
+    postgres_ok = db.ping()
+    index: dict[str, Any] = {"state": search.state}
     processes: list[ProcessStatus] = []
     if postgres_ok:
         # The database can go between the ping and these reads: health then reports it down, never a 503.
         try:
-            index, processes = ctx.search.stats(), list_processes(ctx)
+            index, processes = search.stats(), list_processes(db, executor_id, settings.takeover_after_s)
         except DATABASE_LOST:
-            ctx.db.liveness.suspect()
+            db.liveness.suspect()
             postgres_ok = False
     dbos_state = _dbos_state(postgres_ok)
     chat_ok = status.has(settings.chat_model)
     ollama_has_embed_model = status.has(settings.embed_model)
-    embedding = embedder_status(ctx.embedder, settings.embed_model, ollama_has_embed_model)
+    embedding = embedder_status(embedder, settings.embed_model, ollama_has_embed_model)
     # An in-process embedder (one with a load state) needs no Ollama model.
     ollama_embed_ok = embedding.state is not None or ollama_has_embed_model
     healthy = postgres_ok and dbos_state["ok"] and status.reachable and chat_ok and embedding.ready
@@ -158,7 +157,7 @@ def health(ctx: ContextDep) -> dict[str, Any]:
         "status": "ok" if healthy else "degraded",
         "version": APPLICATION_VERSION,
         "postgres": {"ok": postgres_ok, "embedded": settings.database_url is None},
-        "dbos": {**dbos_state, "application_version": APPLICATION_VERSION, "executor_id": ctx.executor_id},
+        "dbos": {**dbos_state, "application_version": APPLICATION_VERSION, "executor_id": executor_id},
         "ollama": {
             "reachable": status.reachable,
             "host": settings.ollama_host,
@@ -167,12 +166,12 @@ def health(ctx: ContextDep) -> dict[str, Any]:
             "embed_model": {"name": settings.embed_model, "present": ollama_has_embed_model},
             "error": status.error,
         },
-        "embedder": {"kind": settings.embedder, "model": ctx.embedder.model, "ready": embedding.ready,
+        "embedder": {"kind": settings.embedder, "model": embedder.model, "ready": embedding.ready,
                      "name": embedding.name,
                      "state": embedding.state, "error": embedding.problem.message if embedding.problem else None},
         "index": index,
         "voice": asdict(transcriber(settings).status()),
         "processes": processes,
-        "hints": (_database_hints(postgres_ok, ctx) + _hints(status.reachable, chat_ok, ollama_embed_ok, ctx)
+        "hints": (_database_hints(postgres_ok, settings) + _hints(status.reachable, chat_ok, ollama_embed_ok, settings)
                   + _local_model_hints(embedding.problem)),
     }

@@ -6,8 +6,8 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
-from backend.context import AppContext
 from backend.store import processes as store
+from backend.store.db import Database
 from backend.store.processes import ProcessMode
 
 
@@ -35,17 +35,18 @@ class ProcessStatus(BaseModel):
     recovered_workflows: int
 
 
-def list_processes(ctx: AppContext) -> list[ProcessStatus]:
-    """Every known process, newest records included; `alive` = heartbeating and neither stopped nor taken over."""
+def list_processes(db: Database, executor_id: str, takeover_after_s: float) -> list[ProcessStatus]:
+    """Every known process, newest records included; `alive` = heartbeating and neither stopped nor taken
+    over (silent for less than `takeover_after_s`); `this_process` is the one with `executor_id`."""
     return [
         ProcessStatus(
             executor_id=row.executor_id, mode=row.mode, hostname=row.hostname, pid=row.pid, address=row.address,
             started_at=row.started_at, last_seen=row.last_seen,
             alive=(row.stopped_at is None and row.taken_over_by is None
-                   and row.silent_s < ctx.settings.takeover_after_s),
-            this_process=row.executor_id == ctx.executor_id,
+                   and row.silent_s < takeover_after_s),
+            this_process=row.executor_id == executor_id,
             activity=ProcessActivity.model_validate(row.activity),
             taken_over_by=row.taken_over_by, recovered_workflows=row.recovered_workflows,
         )
-        for row in store.list_processes(ctx.db)
+        for row in store.list_processes(db)
     ]

@@ -16,14 +16,13 @@ from typing import Any, Literal
 from fsrs import Card, Rating, Scheduler, State
 from pydantic import BaseModel, Field, field_validator
 
-from backend.context import AppContext
 from backend.errors import NotFound, QuireError
-from backend.progress.events import record_event
+from backend.progress.events import Activity
 from backend.store import decks as store
-from backend.store.db import Connection
+from backend.store.db import Connection, Database
 from backend.study import jobs
 from backend.study.generation import generate_items
-from backend.study.passages import render, scope_passages
+from backend.study.passages import render
 from backend.study.schemas import GenerateRequest, JobOut, ScopeOut, SourceOut
 from backend.study.scopes import as_scope, scope_params, scope_title
 
@@ -146,17 +145,16 @@ def clean_tags(tags: list[str]) -> list[str]:
 
 
 # -- generation ----------------------------------------------------------------------------------------
-def start(ctx: AppContext, request: DeckRequest) -> JobOut:
-    params = {"scope": scope_params(ctx, request.scope), "count": request.count}
-    return jobs.submit(ctx, "deck", params, request.client_token)
+def start(study: jobs.StudyJobs, request: DeckRequest) -> JobOut:
+    params = {"scope": scope_params(study.db, request.scope), "count": request.count}
+    return study.submit("deck", params, request.client_token)
 
 
-@jobs.runner("deck")
-def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
-    passages = scope_passages(ctx, as_scope(params["scope"]), min(MAX_PASSAGES, max(6, params["count"] // 2)))
-    prompt = ctx.prompts.render("flashcards", passages=render(passages), count=params["count"])
-    items = generate_items(ctx, prompt, CardItem, CardBatch, "cards", params["count"], passages)
-    deck = {"id": jobs.artifact_id(job_id), "title": scope_title(ctx, params["scope"], "Deck"),
+def run(drafting: jobs.Drafting, params: dict[str, Any], job_id: str) -> jobs.Saver:
+    passages = drafting.scope_passages(as_scope(params["scope"]), min(MAX_PASSAGES, max(6, params["count"] // 2)))
+    prompt = drafting.prompts.render("flashcards", passages=render(passages), count=params["count"])
+    items = generate_items(drafting.llm, prompt, CardItem, CardBatch, "cards", params["count"], passages)
+    deck = {"id": jobs.artifact_id(job_id), "title": scope_title(drafting.db, params["scope"], "Deck"),
             "scope": params["scope"], "job_id": job_id}
     cards = [{"id": jobs.artifact_id(job_id, f"c{i}"), "position": i, "front": g.item.front, "back": g.item.back,
               "tags": g.item.tags, "sources": g.sources} for i, g in enumerate(items, start=1)]
@@ -201,78 +199,79 @@ def card_out(row: store.CardRow, now: datetime) -> CardOut:
     return CardOut.model_validate({**row, "state": state, "intervals": intervals})
 
 
-def review(ctx: AppContext, deck_id: str, card_id: str, rating: RatingName, now: datetime | None = None) -> ReviewOut:
+def review(db: Database, activity: Activity, deck_id: str, card_id: str, rating: RatingName,
+           now: datetime | None = None) -> ReviewOut:
     """Apply a rating at `now` (default: the real clock): new FSRS state, review logged, event recorded."""
     now = (now or datetime.now(UTC)).astimezone(UTC)
-    row = _card_row(ctx, deck_id, card_id)
+    row = _card_row(db, deck_id, card_id)
     updated, _ = SCHEDULER.review_card(fsrs_card(row), RATINGS[rating], now)
     after = {"state": int(updated.state), "step": updated.step, "stability": updated.stability,
              "difficulty": updated.difficulty, "due": updated.due, "last_review": updated.last_review}
     lapse = rating == "again" and row["fsrs_state"] == State.Review
-    saved = store.save_review(ctx.db, card_id, row, after, int(RATINGS[rating]), now, lapse)
+    saved = store.save_review(db, card_id, row, after, int(RATINGS[rating]), now, lapse)
     if saved is None:
         raise QuireError("review_conflict", "This card was just reviewed; reload it and rate again.", 409)
-    record_event(ctx.db, "card_review", ref=f"deck:{deck_id}", occurred_at=now)
+    activity.record("card_review", ref=f"deck:{deck_id}", occurred_at=now)
     interval = _interval(updated.due, now)
     return ReviewOut(card=card_out(saved, now), rating=rating, reviewed_at=now, due=updated.due,
                      interval_seconds=interval.seconds, interval_label=interval.label)
 
 
 # -- decks and cards -----------------------------------------------------------------------------------
-def _deck_row(ctx: AppContext, deck_id: str, now: datetime) -> store.DeckRow:
-    row = store.get_deck(ctx.db, deck_id, now)
+def _deck_row(db: Database, deck_id: str, now: datetime) -> store.DeckRow:
+    row = store.get_deck(db, deck_id, now)
     if row is None:
         raise NotFound("Deck", deck_id)
     return row
 
 
-def _card_row(ctx: AppContext, deck_id: str, card_id: str) -> store.CardRow:
-    row = store.get_card(ctx.db, deck_id, card_id)
+def _card_row(db: Database, deck_id: str, card_id: str) -> store.CardRow:
+    row = store.get_card(db, deck_id, card_id)
     if row is None:
         raise NotFound("Card", card_id)
     return row
 
 
-def list_decks(ctx: AppContext, now: datetime | None = None) -> list[DeckSummary]:
-    return [DeckSummary.model_validate(row) for row in store.list_decks(ctx.db, now or datetime.now(UTC))]
+def list_decks(db: Database, now: datetime | None = None) -> list[DeckSummary]:
+    return [DeckSummary.model_validate(row) for row in store.list_decks(db, now or datetime.now(UTC))]
 
 
-def get_deck(ctx: AppContext, deck_id: str, now: datetime | None = None) -> DeckOut:
+def get_deck(db: Database, deck_id: str, now: datetime | None = None) -> DeckOut:
     now = now or datetime.now(UTC)
-    row = _deck_row(ctx, deck_id, now)
-    return DeckOut.model_validate({**row, "cards": [card_out(c, now) for c in store.cards(ctx.db, deck_id)]})
+    row = _deck_row(db, deck_id, now)
+    return DeckOut.model_validate({**row, "cards": [card_out(c, now) for c in store.cards(db, deck_id)]})
 
 
-def due(ctx: AppContext, deck_id: str, limit: int = 100, now: datetime | None = None) -> DueOut:
+def due(db: Database, deck_id: str, limit: int = 100, now: datetime | None = None) -> DueOut:
     now = now or datetime.now(UTC)
-    row = _deck_row(ctx, deck_id, now)
-    cards = [card_out(c, now) for c in store.due_cards(ctx.db, deck_id, now, limit)]
+    row = _deck_row(db, deck_id, now)
+    cards = [card_out(c, now) for c in store.due_cards(db, deck_id, now, limit)]
     return DueOut(deck_id=deck_id, now=now, due_count=row["due_count"], cards=cards)
 
 
-def delete_deck(ctx: AppContext, deck_id: str) -> None:
-    if not store.delete_deck(ctx.db, deck_id):
+def delete_deck(db: Database, deck_id: str) -> None:
+    if not store.delete_deck(db, deck_id):
         raise NotFound("Deck", deck_id)
 
 
-def add_card(ctx: AppContext, deck_id: str, card: CardIn) -> CardOut:
+def add_card(db: Database, deck_id: str, card: CardIn) -> CardOut:
     now = datetime.now(UTC)
-    _deck_row(ctx, deck_id, now)
-    row = store.add_card(ctx.db, str(uuid.uuid4()), deck_id, card.front.strip(), card.back.strip(),
+    _deck_row(db, deck_id, now)
+    row = store.add_card(db, str(uuid.uuid4()), deck_id, card.front.strip(), card.back.strip(),
                          clean_tags(card.tags))
     return card_out(row, now)
 
 
-def edit_card(ctx: AppContext, deck_id: str, card_id: str, patch: CardPatch) -> CardOut:
+def edit_card(db: Database, deck_id: str, card_id: str, patch: CardPatch) -> CardOut:
     fields = patch.model_dump(exclude_none=True)
     if "tags" in fields:
         fields["tags"] = clean_tags(fields["tags"])
-    row = store.update_card(ctx.db, deck_id, card_id, fields)
+    row = store.update_card(db, deck_id, card_id, fields)
     if row is None:
         raise NotFound("Card", card_id)
     return card_out(row, datetime.now(UTC))
 
 
-def delete_card(ctx: AppContext, deck_id: str, card_id: str) -> None:
-    if not store.delete_card(ctx.db, deck_id, card_id):
+def delete_card(db: Database, deck_id: str, card_id: str) -> None:
+    if not store.delete_card(db, deck_id, card_id):
         raise NotFound("Card", card_id)

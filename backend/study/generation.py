@@ -25,7 +25,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from backend.context import AppContext
+from backend.llm.client import LLMClient
 from backend.retrieval.tokenizer import Analyzer
 from backend.study.errors import GenerationFailed
 from backend.study.passages import Passage
@@ -76,17 +76,17 @@ def json_schema(model: type[BaseModel]) -> dict[str, Any]:
     return inlined
 
 
-def ask(ctx: AppContext, messages: Sequence[dict[str, str]], schema: dict[str, Any] | None) -> str:
+def ask(llm: LLMClient, messages: Sequence[dict[str, str]], schema: dict[str, Any] | None) -> str:
     """One non-streamed model call at low temperature; ModelUnavailable/ModelError propagate."""
-    reply = ctx.llm.chat(list(messages), format=schema, options=_OPTIONS)
+    reply = llm.chat(list(messages), format=schema, options=_OPTIONS)
     return reply.content
 
 
-def ask_streamed(ctx: AppContext, messages: Sequence[dict[str, str]], on_text: Callable[[str], None]) -> str:
+def ask_streamed(llm: LLMClient, messages: Sequence[dict[str, str]], on_text: Callable[[str], None]) -> str:
     """Like `ask` (no schema), streamed: `on_text` gets the text so far every DRAFT_INTERVAL_S."""
     parts: list[str] = []
     shown = time.monotonic()
-    for delta in ctx.llm.chat_stream_sync(list(messages), options=_OPTIONS):
+    for delta in llm.chat_stream_sync(list(messages), options=_OPTIONS):
         parts.append(delta.content)
         if time.monotonic() - shown >= DRAFT_INTERVAL_S:
             on_text("".join(parts))
@@ -141,11 +141,11 @@ def item_list(data: Any, key: str) -> list[Any]:
 
 
 # -- generators' entry points ----------------------------------------------------------------------
-def generate_items(ctx: AppContext, prompt: str, item_model: type[ItemT], list_model: type[BaseModel], key: str,
+def generate_items(llm: LLMClient, prompt: str, item_model: type[ItemT], list_model: type[BaseModel], key: str,
                    count: int, passages: Sequence[Passage],
                    accept: Callable[[ItemT], bool] = lambda _: True) -> list[Grounded[ItemT]]:
     """A list answer to `prompt`: every valid, accepted, distinct item (up to `count`), grounded on `passages`."""
-    answer = ask(ctx, _user(prompt), json_schema(list_model))
+    answer = ask(llm, _user(prompt), json_schema(list_model))
     try:
         raw_items = item_list(loads_lenient(answer), key)
     except ValueError as exc:
@@ -169,7 +169,7 @@ def generate_items(ctx: AppContext, prompt: str, item_model: type[ItemT], list_m
     return items
 
 
-def generate_object(ctx: AppContext, prompt: str, model: type[ItemT], what: str,
+def generate_object(llm: LLMClient, prompt: str, model: type[ItemT], what: str,
                     check: Callable[[ItemT], str | None] = lambda _: None) -> ItemT:
     """A single-object answer, retried once with a stricter reminder; `what` names it in errors and
     `check` adds a rule the schema cannot express (it returns what is wrong, or None)."""
@@ -177,7 +177,7 @@ def generate_object(ctx: AppContext, prompt: str, model: type[ItemT], what: str,
     schema = json_schema(model)
     problem = ""
     for _ in range(2):
-        answer = ask(ctx, messages, schema)
+        answer = ask(llm, messages, schema)
         try:
             result = model.model_validate(loads_lenient(answer))
         except (ValueError, ValidationError) as exc:
@@ -192,7 +192,7 @@ def generate_object(ctx: AppContext, prompt: str, model: type[ItemT], what: str,
     raise GenerationFailed(f"The model did not produce a usable {what} after a retry ({problem}); try again.")
 
 
-def generate_markdown(ctx: AppContext, prompt: str, sections: Sequence[str] = (),
+def generate_markdown(llm: LLMClient, prompt: str, sections: Sequence[str] = (),
                       on_text: Callable[[str], None] | None = None) -> str:
     """A Markdown answer (a lesson), cleaned of the model's chatty preamble and sign-off.
 
@@ -204,9 +204,9 @@ def generate_markdown(ctx: AppContext, prompt: str, sections: Sequence[str] = ()
     best, best_missing = "", list(sections)
     for attempt in range(2):
         if on_text is None:
-            answer = ask(ctx, messages, None)
+            answer = ask(llm, messages, None)
         else:
-            answer = ask_streamed(ctx, messages, lambda text: on_text(_draft(text)))
+            answer = ask_streamed(llm, messages, lambda text: on_text(_draft(text)))
         text = clean_markdown(answer)
         missing = missing_sections(text, sections)
         if len(text) >= MIN_MARKDOWN_CHARS and (not best or len(missing) < len(best_missing)):
