@@ -31,7 +31,7 @@ from backend.agent.prompting import scope_payload, scope_statement, system_promp
 from backend.agent.stream import EventChannel
 from backend.agent.thinking import is_trivial, think
 from backend.agent.tools import chat_tools
-from backend.errors import QuireError
+from backend.errors import ErrorCode, QuireError
 from backend.ingest.sandbox import pool_for
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.llm.prompts import PromptError
@@ -78,7 +78,7 @@ class TurnRecord:
     fallback: bool = False  # answered without the model: nothing was sent to it
     window: MemoryWindow | None = field(default=None, repr=False)
 
-    def fail(self, code: str, message: str, retryable: bool, status: MessageStatus) -> None:
+    def fail(self, code: ErrorCode, message: str, retryable: bool, status: MessageStatus) -> None:
         self.error = {"code": code, "message": message, "retryable": retryable}
         self.status = status
 

@@ -19,6 +19,8 @@ from typing import Any, Literal
 
 import orjson
 
+from backend.errors import ErrorCode
+
 EventType = Literal["start", "thinking", "tool", "metadata", "text", "memory", "error", "done"]
 MEDIA_TYPE = "application/x-ndjson"
 FLUSH_INTERVAL_S = 0.003
@@ -100,7 +102,7 @@ class EventChannel:
         self.emit("memory", {"used_chars": used_chars, "budget_chars": budget_chars,
                              "turns_kept": turns_kept, "turns_dropped": turns_dropped})
 
-    def error(self, code: str, message: str, retryable: bool) -> None:
+    def error(self, code: ErrorCode, message: str, retryable: bool) -> None:
         self.emit("error", {"code": code, "message": message, "retryable": retryable})
 
     def done(self, session_id: str, message_id: str) -> None:

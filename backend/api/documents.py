@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from backend.api.deps import LibraryDep, SettingsDep, UploadsDep, UrlImporterDep
 from backend.api.upload_stream import receive_multipart
-from backend.errors import QuireError
+from backend.errors import ErrorCode, QuireError
 from backend.ingest import files
 from backend.ingest.library import LibraryDocument, OriginalFile
 from backend.ingest.uploads import (
@@ -69,7 +69,7 @@ class AcceptedDocument(BaseModel):
 
 class RejectedUpload(BaseModel):
     filename: str
-    code: str
+    code: ErrorCode
     message: str
 
 
