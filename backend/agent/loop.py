@@ -33,7 +33,6 @@ class AgentLoop:
         self.registry = registry
         self.rounds: list[NewMessage] = []  # finished tool rounds, as stored rows
         self.answer_parts: list[str] = []  # text of the round in progress (the answer, once tools are done)
-        self.model_calls = 0
         self.text_emitted = False
 
     @property
@@ -56,7 +55,6 @@ class AgentLoop:
     async def _model_round(self, tools: list[dict[str, Any]] | None) -> list[ToolCall]:
         self.answer_parts = []
         calls: list[ToolCall] = []
-        self.model_calls += 1
         stream = self.state.services.llm.achat_stream(self.window.messages(), tools=tools, think=False)
         async with aclosing(stream) as deltas:
             async for delta in deltas:
