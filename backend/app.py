@@ -1,8 +1,8 @@
 """The app factory: wires settings, Postgres, DBOS, the model client and the index into one FastAPI app.
 
-Startup order matters: the database (and its migrations) first, then the index built from it, then
-the context that DBOS steps use, and only then `DBOS.launch()`, which may immediately resume workflows
-interrupted by a crash.
+Startup order matters: the database (and its migrations) first, then the index built from it, then the
+services whose workflows DBOS runs (they register them with DBOS as they are built), and only then
+`DBOS.launch()`, which may immediately resume workflows interrupted by a crash.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 
 from backend import durable
+from backend.agent.context import ChatServices
 from backend.api import (
     availability,
     chat,
@@ -42,29 +43,37 @@ from backend.api.security import RequestGuard
 from backend.cluster.identity import resolve_executor_id
 from backend.cluster.membership import Membership
 from backend.config import Settings
-from backend.context import AppContext, set_context
 from backend.errors import install_error_handlers
-from backend.ingest.backfill import start_embed_backfill, stop_embed_backfills
+from backend.ingest.backfill import EmbedBackfill
 from backend.ingest.cache_sweeper import CacheSweeper
-from backend.ingest.library import maintain_originals
+from backend.ingest.library import Library
 from backend.ingest.orphans import remove_orphaned_uploads
 from backend.ingest.reconcile import reconcile_stuck_documents
-from backend.ingest.trash import schedule_trash_retention
+from backend.ingest.steps import IngestSteps
+from backend.ingest.trash import TrashRetention
+from backend.ingest.uploads import Uploads
+from backend.ingest.url_import import UrlImporter
+from backend.ingest.workflow import IngestRuns
 from backend.llm.client import LLMClient
 from backend.llm.embedders import build_embedder, preload
 from backend.llm.prompts import PromptLibrary
 from backend.mcp import http as mcp_http
+from backend.progress.events import Activity
 from backend.progress.privacy import ConnectionWatch
+from backend.progress.sessions import rules_for
 from backend.retrieval.keyword_fold import KeywordFolder
 from backend.retrieval.postgres import PostgresSearchService
 from backend.retrieval.service import SearchService
 from backend.scratch import remove_abandoned_scratch
-from backend.store import embeddings as embedding_store
+from backend.services import Services
 from backend.store.db import Database, pool_sizes, sibling_database_url
 from backend.store.embedded import close_embedded_postgres, start_embedded_postgres, stop_supervising
 from backend.store.preflight import DBOS_SUFFIX, check_server
 from backend.store.processes import ProcessMode
 from backend.store.system_db import system_engine
+from backend.study.jobs import Drafting, StudyJobs
+from backend.study.runners import RUNNERS
+from backend.viewer.service import Viewer
 
 log = logging.getLogger(__name__)
 
@@ -73,21 +82,41 @@ ROUTERS = (health.router, documents.router, document_versions.router, trash.rout
            notes.router)
 
 
-def _build_context(settings: Settings, database_url: str, membership: Membership) -> AppContext:
+def _build_services(settings: Settings, database_url: str, membership: Membership) -> Services:
+    """Every service of the process, each handed what it uses. Building the DBOS ones registers their
+    workflows, so this runs before `DBOS.launch()`."""
     db = Database(database_url, origin=membership.executor_id, max_size=pool_sizes(settings.db_connections).app,
                   application_name=membership.session_name, guard=membership.guard_connection)
-    db.open()
+    db.open()  # applies the migrations
     llm = LLMClient(settings.ollama_host, settings.chat_model, settings.embed_model, settings.ollama_timeout_s)
     embedder = build_embedder(settings.embedder, llm, settings.embed_model, settings.local_embed_model)
-    search_service = (PostgresSearchService(db, embedder, settings.search_keyword_candidates or None)
-                      if settings.search_backend == "postgres"
-                      else SearchService(db, embedder, settings.index_poll_s))
-    search_service.build()
-    return AppContext(settings=settings, db=db, llm=llm, embedder=embedder,
-                      prompts=PromptLibrary(settings.prompts_dir), search=search_service, membership=membership)
+    search = (PostgresSearchService(db, embedder, settings.search_keyword_candidates or None)
+              if settings.search_backend == "postgres" else SearchService(db, embedder, settings.index_poll_s))
+    search.build()
+    prompts = PromptLibrary(settings.prompts_dir)
+    rules = rules_for(settings)
+    activity = Activity(db, rules)
+    backfill = EmbedBackfill(db, embedder, search, batch_size=settings.embed_batch_size,
+                             first_pause_s=settings.embed_retry_s, executor_id=membership.executor_id)
+    ingest = IngestRuns(IngestSteps(db, search, embedder, settings), backfill, settings.embed_batch_size)
+    library = Library(db, settings.docs_dir, search, embedder.model, ingest)
+    uploads = Uploads(db, settings.docs_dir, settings.max_upload_mb, ingest)
+    drafting = Drafting(db, search, embedder.model, llm, prompts)
+    return Services(
+        settings=settings, db=db, llm=llm, embedder=embedder, prompts=prompts, search=search,
+        membership=membership, rules=rules, activity=activity, backfill=backfill, ingest=ingest, library=library,
+        uploads=uploads,
+        url_importer=UrlImporter(uploads, max_bytes=settings.url_import_max_mb * 1024 * 1024,
+                                 timeout_s=settings.url_import_timeout_s,
+                                 allow_private=settings.url_import_allow_private),
+        trash_retention=TrashRetention(library, settings.trash_retention_days, settings.trash_sweep_cron),
+        study=StudyJobs(db, llm, settings.chat_model, drafting, RUNNERS),
+        chat=ChatServices(db, search, llm, prompts, embedder.model, activity, settings),
+        viewer=Viewer(db, library, settings),
+    )
 
 
-def start_services(settings: Settings, mode: ProcessMode = "server") -> AppContext:
+def start_services(settings: Settings, mode: ProcessMode = "server") -> Services:
     """Start everything but HTTP; a worker process (`backend.worker`) runs exactly this."""
     executor_id = resolve_executor_id(settings.executor_id, settings.data_dir)  # before the data folder fills
     started_at = time.time()
@@ -98,51 +127,48 @@ def start_services(settings: Settings, mode: ProcessMode = "server") -> AppConte
                             takeover_after_s=settings.takeover_after_s, data_dir=settings.data_dir, address=address)
     check_server(database_url, membership.session_name)  # one line if this server or role cannot serve Quire
     membership.claim()  # before the migrations; and DBOS would resume another live process's workflows
-    context = _build_context(settings, database_url, membership)  # applies the migrations
+    services = _build_services(settings, database_url, membership)  # applies the migrations
     membership.register()
-    set_context(context)
     if mode == "server":  # the first search must not wait for an in-process model to load (a worker never searches)
-        preload(context.embedder)
-    maintain_originals(context)
-    context.cache_sweeper = CacheSweeper(context.db, settings.docs_dir, settings.cache_sweep_s)
-    context.cache_sweeper.start()
-    context.keyword_folder = KeywordFolder(context.db, settings.keyword_fold_s)  # in either search mode
-    context.keyword_folder.start()
-    context.connections = ConnectionWatch()
-    context.connections.start()
-    remove_orphaned_uploads(context.db, settings.docs_dir, started_at)
+        preload(services.embedder)
+    services.library.maintain_originals()
+    services.cache_sweeper = CacheSweeper(services.db, settings.docs_dir, settings.cache_sweep_s)
+    services.cache_sweeper.start()
+    services.keyword_folder = KeywordFolder(services.db, settings.keyword_fold_s)  # in either search mode
+    services.keyword_folder.start()
+    services.connections = ConnectionWatch()
+    services.connections.start()
+    remove_orphaned_uploads(services.db, settings.docs_dir, started_at)
     remove_abandoned_scratch()
     pools = pool_sizes(settings.db_connections)
-    durable.launch_dbos(settings, context.db.url, executor_id, system_engine(
-        sibling_database_url(context.db.url, DBOS_SUFFIX), pool_size=pools.dbos,
+    durable.launch_dbos(settings, services.db.url, executor_id, system_engine(
+        sibling_database_url(services.db.url, DBOS_SUFFIX), pool_size=pools.dbos,
         application_name=membership.session_name, guard=membership.guard_system_database))
-    membership.start(context.db)
-    schedule_trash_retention(settings)
-    reconcile_stuck_documents(context)
-    context.search.start()
-    if embedding_store.any_missing_embeddings(context.db, context.embedder.model):
-        start_embed_backfill()
-    return context
+    membership.start(services.db)
+    services.trash_retention.schedule()
+    reconcile_stuck_documents(services.db)
+    services.search.start()
+    services.backfill.start_if_missing()
+    return services
 
 
-def stop_services(context: AppContext) -> None:
-    context.search.stop()
-    if context.cache_sweeper is not None:
-        context.cache_sweeper.stop()
-    if context.keyword_folder is not None:
-        context.keyword_folder.stop()
-    if context.connections is not None:
-        context.connections.stop()
+def stop_services(services: Services) -> None:
+    services.search.stop()
+    if services.cache_sweeper is not None:
+        services.cache_sweeper.stop()
+    if services.keyword_folder is not None:
+        services.keyword_folder.stop()
+    if services.connections is not None:
+        services.connections.stop()
     try:
-        stop_embed_backfills()  # a backfill waiting for Ollama would otherwise hold up the exit
+        services.backfill.stop()  # a backfill waiting for Ollama would otherwise hold up the exit
     except Exception:  # the database gone, say: DBOS and the pool must still be shut down
         log.warning("could not end the embedding backfill before stopping", exc_info=True)
     durable.shutdown_dbos()
-    context.membership.stop()
-    context.db.close()
+    services.membership.stop()
+    services.db.close()
     stop_supervising()
     close_embedded_postgres()
-    set_context(None)
 
 
 def end_process(code: int | str | None) -> NoReturn:
@@ -173,15 +199,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Startup and shutdown block (database, DBOS); DBOS refuses some calls on the event loop thread.
         try:
-            context = await run_in_threadpool(start_services, settings)
+            services = await run_in_threadpool(start_services, settings)
         except SystemExit as refused:  # a duplicate id, a server or role Quire cannot use: one line, no traceback
             end_process(refused.code)
-        app.state.context = context
+        app.state.services = services
         try:
             yield
         finally:
-            await context.llm.aclose()
-            await run_in_threadpool(stop_services, context)
+            await services.llm.aclose()
+            await run_in_threadpool(stop_services, services)
 
     # FastAPI's built-in OpenTelemetry hooks are off: Quire exports no telemetry, and checking for
     # providers on every request cost more than some endpoints themselves.

@@ -1,12 +1,12 @@
 """DBOS setup: configuration, launch (which recovers interrupted workflows) and the app's queues.
 
-Workflow modules are imported before `DBOS.launch()` so that recovery finds every workflow function.
-The system database lives next to the app database on the same server (`<db>_dbos`).
+The services that own workflows register them as they are built (backend/app.py builds them before
+`launch_dbos`), so that recovery finds every workflow function. The system database lives next to the
+app database on the same server (`<db>_dbos`).
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 from typing import Any
 
@@ -23,8 +23,6 @@ INGEST_QUEUE = "ingest"
 DOCUMENT_QUEUE = "ingest_documents"
 EMBED_QUEUE = "embed"
 STUDY_QUEUE = "study"
-WORKFLOW_MODULES = ("backend.ingest.workflow", "backend.ingest.backfill", "backend.study.runners",
-                    "backend.ingest.trash")
 
 _queues: dict[str, Queue] = {}
 _engines: list[sa.Engine] = []
@@ -43,8 +41,6 @@ RETRY_WHEN_SYSTEM_DATABASE_LOST: dict[str, Any] = {**RETRY_WHEN_DATABASE_LOST, "
 
 def launch_dbos(settings: Settings, database_url: str, executor_id: str, engine: sa.Engine) -> None:
     """Launch DBOS on `engine` (`store/system_db.py`: sized, named and guarded by Quire) over `<db>_dbos`."""
-    for module in WORKFLOW_MODULES:
-        importlib.import_module(module)
     _engines.append(engine)
     config: DBOSConfig = {
         "name": "quire",

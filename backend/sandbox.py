@@ -38,7 +38,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:  # the type only: the sandbox's children need not import the web stack
+    from backend.errors import ErrorCode
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +56,9 @@ Report = Callable[[Any], None]
 class JobError(Exception):
     """A job's own refusal (`code`, a `message` for people), sent back from the worker as raised."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
-        self.code = code
+        self.code: ErrorCode = code
         self.message = message
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -33,12 +33,12 @@ def main() -> None:
 
     signal.signal(signal.SIGTERM, request_stop)
     signal.signal(signal.SIGINT, request_stop)
-    context = start_services(settings, mode="worker")
-    print(f"Quire worker {context.executor_id} is running (Ctrl-C to stop)", flush=True)
+    services = start_services(settings, mode="worker")
+    print(f"Quire worker {services.executor_id} is running (Ctrl-C to stop)", flush=True)
     try:
         stop.wait()
     finally:
-        stop_services(context)
+        stop_services(services)
     end_process(0)  # not Python's exit: see end_process
 
 

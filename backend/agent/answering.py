@@ -69,7 +69,7 @@ async def answer(state: RequestState, start: sessions.TurnStart, scope_text: str
     question = start.question.text
     trivial = is_trivial(question)
     try:
-        model = ChatModel(state.app.llm, await state.app.llm.afacts())
+        model = ChatModel(state.services.llm, await state.services.llm.afacts())
     except (ModelUnavailable, ModelError) as exc:
         record.unsent = True
         await _fall_back(state, channel, record, question, trivial, exc)
@@ -133,11 +133,11 @@ async def _memory_window(state: RequestState, start: sessions.TurnStart, scope_t
     elif question.images:
         user["content"] = (f"{content}\n\n[Quire: the user attached {len(question.images)} image(s), but this model "
                            "cannot see images. Say so if the question needs them.]")
-    budget = min(state.app.settings.chat_memory_chars, chars_of(model.context_tokens - model.answer_tokens))
+    budget = min(state.services.settings.chat_memory_chars, chars_of(model.context_tokens - model.answer_tokens))
     budget = max(budget, message_chars(system) + message_chars(user))  # the question itself always goes
     window = MemoryWindow(system, start.history, [user], budget, images, tools_chars if model.tools else 0,
                           model.context_tokens, model.answer_tokens)
     window.fit()
     if model.facts.vision and any(turn.image_message_ids for turn in window.history):
-        await anyio.to_thread.run_sync(sessions.attach_images, state.app.db, window.history)
+        await anyio.to_thread.run_sync(sessions.attach_images, state.services.db, window.history)
     return window

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backend.agent.quoting import fence
-from backend.errors import QuireError
+from backend.errors import ErrorCode, QuireError
 from backend.ingest.sandbox import SandboxPool, extract_sandboxed
 from backend.ingest.types import ExtractionError, RejectedFile
 from backend.ingest.validate import detect_kind, sanitise_filename
@@ -56,7 +56,7 @@ class Attachments:
     meta: list[dict[str, Any]] = field(default_factory=list)  # stored with the message, shown by the UI
 
 
-def refused(code: str, message: str, status: int) -> QuireError:
+def refused(code: ErrorCode, message: str, status: int) -> QuireError:
     return QuireError(code, message, status)
 
 

@@ -22,15 +22,13 @@ import anyio.to_thread
 from backend.agent import sessions
 from backend.agent.answering import TurnRecord, answer
 from backend.agent.attachments import Accepted, AttachmentIn, accept, extract
-from backend.agent.context import RequestState, request_state
+from backend.agent.context import ChatServices, RequestState, request_state
 from backend.agent.grounding import message
 from backend.agent.prompting import scope_payload, scope_statement
 from backend.agent.stream import EventChannel
-from backend.context import AppContext
 from backend.errors import QuireError
 from backend.ingest.sandbox import pool_for
 from backend.llm.prompts import PromptError
-from backend.progress.events import check_badges_soon
 from backend.retrieval.scope import resolve_scope
 
 log = logging.getLogger(__name__)
@@ -61,27 +59,27 @@ class PreparedChat:
         return self.start.question
 
 
-def prepare_chat(ctx: AppContext, request: ChatInput) -> PreparedChat:
+def prepare_chat(services: ChatServices, request: ChatInput) -> PreparedChat:
     """Validate and store the question (blocking; run it in a worker thread)."""
     message = request.message.strip()
     if not message:
         raise QuireError("empty_message", "Type a message first.", 422)
     if len(message) > MAX_MESSAGE_CHARS:
         raise QuireError("message_too_long", f"A message is at most {MAX_MESSAGE_CHARS:,} characters.", 422)
-    scope = resolve_scope(ctx.db, request.document_ids, request.categories)
+    scope = resolve_scope(services.db, request.document_ids, request.categories)
     attached = accept(request.attachments)
-    state = RequestState(app=ctx, scope=scope)
+    state = RequestState(services=services, scope=scope)
     question = sessions.Question(text=message, scope=scope_payload(state), images=attached.images,
                                  attachments=attached.placeholders())
-    start = sessions.begin_turn(ctx.db, request.session_id, request.rewind_to, question, request.reuse_attachments)
+    start = sessions.begin_turn(services.db, request.session_id, request.rewind_to, question, request.reuse_attachments)
     return PreparedChat(start, state, scope_statement(state), attached)
 
 
 def _read_documents(chat: PreparedChat) -> PreparedChat:
     """Extract the attached documents and store them with the question (blocking; a worker thread)."""
-    settings = chat.state.app.settings
+    settings = chat.state.services.settings
     files = extract(chat.attached, settings.ocr_languages, settings.chat_memory_chars // 2, pool_for(settings))
-    start = sessions.add_documents(chat.state.app.db, chat.start, files.files, files.meta)
+    start = sessions.add_documents(chat.state.services.db, chat.start, files.files, files.meta)
     return replace(chat, start=start, attached=Accepted())
 
 
@@ -119,7 +117,7 @@ async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
             _store(chat, record)
         except Exception:
             log.exception("could not store the partial answer (session %s)", start.session_id)
-        check_badges_soon(chat.state.app.db, start.asked_at)
+        chat.state.services.activity.check_badges_soon(start.asked_at)
         raise
     try:
         await anyio.to_thread.run_sync(_store, chat, record)
@@ -128,7 +126,7 @@ async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
         record.fail("storage_error", "The answer could not be saved to the database.", True, record.status)
     _closing_lines(chat, channel, record)
     # The question's study event was stored with it; the badges it may earn are judged after the answer.
-    check_badges_soon(chat.state.app.db, start.asked_at)
+    chat.state.services.activity.check_badges_soon(start.asked_at)
 
 
 async def _produce(chat: PreparedChat, channel: EventChannel, record: TurnRecord) -> None:
@@ -146,7 +144,7 @@ async def _produce(chat: PreparedChat, channel: EventChannel, record: TurnRecord
 
 def _store(chat: PreparedChat, record: TurnRecord) -> None:
     rounds = record.loop.rounds if record.loop else []
-    if not sessions.finish_turn(chat.state.app.db, chat.start, rounds, record.update(chat.state)):
+    if not sessions.finish_turn(chat.state.services.db, chat.start, rounds, record.update(chat.state)):
         log.info("chat turn %s was rewound or deleted while it was answered", chat.start.message_id)
 
 

@@ -1,4 +1,4 @@
-"""Request-local state of one chat answer: the app's services, the scope and the citation accumulator.
+"""Request-local state of one chat answer: the services it uses, the scope and the citation accumulator.
 
 It lives in a ContextVar set by the task that answers the request. asyncio tasks and worker threads
 started from that task inherit a copy of the context, so tools see their own request's scope and
@@ -13,14 +13,32 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from backend.agent.citations import CitationAccumulator
-from backend.context import AppContext
+from backend.config import Settings
 from backend.llm.budget import UNKNOWN_CONTEXT_TOKENS
+from backend.llm.client import LLMClient
+from backend.llm.prompts import PromptLibrary
+from backend.progress.events import Activity
+from backend.retrieval.service import SearchService
 from backend.retrieval.types import Scope
+from backend.store.db import Database
+
+
+@dataclass(frozen=True)
+class ChatServices:
+    """What answering a chat uses; built once per process by its entry point (backend/app.py)."""
+
+    db: Database
+    search: SearchService
+    llm: LLMClient
+    prompts: PromptLibrary
+    embed_model: str  # the embedding model's name, as recorded with each vector
+    activity: Activity  # a question is study activity: the badges it earns are judged after the answer
+    settings: Settings  # the memory budget, the model's timeout, OCR languages and the sandbox's limits
 
 
 @dataclass
 class RequestState:
-    app: AppContext
+    services: ChatServices
     scope: Scope
     citations: CitationAccumulator = field(default_factory=CitationAccumulator)
     context_tokens: int = UNKNOWN_CONTEXT_TOKENS  # the chat model's `num_ctx`: tools calling it fit into it

@@ -29,7 +29,7 @@ class Material:
 
 def scoped_documents(state: RequestState) -> list[DocumentRow]:
     """Every live document the request's scope admits, newest first."""
-    rows = document_store.list_documents(state.app.db, state.app.embedder.model)
+    rows = document_store.list_documents(state.services.db, state.services.embed_model)
     return [row for row in rows if state.scope.admits(row["id"], row["category"])]
 
 
@@ -55,7 +55,7 @@ def resolve_document(state: RequestState, name: str) -> DocumentRow:
 
 def document_material(state: RequestState, document: DocumentRow, max_chars: int) -> Material:
     """The document's text with page markers, bounded to `max_chars` by sampling blocks evenly."""
-    blocks = block_store.live_blocks_of(state.app.db, [document["id"]], state.app.embedder.model)
+    blocks = block_store.live_blocks_of(state.services.db, [document["id"]], state.services.embed_model)
     if not blocks:
         raise ToolFailure(f"{document['filename']} has no readable text yet (status: {document['status']})")
     total = sum(len(block["text"]) for block in blocks)

@@ -48,7 +48,7 @@ def system_prompt(state: RequestState, scope_text: str, tools: bool = True, now:
     moment = (now or datetime.now().astimezone()).strftime("%A, %d %B %Y")
     scope = scope_text + " Searches only see these documents; say so when the answer may lie outside them." \
         if scope_text else "The whole vault: every document the user has added."
-    return state.app.prompts.render("chat_system", scope=scope, date=moment,
+    return state.services.prompts.render("chat_system", scope=scope, date=moment,
                                     how_to_work=WITH_TOOLS if tools else WITHOUT_TOOLS)
 
 

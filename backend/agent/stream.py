@@ -19,6 +19,8 @@ from typing import Any, Literal
 
 import orjson
 
+from backend.errors import ErrorCode
+
 EventType = Literal["start", "model", "progress", "thinking", "tool", "metadata", "text", "grounding", "memory",
                     "error", "done"]
 MEDIA_TYPE = "application/x-ndjson"
@@ -118,7 +120,7 @@ class EventChannel:
         `answer_tokens` (kept free for the answer) and `passages_dropped` (lowest-ranked, to fit)."""
         self.emit("memory", stats)
 
-    def error(self, code: str, message: str, retryable: bool) -> None:
+    def error(self, code: ErrorCode, message: str, retryable: bool) -> None:
         self.emit("error", {"code": code, "message": message, "retryable": retryable})
 
     def done(self, session_id: str, message_id: str) -> None:

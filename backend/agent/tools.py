@@ -33,7 +33,7 @@ PROMPT_RESERVE_TOKENS = 700  # an analysis prompt's own words, around the docume
 
 async def search_sources(state: RequestState, query: str, k: int = SEARCH_K) -> tuple[list[Source], str | None]:
     """The best passages for `query` within the request's scope, and the search's notice (if degraded)."""
-    result = await state.app.search.asearch(query, k, scope=state.scope)
+    result = await state.services.search.asearch(query, k, scope=state.scope)
     return [Source.from_hit(hit) for hit in result.hits], result.notice
 
 
@@ -96,7 +96,7 @@ async def analyze_document(document: str) -> ToolOutput:
     """
     state = current()
     material = await _material(state, document, _fitting(state, ANALYZE_MAX_CHARS))
-    prompt = state.app.prompts.render(
+    prompt = state.services.prompts.render(
         "analyze_document", filename=material.filename, note=material.note,
         document=fence("document", material.text, name=material.filename),
     )
@@ -123,7 +123,7 @@ async def compare_documents(a: str, b: str, question: str = "") -> ToolOutput:
     second = await _material(state, b, _fitting(state, COMPARE_MAX_CHARS, parts=2))
     if first.source.document_id == second.source.document_id:
         raise ToolFailure(f"{a!r} and {b!r} are the same document")
-    prompt = state.app.prompts.render(
+    prompt = state.services.prompts.render(
         "compare_documents", question=question.strip() or "their content in general",
         a_name=first.filename, b_name=second.filename, note=" ".join(filter(None, (first.note, second.note))),
         a_document=fence("document", first.text, name=first.filename),
@@ -176,7 +176,7 @@ async def _material(state: RequestState, name: str, max_chars: int) -> Material:
 async def _ask_model(state: RequestState, prompt: str) -> str:
     """A direct, non-streamed model call (not through the agent); cancelling the request cancels it."""
     try:
-        reply = await state.app.llm.achat([{"role": "user", "content": prompt}],
+        reply = await state.services.llm.achat([{"role": "user", "content": prompt}],
                                           options={"temperature": 0.2, "num_ctx": state.context_tokens})
     except (ModelError, ModelUnavailable) as exc:
         raise ToolFailure(f"the model could not do this: {exc.message}") from exc

@@ -30,8 +30,8 @@ class DatabaseGate:
         if scope["type"] != "http" or not path.startswith("/api/"):
             await self.app(scope, receive, send)
             return
-        context = getattr(scope["app"].state, "context", None)
-        if context is not None and path not in _UNGATED and not context.db.liveness.is_up():
+        services = getattr(scope["app"].state, "services", None)
+        if services is not None and path not in _UNGATED and not services.db.liveness.is_up():
             await _send_unavailable(send)
             return
         with failing_fast():
@@ -48,9 +48,9 @@ async def _send_unavailable(send: Send) -> None:
 
 
 async def _connection_error(request: Request, exc: Exception) -> JSONResponse:
-    context = getattr(request.app.state, "context", None)
-    if context is not None:
-        context.db.liveness.suspect()
+    services = getattr(request.app.state, "services", None)
+    if services is not None:
+        services.db.liveness.suspect()
     error = DatabaseUnavailable()
     return error_response(error.status, error.code, error.message)
 

@@ -18,7 +18,7 @@ from backend.agent import sessions
 from backend.agent.attachments import MAX_ATTACHMENTS, AttachmentIn
 from backend.agent.chat import MAX_MESSAGE_CHARS, ChatInput, prepare_chat, run_chat
 from backend.agent.stream import MEDIA_TYPE, EventChannel
-from backend.api.deps import ContextDep, DatabaseDep
+from backend.api.deps import ChatDep, DatabaseDep
 
 router = APIRouter(prefix="/api/chat", tags=["chat"])
 MAX_OFFSET = 1_000_000  # far beyond any real history; unbounded, a huge offset overflowed Postgres (a 500)
@@ -134,7 +134,7 @@ class NdjsonStream(StreamingResponse):
 
 @router.post("", response_class=StreamingResponse,
              responses={200: {"content": {MEDIA_TYPE: {}}, "description": "NDJSON events (DESIGN §5)"}})
-async def chat(body: ChatRequest, ctx: ContextDep) -> NdjsonStream:
+async def chat(body: ChatRequest, services: ChatDep) -> NdjsonStream:
     """Ask a question; the answer streams as NDJSON lines `{type, data}`: start, model, progress, thinking,
     tool, metadata, text, grounding, memory, error, done."""
     scope = body.scope or ChatScope()
@@ -145,7 +145,7 @@ async def chat(body: ChatRequest, ctx: ContextDep) -> NdjsonStream:
         rewind_to=str(body.rewind_to_message_id) if body.rewind_to_message_id else None,
         reuse_attachments=body.reuse_attachments,
     )
-    prepared = await run_in_threadpool(prepare_chat, ctx, request)
+    prepared = await run_in_threadpool(prepare_chat, services, request)
     channel = EventChannel()
     return NdjsonStream(channel, asyncio.create_task(run_chat(prepared, channel)))
 

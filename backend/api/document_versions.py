@@ -11,9 +11,9 @@ from fastapi import APIRouter, Path
 from fastapi.responses import FileResponse
 from pydantic import BaseModel
 
-from backend.api.deps import ContextDep
+from backend.api.deps import LibraryDep
 from backend.api.documents import DocumentOut, file_response
-from backend.ingest import library
+from backend.ingest.library import LibraryDocument
 from backend.store.kinds import DocKind
 
 router = APIRouter(prefix="/api/documents/{document_id}/versions", tags=["documents"])
@@ -41,25 +41,25 @@ class VersionDeleted(BaseModel):
 
 
 @router.get("", response_model=VersionList)
-def list_versions(document_id: UUID, ctx: ContextDep) -> VersionList:
+def list_versions(document_id: UUID, library: LibraryDep) -> VersionList:
     """Newest first; `current` marks the one search and chat use."""
-    rows = library.list_versions(ctx, document_id)
+    rows = library.list_versions(document_id)
     return VersionList(versions=[VersionOut.model_validate(asdict(row)) for row in rows])
 
 
 @router.post("/{version}/restore", response_model=DocumentOut)
-def restore_version(document_id: UUID, version: VersionNumber, ctx: ContextDep) -> library.LibraryDocument:
+def restore_version(document_id: UUID, version: VersionNumber, library: LibraryDep) -> LibraryDocument:
     """Make this version current; the one it replaces stays in the list."""
-    return library.restore_version(ctx, document_id, version)
+    return library.restore_version(document_id, version)
 
 
 @router.delete("/{version}", response_model=VersionDeleted)
-def delete_version(document_id: UUID, version: VersionNumber, ctx: ContextDep) -> VersionDeleted:
+def delete_version(document_id: UUID, version: VersionNumber, library: LibraryDep) -> VersionDeleted:
     """Delete a version other than the current one, with its blocks and (if nothing else needs it) its file."""
-    library.delete_version(ctx, document_id, version)
+    library.delete_version(document_id, version)
     return VersionDeleted(deleted=version)
 
 
 @router.get("/{version}/file", response_class=FileResponse)
-def version_file(document_id: UUID, version: VersionNumber, ctx: ContextDep) -> FileResponse:
-    return file_response(library.original_file(ctx, document_id, version))
+def version_file(document_id: UUID, version: VersionNumber, library: LibraryDep) -> FileResponse:
+    return file_response(library.original_file(document_id, version))

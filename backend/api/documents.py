@@ -13,19 +13,18 @@ from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from backend.api.deps import ContextDep
+from backend.api.deps import LibraryDep, SettingsDep, UploadsDep, UrlImporterDep
 from backend.api.upload_stream import receive_multipart
-from backend.errors import QuireError
-from backend.ingest import files, library
+from backend.errors import ErrorCode, QuireError
+from backend.ingest import files
+from backend.ingest.library import LibraryDocument, OriginalFile
 from backend.ingest.uploads import (
     Candidate,
     NameConflictDetails,
     UploadOutcome,
-    accept_files,
     clean_category,
     described,
 )
-from backend.ingest.url_import import import_url
 from backend.store.documents import CategoryRow
 from backend.store.kinds import DocKind, DocumentStatus
 from backend.store.registration import OnConflict
@@ -73,7 +72,7 @@ class AcceptedDocument(BaseModel):
 
 class RejectedUpload(BaseModel):
     filename: str
-    code: str
+    code: ErrorCode
     message: str
 
 
@@ -146,74 +145,74 @@ class NameConflictError(BaseModel):
 @router.post("/documents", status_code=status.HTTP_202_ACCEPTED, response_model=UploadAccepted,
              openapi_extra=_UPLOAD_BODY,
              responses={409: {"model": NameConflictError, "description": "`name_conflict` (with `on_conflict=ask`)"}})
-async def upload_documents(request: Request, ctx: ContextDep,
+async def upload_documents(request: Request, settings: SettingsDep, uploads: UploadsDep,
                            on_conflict: Annotated[OnConflict | None, Query()] = None) -> UploadAccepted:
     """Upload files (multipart `files`, optional `category`, `on_conflict` as a form field or query parameter).
 
     A name already used in the category by a different file: `ask` (default) answers 409 `name_conflict`
     with the existing documents and stores nothing; `replace` adds a new version; `keep_both` stores the
     file as `Name (2).ext`."""
-    form = await receive_multipart(request, files.pending_dir(ctx.settings.docs_dir), ctx.settings.max_upload_bytes,
-                                   ctx.settings.max_upload_request_bytes)
+    form = await receive_multipart(request, files.pending_dir(settings.docs_dir), settings.max_upload_bytes,
+                                   settings.max_upload_request_bytes)
     try:
         category = clean_category(form.fields.get("category"))
         choice = _on_conflict(form.fields.get("on_conflict") or on_conflict)
         candidates = [Candidate(f.filename, f.path, f.size, f.sha256, f.too_large) for f in form.files]
-        outcome = await run_in_threadpool(accept_files, ctx, candidates, category, on_conflict=choice)
+        outcome = await run_in_threadpool(uploads.accept, candidates, category, on_conflict=choice)
     finally:
         form.discard()  # accepted files were moved away already; this removes only leftovers
     return _accepted(outcome)
 
 
 @router.post("/documents/url", status_code=status.HTTP_202_ACCEPTED, response_model=UploadAccepted)
-def import_document_url(body: UrlImport, ctx: ContextDep) -> UploadAccepted:
+def import_document_url(body: UrlImport, importer: UrlImporterDep) -> UploadAccepted:
     """Fetch a public web page (or file) and ingest it like an upload."""
-    return _accepted(import_url(ctx, body.url, clean_category(body.category)))
+    return _accepted(importer.import_url(body.url, clean_category(body.category)))
 
 
 @router.get("/documents", response_model=list[DocumentOut])
-def list_documents(ctx: ContextDep, status: DocumentStatus | None = None,
-                   category: str | None = None) -> list[library.LibraryDocument]:
+def list_documents(library: LibraryDep, status: DocumentStatus | None = None,
+                   category: str | None = None) -> list[LibraryDocument]:
     """Documents not in the trash (`?status=trashed` lists the trash)."""
-    return library.list_documents(ctx, status, category)
+    return library.list_documents(status, category)
 
 
 @router.get("/documents/{document_id}", response_model=DocumentOut)
-def get_document(document_id: UUID, ctx: ContextDep) -> library.LibraryDocument:
-    return library.get_document(ctx, document_id, with_trashed=True)
+def get_document(document_id: UUID, library: LibraryDep) -> LibraryDocument:
+    return library.get_document(document_id, with_trashed=True)
 
 
 @router.patch("/documents/{document_id}", response_model=DocumentOut)
-def update_document(document_id: UUID, body: CategoryUpdate, ctx: ContextDep) -> library.LibraryDocument:
+def update_document(document_id: UUID, body: CategoryUpdate, library: LibraryDep) -> LibraryDocument:
     """Change a document's category (metadata only: nothing is re-extracted or re-embedded)."""
-    return library.set_category(ctx, document_id, clean_category(body.category))
+    return library.set_category(document_id, clean_category(body.category))
 
 
 @router.delete("/documents/{document_id}", response_model=DocumentOut,
                responses={204: {"description": "With `permanent=true`: deleted for good"}})
-def delete_document(document_id: UUID, ctx: ContextDep, permanent: bool = False) -> Response | library.LibraryDocument:
+def delete_document(document_id: UUID, library: LibraryDep, permanent: bool = False) -> Response | LibraryDocument:
     """Move to the trash (200 with the document); `?permanent=true` deletes a trashed document for good (204)."""
     if permanent:
-        library.purge_document(ctx, document_id)
+        library.purge_document(document_id)
         return Response(status_code=status.HTTP_204_NO_CONTENT)
-    return library.trash_document(ctx, document_id)
+    return library.trash_document(document_id)
 
 
 @router.post("/documents/{document_id}/restore", response_model=DocumentOut)
-def restore_document(document_id: UUID, ctx: ContextDep) -> library.LibraryDocument:
+def restore_document(document_id: UUID, library: LibraryDep) -> LibraryDocument:
     """Out of the trash and searchable again, without re-ingesting (renamed `Name (n).ext` if taken)."""
-    return library.restore_document(ctx, document_id)
+    return library.restore_document(document_id)
 
 
 @router.post("/documents/{document_id}/retry", status_code=status.HTTP_202_ACCEPTED, response_model=UploadAccepted)
-def retry_document(document_id: UUID, ctx: ContextDep) -> UploadAccepted:
+def retry_document(document_id: UUID, library: LibraryDep) -> UploadAccepted:
     """Ingest a failed document again from its stored original."""
-    run = library.retry_document(ctx, document_id)
+    run = library.retry_document(document_id)
     return UploadAccepted.model_validate({"documents": [asdict(doc) for doc in described(run.documents)],
                                           "workflow_id": run.workflow_id})
 
 
-def file_response(original: library.OriginalFile) -> FileResponse:
+def file_response(original: OriginalFile) -> FileResponse:
     """The original, streamed: PDFs inline (for the browser's viewer), everything else as a download."""
     return FileResponse(
         original.path,
@@ -225,11 +224,11 @@ def file_response(original: library.OriginalFile) -> FileResponse:
 
 
 @router.get("/documents/{document_id}/file", response_class=FileResponse)
-def document_file(document_id: UUID, ctx: ContextDep) -> FileResponse:
+def document_file(document_id: UUID, library: LibraryDep) -> FileResponse:
     """The current version's original (any Quire process on the database serves it)."""
-    return file_response(library.original_file(ctx, document_id))
+    return file_response(library.original_file(document_id))
 
 
 @router.get("/categories", response_model=list[CategoryOut])
-def list_categories(ctx: ContextDep) -> list[CategoryRow]:
-    return library.list_categories(ctx)
+def list_categories(library: LibraryDep) -> list[CategoryRow]:
+    return library.list_categories()

@@ -12,9 +12,17 @@ from dbos import DBOS
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from backend.api.deps import ContextDep
+from backend.api.deps import (
+    ConnectionsDep,
+    DatabaseDep,
+    EmbedderDep,
+    ExecutorIdDep,
+    LLMDep,
+    SearchDep,
+    SettingsDep,
+)
 from backend.cluster.status import Cluster, ProcessStatus, cluster_status
-from backend.config import APPLICATION_VERSION
+from backend.config import APPLICATION_VERSION, Settings
 from backend.ingest.embed_progress import EmbeddingProgress, embedding_progress
 from backend.llm.embedders import LoadState, MeteredEmbedder, embedder_status
 from backend.llm.errors import ModelUnavailable
@@ -117,10 +125,10 @@ def _dbos_state(database_up: bool) -> dict[str, Any]:
     return {"ok": True}
 
 
-def _database_hints(postgres_ok: bool, ctx: ContextDep) -> list[str]:
+def _database_hints(postgres_ok: bool, settings: Settings) -> list[str]:
     if postgres_ok:
         return []
-    if ctx.settings.database_url is None:
+    if settings.database_url is None:
         return ["The embedded database stopped; Quire is restarting it and carries on by itself."]
     return ["The database at DATABASE_URL is unreachable; Quire reconnects as soon as it is back."]
 
@@ -132,8 +140,7 @@ def _local_model_hints(problem: ModelUnavailable | None) -> list[str]:
             f"`{problem.hint}`, then restart Quire."]
 
 
-def _hints(reachable: bool, chat_ok: bool, ollama_embed_ok: bool, ctx: ContextDep) -> list[str]:
-    settings = ctx.settings
+def _hints(reachable: bool, chat_ok: bool, ollama_embed_ok: bool, settings: Settings) -> list[str]:
     if not reachable:
         return [f"Start Ollama with `ollama serve` (expected at {settings.ollama_host})."]
     hints = [f"Pull the chat model: `ollama pull {settings.chat_model}`."] if not chat_ok else []
@@ -141,34 +148,34 @@ def _hints(reachable: bool, chat_ok: bool, ollama_embed_ok: bool, ctx: ContextDe
 
 
 @router.get("/health", response_model=Health)
-def health(ctx: ContextDep) -> dict[str, Any]:
-    settings = ctx.settings
-    status = ctx.llm.status()
-    postgres_ok = ctx.db.ping()
-    index: dict[str, Any] = {"state": ctx.search.state}
+def health(settings: SettingsDep, db: DatabaseDep, llm: LLMDep, search: SearchDep, embedder: EmbedderDep,
+           executor_id: ExecutorIdDep, connections: ConnectionsDep) -> dict[str, Any]:
+    status = llm.status()
+    postgres_ok = db.ping()
+    index: dict[str, Any] = {"state": search.state}
     cluster = Cluster(processes=[], takeovers=[], hints=[])
     if postgres_ok:
         # The database can go between the ping and these reads: health then reports it down, never a 503.
         try:
-            index = ctx.search.stats()
-            cluster = cluster_status(ctx.db, ctx.executor_id, settings.takeover_after_s)
+            index = search.stats()
+            cluster = cluster_status(db, executor_id, settings.takeover_after_s)
         except DATABASE_LOST:
-            ctx.db.liveness.suspect()
+            db.liveness.suspect()
             postgres_ok = False
     dbos_state = _dbos_state(postgres_ok)
     chat_ok = status.has(settings.chat_model)
     ollama_has_embed_model = status.has(settings.embed_model)
-    embedding = embedder_status(ctx.embedder, settings.embed_model, ollama_has_embed_model)
+    embedding = embedder_status(embedder, settings.embed_model, ollama_has_embed_model)
     # An in-process embedder (one with a load state) needs no Ollama model.
     ollama_embed_ok = embedding.state is not None or ollama_has_embed_model
-    privacy = privacy_report(ctx.connections, settings.ollama_host, settings.database_url)
+    privacy = privacy_report(connections, settings.ollama_host, settings.database_url)
     healthy = (postgres_ok and dbos_state["ok"] and status.reachable and chat_ok and embedding.ready
                and not cluster.hints)
     return {
         "status": "ok" if healthy else "degraded",
         "version": APPLICATION_VERSION,
         "postgres": {"ok": postgres_ok, "embedded": settings.database_url is None},
-        "dbos": {**dbos_state, "application_version": APPLICATION_VERSION, "executor_id": ctx.executor_id},
+        "dbos": {**dbos_state, "application_version": APPLICATION_VERSION, "executor_id": executor_id},
         "ollama": {
             "reachable": status.reachable,
             "host": settings.ollama_host,
@@ -177,19 +184,20 @@ def health(ctx: ContextDep) -> dict[str, Any]:
             "embed_model": {"name": settings.embed_model, "present": ollama_has_embed_model},
             "error": status.error,
         },
-        "embedder": {"kind": settings.embedder, "model": ctx.embedder.model, "ready": embedding.ready,
+        "embedder": {"kind": settings.embedder, "model": embedder.model, "ready": embedding.ready,
                      "name": embedding.name,
                      "state": embedding.state, "error": embedding.problem.message if embedding.problem else None,
-                     "passages_per_s": ctx.embedder.speed.passages_per_s if isinstance(ctx.embedder, MeteredEmbedder)
+                     "passages_per_s": embedder.speed.passages_per_s if isinstance(embedder, MeteredEmbedder)
                      else None,
-                     "progress": embedding_progress(ctx.db, ctx.embedder, embedding.name) if postgres_ok else None},
+                     "progress": embedding_progress(db, embedder, embedding.name) if postgres_ok else None},
         "index": index,
         "voice": asdict(transcriber(settings).status()),
         "processes": cluster.processes,
         "takeovers": cluster.takeovers,
         "privacy": privacy,
-        "hints": ([flag.message for flag in privacy.flags] + _database_hints(postgres_ok, ctx) + cluster.hints
-                  + _hints(status.reachable, chat_ok, ollama_embed_ok, ctx) + _local_model_hints(embedding.problem)),
+        "hints": ([flag.message for flag in privacy.flags] + _database_hints(postgres_ok, settings) + cluster.hints
+                  + _hints(status.reachable, chat_ok, ollama_embed_ok, settings)
+                  + _local_model_hints(embedding.problem)),
     }
 
 
@@ -200,10 +208,10 @@ class Readiness(BaseModel):
 
 @router.get("/health/ready", response_model=Readiness,
             responses={503: {"description": "This process cannot serve now (its database is unreachable)"}})
-def ready(ctx: ContextDep) -> dict[str, Any]:
+def ready(db: DatabaseDep, executor_id: ExecutorIdDep) -> dict[str, Any]:
     """For a load balancer: 200 while this process can serve requests, 503 while it cannot. What is missing
     for the whole installation (a model, a silent process) is `/api/health`'s `status`, not a reason to
     take this process out of rotation: every process would share it."""
-    if not ctx.db.liveness.is_up():
+    if not db.liveness.is_up():
         raise DatabaseUnavailable()
-    return {"ready": True, "executor_id": ctx.executor_id}
+    return {"ready": True, "executor_id": executor_id}

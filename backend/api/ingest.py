@@ -9,7 +9,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
-from backend.api.deps import ContextDep
+from backend.api.deps import BackfillDep, DatabaseDep
 from backend.ingest import progress, reconcile
 from backend.ingest.progress import StepStatus
 from backend.store.ingest import Decision, ItemState, RunPhase
@@ -77,30 +77,30 @@ class RunSummary(BaseModel):
 
 
 @router.get("", response_model=list[RunSummary])
-def list_runs(ctx: ContextDep, limit: int = Query(20, ge=1, le=200)) -> list[progress.RunInfo]:
-    return progress.list_runs(ctx, limit)
+def list_runs(db: DatabaseDep, limit: int = Query(20, ge=1, le=200)) -> list[progress.RunInfo]:
+    return progress.list_runs(db, limit)
 
 
 @router.get("/{workflow_id}", response_model=RunSnapshot)
-def get_run(workflow_id: WorkflowId, ctx: ContextDep) -> progress.Snapshot:
+def get_run(workflow_id: WorkflowId, db: DatabaseDep) -> progress.Snapshot:
     """DBOS status, the steps taken so far, each document's state and the fine-grained progress."""
-    return progress.run_snapshot(ctx, workflow_id)
+    return progress.run_snapshot(db, workflow_id)
 
 
 @router.post("/{workflow_id}/cancel", response_model=RunSnapshot)
-def cancel_run(workflow_id: WorkflowId, ctx: ContextDep) -> progress.Snapshot:
+def cancel_run(workflow_id: WorkflowId, db: DatabaseDep, backfill: BackfillDep) -> progress.Snapshot:
     """Stop an ingestion at its next step boundary; documents already stored stay in the vault."""
-    progress.run_snapshot(ctx, workflow_id)  # 404 for unknown runs
-    reconcile.cancel_run(ctx, workflow_id)
-    return progress.run_snapshot(ctx, workflow_id)
+    progress.run_snapshot(db, workflow_id)  # 404 for unknown runs
+    reconcile.cancel_run(db, backfill, workflow_id)
+    return progress.run_snapshot(db, workflow_id)
 
 
 @router.get("/{workflow_id}/events", response_class=StreamingResponse)
-async def run_events(workflow_id: WorkflowId, ctx: ContextDep) -> StreamingResponse:
+async def run_events(workflow_id: WorkflowId, db: DatabaseDep) -> StreamingResponse:
     """NDJSON: a `progress` line (a RunSnapshot) whenever it changes, then an `end` line with the status."""
-    await run_in_threadpool(progress.run_snapshot, ctx, workflow_id)  # 404 before the stream starts
+    await run_in_threadpool(progress.run_snapshot, db, workflow_id)  # 404 before the stream starts
     return StreamingResponse(
-        progress.run_events(ctx, workflow_id),
+        progress.run_events(db, workflow_id),
         media_type="application/x-ndjson",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

@@ -7,13 +7,13 @@ from fastapi import APIRouter, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from backend import durable
-from backend.api.deps import ContextDep
+from backend.api.deps import DatabaseDep, ExecutorIdDep, SettingsDep
 from backend.cluster.metrics import render
 
 router = APIRouter(tags=["metrics"])
 
 
 @router.get("/metrics", include_in_schema=False)
-def metrics(ctx: ContextDep) -> Response:
-    body = render(ctx.db, durable.system_database(), ctx.executor_id, ctx.settings.takeover_after_s)
+def metrics(db: DatabaseDep, executor_id: ExecutorIdDep, settings: SettingsDep) -> Response:
+    body = render(db, durable.system_database(), executor_id, settings.takeover_after_s)
     return Response(body, media_type=CONTENT_TYPE_LATEST)

@@ -9,7 +9,7 @@ from uuid import UUID
 from fastapi import APIRouter, status
 from starlette.concurrency import run_in_threadpool
 
-from backend.api.deps import ContextDep
+from backend.api.deps import LibraryDep, UploadsDep
 from backend.ingest import notes
 from backend.ingest.notes import AnswerNoteIn, NoteEdit, NoteIn, NoteOut
 
@@ -17,24 +17,24 @@ router = APIRouter(prefix="/api/notes", tags=["notes"])
 
 
 @router.post("", status_code=status.HTTP_202_ACCEPTED)
-async def create_note(body: NoteIn, ctx: ContextDep) -> NoteOut:
+async def create_note(body: NoteIn, uploads: UploadsDep) -> NoteOut:
     """Store a new note and start its ingestion (`workflow_id`, as for an upload)."""
-    return await run_in_threadpool(notes.create, ctx, body)
+    return await run_in_threadpool(notes.create, uploads, body)
 
 
 @router.post("/from-answer", status_code=status.HTTP_202_ACCEPTED)
-async def note_from_answer(body: AnswerNoteIn, ctx: ContextDep) -> NoteOut:
+async def note_from_answer(body: AnswerNoteIn, uploads: UploadsDep) -> NoteOut:
     """Save a chat answer as a note: the question, the answer with its [n] markers and its sources."""
-    return await run_in_threadpool(notes.from_answer, ctx, body)
+    return await run_in_threadpool(notes.from_answer, uploads, body)
 
 
 @router.get("/{document_id}")
-def get_note(document_id: UUID, ctx: ContextDep) -> NoteOut:
+def get_note(document_id: UUID, library: LibraryDep) -> NoteOut:
     """The note's current text (409 `not_a_note` for an uploaded document)."""
-    return notes.get(ctx, document_id)
+    return notes.get(library, document_id)
 
 
 @router.put("/{document_id}", status_code=status.HTTP_202_ACCEPTED)
-async def edit_note(document_id: UUID, body: NoteEdit, ctx: ContextDep) -> NoteOut:
+async def edit_note(document_id: UUID, body: NoteEdit, uploads: UploadsDep) -> NoteOut:
     """Save the note's new text as its next version."""
-    return await run_in_threadpool(notes.edit, ctx, document_id, body)
+    return await run_in_threadpool(notes.edit, uploads, document_id, body)

@@ -6,7 +6,8 @@ nothing else. Here every operation gets:
 - its 422 with Quire's error shape;
 - a 404 when its path names something (`{document_id}`, ...) that may not exist;
 - a `default` response for the other errors an endpoint may answer (400, 409, 413, 415, 503...), each
-  with its own `code`, so a client generated from the document knows every error's shape.
+  with its own `code`, so a client generated from the document knows every error's shape;
+- `ErrorCode`, the closed set of codes (backend/errors.py), which the error body's `code` is one of.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+
+from backend.errors import ERROR_CODES
 
 ERROR_SCHEMA: dict[str, Any] = {
     "title": "Error",
@@ -25,7 +28,7 @@ ERROR_SCHEMA: dict[str, Any] = {
             "type": "object",
             "required": ["code", "message"],
             "properties": {
-                "code": {"type": "string", "description": "What went wrong, for programs (`not_found`, ...)"},
+                "code": {"$ref": "#/components/schemas/ErrorCode"},
                 "message": {"type": "string", "description": "What went wrong, in words for people"},
                 "details": {"description": "More, where the error has it (per-field problems of a 422)"},
             },
@@ -64,4 +67,6 @@ def with_errors(schema: dict[str, Any]) -> dict[str, Any]:
     for name in _FASTAPI_VALIDATION:
         schemas.pop(name, None)
     schemas["Error"] = ERROR_SCHEMA
+    schemas["ErrorCode"] = {"title": "ErrorCode", "type": "string", "enum": list(ERROR_CODES),
+                            "description": "What went wrong, for programs (`not_found`, ...)"}
     return schema

@@ -10,11 +10,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, BeforeValidator
 
-from backend.api.deps import ContextDep
+from backend.api.deps import ConnectionsDep, DatabaseDep, EmbedderDep, LLMDep, RulesDep, SearchDep, SettingsDep
 from backend.progress import badges, summary
 from backend.progress.badges import BadgeOut
 from backend.progress.events import ActivityKind
-from backend.progress.sessions import rules_for
 from backend.progress.vault import VaultStats, vault_stats
 
 router = APIRouter(prefix="/api", tags=["progress"])
@@ -123,44 +122,45 @@ WrittenDateTime = Annotated[datetime, BeforeValidator(_written_datetime)]
 
 
 @router.get("/progress/summary")
-def progress_summary(ctx: ContextDep) -> SummaryOut:
-    return SummaryOut.model_validate(summary.summary(ctx.db, rules_for(ctx.settings)))
+def progress_summary(db: DatabaseDep, rules: RulesDep) -> SummaryOut:
+    return SummaryOut.model_validate(summary.summary(db, rules))
 
 
 @router.get("/progress/daily")
-def progress_daily(ctx: ContextDep, days: Annotated[int, Query(ge=1, le=summary.MAX_DAYS)] = 90,
+def progress_daily(db: DatabaseDep, rules: RulesDep, days: Annotated[int, Query(ge=1, le=summary.MAX_DAYS)] = 90,
                    end: WrittenDate | None = None) -> DailyOut:
     """`days` entries (zero-filled) ending at `end` (default today)."""
-    return DailyOut.model_validate(summary.daily(ctx.db, rules_for(ctx.settings), days, end))
+    return DailyOut.model_validate(summary.daily(db, rules, days, end))
 
 
 @router.get("/progress/breakdown")
-def progress_breakdown(ctx: ContextDep, days: Annotated[int | None, Query(ge=1, le=summary.MAX_DAYS)] = None,
-                       ) -> BreakdownOut:
+def progress_breakdown(db: DatabaseDep, rules: RulesDep,
+                       days: Annotated[int | None, Query(ge=1, le=summary.MAX_DAYS)] = None) -> BreakdownOut:
     """Study time and events per activity over the last `days` days (all time if omitted)."""
-    return BreakdownOut.model_validate(summary.breakdown(ctx.db, rules_for(ctx.settings), days))
+    return BreakdownOut.model_validate(summary.breakdown(db, rules, days))
 
 
 @router.get("/progress/badges")
-def progress_badges(ctx: ContextDep) -> BadgesOut:
-    return BadgesOut.model_validate(badges.badge_list(ctx.db, rules_for(ctx.settings)))
+def progress_badges(db: DatabaseDep, rules: RulesDep) -> BadgesOut:
+    return BadgesOut.model_validate(badges.badge_list(db, rules))
 
 
 @router.get("/progress/sessions")
-def progress_sessions(ctx: ContextDep, limit: Annotated[int, Query(ge=1, le=500)] = 50,
+def progress_sessions(db: DatabaseDep, rules: RulesDep, limit: Annotated[int, Query(ge=1, le=500)] = 50,
                       before: WrittenDateTime | None = None) -> list[SessionOut]:
     """Sessions newest first; pass the last one's `start` as `before` for the next page."""
-    return [SessionOut.model_validate(s) for s in summary.list_sessions(ctx.db, rules_for(ctx.settings), limit, before)]
+    return [SessionOut.model_validate(s) for s in summary.list_sessions(db, rules, limit, before)]
 
 
 @router.get("/progress/day/{day}")
-def progress_day(day: WrittenDate, ctx: ContextDep) -> DayDetailOut:
+def progress_day(day: WrittenDate, db: DatabaseDep, rules: RulesDep) -> DayDetailOut:
     """One day of the heatmap: its sessions and events."""
-    return DayDetailOut.model_validate(summary.day_detail(ctx.db, rules_for(ctx.settings), day))
+    return DayDetailOut.model_validate(summary.day_detail(db, rules, day))
 
 
 @router.get("/vault/stats", tags=["vault"])
-def stats(ctx: ContextDep) -> VaultStats:
+def stats(settings: SettingsDep, db: DatabaseDep, embedder: EmbedderDep, llm: LLMDep, search: SearchDep,
+          connections: ConnectionsDep) -> VaultStats:
     """Documents, blocks and embedded share, index sizes, storage locations and sizes, models, and the
     outbound requests the app has made."""
-    return vault_stats(ctx)
+    return vault_stats(settings, db, embedder, llm, search, connections)

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from pydantic import BaseModel
 
-from backend.api.deps import ContextDep
+from backend.api.deps import DatabaseDep, SearchDep
 from backend.retrieval.scope import resolve_scope, search_query
 from backend.retrieval.types import SearchMode
 
@@ -54,7 +54,8 @@ class SearchResponse(BaseModel):
 
 @router.get("/search", response_model=SearchResponse)
 def search(
-    ctx: ContextDep,
+    db: DatabaseDep,
+    index: SearchDep,
     q: Annotated[str, Query(description="What to look for")],
     k: Annotated[int, Query(ge=1, le=100)] = 10,
     documents: Annotated[list[str] | None, Query(description="Document ids (repeat or comma-separate)")] = None,
@@ -62,7 +63,7 @@ def search(
     mode: SearchMode = "hybrid",
 ) -> SearchResponse:
     query = search_query(q)
-    scope = resolve_scope(ctx.db, documents, categories)
-    result = ctx.search.search(query, k, scope=scope, mode=mode)
+    scope = resolve_scope(db, documents, categories)
+    result = index.search(query, k, scope=scope, mode=mode)
     hits = [SearchHit.model_validate(hit, from_attributes=True) for hit in result.hits]
     return SearchResponse(query=query, mode=mode, hits=hits, notice=result.notice)

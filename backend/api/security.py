@@ -14,6 +14,7 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from backend.config import Settings
+from backend.errors import ErrorCode
 
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 # JSON bodies are parsed in memory, so their size is capped while they stream in, before the app holds them
@@ -93,7 +94,7 @@ class RequestGuard:
             receive = _capped(receive, limit)
         await self.app(scope, receive, _with_security_headers(send))
 
-    def _refusal(self, scope: Scope, headers: Headers) -> tuple[int, str, str] | None:
+    def _refusal(self, scope: Scope, headers: Headers) -> tuple[int, ErrorCode, str] | None:
         if _hostname(headers.get("host", "")) not in self.allowed:
             return 403, "host_not_allowed", "This Host is not allowed; open Quire at its own address."
         if scope["method"] not in _SAFE_METHODS and self._cross_site(scope, headers):
@@ -155,7 +156,7 @@ def _with_security_headers(send: Send) -> Send:
     return wrapped
 
 
-async def _send_error(send: Send, status: int, code: str, message: str) -> None:
+async def _send_error(send: Send, status: int, code: ErrorCode, message: str) -> None:
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
     await send(
         {

@@ -23,8 +23,7 @@ from backend.api import (
     study_quizzes,
     study_workshops,
 )
-from backend.api.deps import ContextDep
-from backend.study import jobs
+from backend.api.deps import StudyJobsDep
 from backend.study.schemas import JobOut, JobStatus
 
 router = APIRouter(prefix="/api/study")
@@ -34,12 +33,12 @@ for _sub in (study_quizzes.router, study_decks.router, study_workshops.router, s
 
 
 @router.get("/jobs", tags=["study: jobs"])
-def list_jobs(ctx: ContextDep, status: Annotated[list[JobStatus] | None, Query()] = None,
+def list_jobs(study: StudyJobsDep, status: Annotated[list[JobStatus] | None, Query()] = None,
               limit: Annotated[int, Query(ge=1, le=100)] = 20) -> list[JobOut]:
     """Recent jobs, newest first; `status` (repeatable) filters, default queued and running."""
-    return jobs.recent_jobs(ctx, list(status or ["queued", "running"]), limit)
+    return study.recent_jobs(list(status or ["queued", "running"]), limit)
 
 
 @router.get("/jobs/{job_id}", tags=["study: jobs"])
-def get_job(job_id: str, ctx: ContextDep) -> JobOut:
-    return jobs.status(ctx, job_id)
+def get_job(job_id: str, study: StudyJobsDep) -> JobOut:
+    return study.status(job_id)

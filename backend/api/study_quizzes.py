@@ -9,7 +9,7 @@ from uuid import UUID
 from fastapi import APIRouter, Query, Response, status
 from pydantic import BaseModel
 
-from backend.api.deps import ContextDep
+from backend.api.deps import ActivityDep, DatabaseDep, StudyJobsDep
 from backend.study import exports, quiz_attempts, quizzes
 from backend.study.quiz_attempts import AnswerIn, AttemptOut, GradedAnswer
 from backend.study.quizzes import QuizOut, QuizRequest, QuizSummary
@@ -23,56 +23,56 @@ class AttemptIn(BaseModel):
 
 
 @router.post("", status_code=status.HTTP_202_ACCEPTED)
-def generate_quiz(body: QuizRequest, ctx: ContextDep) -> JobOut:
+def generate_quiz(body: QuizRequest, study: StudyJobsDep) -> JobOut:
     """Queue a quiz generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`."""
-    return quizzes.start(ctx, body)
+    return quizzes.start(study, body)
 
 
 @router.get("")
-def list_quizzes(ctx: ContextDep, workshop_id: UUID | None = None) -> list[QuizSummary]:
-    return quizzes.list_quizzes(ctx, str(workshop_id) if workshop_id else None)
+def list_quizzes(db: DatabaseDep, workshop_id: UUID | None = None) -> list[QuizSummary]:
+    return quizzes.list_quizzes(db, str(workshop_id) if workshop_id else None)
 
 
 @router.get("/{quiz_id}")
-def get_quiz(quiz_id: UUID, ctx: ContextDep) -> QuizOut:
+def get_quiz(quiz_id: UUID, db: DatabaseDep) -> QuizOut:
     """The quiz with its questions; answers and explanations come back as each answer is graded."""
-    return quizzes.get_quiz(ctx, str(quiz_id))
+    return quizzes.get_quiz(db, str(quiz_id))
 
 
 @router.delete("/{quiz_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_quiz(quiz_id: UUID, ctx: ContextDep) -> Response:
-    quizzes.delete_quiz(ctx, str(quiz_id))
+def delete_quiz(quiz_id: UUID, db: DatabaseDep) -> Response:
+    quizzes.delete_quiz(db, str(quiz_id))
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.post("/{quiz_id}/attempts")
-def start_attempt(quiz_id: UUID, ctx: ContextDep, response: Response, body: AttemptIn | None = None) -> AttemptOut:
+def start_attempt(quiz_id: UUID, db: DatabaseDep, response: Response, body: AttemptIn | None = None) -> AttemptOut:
     """Resume the unfinished attempt (200) or start a new one (201)."""
-    attempt, created = quiz_attempts.start_attempt(ctx, str(quiz_id), restart=bool(body and body.restart))
+    attempt, created = quiz_attempts.start_attempt(db, str(quiz_id), restart=bool(body and body.restart))
     response.status_code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
     return attempt
 
 
 @router.get("/{quiz_id}/attempts")
-def list_attempts(quiz_id: UUID, ctx: ContextDep) -> list[AttemptOut]:
+def list_attempts(quiz_id: UUID, db: DatabaseDep) -> list[AttemptOut]:
     """Every attempt, newest first, with its graded answers."""
-    return quiz_attempts.list_attempts(ctx, str(quiz_id))
+    return quiz_attempts.list_attempts(db, str(quiz_id))
 
 
 @router.get("/{quiz_id}/attempts/{attempt_id}")
-def get_attempt(quiz_id: UUID, attempt_id: UUID, ctx: ContextDep) -> AttemptOut:
-    return quiz_attempts.get_attempt(ctx, str(quiz_id), str(attempt_id))
+def get_attempt(quiz_id: UUID, attempt_id: UUID, db: DatabaseDep) -> AttemptOut:
+    return quiz_attempts.get_attempt(db, str(quiz_id), str(attempt_id))
 
 
 @router.post("/{quiz_id}/attempts/{attempt_id}/answers")
-def answer(quiz_id: UUID, attempt_id: UUID, body: AnswerIn, ctx: ContextDep) -> GradedAnswer:
+def answer(quiz_id: UUID, attempt_id: UUID, body: AnswerIn, db: DatabaseDep, activity: ActivityDep) -> GradedAnswer:
     """Grade one answer; 409 `already_answered` if that question was answered in this attempt."""
-    return quiz_attempts.answer(ctx, str(quiz_id), str(attempt_id), body)
+    return quiz_attempts.answer(db, activity, str(quiz_id), str(attempt_id), body)
 
 
 @router.get("/{quiz_id}/export", response_class=Response)
-def export_quiz(quiz_id: UUID, ctx: ContextDep,
+def export_quiz(quiz_id: UUID, db: DatabaseDep,
                 mode: Annotated[exports.QuizExportMode, Query()] = "questions") -> Response:
     """Markdown: `questions` only, with `answers`, or with answers and `explanations` (+ sources)."""
-    filename, body = exports.quiz_markdown(ctx, str(quiz_id), mode)
+    filename, body = exports.quiz_markdown(db, str(quiz_id), mode)
     return Response(body, media_type="text/markdown; charset=utf-8", headers=exports.attachment(filename))

@@ -16,7 +16,7 @@ from uuid import UUID
 
 from fastapi import APIRouter, Path, Response, status
 
-from backend.api.deps import ContextDep
+from backend.api.deps import ActivityDep, DatabaseDep, StudyJobsDep
 from backend.study import lessons, workshops
 from backend.study.lessons import LessonOut
 from backend.study.schemas import JobOut
@@ -27,53 +27,55 @@ LessonNumber = Annotated[int, Path(ge=1, le=10)]
 
 
 @router.post("", status_code=status.HTTP_202_ACCEPTED)
-def generate_workshop(body: WorkshopRequest, ctx: ContextDep) -> JobOut:
+def generate_workshop(body: WorkshopRequest, study: StudyJobsDep) -> JobOut:
     """Queue an outline generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`."""
-    return workshops.start(ctx, body)
+    return workshops.start(study, body)
 
 
 @router.get("")
-def list_workshops(ctx: ContextDep) -> list[WorkshopSummary]:
-    return workshops.list_workshops(ctx)
+def list_workshops(db: DatabaseDep) -> list[WorkshopSummary]:
+    return workshops.list_workshops(db)
 
 
 @router.get("/{workshop_id}")
-def get_workshop(workshop_id: UUID, ctx: ContextDep) -> WorkshopOut:
-    return workshops.get_workshop(ctx, str(workshop_id))
+def get_workshop(workshop_id: UUID, db: DatabaseDep) -> WorkshopOut:
+    return workshops.get_workshop(db, str(workshop_id))
 
 
 @router.delete("/{workshop_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_workshop(workshop_id: UUID, ctx: ContextDep) -> Response:
-    workshops.delete_workshop(ctx, str(workshop_id))
+def delete_workshop(workshop_id: UUID, db: DatabaseDep) -> Response:
+    workshops.delete_workshop(db, str(workshop_id))
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.get("/{workshop_id}/progress")
-def workshop_progress(workshop_id: UUID, ctx: ContextDep) -> ProgressOut:
-    return workshops.progress(ctx, str(workshop_id))
+def workshop_progress(workshop_id: UUID, db: DatabaseDep) -> ProgressOut:
+    return workshops.progress(db, str(workshop_id))
 
 
 @router.get("/{workshop_id}/lessons/{n}", responses={202: {"model": JobOut, "description": "being written"}})
-def open_lesson(workshop_id: UUID, n: LessonNumber, ctx: ContextDep, response: Response) -> LessonOut | JobOut:
+def open_lesson(workshop_id: UUID, n: LessonNumber, study: StudyJobsDep, activity: ActivityDep,
+                response: Response) -> LessonOut | JobOut:
     """200 + the lesson when written; 202 + the job writing it otherwise (see the module notes)."""
-    result = lessons.open_lesson(ctx, str(workshop_id), n)
+    result = lessons.open_lesson(study, activity, str(workshop_id), n)
     if isinstance(result, JobOut):
         response.status_code = status.HTTP_202_ACCEPTED
     return result
 
 
 @router.post("/{workshop_id}/lessons/{n}/regenerate", status_code=status.HTTP_202_ACCEPTED)
-def regenerate_lesson(workshop_id: UUID, n: LessonNumber, ctx: ContextDep) -> JobOut:
-    return lessons.regenerate(ctx, str(workshop_id), n)
+def regenerate_lesson(workshop_id: UUID, n: LessonNumber, study: StudyJobsDep) -> JobOut:
+    return lessons.regenerate(study, str(workshop_id), n)
 
 
 @router.post("/{workshop_id}/lessons/{n}/complete")
-def complete_lesson(workshop_id: UUID, n: LessonNumber, ctx: ContextDep, body: CompleteIn | None = None) -> ProgressOut:
+def complete_lesson(workshop_id: UUID, n: LessonNumber, db: DatabaseDep, activity: ActivityDep,
+                    body: CompleteIn | None = None) -> ProgressOut:
     """Mark the lesson read (`{"completed": false}` un-marks it); returns the workshop's progress."""
-    return workshops.complete(ctx, str(workshop_id), n, completed=body.completed if body else True)
+    return workshops.complete(db, activity, str(workshop_id), n, completed=body.completed if body else True)
 
 
 @router.post("/{workshop_id}/recap", status_code=status.HTTP_202_ACCEPTED)
-def recap_quiz(workshop_id: UUID, ctx: ContextDep) -> JobOut:
+def recap_quiz(workshop_id: UUID, study: StudyJobsDep) -> JobOut:
     """The recap quiz's job (409 `lessons_incomplete` until every lesson is complete)."""
-    return lessons.start_recap(ctx, str(workshop_id))
+    return lessons.start_recap(study, str(workshop_id))

@@ -9,8 +9,7 @@ from uuid import UUID
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from backend.api.deps import ContextDep
-from backend.ingest import library
+from backend.api.deps import LibraryDep
 
 router = APIRouter(prefix="/api", tags=["documents"])
 
@@ -37,21 +36,21 @@ class RefusalsDismissed(BaseModel):
 
 
 @router.delete("/trash", response_model=TrashEmptied)
-def empty_trash(ctx: ContextDep) -> TrashEmptied:
+def empty_trash(library: LibraryDep) -> TrashEmptied:
     """Delete every document in the trash for good, with the originals no other version needs."""
-    return TrashEmptied(deleted=library.empty_trash(ctx))
+    return TrashEmptied(deleted=library.empty_trash())
 
 
 @router.get("/refusals", response_model=RefusalList)
-def list_refusals(ctx: ContextDep) -> RefusalList:
-    return RefusalList(refusals=[RefusalOut.model_validate(asdict(row)) for row in library.list_refusals(ctx)])
+def list_refusals(library: LibraryDep) -> RefusalList:
+    return RefusalList(refusals=[RefusalOut.model_validate(asdict(row)) for row in library.list_refusals()])
 
 
 @router.delete("/refusals/{refusal_id}", response_model=RefusalsDismissed)
-def dismiss_refusal(refusal_id: UUID, ctx: ContextDep) -> RefusalsDismissed:
-    return RefusalsDismissed(dismissed=library.dismiss_refusal(ctx, refusal_id))
+def dismiss_refusal(refusal_id: UUID, library: LibraryDep) -> RefusalsDismissed:
+    return RefusalsDismissed(dismissed=library.dismiss_refusal(refusal_id))
 
 
 @router.delete("/refusals", response_model=RefusalsDismissed)
-def dismiss_all_refusals(ctx: ContextDep) -> RefusalsDismissed:
-    return RefusalsDismissed(dismissed=library.dismiss_refusal(ctx, None))
+def dismiss_all_refusals(library: LibraryDep) -> RefusalsDismissed:
+    return RefusalsDismissed(dismissed=library.dismiss_refusal(None))

@@ -9,7 +9,7 @@ from uuid import UUID
 from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import BaseModel, Field
 
-from backend.api.deps import ContextDep
+from backend.api.deps import ViewerDep
 from backend.viewer import service
 
 router = APIRouter(prefix="/api/documents", tags=["viewer"])
@@ -78,14 +78,14 @@ class HighlightsOut(BaseModel):
 
 
 @router.get("/{document_id}/outline", response_model=OutlineOut)
-def document_outline(document_id: UUID, ctx: ContextDep) -> OutlineOut:
-    return OutlineOut.model_validate(service.outline(ctx, document_id), from_attributes=True)
+def document_outline(document_id: UUID, viewer: ViewerDep) -> OutlineOut:
+    return OutlineOut.model_validate(viewer.outline(document_id), from_attributes=True)
 
 
 @router.get("/{document_id}/blocks", response_model=BlockWindowOut)
 def document_blocks(
     document_id: UUID,
-    ctx: ContextDep,
+    viewer: ViewerDep,
     page: Annotated[int | None, Query(ge=1, le=1_000_000, description="Every block of this page or slide")] = None,
     around: Annotated[UUID | None, Query(description="A window of blocks around this block")] = None,
     start: Annotated[int, Query(ge=0, le=100_000_000,
@@ -93,36 +93,36 @@ def document_blocks(
     limit: Annotated[int, Query(ge=1, le=service.MAX_BLOCKS)] = 60,
 ) -> BlockWindowOut:
     if page is not None:
-        window = service.blocks_on_page(ctx, document_id, page)
+        window = viewer.blocks_on_page(document_id, page)
     elif around is not None:
-        window = service.blocks_around(ctx, document_id, around, limit)
+        window = viewer.blocks_around(document_id, around, limit)
     else:
-        window = service.blocks_from(ctx, document_id, start, limit)
+        window = viewer.blocks_from(document_id, start, limit)
     return BlockWindowOut.model_validate(window, from_attributes=True)
 
 
 @router.get("/{document_id}/pages/{page}.png", response_class=Response,
             responses={200: {"content": {"image/png": {}}}})
 def document_page_image(
-    document_id: UUID, page: Annotated[int, Path(ge=1)], request: Request, ctx: ContextDep,
+    document_id: UUID, page: Annotated[int, Path(ge=1)], request: Request, viewer: ViewerDep,
     scale: Annotated[float, Query(gt=0, le=8, description="Zoom; bounded by pixel count")] = 1.5,
 ) -> Response:
     """A PDF page rendered as PNG (at most about 4 megapixels), cached by the browser per file version."""
-    etag = f'"{service.document_sha(ctx, document_id)[:20]}-{page}-{scale:g}"'
+    etag = f'"{viewer.document_sha(document_id)[:20]}-{page}-{scale:g}"'
     headers = {"ETag": etag, "Cache-Control": "private, max-age=3600"}
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers=headers)
-    png = service.page_png(ctx, document_id, page, scale)
+    png = viewer.page_png(document_id, page, scale)
     return Response(png, media_type="image/png", headers=headers)
 
 
 @router.get("/{document_id}/pages/{page}/highlights", response_model=HighlightsOut)
 def document_page_highlights(
-    document_id: UUID, page: Annotated[int, Path(ge=1)], ctx: ContextDep,
+    document_id: UUID, page: Annotated[int, Path(ge=1)], viewer: ViewerDep,
     block: Annotated[UUID | None, Query(description="Highlight this block's text (a cited passage)")] = None,
     q: Annotated[str | None, Query(min_length=1, max_length=MAX_PASSAGE_CHARS,
                                    description="Or highlight this text")] = None,
 ) -> HighlightsOut:
     """Boxes (in PDF points, origin top left) of the passage's words on the page."""
-    found = service.page_highlights(ctx, document_id, page, block=block, text=q)
+    found = viewer.page_highlights(document_id, page, block=block, text=q)
     return HighlightsOut.model_validate(found, from_attributes=True)

@@ -16,13 +16,13 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
-from backend.context import AppContext
 from backend.errors import NotFound, QuireError
 from backend.ingest import files
-from backend.ingest.library import original_file
-from backend.ingest.uploads import Candidate, accept_files, clean_category
+from backend.ingest.library import Library
+from backend.ingest.uploads import Candidate, Uploads, clean_category
 from backend.store import chat as chat_store
 from backend.store import notes as store
+from backend.store.db import Database
 from backend.store.registration import OnConflict
 
 MAX_NOTE_CHARS = 200_000
@@ -62,46 +62,46 @@ def note_filename(title: str) -> str:
     return f"{name[:MAX_TITLE_CHARS]}.md"
 
 
-def _save(ctx: AppContext, filename: str, markdown: str, category: str | None,
-          on_conflict: OnConflict) -> tuple[str, str | None]:
+def _save(uploads: Uploads, filename: str, markdown: str, category: str | None,
+           on_conflict: OnConflict) -> tuple[str, str | None]:
     """Store the text as an upload of `filename`; returns the document id and the ingestion run."""
     data = markdown.encode()
-    path = files.new_pending_path(ctx.settings.docs_dir)
+    path = files.new_pending_path(uploads.docs_dir)
     path.write_bytes(data)
     candidate = Candidate(filename, path, len(data), hashlib.sha256(data).hexdigest())
-    outcome = accept_files(ctx, [candidate], category, source="note", on_conflict=on_conflict)
+    outcome = uploads.accept([candidate], category, source="note", on_conflict=on_conflict)
     if not outcome.documents:
         raise QuireError("note_refused", "The note could not be stored.", 422, details=outcome.rejected or None)
     return outcome.documents[0].id, outcome.workflow_id
 
 
-def create(ctx: AppContext, body: NoteIn) -> NoteOut:
+def create(uploads: Uploads, body: NoteIn) -> NoteOut:
     """A new note; a title already used in the category gets " (2)" like an upload kept beside another."""
     category = clean_category(body.category)
-    document_id, workflow_id = _save(ctx, note_filename(body.title), body.markdown, category, "keep_both")
-    store.mark_note(ctx.db, document_id)
-    return _out(ctx, document_id, body.markdown, workflow_id)
+    document_id, workflow_id = _save(uploads, note_filename(body.title), body.markdown, category, "keep_both")
+    store.mark_note(uploads.db, document_id)
+    return _out(uploads.db, document_id, body.markdown, workflow_id)
 
 
-def edit(ctx: AppContext, document_id: UUID, body: NoteEdit) -> NoteOut:
+def edit(uploads: Uploads, document_id: UUID, body: NoteEdit) -> NoteOut:
     """A new version of the note (nothing happens when the text is the same)."""
-    note = _note(ctx, document_id)
-    saved_id, workflow_id = _save(ctx, note["filename"], body.markdown, note["category"], "replace")
+    note = _note(uploads.db, document_id)
+    saved_id, workflow_id = _save(uploads, note["filename"], body.markdown, note["category"], "replace")
     if saved_id != note["id"]:  # the name was taken from under the note (renamed, moved): never write elsewhere
         raise QuireError("note_moved", "The note changed while it was being saved; reload it and save again.", 409)
-    return _out(ctx, note["id"], body.markdown, workflow_id)
+    return _out(uploads.db, note["id"], body.markdown, workflow_id)
 
 
-def get(ctx: AppContext, document_id: UUID) -> NoteOut:
-    note = _note(ctx, document_id)
+def get(library: Library, document_id: UUID) -> NoteOut:
+    note = _note(library.db, document_id)
     if note["current_version"] is None:
         raise QuireError("not_ready", "The note is still being stored; try again in a moment.", 409)
-    text = original_file(ctx, document_id).path.read_text(encoding="utf-8")
-    return _out(ctx, note["id"], text, None)
+    text = library.original_file(document_id).path.read_text(encoding="utf-8")
+    return _out(library.db, note["id"], text, None)
 
 
-def _note(ctx: AppContext, document_id: UUID) -> store.NoteRow:
-    note = store.get(ctx.db, str(document_id))
+def _note(db: Database, document_id: UUID) -> store.NoteRow:
+    note = store.get(db, str(document_id))
     if note is None:
         raise NotFound("Note", str(document_id))
     if note["source_kind"] != "note":
@@ -110,8 +110,8 @@ def _note(ctx: AppContext, document_id: UUID) -> store.NoteRow:
     return note
 
 
-def _out(ctx: AppContext, document_id: str, markdown: str, workflow_id: str | None) -> NoteOut:
-    note = store.get(ctx.db, document_id)
+def _out(db: Database, document_id: str, markdown: str, workflow_id: str | None) -> NoteOut:
+    note = store.get(db, document_id)
     if note is None:
         raise NotFound("Note", document_id)
     return NoteOut(document_id=document_id, filename=note["filename"], category=note["category"], markdown=markdown,
@@ -133,13 +133,13 @@ def answer_markdown(question: str, answer: str, citations: list[dict[str, object
     return "\n\n".join(parts) + "\n"
 
 
-def from_answer(ctx: AppContext, body: AnswerNoteIn) -> NoteOut:
+def from_answer(uploads: Uploads, body: AnswerNoteIn) -> NoteOut:
     """Save a chat answer (with the question and its citations) as a new note."""
-    messages = chat_store.session_messages(ctx.db, str(body.session_id))
+    messages = chat_store.session_messages(uploads.db, str(body.session_id))
     answer = next((m for m in messages if m["id"] == str(body.message_id) and m["role"] == "assistant"), None)
     if answer is None or not answer["content"].strip():
         raise NotFound("Answer", str(body.message_id))
     question = next((m["content"] for m in messages if m["role"] == "user" and m["turn"] == answer["turn"]), "")
     title = body.title or " ".join(question.split())[:80] or "Chat answer"
     markdown = f"# {title}\n\n" + answer_markdown(question, answer["content"], answer["citations"] or [])
-    return create(ctx, NoteIn(title=title, markdown=markdown, category=body.category))
+    return create(uploads, NoteIn(title=title, markdown=markdown, category=body.category))

@@ -12,10 +12,10 @@ from typing import Literal, TypedDict
 from dbos import DBOS
 from starlette.concurrency import run_in_threadpool
 
-from backend.context import AppContext
 from backend.errors import NotFound
 from backend.ingest.validate import read_as
 from backend.store import ingest as store
+from backend.store.db import Database
 from backend.store.kinds import DocKind
 
 TERMINAL_STATUSES = {"SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"}
@@ -127,8 +127,8 @@ def _document(item: store.IngestItemRow) -> DocumentProgress:
     }
 
 
-def run_snapshot(ctx: AppContext, workflow_id: str) -> Snapshot:
-    run = store.run_row(ctx.db, workflow_id)
+def run_snapshot(db: Database, workflow_id: str) -> Snapshot:
+    run = store.run_row(db, workflow_id)
     if run is None:
         raise NotFound("Ingestion run", workflow_id)
     status = DBOS.get_workflow_status(workflow_id)
@@ -137,15 +137,15 @@ def run_snapshot(ctx: AppContext, workflow_id: str) -> Snapshot:
         "status": status.status if status is not None else "ENQUEUED",
         "source": run["source"],
         "created_at": run["created_at"].isoformat(),
-        "documents": [_document(item) for item in store.load_items(ctx.db, workflow_id)],
+        "documents": [_document(item) for item in store.load_items(db, workflow_id)],
         "steps": _steps(workflow_id),
-        "executions": store.step_run_counts(ctx.db, workflow_id),
+        "executions": store.step_run_counts(db, workflow_id),
         "progress": {"phase": run["phase"], "done": run["done"], "total": run["total"], "detail": run["detail"]},
     }
 
 
-def list_runs(ctx: AppContext, limit: int) -> list[RunInfo]:
-    runs = store.recent_runs(ctx.db, limit)
+def list_runs(db: Database, limit: int) -> list[RunInfo]:
+    runs = store.recent_runs(db, limit)
     statuses = {s.workflow_id: s.status for s in DBOS.list_workflows(
         workflow_ids=[r["workflow_id"] for r in runs], load_input=False, load_output=False)} if runs else {}
     return [
@@ -157,11 +157,11 @@ def list_runs(ctx: AppContext, limit: int) -> list[RunInfo]:
     ]
 
 
-async def run_events(ctx: AppContext, workflow_id: str) -> AsyncIterator[bytes]:
+async def run_events(db: Database, workflow_id: str) -> AsyncIterator[bytes]:
     """Yield a snapshot line whenever something changed, a heartbeat now and then, and stop at the end."""
     last, quiet, settling = "", 0.0, 0.0
     while True:
-        snapshot = await run_in_threadpool(run_snapshot, ctx, workflow_id)
+        snapshot = await run_in_threadpool(run_snapshot, db, workflow_id)
         encoded = json.dumps({"type": "progress", "data": snapshot}, default=str)
         if encoded != last or quiet >= HEARTBEAT_S:
             last, quiet = encoded, 0.0

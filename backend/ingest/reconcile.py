@@ -12,10 +12,9 @@ import logging
 
 from dbos import DBOS
 
-from backend.context import AppContext
-from backend.ingest.backfill import start_embed_backfill
-from backend.store import embeddings
+from backend.ingest.backfill import EmbedBackfill
 from backend.store import ingest as store
+from backend.store.db import Database
 
 log = logging.getLogger(__name__)
 
@@ -24,17 +23,16 @@ STOPPED_MESSAGE = "Ingestion stopped unexpectedly; use Retry to ingest the file 
 CANCELLED_MESSAGE = "Ingestion was cancelled; upload the file again to add it."
 
 
-def cancel_run(ctx: AppContext, workflow_id: str) -> None:
+def cancel_run(db: Database, backfill: EmbedBackfill, workflow_id: str) -> None:
     """Stop an ingestion at its next step boundary; what was already stored stays."""
-    store.mark_cancelled(ctx.db, workflow_id)
+    store.mark_cancelled(db, workflow_id)
     DBOS.cancel_workflow(workflow_id, cancel_children=True)  # its documents run as child workflows
-    reconcile_stuck_documents(ctx, CANCELLED_MESSAGE)
-    if embeddings.any_missing_embeddings(ctx.db, ctx.embedder.model):
-        start_embed_backfill()  # versions stored before the cancel still get their vectors
+    reconcile_stuck_documents(db, CANCELLED_MESSAGE)
+    backfill.start_if_missing()  # versions stored before the cancel still get their vectors
 
 
-def reconcile_stuck_documents(ctx: AppContext, message: str = STOPPED_MESSAGE) -> int:
-    stuck = store.documents_in_flight(ctx.db)
+def reconcile_stuck_documents(db: Database, message: str = STOPPED_MESSAGE) -> int:
+    stuck = store.documents_in_flight(db)
     if not stuck:
         return 0
     workflow_ids = sorted({row["last_workflow_id"] for row in stuck if row["last_workflow_id"]})
@@ -45,7 +43,7 @@ def reconcile_stuck_documents(ctx: AppContext, message: str = STOPPED_MESSAGE) -
     # A document without a workflow id has no run that could still finish it.
     abandoned = [row for row in stuck if statuses.get(row["last_workflow_id"] or "") not in _STILL_RUNNING]
     for row in abandoned:
-        store.abandon_document(ctx.db, row["id"], row["last_workflow_id"], row["has_live_blocks"], message)
+        store.abandon_document(db, row["id"], row["last_workflow_id"], row["has_live_blocks"], message)
     if abandoned:
         log.warning("marked %d documents whose ingestion cannot finish", len(abandoned))
     return len(abandoned)

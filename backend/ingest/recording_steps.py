@@ -4,7 +4,8 @@ Each piece (about five minutes of audio, cut at a pause) is one step: its segmen
 `transcript_segments`, its output is two counts, so the DBOS ledger stays small and a `kill -9` costs at
 most the piece in progress — a restarted server resumes at the first piece not yet recorded. Once every
 piece is done, the transcript is cut into passages at pauses (formats/recording.py) and staged like any
-document's chunks; the store step that follows is every document's.
+document's chunks; the store step that follows is every document's. They are methods of `RecordingSteps`,
+over the ingestion's steps (`IngestSteps`: its database, settings and failure bookkeeping).
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ from typing import TypedDict
 
 from dbos import DBOS
 
-from backend.context import get_context
 from backend.durable import RETRY_WHEN_DATABASE_LOST
-from backend.ingest import recordings, steps
+from backend.ingest import recordings
 from backend.ingest.chunk import chunk_units
 from backend.ingest.formats.recording import passages
 from backend.ingest.sandbox import ExtractionCancelled
+from backend.ingest.steps import Extracted, ExtractionStopped, IngestSteps, nothing_found
 from backend.ingest.types import ExtractionError
 from backend.store import ingest as store
 from backend.store import staging
@@ -30,40 +31,45 @@ class PieceDone(TypedDict):
     segments: int
 
 
-@DBOS.step(**RETRY_WHEN_DATABASE_LOST)
-def transcribe_piece_step(workflow_id: str, document_id: str, number: int,
-                          recording: recordings.RecordingPlan) -> PieceDone:
-    """Transcribe piece `number` of the recording into `transcript_segments` (replacing a previous try's)."""
-    ctx = get_context()
-    store.log_step_run(ctx.db, workflow_id, "transcribe", f"{document_id}#{number}")
-    item = store.load_item(ctx.db, workflow_id, document_id)
-    if item is None or not store.item_is_current(item):
-        return {"ok": False, "segments": 0}
-    try:
-        segments = recordings.transcribe(steps.original(item), recording, number,
-                                         steps.progress_writer(workflow_id, item), steps.stop_check(item))
-    except (steps.ExtractionStopped, ExtractionCancelled):
-        return {"ok": False, "segments": 0}
-    except ExtractionError as exc:
-        steps.fail(item, exc.message)
-        return {"ok": False, "segments": 0}
-    staging.stage_segments(ctx.db, workflow_id, document_id, number, segments)
-    return {"ok": True, "segments": len(segments)}
+class RecordingSteps:
+    def __init__(self, steps: IngestSteps) -> None:
+        self.steps = steps
+        self.db = steps.db
+        self.settings = steps.settings
 
+    @DBOS.step(name="transcribe_piece_step", **RETRY_WHEN_DATABASE_LOST)
+    def transcribe_piece_step(self, workflow_id: str, document_id: str, number: int,
+                              recording: recordings.RecordingPlan) -> PieceDone:
+        """Transcribe piece `number` of the recording into `transcript_segments` (replacing a previous try's)."""
+        store.log_step_run(self.db, workflow_id, "transcribe", f"{document_id}#{number}")
+        item = store.load_item(self.db, workflow_id, document_id)
+        if item is None or not store.item_is_current(item):
+            return {"ok": False, "segments": 0}
+        try:
+            segments = recordings.transcribe(self.steps.original(item), recording, number,
+                                             self.steps.progress_writer(workflow_id, item),
+                                             self.steps.stop_check(item))
+        except (ExtractionStopped, ExtractionCancelled):
+            return {"ok": False, "segments": 0}
+        except ExtractionError as exc:
+            self.steps.fail(item, exc.message)
+            return {"ok": False, "segments": 0}
+        staging.stage_segments(self.db, workflow_id, document_id, number, segments)
+        return {"ok": True, "segments": len(segments)}
 
-@DBOS.step(**RETRY_WHEN_DATABASE_LOST)
-def passages_step(workflow_id: str, document_id: str) -> steps.Extracted:
-    """Cut the whole transcript into passages at pauses and stage them for the store step."""
-    ctx = get_context()
-    store.log_step_run(ctx.db, workflow_id, "passages", document_id)
-    item = store.load_item(ctx.db, workflow_id, document_id)
-    if item is None or not store.item_is_current(item):
-        return {"ok": False, "reason": "superseded"}
-    units = passages(staging.staged_segments(ctx.db, workflow_id, document_id), ctx.settings.chunk_size)
-    chunks = chunk_units(units, ctx.settings.chunk_size, ctx.settings.chunk_overlap)
-    if not chunks:
-        steps.fail(item, steps.nothing_found(item["kind"], None))
-        return {"ok": False, "reason": "empty"}
-    staging.stage_chunks(ctx.db, workflow_id, document_id, chunks)
-    store.update_item(ctx.db, workflow_id, document_id, state="storing", detail=plural(len(chunks), "passage"))
-    return {"ok": True, "chunks": len(chunks)}
+    @DBOS.step(name="passages_step", **RETRY_WHEN_DATABASE_LOST)
+    def passages_step(self, workflow_id: str, document_id: str) -> Extracted:
+        """Cut the whole transcript into passages at pauses and stage them for the store step."""
+        store.log_step_run(self.db, workflow_id, "passages", document_id)
+        item = store.load_item(self.db, workflow_id, document_id)
+        if item is None or not store.item_is_current(item):
+            return {"ok": False, "reason": "superseded"}
+        size = self.settings.chunk_size
+        units = passages(staging.staged_segments(self.db, workflow_id, document_id), size)
+        chunks = chunk_units(units, size, self.settings.chunk_overlap)
+        if not chunks:
+            self.steps.fail(item, nothing_found(item["kind"], None))
+            return {"ok": False, "reason": "empty"}
+        staging.stage_chunks(self.db, workflow_id, document_id, chunks)
+        store.update_item(self.db, workflow_id, document_id, state="storing", detail=plural(len(chunks), "passage"))
+        return {"ok": True, "chunks": len(chunks)}

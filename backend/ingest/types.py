@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from backend.errors import ErrorCode
 from backend.sandbox import JobError
 
 BlockKind = Literal["text", "table", "slide", "ocr", "csv", "sheet", "html"]
@@ -70,11 +71,16 @@ class ExtractionError(JobError):
     """A file that cannot be extracted; `message` is shown to the user as the document's error (raised in
     a sandbox worker, it reaches the server as it was raised)."""
 
+    code: ErrorCode
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(code, message)
+
 
 class RejectedFile(Exception):
     """A file refused at upload time (type, size, name, content); maps to an HTTP 4xx."""
 
-    def __init__(self, code: str, message: str, status: int = 415) -> None:
+    def __init__(self, code: ErrorCode, message: str, status: int = 415) -> None:
         super().__init__(message)
         self.code = code
         self.message = message

@@ -5,7 +5,7 @@ and start its ingestion workflow.
 A refused file is reported with its reason (and recorded, so the library lists it after a reload)
 while the others proceed. With `on_conflict="ask"`, a name taken by other bytes in the same category
 answers 409 `name_conflict` before anything is stored. Nothing already stored is touched until a new
-version has been extracted and swapped in by the workflow.
+version has been extracted and swapped in by the workflow. `Uploads` is built once per process.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from backend.context import AppContext
 from backend.errors import QuireError
 from backend.ingest import files
 from backend.ingest.types import RejectedFile
 from backend.ingest.validate import detect_kind, has_invisible, read_as, refused_name, sanitise_filename
-from backend.ingest.workflow import start_ingest
+from backend.ingest.workflow import IngestRuns
 from backend.store import originals, refusals
 from backend.store import registration as store
+from backend.store.db import Database
 from backend.store.kinds import DocKind, DocumentStatus
 from backend.store.registration import OnConflict
 
@@ -75,15 +75,6 @@ def clean_category(raw: str | None) -> str | None:
     return category
 
 
-def _validate(ctx: AppContext, candidate: Candidate) -> store.NewIngestItem:
-    limit_mb = ctx.settings.max_upload_mb
-    if candidate.too_large:
-        raise RejectedFile("too_large", f"The file is larger than the {limit_mb} MB limit.", 413)
-    name = sanitise_filename(candidate.filename)
-    kind = detect_kind(candidate.path, name)
-    return store.NewIngestItem(name, candidate.sha256, candidate.size, kind, files.mime_for(kind))
-
-
 class ExistingDocumentOut(BaseModel):
     """The document an upload's name collides with."""
 
@@ -120,68 +111,84 @@ def conflict_error(conflicts: list[store.NameConflict]) -> QuireError:
     )
 
 
-def _screen(ctx: AppContext, candidates: list[Candidate]) -> tuple[list[tuple[store.NewIngestItem, Path]],
-                                                                     list[refusals.NewRefusal], RejectedFile | None]:
-    accepted: list[tuple[store.NewIngestItem, Path]] = []
-    refused: list[refusals.NewRefusal] = []
-    first_error: RejectedFile | None = None
-    for candidate in candidates:
+class Uploads:
+    """Accepts files into the vault: the database, this process's cache of originals (`docs_dir`), the
+    per-file size limit, and the ingestion runs it starts."""
+
+    def __init__(self, db: Database, docs_dir: Path, max_upload_mb: int, runs: IngestRuns) -> None:
+        self.db = db
+        self.docs_dir = docs_dir
+        self.max_upload_mb = max_upload_mb
+        self.runs = runs
+
+    def _validate(self, candidate: Candidate) -> store.NewIngestItem:
+        limit_mb = self.max_upload_mb
+        if candidate.too_large:
+            raise RejectedFile("too_large", f"The file is larger than the {limit_mb} MB limit.", 413)
+        name = sanitise_filename(candidate.filename)
+        kind = detect_kind(candidate.path, name)
+        return store.NewIngestItem(name, candidate.sha256, candidate.size, kind, files.mime_for(kind))
+
+    def _screen(self, candidates: list[Candidate]) -> tuple[list[tuple[store.NewIngestItem, Path]],
+                                                            list[refusals.NewRefusal], RejectedFile | None]:
+        accepted: list[tuple[store.NewIngestItem, Path]] = []
+        refused: list[refusals.NewRefusal] = []
+        first_error: RejectedFile | None = None
+        for candidate in candidates:
+            try:
+                item = self._validate(candidate)
+            except RejectedFile as exc:
+                candidate.path.unlink(missing_ok=True)
+                refused.append(refusals.NewRefusal(refused_name(candidate.filename), exc.code, exc.message))
+                first_error = first_error or exc
+                continue
+            if any(other.filename.lower() == item.filename.lower() for other, _ in accepted):
+                candidate.path.unlink(missing_ok=True)
+                refused.append(refusals.NewRefusal(item.filename, "duplicate_name",
+                                                   "Another file in this upload has the same name."))
+                continue
+            accepted.append((item, candidate.path))
+        return accepted, refused, first_error
+
+    def _register(self, accepted: list[tuple[store.NewIngestItem, Path]], category: str | None,
+                  on_conflict: OnConflict, source: str, source_url: str | None) -> store.RegisteredRun:
+        """Store the originals (each in its own transaction, committed before anything refers to it), then
+        register the run; an original purged by another request in between is stored again."""
+        items = [item for item, _ in accepted]
+        paths = {item.sha256: path for item, path in accepted}
+        pending = set(paths)
+        for _ in range(3):
+            for sha in pending:
+                cached = files.cache_path(self.docs_dir, sha)
+                source_path = paths[sha] if paths[sha].exists() else cached
+                files.store_original(self.db, self.docs_dir, source_path, sha)
+            try:
+                return store.register_ingest(self.db, items, category, source, on_conflict=on_conflict,
+                                             source_url=source_url)
+            except store.OriginalsMissing as exc:
+                pending = exc.shas
+            except store.ConflictsFound as exc:  # another upload took the name after the first check
+                files.remove_cached(self.docs_dir, originals.drop_if_unreferenced(self.db, sorted(paths)))
+                raise conflict_error(exc.conflicts) from exc
+        raise QuireError("busy", "The upload collided with deletions of the same files; send it again.", 409)
+
+    def accept(self, candidates: list[Candidate], category: str | None, source: str = "upload",
+               source_url: str | None = None, on_conflict: OnConflict = "ask") -> UploadOutcome:
+        accepted, refused, first_error = self._screen(candidates)
         try:
-            item = _validate(ctx, candidate)
-        except RejectedFile as exc:
-            candidate.path.unlink(missing_ok=True)
-            refused.append(refusals.NewRefusal(refused_name(candidate.filename), exc.code, exc.message))
-            first_error = first_error or exc
-            continue
-        if any(other.filename.lower() == item.filename.lower() for other, _ in accepted):
-            candidate.path.unlink(missing_ok=True)
-            refused.append(refusals.NewRefusal(item.filename, "duplicate_name",
-                                               "Another file in this upload has the same name."))
-            continue
-        accepted.append((item, candidate.path))
-    return accepted, refused, first_error
-
-
-def _register(ctx: AppContext, accepted: list[tuple[store.NewIngestItem, Path]], category: str | None,
-              on_conflict: OnConflict, source: str, source_url: str | None) -> store.RegisteredRun:
-    """Store the originals (each in its own transaction, committed before anything refers to it), then
-    register the run; an original purged by another request in between is stored again."""
-    items = [item for item, _ in accepted]
-    paths = {item.sha256: path for item, path in accepted}
-    pending = set(paths)
-    for _ in range(3):
-        for sha in pending:
-            cached = files.cache_path(ctx.settings.docs_dir, sha)
-            source_path = paths[sha] if paths[sha].exists() else cached
-            files.store_original(ctx.db, ctx.settings.docs_dir, source_path, sha)
-        try:
-            return store.register_ingest(ctx.db, items, category, source, on_conflict=on_conflict,
-                                         source_url=source_url)
-        except store.OriginalsMissing as exc:
-            pending = exc.shas
-        except store.ConflictsFound as exc:  # another upload took the name after the first check
-            files.remove_cached(ctx.settings.docs_dir, originals.drop_if_unreferenced(ctx.db, sorted(paths)))
-            raise conflict_error(exc.conflicts) from exc
-    raise QuireError("busy", "The upload collided with deletions of the same files; send it again.", 409)
-
-
-def accept_files(ctx: AppContext, candidates: list[Candidate], category: str | None, source: str = "upload",
-                 source_url: str | None = None, on_conflict: OnConflict = "ask") -> UploadOutcome:
-    accepted, refused, first_error = _screen(ctx, candidates)
-    try:
-        if accepted and source_url is None and on_conflict == "ask":
-            conflicts = store.find_conflicts(ctx.db, [item for item, _ in accepted], category, on_conflict)
-            if conflicts:  # nothing stored, nothing recorded: the client asks, then sends the files again
-                raise conflict_error(conflicts)
-        refusals.record(ctx.db, refused, category)
-        rejected = [{"filename": r.filename, "code": r.code, "message": r.message} for r in refused]
-        if not accepted:
-            if first_error is None:
-                raise QuireError("no_files", "No files were uploaded.", 400, details=rejected or None)
-            raise QuireError(first_error.code, first_error.message, first_error.status, details=rejected)
-        run = _register(ctx, accepted, category, on_conflict, source, source_url)
-    finally:
-        for _, path in accepted:  # moved into the cache when stored; whatever is left goes
-            path.unlink(missing_ok=True)
-    workflow_id = start_ingest(run.workflow_id, ctx.settings.embed_batch_size) if run.workflow_id else None
-    return UploadOutcome(workflow_id, described(run.documents), rejected)
+            if accepted and source_url is None and on_conflict == "ask":
+                conflicts = store.find_conflicts(self.db, [item for item, _ in accepted], category, on_conflict)
+                if conflicts:  # nothing stored, nothing recorded: the client asks, then sends the files again
+                    raise conflict_error(conflicts)
+            refusals.record(self.db, refused, category)
+            rejected = [{"filename": r.filename, "code": r.code, "message": r.message} for r in refused]
+            if not accepted:
+                if first_error is None:
+                    raise QuireError("no_files", "No files were uploaded.", 400, details=rejected or None)
+                raise QuireError(first_error.code, first_error.message, first_error.status, details=rejected)
+            run = self._register(accepted, category, on_conflict, source, source_url)
+        finally:
+            for _, path in accepted:  # moved into the cache when stored; whatever is left goes
+                path.unlink(missing_ok=True)
+        workflow_id = self.runs.start(run.workflow_id) if run.workflow_id else None
+        return UploadOutcome(workflow_id, described(run.documents), rejected)

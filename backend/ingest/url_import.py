@@ -20,10 +20,9 @@ from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 import httpx
 import trafilatura
 
-from backend.context import AppContext
 from backend.errors import QuireError
 from backend.ingest import files
-from backend.ingest.uploads import Candidate, UploadOutcome, accept_files
+from backend.ingest.uploads import Candidate, UploadOutcome, Uploads
 from backend.store import outbound, refusals
 from backend.store.db import Database
 
@@ -191,26 +190,34 @@ def filename_for(page: FetchedPage, title: str | None) -> str:
     return name
 
 
-def import_url(ctx: AppContext, url: str, category: str | None) -> UploadOutcome:
-    """Fetch `url` under the guards above and ingest what came back like an uploaded file.
+class UrlImporter:
+    """Imports URLs into the vault through `uploads`, under the fetch limits (size, time, private addresses)."""
 
-    The document is keyed by the URL it came from (after redirects): importing it again is change
-    detection on that document (unchanged or a new version), whatever the page's title says now. A
-    refused import is recorded."""
-    settings = ctx.settings
-    url = url.strip()
-    fetcher = UrlFetcher(ctx.db, max_bytes=settings.url_import_max_mb * 1024 * 1024,
-                         timeout_s=settings.url_import_timeout_s, allow_private=settings.url_import_allow_private)
-    try:
-        page = fetcher.fetch(url)
-    except QuireError as exc:
-        refusals.record(ctx.db, [refusals.NewRefusal(url, exc.code, exc.message)], category)
-        raise
-    title = None
-    if is_html(page):
-        metadata = trafilatura.extract_metadata(page.body.decode("utf-8", "replace"))
-        title = metadata.title if metadata is not None else None
-    path = files.new_pending_path(settings.docs_dir)
-    path.write_bytes(page.body)
-    candidate = Candidate(filename_for(page, title), path, len(page.body), hashlib.sha256(page.body).hexdigest())
-    return accept_files(ctx, [candidate], category, source="url", source_url=page.url)
+    def __init__(self, uploads: Uploads, *, max_bytes: int, timeout_s: float, allow_private: bool) -> None:
+        self.uploads = uploads
+        self.max_bytes = max_bytes
+        self.timeout_s = timeout_s
+        self.allow_private = allow_private
+
+    def import_url(self, url: str, category: str | None) -> UploadOutcome:
+        """Fetch `url` under the guards above and ingest what came back like an uploaded file.
+
+        The document is keyed by the URL it came from (after redirects): importing it again is change
+        detection on that document (unchanged or a new version), whatever the page's title says now. A
+        refused import is recorded."""
+        db = self.uploads.db
+        url = url.strip()
+        fetcher = UrlFetcher(db, max_bytes=self.max_bytes, timeout_s=self.timeout_s, allow_private=self.allow_private)
+        try:
+            page = fetcher.fetch(url)
+        except QuireError as exc:
+            refusals.record(db, [refusals.NewRefusal(url, exc.code, exc.message)], category)
+            raise
+        title = None
+        if is_html(page):
+            metadata = trafilatura.extract_metadata(page.body.decode("utf-8", "replace"))
+            title = metadata.title if metadata is not None else None
+        path = files.new_pending_path(self.uploads.docs_dir)
+        path.write_bytes(page.body)
+        candidate = Candidate(filename_for(page, title), path, len(page.body), hashlib.sha256(page.body).hexdigest())
+        return self.uploads.accept([candidate], category, source="url", source_url=page.url)

@@ -27,6 +27,7 @@ def main() -> None:
     from backend.cluster.identity import resolve_executor_id
     from backend.config import Settings
     from backend.mcp.server import build_server
+    from backend.services import Services
 
     settings = Settings.load()
     # Its own executor id beside the web app's (which it may share the data folder with): DBOS must not
@@ -37,16 +38,24 @@ def main() -> None:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
 
+    started: list[Services] = []  # the services, once the SDK's transport has claimed stdout
+
+    def running() -> Services:
+        if not started:
+            raise RuntimeError("Quire's services are not started yet")
+        return started[0]
+
     @asynccontextmanager
-    async def services(_server: Any) -> AsyncIterator[None]:
-        context = await anyio.to_thread.run_sync(start_services, settings)
+    async def lifespan(_server: Any) -> AsyncIterator[None]:
+        started.append(await anyio.to_thread.run_sync(start_services, settings))
         try:
             yield
         finally:
-            await context.llm.aclose()
-            await anyio.to_thread.run_sync(stop_services, context)
+            services = started.pop()
+            await services.llm.aclose()
+            await anyio.to_thread.run_sync(stop_services, services)
 
-    build_server(settings, lifespan=services).run("stdio")
+    build_server(settings, running, lifespan=lifespan).run("stdio")
     end_process(0)  # not Python's exit: see end_process
 
 

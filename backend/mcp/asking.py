@@ -17,8 +17,8 @@ import orjson
 from pydantic import BaseModel
 
 from backend.agent.chat import ChatInput, prepare_chat, run_chat
+from backend.agent.context import ChatServices
 from backend.agent.stream import EventChannel
-from backend.context import AppContext
 from backend.errors import QuireError
 
 
@@ -43,7 +43,7 @@ class Answer(BaseModel):
     grounding_note: str | None = None
 
 
-async def ask(ctx: AppContext, question: str, document_ids: list[str] | None, categories: list[str] | None,
+async def ask(chat: ChatServices, question: str, document_ids: list[str] | None, categories: list[str] | None,
               session_id: str | None) -> Answer:
     if session_id is not None:
         try:
@@ -52,7 +52,7 @@ async def ask(ctx: AppContext, question: str, document_ids: list[str] | None, ca
             raise QuireError("invalid_session_id", "session_id must be the session_id an earlier ask returned.",
                              422) from exc
     request = ChatInput(message=question, session_id=session_id, document_ids=document_ids, categories=categories)
-    prepared = await anyio.to_thread.run_sync(prepare_chat, ctx, request)
+    prepared = await anyio.to_thread.run_sync(prepare_chat, chat, request)
     channel = EventChannel()
     producer = asyncio.create_task(run_chat(prepared, channel))
     text: list[str] = []

@@ -36,7 +36,7 @@ class _Endpoint:
 
 def mount(app: FastAPI, settings: Settings) -> None:
     """Serve MCP at `/mcp` and run the SDK's session manager for as long as the app runs."""
-    server = build_server(settings)
+    server = build_server(settings, lambda: app.state.services)
     server.streamable_http_app(  # builds the session manager; its own Starlette app is not used
         stateless_http=True, json_response=True,
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),

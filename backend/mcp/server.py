@@ -1,8 +1,9 @@
 """The MCP server: Quire's tools and document resources, described for the models that choose them.
 
-Every tool reads the running app's services through `get_context()` (the web app and the stdio process
-both set it). A `QuireError` becomes a tool error whose text is the API's error body
-(`{"error": {"code", "message", "details"?}}`), so an agent sees the same codes a browser would.
+Every tool takes the services it uses from the process's `Services`, which the server is handed as a
+function (`services`): the web app gives its app's, the stdio process the ones it started. A `QuireError`
+becomes a tool error whose text is the API's error body (`{"error": {"code", "message", "details"?}}`),
+so an agent sees the same codes a browser would.
 Write tools are registered only when `QUIRE_MCP_ALLOW_WRITES` is on.
 """
 
@@ -20,10 +21,10 @@ from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from backend.config import APPLICATION_VERSION, Settings
-from backend.context import get_context
 from backend.errors import QuireError, error_body
 from backend.mcp import asking, vault, writes
 from backend.retrieval.types import SearchMode
+from backend.services import Services
 from backend.study.schemas import Difficulty
 
 P = ParamSpec("P")
@@ -71,15 +72,19 @@ def _shaped_async(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
     return wrapper
 
 
-def build_server(settings: Settings, lifespan: Callable[[MCPServer[Any]], AbstractAsyncContextManager[Any]] | None
-                 = None) -> MCPServer[Any]:
+ServicesSource = Callable[[], Services]
+
+
+def build_server(settings: Settings, services: ServicesSource,
+                 lifespan: Callable[[MCPServer[Any]], AbstractAsyncContextManager[Any]] | None = None,
+                 ) -> MCPServer[Any]:
     server: MCPServer[Any] = MCPServer("quire", title="Quire study vault", instructions=INSTRUCTIONS,
                                        version=APPLICATION_VERSION, lifespan=lifespan,
                                        log_level=_sdk_log_level(settings.log_level))
-    _read_tools(server)
-    _resources(server)
+    _read_tools(server, services)
+    _resources(server, services)
     if settings.mcp_allow_writes:
-        _write_tools(server)
+        _write_tools(server, services)
     return server
 
 
@@ -88,7 +93,7 @@ def _sdk_log_level(level: str) -> Literal["DEBUG", "INFO", "WARNING", "ERROR", "
     return upper if upper in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL") else "WARNING"  # type: ignore[return-value]
 
 
-def _read_tools(server: MCPServer[Any]) -> None:
+def _read_tools(server: MCPServer[Any], services: ServicesSource) -> None:
     @server.tool(annotations=READ_ONLY)
     @_shaped
     def search(
@@ -103,7 +108,8 @@ def _read_tools(server: MCPServer[Any]) -> None:
         page (or slide), section, a snippet and a score. Use it to ground an answer in the user's own
         material and cite filename + page. Scope it with document_ids and/or categories. A passage that a
         document repeats comes once, at its first place; also_at lists its other places."""
-        return vault.search(get_context(), query, k, document_ids, categories, mode)
+        running = services()
+        return vault.search(running.db, running.search, query, k, document_ids, categories, mode)
 
     @server.tool(annotations=READ_ONLY)
     @_shaped
@@ -112,7 +118,7 @@ def _read_tools(server: MCPServer[Any]) -> None:
     ) -> list[vault.DocumentInfo]:
         """List the documents in the vault (newest first): id, file name, category, kind, pages, ingestion
         status (queued, ingesting, ready, failed) and number of passages. Use the ids with the other tools."""
-        return vault.list_documents(get_context(), category)
+        return vault.list_documents(services().library, category)
 
     @server.tool(annotations=READ_ONLY)
     @_shaped
@@ -127,7 +133,7 @@ def _read_tools(server: MCPServer[Any]) -> None:
     ) -> vault.DocumentText:
         """Read a document's text in order, with [page N] markers, optionally only a page range. The result
         is bounded by max_chars; when `truncated` is true, continue from `next_page` (or `next_offset`)."""
-        return vault.read_document(get_context(), document_id, first_page, last_page, offset, max_chars)
+        return vault.read_document(services().library, document_id, first_page, last_page, offset, max_chars)
 
     @server.tool(annotations=READ_ONLY)
     @_shaped
@@ -139,7 +145,7 @@ def _read_tools(server: MCPServer[Any]) -> None:
                                       le=vault.PASSAGE_CONTEXT)] = 1,
     ) -> vault.PassageText:
         """Read one passage in full (search only returns snippets), with the passages around it."""
-        return vault.read_passage(get_context(), document_id, block_id, context)
+        return vault.read_passage(services().library, document_id, block_id, context)
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
     @_shaped_async
@@ -155,7 +161,7 @@ def _read_tools(server: MCPServer[Any]) -> None:
         in Markdown with numbered citations [n] (document + page). Slower than `search` (it runs the local
         chat model); fails with code model_unavailable when no model is running. The exchange is kept in
         Quire's chat history."""
-        return await asking.ask(get_context(), question, document_ids, categories, session_id)
+        return await asking.ask(services().chat, question, document_ids, categories, session_id)
 
     @server.tool(annotations=READ_ONLY)
     @_shaped
@@ -165,7 +171,7 @@ def _read_tools(server: MCPServer[Any]) -> None:
     ) -> vault.DueCards:
         """Flashcards due for review now (most overdue first) across all decks or one deck: front, back,
         tags and the source pages. Good for quizzing the user; reviews are recorded in Quire itself."""
-        return vault.due_flashcards(get_context(), deck_id, limit)
+        return vault.due_flashcards(services().db, deck_id, limit)
 
     @server.tool(annotations=READ_ONLY)
     @_shaped
@@ -175,23 +181,23 @@ def _read_tools(server: MCPServer[Any]) -> None:
     ) -> list[vault.StudyItem]:
         """List the user's study material (newest first): quizzes, flashcard decks (with due counts),
         workshops and mind maps."""
-        return vault.list_study_items(get_context(), kind)
+        return vault.list_study_items(services().db, kind)
 
 
-def _resources(server: MCPServer[Any]) -> None:
+def _resources(server: MCPServer[Any], services: ServicesSource) -> None:
     @server.resource("quire://documents/{document_id}", name="document", mime_type="text/plain",
                      description="A document's text with [page N] markers (the first "
                                  f"{vault.MAX_READ_CHARS:,} characters; use read_document for the rest).")
     def document(document_id: str) -> str:
         try:
-            text = vault.read_document(get_context(), document_id, None, None, 0, vault.MAX_READ_CHARS)
+            text = vault.read_document(services().library, document_id, None, None, 0, vault.MAX_READ_CHARS)
         except QuireError as exc:
             raise ResourceError(f"{exc.code}: {exc.message}") from exc
         note = f"\n\n[truncated: continue with read_document from page {text.next_page}]" if text.truncated else ""
         return f"# {text.filename}\n\n{text.text}{note}"
 
 
-def _write_tools(server: MCPServer[Any]) -> None:
+def _write_tools(server: MCPServer[Any], services: ServicesSource) -> None:
     writing = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
     @server.tool(annotations=writing)
@@ -206,7 +212,7 @@ def _write_tools(server: MCPServer[Any]) -> None:
     ) -> dict[str, Any]:
         """Add a document to the user's vault. It is validated like an upload and ingested in the
         background (status queued → ready; check with list_documents). Give `text` or `content_base64`."""
-        outcome = writes.upload_document(get_context(), filename, text, content_base64, category)
+        outcome = writes.upload_document(services().uploads, filename, text, content_base64, category)
         return {"workflow_id": outcome.workflow_id, "documents": [
             {"id": d.id, "filename": d.filename, "status": d.status, "kind": d.kind, "read_as": d.read_as}
             for d in outcome.documents]}
@@ -221,5 +227,5 @@ def _write_tools(server: MCPServer[Any]) -> None:
     ) -> dict[str, Any]:
         """Start generating a multiple-choice quiz from the user's documents (scoped or the whole vault).
         Runs in the background with the local model; the quiz appears in list_study_items when done."""
-        job = writes.generate_quiz(get_context(), document_ids or [], categories or [], count, difficulty)
+        job = writes.generate_quiz(services().study, document_ids or [], categories or [], count, difficulty)
         return job.model_dump(mode="json")

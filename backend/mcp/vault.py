@@ -10,12 +10,13 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from backend.context import AppContext
 from backend.errors import NotFound, QuireError
-from backend.ingest import library
+from backend.ingest.library import Library, LibraryDocument
 from backend.retrieval.scope import resolve_scope, search_query
+from backend.retrieval.service import SearchService
 from backend.retrieval.types import SearchMode
 from backend.store import blocks as block_store
+from backend.store.db import Database
 from backend.store.kinds import DocKind, DocumentStatus
 from backend.study import flashcards, mindmaps, quizzes, workshops
 
@@ -117,11 +118,11 @@ def _document_id(value: str) -> UUID:
                          422) from exc
 
 
-def search(ctx: AppContext, query: str, k: int, document_ids: list[str] | None, categories: list[str] | None,
-           mode: SearchMode) -> SearchResult:
+def search(db: Database, index: SearchService, query: str, k: int, document_ids: list[str] | None,
+           categories: list[str] | None, mode: SearchMode) -> SearchResult:
     text = search_query(query)
-    scope = resolve_scope(ctx.db, document_ids, categories)
-    result = ctx.search.search(text, k, scope=scope, mode=mode)
+    scope = resolve_scope(db, document_ids, categories)
+    result = index.search(text, k, scope=scope, mode=mode)
     passages = [Passage(block_id=h.block_id, document_id=h.document_id, filename=h.filename, page=h.page,
                         section=h.section, snippet=h.snippet, score=round(h.score, 6),
                         also_at=[Place(block_id=a.block_id, page=a.page, section=a.section) for a in h.also_at])
@@ -129,28 +130,28 @@ def search(ctx: AppContext, query: str, k: int, document_ids: list[str] | None, 
     return SearchResult(query=text, mode=mode, passages=passages, notice=result.notice)
 
 
-def list_documents(ctx: AppContext, category: str | None) -> list[DocumentInfo]:
-    rows = library.list_documents(ctx, None, category)
+def list_documents(library: Library, category: str | None) -> list[DocumentInfo]:
+    rows = library.list_documents(None, category)
     return [DocumentInfo(id=str(r["id"]), filename=r["filename"], category=r["category"], kind=r["kind"],
                          pages=r["pages"], status=r["status"], passages=r["blocks"], created_at=r["created_at"])
             for r in rows]
 
 
-def _live_blocks(ctx: AppContext, document_id: str) -> tuple[library.LibraryDocument, list[dict[str, Any]]]:
-    document = library.get_document(ctx, _document_id(document_id))
-    blocks = block_store.live_blocks_of(ctx.db, [str(document["id"])], ctx.embedder.model)
+def _live_blocks(library: Library, document_id: str) -> tuple[LibraryDocument, list[dict[str, Any]]]:
+    document = library.get_document(_document_id(document_id))
+    blocks = block_store.live_blocks_of(library.db, [str(document["id"])], library.embed_model)
     if not blocks:
         raise QuireError("no_text", f"{document['filename']} has no readable text yet (status: {document['status']}).",
                          409)
     return document, blocks
 
 
-def read_document(ctx: AppContext, document_id: str, first_page: int | None, last_page: int | None,
+def read_document(library: Library, document_id: str, first_page: int | None, last_page: int | None,
                   offset: int, max_chars: int) -> DocumentText:
     """The document's text in order, from `first_page` (or passage `offset`) on, at most `max_chars`."""
     if first_page is not None and last_page is not None and last_page < first_page:
         raise QuireError("invalid_page_range", "last_page comes before first_page.", 422)
-    document, blocks = _live_blocks(ctx, document_id)
+    document, blocks = _live_blocks(library, document_id)
     chosen = [b for b in blocks if (first_page is None or (b["page"] or 0) >= first_page)
               and (last_page is None or (b["page"] or 0) <= last_page)][offset:]
     if not chosen:
@@ -180,9 +181,9 @@ def read_document(ctx: AppContext, document_id: str, first_page: int | None, las
     )
 
 
-def read_passage(ctx: AppContext, document_id: str, block_id: str, context: int) -> PassageText:
+def read_passage(library: Library, document_id: str, block_id: str, context: int) -> PassageText:
     """One passage by the ids search returned, with up to `context` neighbours on each side."""
-    document, blocks = _live_blocks(ctx, document_id)
+    document, blocks = _live_blocks(library, document_id)
     index = next((i for i, b in enumerate(blocks) if b["id"] == block_id.strip()), None)
     if index is None:
         raise NotFound("Passage", block_id)
@@ -193,9 +194,9 @@ def read_passage(ctx: AppContext, document_id: str, block_id: str, context: int)
                        after=[b["text"] for b in blocks[index + 1:index + 1 + context]])
 
 
-def due_flashcards(ctx: AppContext, deck_id: str | None, limit: int) -> DueCards:
+def due_flashcards(db: Database, deck_id: str | None, limit: int) -> DueCards:
     now = datetime.now(UTC)
-    decks = flashcards.list_decks(ctx, now)
+    decks = flashcards.list_decks(db, now)
     if deck_id is not None:
         decks = [d for d in decks if d.id == deck_id.strip()]
         if not decks:
@@ -206,7 +207,7 @@ def due_flashcards(ctx: AppContext, deck_id: str | None, limit: int) -> DueCards
         if not deck.due_count:
             continue
         total += deck.due_count
-        for card in flashcards.due(ctx, deck.id, limit, now).cards:
+        for card in flashcards.due(db, deck.id, limit, now).cards:
             where = [s.filename + (f", p. {s.page}" if s.page else "") for s in card.sources]
             cards.append(DueCard(deck_id=deck.id, deck_title=deck.title, card_id=card.id, front=card.front,
                                  back=card.back, tags=card.tags, state=card.state, due=card.due,
@@ -215,20 +216,20 @@ def due_flashcards(ctx: AppContext, deck_id: str | None, limit: int) -> DueCards
     return DueCards(due_count=total, cards=cards[:limit])
 
 
-def list_study_items(ctx: AppContext, kind: str | None) -> list[StudyItem]:
+def list_study_items(db: Database, kind: str | None) -> list[StudyItem]:
     items: list[StudyItem] = []
     if kind in (None, "quiz"):
         items += [StudyItem(kind="quiz", id=q.id, title=q.title, created_at=q.created_at,
-                            detail=f"{q.question_count} questions, {q.difficulty}") for q in quizzes.list_quizzes(ctx)]
+                            detail=f"{q.question_count} questions, {q.difficulty}") for q in quizzes.list_quizzes(db)]
     if kind in (None, "deck"):
         items += [StudyItem(kind="deck", id=d.id, title=d.title, created_at=d.created_at,
-                            detail=f"{d.card_count} cards, {d.due_count} due") for d in flashcards.list_decks(ctx)]
+                            detail=f"{d.card_count} cards, {d.due_count} due") for d in flashcards.list_decks(db)]
     if kind in (None, "workshop"):
         items += [StudyItem(kind="workshop", id=w.id, title=w.title, created_at=w.created_at,
                             detail=f"{w.lesson_count} lessons, {w.completed_lessons} done")
-                  for w in workshops.list_workshops(ctx)]
+                  for w in workshops.list_workshops(db)]
     if kind in (None, "mindmap"):
         items += [StudyItem(kind="mindmap", id=m.id, title=m.title, created_at=m.created_at,
                             detail=f"mind map, {m.node_count} nodes")
-                  for m in mindmaps.list_mindmaps(ctx)]
+                  for m in mindmaps.list_mindmaps(db)]
     return sorted(items, key=lambda item: item.created_at, reverse=True)

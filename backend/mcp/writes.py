@@ -8,18 +8,18 @@ import binascii
 import hashlib
 from typing import Literal
 
-from backend.context import AppContext
 from backend.errors import QuireError
 from backend.ingest import files
-from backend.ingest.uploads import Candidate, UploadOutcome, accept_files, clean_category
+from backend.ingest.uploads import Candidate, UploadOutcome, Uploads, clean_category
 from backend.study import quizzes
+from backend.study.jobs import StudyJobs
 from backend.study.quizzes import QuizRequest
 from backend.study.schemas import Difficulty, JobOut, ScopeIn
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024  # an MCP message carries the file inline; larger files go through the web UI
 
 
-def upload_document(ctx: AppContext, filename: str, text: str | None, content_base64: str | None,
+def upload_document(uploads: Uploads, filename: str, text: str | None, content_base64: str | None,
                     category: str | None) -> UploadOutcome:
     if (text is None) == (content_base64 is None):
         raise QuireError("invalid_content", "Give exactly one of `text` or `content_base64`.", 422)
@@ -35,18 +35,18 @@ def upload_document(ctx: AppContext, filename: str, text: str | None, content_ba
     if len(data) > MAX_UPLOAD_BYTES:
         raise QuireError("too_large", f"Files sent over MCP are at most {MAX_UPLOAD_BYTES // (1024 * 1024)} MB; "
                          "upload larger ones in Quire's web app.", 413)
-    path = files.new_pending_path(ctx.settings.docs_dir)
+    path = files.new_pending_path(uploads.docs_dir)
     path.write_bytes(data)
     try:
         candidate = Candidate(filename, path, len(data), hashlib.sha256(data).hexdigest())
-        outcome = accept_files(ctx, [candidate], clean_category(category))
+        outcome = uploads.accept([candidate], clean_category(category))
     finally:
         path.unlink(missing_ok=True)  # accepted files were moved away already; this removes only a leftover
     return outcome
 
 
-def generate_quiz(ctx: AppContext, document_ids: list[str], categories: list[str], count: Literal[5, 10, 20],
+def generate_quiz(study: StudyJobs, document_ids: list[str], categories: list[str], count: Literal[5, 10, 20],
                   difficulty: Difficulty) -> JobOut:
     request = QuizRequest(scope=ScopeIn(document_ids=document_ids, categories=categories), count=count,
                           difficulty=difficulty, client_token=None)
-    return quizzes.start(ctx, request)
+    return quizzes.start(study, request)

@@ -19,7 +19,6 @@ from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
 from backend.config import Settings
-from backend.context import get_context
 from backend.store.progress import EventRow
 
 MIN_EVENT_S = 60
@@ -44,14 +43,6 @@ class Rules:
 
 def rules_for(settings: Settings) -> Rules:
     return Rules(idle_gap_s=settings.study_idle_gap_s, zone=settings.zone)
-
-
-def current_rules() -> Rules:
-    """The running app's rules (idle gap, time zone); the defaults outside a running app."""
-    try:
-        return rules_for(get_context().settings)
-    except RuntimeError:
-        return Rules()
 
 
 @dataclass(frozen=True)

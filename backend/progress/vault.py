@@ -8,12 +8,15 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from backend.context import AppContext
-from backend.llm.embedders import LoadState, MeteredEmbedder, embedder_status
-from backend.progress.privacy import PrivacyOut, privacy_report
+from backend.config import Settings
+from backend.llm.client import LLMClient
+from backend.llm.embedders import Embedder, LoadState, MeteredEmbedder, embedder_status
+from backend.progress.privacy import ConnectionWatch, PrivacyOut, privacy_report
+from backend.retrieval.service import SearchService
 from backend.retrieval.types import IndexState
 from backend.store import outbound
 from backend.store import vault as store
+from backend.store.db import Database
 
 
 class DocumentCounts(BaseModel):
@@ -126,36 +129,35 @@ def folder_size(path: Path) -> int:
     return total
 
 
-def embedding_model(ctx: AppContext, ollama_has_model: bool) -> EmbeddingModelOut:
-    settings = ctx.settings
-    embedding = embedder_status(ctx.embedder, settings.embed_model, ollama_has_model)
+def embedding_model(settings: Settings, embedder: Embedder, ollama_has_model: bool) -> EmbeddingModelOut:
+    embedding = embedder_status(embedder, settings.embed_model, ollama_has_model)
     return EmbeddingModelOut(name=embedding.name, present=embedding.ready, embedder=settings.embedder,
-                             recorded_as=ctx.embedder.model, state=embedding.state,
-                             passages_per_s=ctx.embedder.speed.passages_per_s
-                             if isinstance(ctx.embedder, MeteredEmbedder) else None)
+                             recorded_as=embedder.model, state=embedding.state,
+                             passages_per_s=embedder.speed.passages_per_s
+                             if isinstance(embedder, MeteredEmbedder) else None)
 
 
-def vault_stats(ctx: AppContext) -> VaultStats:
-    settings = ctx.settings
-    counts = store.counts(ctx.db, ctx.embedder.model)
-    status = ctx.llm.status()
+def vault_stats(settings: Settings, db: Database, embedder: Embedder, llm: LLMClient, search: SearchService,
+                connections: ConnectionWatch | None) -> VaultStats:
+    counts = store.counts(db, embedder.model)
+    status = llm.status()
     embedded_share = round(counts["embedded"] / counts["blocks"], 4) if counts["blocks"] else 0.0
     storage = {
         "data_dir": {"path": str(settings.data_dir), "bytes": folder_size(settings.data_dir)},
         "docs_dir": {"path": str(settings.docs_dir), "bytes": folder_size(settings.docs_dir)},
-        "database": {"embedded": settings.database_url is None, "bytes": store.database_size(ctx.db),
+        "database": {"embedded": settings.database_url is None, "bytes": store.database_size(db),
                      "path": str(settings.postgres_dir) if settings.database_url is None else None},
         "prompts_dir": {"path": str(settings.prompts_dir)},
     }
     models = {
         "ollama": {"host": settings.ollama_host, "reachable": status.reachable, "available": status.models},
         "chat": {"name": settings.chat_model, "present": status.has(settings.chat_model)},
-        "embedding": embedding_model(ctx, status.has(settings.embed_model)),
+        "embedding": embedding_model(settings, embedder, status.has(settings.embed_model)),
     }
     documents = {"total": counts["documents"], **{k: counts[k] for k in ("ready", "ingesting", "failed",
                                                                          "categories", "original_bytes")}}
     blocks = {"total": counts["blocks"], "embedded": counts["embedded"], "embedded_share": embedded_share}
-    return VaultStats.model_validate({"documents": documents, "blocks": blocks, "index": ctx.search.stats(),
-                                      "storage": storage, "models": models, "outbound": outbound.summary(ctx.db),
-                                      "privacy": privacy_report(ctx.connections, settings.ollama_host,
+    return VaultStats.model_validate({"documents": documents, "blocks": blocks, "index": search.stats(),
+                                      "storage": storage, "models": models, "outbound": outbound.summary(db),
+                                      "privacy": privacy_report(connections, settings.ollama_host,
                                                                 settings.database_url)})

@@ -365,9 +365,6 @@ class PostgresSearchService(SearchService):
               vector: np.ndarray | None) -> list[Hit]:
         return self.pg.search(query, k, scope=scope, mode=mode, query_vector=vector)
 
-    def known_documents(self, document_ids: Any) -> set[str]:
-        return store.live_document_ids(self.db, list(document_ids))
-
     def stats(self) -> dict[str, Any]:
         counts = store.index_stats(self.db, self.embedder.model)
         dimension = self._hnsw_dimension

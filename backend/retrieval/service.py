@@ -368,9 +368,6 @@ class SearchService:
             return await self.embedder.aembed([query])
         return await anyio.to_thread.run_sync(self.embedder.embed, [query])  # an in-process model: CPU-bound
 
-    def known_documents(self, document_ids: Sequence[str]) -> set[str]:
-        return set(document_ids) & set(self.index.document_ids())
-
     def stats(self) -> dict[str, Any]:
         return {"state": self.state, "built_in_s": self.built_in_s, "embed_model": self.embedder.model,
                 **self.index.stats()}

@@ -8,13 +8,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from backend.errors import ErrorCode
 from backend.store.db import Database
 
 
 @dataclass(frozen=True)
 class NewRefusal:
     filename: str
-    code: str
+    code: ErrorCode
     message: str
 
 
@@ -23,7 +24,7 @@ class Refusal:
     id: str
     filename: str
     category: str | None
-    code: str
+    code: str  # as stored: a refusal an earlier build recorded keeps the code it had then
     message: str
     created_at: datetime
 

@@ -12,6 +12,7 @@ from typing import Any, Literal, TypedDict, cast
 
 from psycopg.types.json import Jsonb
 
+from backend.errors import ErrorCode
 from backend.store.db import Connection, Database, one
 
 JobKind = Literal["quiz", "deck", "workshop", "mindmap", "lesson", "recap", "weak_spots", "guide", "optimize"]
@@ -82,7 +83,7 @@ def mark_running(db: Database, job_id: str) -> None:
         )
 
 
-def fail(db: Database, job_id: str, code: str, message: str) -> None:
+def fail(db: Database, job_id: str, code: ErrorCode, message: str) -> None:
     with db.connection() as conn:
         conn.execute(
             "UPDATE study_jobs SET state = 'failed', error_code = %s, error_message = %s, finished_at = now(),"

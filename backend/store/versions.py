@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Literal
 from uuid import UUID
 
 from psycopg.types.json import Jsonb
@@ -28,14 +28,6 @@ class StoredVersion:
     blocks: int
     to_embed: int
     skipped: bool = False
-
-
-class TermAnalyzer(Protocol):
-    """The search index's BM25 analyser (`backend.retrieval.tokenizer.Analyzer`), as the store sees it."""
-
-    fingerprint: str
-
-    def term_counts(self, text: str) -> tuple[str, bytes]: ...
 
 
 @dataclass(frozen=True)

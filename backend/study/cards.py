@@ -15,10 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
-from backend.context import AppContext
 from backend.errors import NotFound, QuireError
 from backend.store import decks as store
 from backend.store import study_sources
+from backend.store.db import Database
 from backend.study import cloze, fsrs_tuning
 from backend.study.flashcards import CardKind, CardOut, DeckSummary, card_out, card_row, clean_tags, deck_row
 from backend.study.schemas import ScopeIn
@@ -70,9 +70,9 @@ def _invalid(exc: ValueError) -> QuireError:
     return QuireError("invalid_card", str(exc), 422)
 
 
-def block_sources(ctx: AppContext, block_ids: list[str]) -> list[dict[str, Any]]:
+def block_sources(db: Database, block_ids: list[str]) -> list[dict[str, Any]]:
     """The grounding snapshot of these passages (404 when one is unknown or its document is in the trash)."""
-    rows = {row["id"]: row for row in study_sources.blocks_by_ids(ctx.db, block_ids, "")}
+    rows = {row["id"]: row for row in study_sources.blocks_by_ids(db, block_ids, "")}
     missing = [b for b in block_ids if b not in rows]
     if missing:
         raise NotFound("Passage", missing[0])
@@ -91,20 +91,20 @@ def new_cards(kind: str, front: str, back: str, tags: list[str], origin: str,
     return [{**base, "id": str(uuid.uuid4()), "note_id": note_id, "cloze_n": n} for n in cloze.numbers(front)]
 
 
-def add_card(ctx: AppContext, deck_id: str, card: CardIn) -> CardOut:
+def add_card(db: Database, deck_id: str, card: CardIn) -> CardOut:
     """Add a card (a cloze note: all its cards); returns the first card made."""
     now = datetime.now(UTC)
-    deck_row(ctx, deck_id, now)
+    deck_row(db, deck_id, now)
     block_ids = [str(b) for b in card.block_ids]
-    sources = block_sources(ctx, block_ids) if block_ids else []
-    rows = store.add_cards(ctx.db, deck_id, new_cards(card.kind, card.front, card.back, card.tags,
+    sources = block_sources(db, block_ids) if block_ids else []
+    rows = store.add_cards(db, deck_id, new_cards(card.kind, card.front, card.back, card.tags,
                                                       "passage" if sources else "manual", sources))
-    return card_out(rows[0], now, fsrs_tuning.scheduler_for(ctx.db))
+    return card_out(rows[0], now, fsrs_tuning.scheduler_for(db))
 
 
-def edit_card(ctx: AppContext, deck_id: str, card_id: str, patch: CardPatch) -> CardOut:
+def edit_card(db: Database, deck_id: str, card_id: str, patch: CardPatch) -> CardOut:
     """Change a card's text or tags; its schedule is kept. A cloze card's text change edits its note."""
-    row = card_row(ctx, deck_id, card_id)
+    row = card_row(db, deck_id, card_id)
     fields = patch.model_dump(exclude_none=True)
     if "tags" in fields:
         fields["tags"] = clean_tags(fields["tags"])
@@ -117,40 +117,40 @@ def edit_card(ctx: AppContext, deck_id: str, card_id: str, patch: CardPatch) -> 
     except ValueError as exc:
         raise _invalid(exc) from exc
     if row["kind"] == "cloze" and row["note_id"] and "front" in fields:
-        _edit_note(ctx, deck_id, row, fields)
-    updated = store.update_card(ctx.db, deck_id, card_id, fields)
+        _edit_note(db, deck_id, row, fields)
+    updated = store.update_card(db, deck_id, card_id, fields)
     if updated is None:  # its deletion number left the note: show the note's first card instead
-        updated = store.note_cards(ctx.db, deck_id, str(row["note_id"]))[0]
-    return card_out(updated, datetime.now(UTC), fsrs_tuning.scheduler_for(ctx.db))
+        updated = store.note_cards(db, deck_id, str(row["note_id"]))[0]
+    return card_out(updated, datetime.now(UTC), fsrs_tuning.scheduler_for(db))
 
 
-def _edit_note(ctx: AppContext, deck_id: str, row: store.CardRow, fields: dict[str, Any]) -> None:
+def _edit_note(db: Database, deck_id: str, row: store.CardRow, fields: dict[str, Any]) -> None:
     note_id = str(row["note_id"])
-    siblings = store.note_cards(ctx.db, deck_id, note_id)
+    siblings = store.note_cards(db, deck_id, note_id)
     wanted = set(cloze.numbers(fields["front"]))
     have = {card["cloze_n"]: card for card in siblings}
     for card in siblings:
         if card["cloze_n"] in wanted:
-            store.update_card(ctx.db, deck_id, card["id"], fields)
+            store.update_card(db, deck_id, card["id"], fields)
     gone = [card["id"] for n, card in have.items() if n not in wanted]
     if gone:
-        store.delete_note_cards(ctx.db, deck_id, gone)
+        store.delete_note_cards(db, deck_id, gone)
     added = [{"id": str(uuid.uuid4()), "kind": "cloze", "front": fields["front"],
               "back": fields.get("back", row["back"]), "tags": fields.get("tags", row["tags"]),
               "origin": row["origin"], "sources": row["sources"], "note_id": note_id, "cloze_n": n}
              for n in sorted(wanted - set(have))]
     if added:
-        store.add_cards(ctx.db, deck_id, added)
+        store.add_cards(db, deck_id, added)
 
 
-def delete_card(ctx: AppContext, deck_id: str, card_id: str) -> None:
-    if not store.delete_card(ctx.db, deck_id, card_id):
+def delete_card(db: Database, deck_id: str, card_id: str) -> None:
+    if not store.delete_card(db, deck_id, card_id):
         raise NotFound("Card", card_id)
 
 
-def create_deck(ctx: AppContext, body: NewDeckIn) -> DeckSummary:
+def create_deck(db: Database, body: NewDeckIn) -> DeckSummary:
     """An empty deck to fill by hand or from passages (the scope may be empty: the whole vault)."""
-    scope = scope_params(ctx, body.scope) if body.scope.document_ids or body.scope.categories else \
+    scope = scope_params(db, body.scope) if body.scope.document_ids or body.scope.categories else \
         {"document_ids": [], "categories": []}
-    row = store.create_deck(ctx.db, str(uuid.uuid4()), body.title.strip(), scope, datetime.now(UTC))
+    row = store.create_deck(db, str(uuid.uuid4()), body.title.strip(), scope, datetime.now(UTC))
     return DeckSummary.model_validate(row)

@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from backend.context import AppContext
 from backend.errors import NotFound, QuireError
+from backend.llm.client import LLMClient
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.store import study_sources
 from backend.study import cloze, jobs
@@ -23,6 +23,7 @@ from backend.study.errors import GenerationFailed
 from backend.study.flashcards import CardKind
 from backend.study.generation import generate_object
 from backend.study.quizzes import QuizItem
+from backend.study.repairs import Report
 from backend.study.schemas import SourceOut
 
 _CARD_RULES: dict[str, tuple[str, str]] = {
@@ -63,11 +64,11 @@ class CardDraftOut(BaseModel):
     sources: list[SourceOut]
 
 
-def _ask(ctx: AppContext, prompt: str, model: type[Any], what: str, check: Any) -> Any:
+def _ask(llm: LLMClient, prompt: str, model: type[Any], what: str, check: Any) -> Any:
     """`generate_object`, with the model server's failures as the API's errors: 503 when it is not running
     (what to start), 502 when it failed or kept answering unusably (try again)."""
     try:
-        return generate_object(ctx, prompt, model, what, check)
+        return generate_object(llm, prompt, model, what, Report(), check=check)
     except ModelUnavailable as exc:
         raise jobs.model_unavailable(exc) from exc
     except ModelError as exc:
@@ -87,51 +88,52 @@ def _shape_problem(kind: str) -> Any:
     return check
 
 
-def card_draft(ctx: AppContext, request: CardDraftIn) -> CardDraftOut:
+def card_draft(drafting: jobs.Drafting, request: CardDraftIn) -> CardDraftOut:
     """The model's draft of one card of `kind` from the passage `block_id`."""
     block_id = str(request.block_id)
-    rows = study_sources.blocks_by_ids(ctx.db, [block_id], "")
+    rows = study_sources.blocks_by_ids(drafting.db, [block_id], "")
     if not rows:
         raise NotFound("Passage", block_id)
     row = rows[0]
     rules, shape = _CARD_RULES[request.kind]
     where = row["filename"] + (f", p. {row['page']}" if row["page"] else "")
-    prompt = ctx.prompts.render("card_draft", where=where.replace('"', "'"), passage=row["text"],
+    prompt = drafting.prompts.render("card_draft", where=where.replace('"', "'"), passage=row["text"],
                                 kind={"basic": "question-and-answer", "typed": "typed-answer",
                                       "cloze": "cloze-deletion"}[request.kind], rules=rules, shape=shape)
-    text: CardText = _ask(ctx, prompt, CardText, "card", _shape_problem(request.kind))
+    text: CardText = _ask(drafting.llm, prompt, CardText, "card", _shape_problem(request.kind))
     source = {"block_id": block_id, "document_id": row["document_id"], "filename": row["filename"],
               "page": row["page"]}
     return CardDraftOut(kind=request.kind, front=text.front, back=text.back, block_ids=[block_id],
                         sources=[SourceOut.model_validate(source)])
 
 
-def card_update(ctx: AppContext, kind: str, front: str, back: str, old: str, new: str) -> CardText:
+def card_update(drafting: jobs.Drafting, kind: str, front: str, back: str, old: str, new: str) -> CardText:
     """The model's rewrite of a card for the changed passage (same kind of card)."""
     rules, shape = _CARD_RULES.get(kind, _CARD_RULES["basic"])
     shown = cloze.plain(front) if kind == "cloze" else front
     item = json.dumps({"front": front, "back": back}, ensure_ascii=False)
-    prompt = ctx.prompts.render("source_update", what="flashcard", old=old, new=new, item=item,
+    prompt = drafting.prompts.render("source_update", what="flashcard", old=old, new=new, item=item,
                                 rules=rules + f"\n- The card currently asks about: {shown}", shape=shape)
-    result: CardText = _ask(ctx, prompt, CardText, "card", _shape_problem(kind))
+    result: CardText = _ask(drafting.llm, prompt, CardText, "card", _shape_problem(kind))
     return result
 
 
 QuestionType = Literal["mcq", "true_false"]
 
 
-def question_update(ctx: AppContext, question: dict[str, Any], qtype: QuestionType, old: str, new: str) -> QuizItem:
+def question_update(drafting: jobs.Drafting, question: dict[str, Any], qtype: QuestionType, old: str,
+                    new: str) -> QuizItem:
     """The model's rewrite of a quiz question for the changed passage (same type of question)."""
     item = json.dumps({"type": qtype, **question}, ensure_ascii=False)
     rules = ('- Keep the type ("mcq": exactly 4 distinct options; "true_false": options ["True", "False"]);'
              " `correct_index` is the index of the right option; `explanation` says why, from the new passage.")
     shape = ('{"type": "' + qtype + '", "question": "...", "options": ["..."], "correct_index": 0,'
              ' "explanation": "..."}')
-    prompt = ctx.prompts.render("source_update", what="quiz question", old=old, new=new, item=item, rules=rules,
+    prompt = drafting.prompts.render("source_update", what="quiz question", old=old, new=new, item=item, rules=rules,
                                 shape=shape)
 
     def check(result: QuizItem) -> str | None:
         return None if result.type == qtype else f'the question must stay of type "{qtype}"'
 
-    result: QuizItem = _ask(ctx, prompt, QuizItem, "question", check)
+    result: QuizItem = _ask(drafting.llm, prompt, QuizItem, "question", check)
     return result

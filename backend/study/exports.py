@@ -11,11 +11,11 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 from urllib.parse import quote
 
-from backend.context import AppContext
 from backend.errors import NotFound
 from backend.store import decks as deck_store
 from backend.store import mindmaps as mindmap_store
 from backend.store import quizzes as quiz_store
+from backend.store.db import Database
 from backend.store.decks import CardRow
 from backend.study.anki import deck_package
 from backend.study.quizzes import quiz_row
@@ -24,11 +24,11 @@ QuizExportMode = Literal["questions", "answers", "explanations"]
 LETTERS = "ABCD"
 
 
-def quiz_markdown(ctx: AppContext, quiz_id: str, mode: QuizExportMode) -> tuple[str, str]:
+def quiz_markdown(db: Database, quiz_id: str, mode: QuizExportMode) -> tuple[str, str]:
     """(file name, Markdown) of a quiz; `answers` adds each correct answer, `explanations` also the why."""
-    quiz = quiz_row(ctx, quiz_id)
+    quiz = quiz_row(db, quiz_id)
     lines = [f"# {quiz['title']}", "", f"*Difficulty: {quiz['difficulty']} · {quiz['question_count']} questions*"]
-    for q in quiz_store.questions(ctx.db, quiz_id):
+    for q in quiz_store.questions(db, quiz_id):
         lines += ["", f"## {q['position']}. {_one_line(q['question'])}", ""]
         lines += [f"- {LETTERS[i]}) {_one_line(option)}" for i, option in enumerate(q["options"])]
         if mode != "questions":
@@ -41,15 +41,15 @@ def quiz_markdown(ctx: AppContext, quiz_id: str, mode: QuizExportMode) -> tuple[
     return f"{slug(quiz['title'])}-{mode}.md", "\n".join(lines) + "\n"
 
 
-def deck_csv(ctx: AppContext, deck_id: str) -> tuple[str, str]:
+def deck_csv(db: Database, deck_id: str) -> tuple[str, str]:
     """(file name, CSV) for Anki's File → Import: the header lines tell Anki the separator and columns."""
-    deck = deck_store.get_deck(ctx.db, deck_id, datetime.now(UTC))
+    deck = deck_store.get_deck(db, deck_id, datetime.now(UTC))
     if deck is None:
         raise NotFound("Deck", deck_id)
     out = io.StringIO()
     out.write("#separator:comma\n#html:false\n#columns:front,back,tags\n#tags column:3\n")
     writer = csv.writer(out, lineterminator="\n")
-    for card in deck_store.cards(ctx.db, deck_id):
+    for card in deck_store.cards(db, deck_id):
         writer.writerow([spreadsheet_safe(cell) for cell in (card["front"], card["back"], " ".join(_card_tags(card)))])
     return f"{slug(deck['title'])}.csv", out.getvalue()
 
@@ -63,12 +63,12 @@ def spreadsheet_safe(cell: str) -> str:
     return f"'{cell}" if cell.startswith(_FORMULA_STARTS) else cell
 
 
-def deck_apkg(ctx: AppContext, deck_id: str) -> tuple[str, bytes]:
+def deck_apkg(db: Database, deck_id: str) -> tuple[str, bytes]:
     """(file name, `.apkg` bytes): the deck as an Anki package that updates itself when imported again."""
-    deck = deck_store.get_deck(ctx.db, deck_id, datetime.now(UTC))
+    deck = deck_store.get_deck(db, deck_id, datetime.now(UTC))
     if deck is None:
         raise NotFound("Deck", deck_id)
-    cards = deck_store.cards(ctx.db, deck_id)
+    cards = deck_store.cards(db, deck_id)
     return f"{slug(deck['title'])}.apkg", deck_package(deck_id, deck["title"], cards, _card_tags)
 
 
@@ -78,8 +78,8 @@ def _card_tags(card: CardRow) -> list[str]:
     return list(dict.fromkeys(t for t in tags if t))
 
 
-def mindmap_markdown(ctx: AppContext, mindmap_id: str) -> tuple[str, str]:
-    row = mindmap_store.get_mindmap(ctx.db, mindmap_id)
+def mindmap_markdown(db: Database, mindmap_id: str) -> tuple[str, str]:
+    row = mindmap_store.get_mindmap(db, mindmap_id)
     if row is None:
         raise NotFound("Mind map", mindmap_id)
     tree = row["tree"]

@@ -16,14 +16,12 @@ from typing import Any, Literal
 from fsrs import Card, Rating, Scheduler, State
 from pydantic import BaseModel, Field, field_validator
 
-from backend.context import AppContext
 from backend.errors import NotFound, QuireError
-from backend.progress.events import record_event
+from backend.progress.events import Activity
 from backend.store import decks as store
-from backend.store.db import Connection
+from backend.store.db import Connection, Database
 from backend.study import cloze, fsrs_tuning, jobs
 from backend.study.generation import fitted_prompt, generate_items
-from backend.study.passages import scope_passages
 from backend.study.repairs import Report
 from backend.study.schemas import GenerateRequest, JobOut, ScopeOut, SourceOut
 from backend.study.scopes import as_scope, scope_params, scope_title
@@ -148,22 +146,21 @@ def clean_tags(tags: list[str]) -> list[str]:
 
 
 # -- generation ----------------------------------------------------------------------------------------
-def start(ctx: AppContext, request: DeckRequest) -> JobOut:
-    params = {"scope": scope_params(ctx, request.scope), "count": request.count}
-    return jobs.submit(ctx, "deck", params, request.client_token)
+def start(study: jobs.StudyJobs, request: DeckRequest) -> JobOut:
+    params = {"scope": scope_params(study.db, request.scope), "count": request.count}
+    return study.submit("deck", params, request.client_token)
 
 
-@jobs.runner("deck")
-def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
-    passages = scope_passages(ctx, as_scope(params["scope"]), min(MAX_PASSAGES, max(6, params["count"] // 2)))
-    prompt, passages = fitted_prompt(ctx, "flashcards", passages, ANSWER_TOKENS_PER_CARD * params["count"],
-                                     count=params["count"])
+def run(drafting: jobs.Drafting, params: dict[str, Any], job_id: str) -> jobs.Saver:
+    passages = drafting.scope_passages(as_scope(params["scope"]), min(MAX_PASSAGES, max(6, params["count"] // 2)))
+    prompt, passages = fitted_prompt(drafting.llm, drafting.prompts, "flashcards", passages,
+                                     ANSWER_TOKENS_PER_CARD * params["count"], count=params["count"])
     report = Report()
     try:
-        items = generate_items(ctx, prompt, CardItem, CardBatch, "cards", params["count"], passages, report)
+        items = generate_items(drafting.llm, prompt, CardItem, CardBatch, "cards", params["count"], passages, report)
     finally:
-        jobs.record_report(ctx, job_id, report)
-    deck = {"id": jobs.artifact_id(job_id), "title": scope_title(ctx, params["scope"], "Deck"),
+        jobs.record_report(drafting.db, job_id, report)
+    deck = {"id": jobs.artifact_id(job_id), "title": scope_title(drafting.db, params["scope"], "Deck"),
             "scope": params["scope"], "job_id": job_id}
     cards = [{"id": jobs.artifact_id(job_id, f"c{i}"), "position": i, "front": g.item.front, "back": g.item.back,
               "tags": g.item.tags, "sources": g.sources} for i, g in enumerate(items, start=1)]
@@ -209,60 +206,60 @@ def card_out(row: store.CardRow, now: datetime, scheduler: Scheduler) -> CardOut
     return CardOut.model_validate({**row, "state": state, "intervals": intervals, "segments": segments})
 
 
-def review(ctx: AppContext, deck_id: str, card_id: str, rating: RatingName, now: datetime | None = None) -> ReviewOut:
+def review(db: Database, activity: Activity, deck_id: str, card_id: str, rating: RatingName,
+           now: datetime | None = None) -> ReviewOut:
     """Apply a rating at `now` (default: the real clock): new FSRS state, review logged, event recorded."""
     now = (now or datetime.now(UTC)).astimezone(UTC)
-    row = card_row(ctx, deck_id, card_id)
-    scheduler = fsrs_tuning.scheduler_for(ctx.db)
+    row = card_row(db, deck_id, card_id)
+    scheduler = fsrs_tuning.scheduler_for(db)
     updated, _ = scheduler.review_card(fsrs_card(row), RATINGS[rating], now)
     after = {"state": int(updated.state), "step": updated.step, "stability": updated.stability,
              "difficulty": updated.difficulty, "due": updated.due, "last_review": updated.last_review}
     lapse = rating == "again" and row["fsrs_state"] == State.Review
-    saved = store.save_review(ctx.db, card_id, row, after, int(RATINGS[rating]), now, lapse)
+    saved = store.save_review(db, card_id, row, after, int(RATINGS[rating]), now, lapse)
     if saved is None:
         raise QuireError("review_conflict", "This card was just reviewed; reload it and rate again.", 409)
-    record_event(ctx.db, "card_review", ref=f"deck:{deck_id}", occurred_at=now)
-    fsrs_tuning.refit_if_due(ctx)
+    activity.record("card_review", ref=f"deck:{deck_id}", occurred_at=now)
     interval = _interval(updated.due, now)
     return ReviewOut(card=card_out(saved, now, scheduler), rating=rating, reviewed_at=now, due=updated.due,
                      interval_seconds=interval.seconds, interval_label=interval.label)
 
 
 # -- decks and cards -----------------------------------------------------------------------------------
-def deck_row(ctx: AppContext, deck_id: str, now: datetime) -> store.DeckRow:
-    row = store.get_deck(ctx.db, deck_id, now)
+def deck_row(db: Database, deck_id: str, now: datetime) -> store.DeckRow:
+    row = store.get_deck(db, deck_id, now)
     if row is None:
         raise NotFound("Deck", deck_id)
     return row
 
 
-def card_row(ctx: AppContext, deck_id: str, card_id: str) -> store.CardRow:
-    row = store.get_card(ctx.db, deck_id, card_id)
+def card_row(db: Database, deck_id: str, card_id: str) -> store.CardRow:
+    row = store.get_card(db, deck_id, card_id)
     if row is None:
         raise NotFound("Card", card_id)
     return row
 
 
-def list_decks(ctx: AppContext, now: datetime | None = None) -> list[DeckSummary]:
-    return [DeckSummary.model_validate(row) for row in store.list_decks(ctx.db, now or datetime.now(UTC))]
+def list_decks(db: Database, now: datetime | None = None) -> list[DeckSummary]:
+    return [DeckSummary.model_validate(row) for row in store.list_decks(db, now or datetime.now(UTC))]
 
 
-def get_deck(ctx: AppContext, deck_id: str, now: datetime | None = None) -> DeckOut:
+def get_deck(db: Database, deck_id: str, now: datetime | None = None) -> DeckOut:
     now = now or datetime.now(UTC)
-    row = deck_row(ctx, deck_id, now)
-    scheduler = fsrs_tuning.scheduler_for(ctx.db)
-    cards = [card_out(c, now, scheduler) for c in store.cards(ctx.db, deck_id)]
+    row = deck_row(db, deck_id, now)
+    scheduler = fsrs_tuning.scheduler_for(db)
+    cards = [card_out(c, now, scheduler) for c in store.cards(db, deck_id)]
     return DeckOut.model_validate({**row, "cards": cards})
 
 
-def due(ctx: AppContext, deck_id: str, limit: int = 100, now: datetime | None = None) -> DueOut:
+def due(db: Database, deck_id: str, limit: int = 100, now: datetime | None = None) -> DueOut:
     now = now or datetime.now(UTC)
-    row = deck_row(ctx, deck_id, now)
-    scheduler = fsrs_tuning.scheduler_for(ctx.db)
-    cards = [card_out(c, now, scheduler) for c in store.due_cards(ctx.db, deck_id, now, limit)]
+    row = deck_row(db, deck_id, now)
+    scheduler = fsrs_tuning.scheduler_for(db)
+    cards = [card_out(c, now, scheduler) for c in store.due_cards(db, deck_id, now, limit)]
     return DueOut(deck_id=deck_id, now=now, due_count=row["due_count"], cards=cards)
 
 
-def delete_deck(ctx: AppContext, deck_id: str) -> None:
-    if not store.delete_deck(ctx.db, deck_id):
+def delete_deck(db: Database, deck_id: str) -> None:
+    if not store.delete_deck(db, deck_id):
         raise NotFound("Deck", deck_id)

@@ -25,7 +25,6 @@ from typing import Any
 from fsrs import Scheduler
 from pydantic import BaseModel
 
-from backend.context import AppContext
 from backend.errors import QuireError
 from backend.sandbox import JobCrashed, LimitBroken, ProcessLimits, ProcessPool
 from backend.store import fsrs_params as store
@@ -76,9 +75,9 @@ def scheduler_for(db: Database, desired_retention: float = 0.9) -> Scheduler:
                      enable_fuzzing=False)
 
 
-def status(ctx: AppContext) -> SchedulerOut:
-    counts = store.log_counts(ctx.db)
-    fitted = store.latest(ctx.db)
+def status(study: jobs.StudyJobs) -> SchedulerOut:
+    counts = store.log_counts(study.db)
+    fitted = store.latest(study.db)
     installed = fsrs_fit.optimizer_installed()
     return SchedulerOut(
         personalised=fitted is not None,
@@ -86,38 +85,37 @@ def status(ctx: AppContext) -> SchedulerOut:
         default_parameters=fsrs_fit.default_parameters(), reviews=counts["reviews"],
         spaced_reviews=counts["spaced"], needed=ENOUGH_SPACED, optimizer_installed=installed,
         hint=None if installed else INSTALL_HINT, fit=FitOut.model_validate(fitted) if fitted else None,
-        job=jobs.latest_job(ctx, "optimize", {}),
+        job=study.latest_job("optimize", {}),
     )
 
 
-def start(ctx: AppContext) -> JobOut:
+def start(study: jobs.StudyJobs) -> JobOut:
     """Queue a fit: 409 `not_enough_reviews` below ENOUGH_SPACED, 503 `optimizer_missing` without torch."""
-    spaced = store.log_counts(ctx.db)["spaced"]
+    spaced = store.log_counts(study.db)["spaced"]
     if spaced < ENOUGH_SPACED:
         raise QuireError("not_enough_reviews", f"Personal parameters need {ENOUGH_SPACED} reviews made a day or "
                          f"more after the card's previous one; there are {spaced}. Until then FSRS's defaults "
                          "are used.", 409)
     if not fsrs_fit.optimizer_installed():
         raise QuireError("optimizer_missing", f"The FSRS optimizer is not installed. {INSTALL_HINT}", 503)
-    return jobs.submit(ctx, "optimize", {}, needs_model=False)
+    return study.submit("optimize", {}, needs_model=False)
 
 
-def refit_if_due(ctx: AppContext) -> None:
+def refit_if_due(study: jobs.StudyJobs) -> None:
     """After a review: queue a fit when REFIT_EVERY spaced reviews came since the last one (or the first
     ENOUGH_SPACED); nothing when the optimizer is not installed."""
     if not fsrs_fit.optimizer_installed():
         return
-    counts = store.log_counts(ctx.db)
-    fitted = store.latest(ctx.db)
+    counts = store.log_counts(study.db)
+    fitted = store.latest(study.db)
     if counts["spaced"] >= ENOUGH_SPACED and (fitted is None or counts["reviews"] >= fitted["reviews"] + REFIT_EVERY):
         # The token names the log's size, so the same milestone never queues a second fit.
-        jobs.submit(ctx, "optimize", {}, token=f"auto-{counts['reviews'] // REFIT_EVERY}", needs_model=False)
+        study.submit("optimize", {}, token=f"auto-{counts['reviews'] // REFIT_EVERY}", needs_model=False)
 
 
-@jobs.runner("optimize")
-def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
+def run(drafting: jobs.Drafting, params: dict[str, Any], job_id: str) -> jobs.Saver:
     del params
-    rows = store.review_log(ctx.db)
+    rows = store.review_log(drafting.db)
     entries = [(row["card"], row["rating"], row["reviewed_at"].astimezone(UTC)) for row in rows]  # fsrs wants UTC
     pool = ProcessPool(1, FIT_LIMITS, name="quire-fsrs")
     try:

@@ -30,8 +30,9 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from backend.context import AppContext
 from backend.llm.budget import context_tokens, tokens_of
+from backend.llm.client import LLMClient
+from backend.llm.prompts import PromptLibrary
 from backend.retrieval.tokenizer import Analyzer
 from backend.study.errors import GenerationFailed
 from backend.study.passages import Passage, fair_trim, render
@@ -86,35 +87,35 @@ def with_count(schema: dict[str, Any], key: str, count: int) -> dict[str, Any]:
     return {**schema, "properties": {**schema["properties"], key: listed}, "required": [key]}
 
 
-def options(ctx: AppContext) -> dict[str, Any]:
+def options(llm: LLMClient) -> dict[str, Any]:
     """Low temperature and the model's context, the same `num_ctx` as chat (no reload between them)."""
-    return {"temperature": TEMPERATURE, "num_ctx": context_tokens(ctx.llm.facts())}
+    return {"temperature": TEMPERATURE, "num_ctx": context_tokens(llm.facts())}
 
 
-def fitted_prompt(ctx: AppContext, name: str, passages: Sequence[Passage], answer_tokens: int,
+def fitted_prompt(llm: LLMClient, prompts: PromptLibrary, name: str, passages: Sequence[Passage], answer_tokens: int,
                   **values: object) -> tuple[str, list[Passage]]:
     """The rendered prompt `name` with as many of `passages` as fit into the model's context beside an
     answer of `answer_tokens`, trimmed fairly across documents; and the passages it holds."""
-    room = context_tokens(ctx.llm.facts()) - answer_tokens
+    room = context_tokens(llm.facts()) - answer_tokens
     kept = list(passages)
     while True:
-        prompt = ctx.prompts.render(name, passages=render(kept), **values)
+        prompt = prompts.render(name, passages=render(kept), **values)
         if tokens_of(len(prompt)) <= room or len(kept) <= 1:
             return prompt, kept
         kept = fair_trim(kept)
 
 
-def ask(ctx: AppContext, messages: Sequence[dict[str, str]], schema: dict[str, Any] | None) -> str:
+def ask(llm: LLMClient, messages: Sequence[dict[str, str]], schema: dict[str, Any] | None) -> str:
     """One model call at low temperature (streamed underneath); ModelUnavailable/ModelError propagate."""
-    reply = ctx.llm.chat(list(messages), format=schema, options=options(ctx))
+    reply = llm.chat(list(messages), format=schema, options=options(llm))
     return reply.content
 
 
-def ask_streamed(ctx: AppContext, messages: Sequence[dict[str, str]], on_text: Callable[[str], None]) -> str:
+def ask_streamed(llm: LLMClient, messages: Sequence[dict[str, str]], on_text: Callable[[str], None]) -> str:
     """Like `ask` (no schema), streamed: `on_text` gets the text so far every DRAFT_INTERVAL_S."""
     parts: list[str] = []
     shown = time.monotonic()
-    for delta in ctx.llm.chat_stream_sync(list(messages), options=options(ctx)):
+    for delta in llm.chat_stream_sync(list(messages), options=options(llm)):
         parts.append(delta.content)
         if time.monotonic() - shown >= DRAFT_INTERVAL_S:
             on_text("".join(parts))
@@ -169,7 +170,7 @@ def item_list(data: Any, key: str) -> list[Any]:
 
 
 # -- generators' entry points ----------------------------------------------------------------------
-def generate_items(ctx: AppContext, prompt: str, item_model: type[ItemT], list_model: type[BaseModel], key: str,
+def generate_items(llm: LLMClient, prompt: str, item_model: type[ItemT], list_model: type[BaseModel], key: str,
                    count: int, passages: Sequence[Passage], report: Report,
                    accept: Callable[[ItemT], bool] = lambda _: True,
                    repair: Callable[[Any, Report], Any] = lambda raw, _report: raw,
@@ -184,7 +185,7 @@ def generate_items(ctx: AppContext, prompt: str, item_model: type[ItemT], list_m
     report.asked = count
     for attempt in range(2):
         wanted = count - len(items)
-        answer = ask(ctx, messages, with_count(schema, key, wanted))
+        answer = ask(llm, messages, with_count(schema, key, wanted))
         try:
             raw_items = item_list(loads_lenient(answer), key)
         except ValueError:
@@ -242,7 +243,7 @@ def _reask(missing: int, key: str, reasons: list[str], seen: set[str]) -> str:
             f"every rule above, different from these:\n{done}\nReply with ONLY the JSON object.")
 
 
-def generate_object(ctx: AppContext, prompt: str, model: type[ItemT], what: str, report: Report,
+def generate_object(llm: LLMClient, prompt: str, model: type[ItemT], what: str, report: Report,
                     check: Callable[[ItemT], str | None] = lambda _: None,
                     repair: Callable[[Any, Report], Any] = lambda raw, _report: raw,
                     schema: dict[str, Any] | None = None) -> ItemT:
@@ -254,7 +255,7 @@ def generate_object(ctx: AppContext, prompt: str, model: type[ItemT], what: str,
     problem = ""
     report.asked = 1
     for attempt in range(2):
-        answer = ask(ctx, messages, schema)
+        answer = ask(llm, messages, schema)
         try:
             result = model.model_validate(repair(loads_lenient(answer), report))
         except (ValueError, ValidationError) as exc:
@@ -273,7 +274,7 @@ def generate_object(ctx: AppContext, prompt: str, model: type[ItemT], what: str,
     raise GenerationFailed(f"The model did not produce a usable {what} after a retry ({problem}); try again.")
 
 
-def generate_markdown(ctx: AppContext, prompt: str, sections: Sequence[str] = (),
+def generate_markdown(llm: LLMClient, prompt: str, sections: Sequence[str] = (),
                       on_text: Callable[[str], None] | None = None) -> str:
     """A Markdown answer (a lesson), cleaned of the model's chatty preamble and sign-off.
 
@@ -285,9 +286,9 @@ def generate_markdown(ctx: AppContext, prompt: str, sections: Sequence[str] = ()
     best, best_missing = "", list(sections)
     for attempt in range(2):
         if on_text is None:
-            answer = ask(ctx, messages, None)
+            answer = ask(llm, messages, None)
         else:
-            answer = ask_streamed(ctx, messages, lambda text: on_text(_draft(text)))
+            answer = ask_streamed(llm, messages, lambda text: on_text(_draft(text)))
         text = clean_markdown(answer)
         missing = missing_sections(text, sections)
         if len(text) >= MIN_MARKDOWN_CHARS and (not best or len(missing) < len(best_missing)):

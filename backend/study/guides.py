@@ -13,14 +13,12 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from backend.context import AppContext
 from backend.errors import NotFound
 from backend.store import guides as store
-from backend.store.db import Connection
+from backend.store.db import Connection, Database
 from backend.store.guides import GuideType
 from backend.study import jobs
 from backend.study.generation import fitted_prompt, generate_items
-from backend.study.passages import scope_passages
 from backend.study.repairs import Report
 from backend.study.schemas import GenerateRequest, JobOut, ScopeOut, SourceOut
 from backend.study.scopes import as_scope, scope_params, scope_title
@@ -157,27 +155,26 @@ class GuideOut(GuideSummary):
     entries: list[GuideEntryOut]
 
 
-def start(ctx: AppContext, request: GuideRequest) -> JobOut:
-    params = {"scope": scope_params(ctx, request.scope), "guide_type": request.guide_type}
-    return jobs.submit(ctx, "guide", params, request.client_token)
+def start(study: jobs.StudyJobs, request: GuideRequest) -> JobOut:
+    params = {"scope": scope_params(study.db, request.scope), "guide_type": request.guide_type}
+    return study.submit("guide", params, request.client_token)
 
 
-@jobs.runner("guide")
-def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
+def run(drafting: jobs.Drafting, params: dict[str, Any], job_id: str) -> jobs.Saver:
     kind = KINDS[params["guide_type"]]
-    passages = scope_passages(ctx, as_scope(params["scope"]), MAX_PASSAGES)
-    prompt, passages = fitted_prompt(ctx, "study_guide", passages, ANSWER_TOKENS_PER_ENTRY * kind.count,
-                                     task=kind.task, shape=kind.shape)
+    passages = drafting.scope_passages(as_scope(params["scope"]), MAX_PASSAGES)
+    prompt, passages = fitted_prompt(drafting.llm, drafting.prompts, "study_guide", passages,
+                                     ANSWER_TOKENS_PER_ENTRY * kind.count, task=kind.task, shape=kind.shape)
     report = Report()
     try:
-        items = generate_items(ctx, prompt, kind.model, kind.batch, "entries", kind.count, passages, report)
+        items = generate_items(drafting.llm, prompt, kind.model, kind.batch, "entries", kind.count, passages, report)
     finally:
-        jobs.record_report(ctx, job_id, report)
+        jobs.record_report(drafting.db, job_id, report)
     if params["guide_type"] == "briefing":  # points of one section together, sections in first-seen order
         order = list(dict.fromkeys(g.item.heading().casefold() for g in items))
         items = sorted(items, key=lambda g: order.index(g.item.heading().casefold()))
     entries = [{"heading": g.item.heading(), "text": g.item.text(), "sources": g.sources} for g in items]
-    guide = {"id": jobs.artifact_id(job_id), "title": scope_title(ctx, params["scope"], kind.noun),
+    guide = {"id": jobs.artifact_id(job_id), "title": scope_title(drafting.db, params["scope"], kind.noun),
              "guide_type": params["guide_type"], "entries": entries, "scope": params["scope"], "job_id": job_id}
 
     def save(conn: Connection) -> str:
@@ -187,29 +184,29 @@ def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
     return save
 
 
-def _row(ctx: AppContext, guide_id: str) -> store.GuideRow:
-    row = store.get(ctx.db, guide_id)
+def _row(db: Database, guide_id: str) -> store.GuideRow:
+    row = store.get(db, guide_id)
     if row is None:
         raise NotFound("Study guide", guide_id)
     return row
 
 
-def list_guides(ctx: AppContext) -> list[GuideSummary]:
-    return [GuideSummary.model_validate(row) for row in store.list_guides(ctx.db)]
+def list_guides(db: Database) -> list[GuideSummary]:
+    return [GuideSummary.model_validate(row) for row in store.list_guides(db)]
 
 
-def get_guide(ctx: AppContext, guide_id: str) -> GuideOut:
-    return GuideOut.model_validate(_row(ctx, guide_id))
+def get_guide(db: Database, guide_id: str) -> GuideOut:
+    return GuideOut.model_validate(_row(db, guide_id))
 
 
-def delete_guide(ctx: AppContext, guide_id: str) -> None:
-    if not store.delete(ctx.db, guide_id):
+def delete_guide(db: Database, guide_id: str) -> None:
+    if not store.delete(db, guide_id):
         raise NotFound("Study guide", guide_id)
 
 
-def markdown(ctx: AppContext, guide_id: str) -> tuple[str, str]:
+def markdown(db: Database, guide_id: str) -> tuple[str, str]:
     """(title, Markdown): every statement followed by its citation numbers, the sources listed at the end."""
-    row = _row(ctx, guide_id)
+    row = _row(db, guide_id)
     numbers: dict[str, int] = {}
     sources: list[dict[str, Any]] = []
 

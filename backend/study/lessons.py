@@ -17,15 +17,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from backend.context import AppContext
 from backend.errors import NotFound, QuireError
-from backend.progress.events import record_event
+from backend.progress.events import Activity
 from backend.store import study_jobs
 from backend.store import workshops as store
-from backend.store.db import Connection
+from backend.store.db import Connection, Database
 from backend.study import jobs, quizzes
 from backend.study.generation import fitted_prompt, generate_markdown
-from backend.study.passages import block_passages, query_passages, scope_passages
 from backend.study.repairs import Report
 from backend.study.schemas import JobOut, SourceOut
 from backend.study.scopes import as_scope
@@ -50,9 +48,9 @@ class LessonOut(BaseModel):
     regenerating: JobOut | None  # set while a new version is being written
 
 
-def _lesson_row(ctx: AppContext, workshop_id: str, n: int) -> store.LessonRow:
-    workshop_row(ctx, workshop_id)
-    row = store.lesson(ctx.db, workshop_id, n)
+def _lesson_row(db: Database, workshop_id: str, n: int) -> store.LessonRow:
+    workshop_row(db, workshop_id)
+    row = store.lesson(db, workshop_id, n)
     if row is None:
         raise NotFound("Lesson", str(n))
     return row
@@ -62,46 +60,45 @@ def _params(row: store.LessonRow) -> dict[str, Any]:
     return {"workshop_id": row["workshop_id"], "n": row["n"], "version": row["version"]}
 
 
-def open_lesson(ctx: AppContext, workshop_id: str, n: int) -> LessonOut | JobOut:
+def open_lesson(study: jobs.StudyJobs, activity: Activity, workshop_id: str, n: int) -> LessonOut | JobOut:
     """The written lesson, or the job writing it (started now if needed)."""
-    row = _lesson_row(ctx, workshop_id, n)
+    row = _lesson_row(study.db, workshop_id, n)
     if row["content"] is None:
-        return jobs.submit(ctx, "lesson", _params(row))
-    record_event(ctx.db, "lesson_read", ref=f"lesson:{workshop_id}:{n}", unless_within_s=REREAD_AFTER_S)
-    pending = jobs.latest_job(ctx, "lesson", _params(row))
+        return study.submit("lesson", _params(row))
+    activity.record("lesson_read", ref=f"lesson:{workshop_id}:{n}", unless_within_s=REREAD_AFTER_S)
+    pending = study.latest_job("lesson", _params(row))
     regenerating = pending if pending and pending.status in jobs.ACTIVE else None
     return LessonOut.model_validate({**row, "regenerating": regenerating})
 
 
-def regenerate(ctx: AppContext, workshop_id: str, n: int) -> JobOut:
+def regenerate(study: jobs.StudyJobs, workshop_id: str, n: int) -> JobOut:
     """Write the lesson again; a rewrite already under way is returned instead of starting another."""
-    row = _lesson_row(ctx, workshop_id, n)
-    pending = jobs.latest_job(ctx, "lesson", _params(row))
+    row = _lesson_row(study.db, workshop_id, n)
+    pending = study.latest_job("lesson", _params(row))
     if pending and pending.status in jobs.ACTIVE:
         return pending
-    jobs.require_model(ctx)
-    store.bump_version(ctx.db, workshop_id, n, row["version"])  # a racing request may have bumped it
-    return jobs.submit(ctx, "lesson", _params(_lesson_row(ctx, workshop_id, n)))
+    study.require_model()
+    store.bump_version(study.db, workshop_id, n, row["version"])  # a racing request may have bumped it
+    return study.submit("lesson", _params(_lesson_row(study.db, workshop_id, n)))
 
 
-@jobs.runner("lesson")
-def write(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
-    workshop = workshop_row(ctx, params["workshop_id"])
-    lessons = store.lessons(ctx.db, params["workshop_id"])
+def write(drafting: jobs.Drafting, params: dict[str, Any], job_id: str) -> jobs.Saver:
+    workshop = workshop_row(drafting.db, params["workshop_id"])
+    lessons = store.lessons(drafting.db, params["workshop_id"])
     lesson = next(row for row in lessons if row["n"] == params["n"])
     scope = as_scope(workshop["scope"])
-    passages = (query_passages(ctx, lesson["title"], scope, LESSON_PASSAGES)
-                or scope_passages(ctx, scope, LESSON_PASSAGES))
+    passages = (drafting.query_passages(lesson["title"], scope, LESSON_PASSAGES)
+                or drafting.scope_passages(scope, LESSON_PASSAGES))
     prompt, passages = fitted_prompt(
-        ctx, "lesson", passages, LESSON_ANSWER_TOKENS, workshop_title=workshop["title"],
+        drafting.llm, drafting.prompts, "lesson", passages, LESSON_ANSWER_TOKENS, workshop_title=workshop["title"],
         difficulty=workshop["difficulty"],
         lesson_title=lesson["title"], lesson_summary=lesson["summary"], n=lesson["n"], total=len(lessons),
         estimated_minutes=lesson["estimated_minutes"], objectives="\n".join(f"- {o}" for o in workshop["objectives"]),
         outline="\n".join(f"{row['n']}. {row['title']}" for row in lessons),
     )
     # Streamed: the text so far is the job's draft, which the lesson page shows while it is written.
-    content = generate_markdown(ctx, prompt, LESSON_SECTIONS,
-                                on_text=lambda text: study_jobs.set_draft(ctx.db, job_id, text))
+    content = generate_markdown(drafting.llm, prompt, LESSON_SECTIONS,
+                                on_text=lambda text: study_jobs.set_draft(drafting.db, job_id, text))
     sources = [p.source() for p in passages]
 
     def save(conn: Connection) -> str:
@@ -112,33 +109,32 @@ def write(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
 
 
 # -- recap quiz ----------------------------------------------------------------------------------------
-def start_recap(ctx: AppContext, workshop_id: str) -> JobOut:
+def start_recap(study: jobs.StudyJobs, workshop_id: str) -> JobOut:
     """The job generating the recap quiz (or the one that did, once it exists); 409 until all lessons are done."""
-    state = progress(ctx, workshop_id)
+    state = progress(study.db, workshop_id)
     params = {"workshop_id": workshop_id}
-    if state.recap_quiz_id is not None and (done := jobs.latest_job(ctx, "recap", params)) is not None:
+    if state.recap_quiz_id is not None and (done := study.latest_job("recap", params)) is not None:
         return done
     if not state.all_complete:
         raise QuireError("lessons_incomplete", f"Complete every lesson first ({state.completed} of "
                          f"{state.total} done); the recap quiz covers the whole workshop.", 409)
-    return jobs.submit(ctx, "recap", params)
+    return study.submit("recap", params)
 
 
-@jobs.runner("recap")
-def write_recap(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
-    workshop = workshop_row(ctx, params["workshop_id"])
-    lessons = store.lessons(ctx.db, params["workshop_id"])
+def write_recap(drafting: jobs.Drafting, params: dict[str, Any], job_id: str) -> jobs.Saver:
+    workshop = workshop_row(drafting.db, params["workshop_id"])
+    lessons = store.lessons(drafting.db, params["workshop_id"])
     block_ids = list(dict.fromkeys(s["block_id"] for row in lessons for s in row["sources"]))
-    passages = (block_passages(ctx, block_ids, RECAP_PASSAGES)
-                or scope_passages(ctx, as_scope(workshop["scope"]), RECAP_PASSAGES))
+    passages = (drafting.block_passages(block_ids, RECAP_PASSAGES)
+                or drafting.scope_passages(as_scope(workshop["scope"]), RECAP_PASSAGES))
     focus = f'a recap of the workshop "{workshop["title"]}", whose lessons were: ' + "; ".join(
         row["title"] for row in lessons)
     report = Report()
     try:
-        items = quizzes.draft(ctx, passages, RECAP_QUESTIONS, workshop["difficulty"], ["mcq", "true_false"], focus,
+        items = quizzes.draft(drafting, passages, RECAP_QUESTIONS, workshop["difficulty"], ["mcq", "true_false"], focus,
                               report)
     finally:
-        jobs.record_report(ctx, job_id, report)
+        jobs.record_report(drafting.db, job_id, report)
     quiz = {"id": jobs.artifact_id(job_id), "title": f"Recap: {workshop['title']}"[:200],
             "difficulty": workshop["difficulty"], "types": ["mcq", "true_false"],
             "requested_count": RECAP_QUESTIONS, "scope": workshop["scope"], "workshop_id": workshop["id"],

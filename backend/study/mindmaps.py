@@ -18,14 +18,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from backend.context import AppContext
 from backend.errors import NotFound, QuireError
-from backend.progress.events import record_event
+from backend.progress.events import Activity
 from backend.store import mindmaps as store
-from backend.store.db import Connection
+from backend.store.db import Connection, Database
 from backend.study import jobs
 from backend.study.generation import closest, fitted_prompt, generate_object, resolve_ids
-from backend.study.passages import Passage, scope_passages
+from backend.study.passages import Passage
 from backend.study.repairs import Report, cut
 from backend.study.schemas import GenerateRequest, JobOut, ScopeOut, SourceOut
 from backend.study.scopes import as_scope, scope_params
@@ -127,24 +126,23 @@ def short_label(text: str) -> str:
 
 
 # -- generation ----------------------------------------------------------------------------------------
-def start(ctx: AppContext, request: MindmapRequest) -> JobOut:
-    params = {"scope": scope_params(ctx, request.scope), "depth": request.depth}
-    return jobs.submit(ctx, "mindmap", params, request.client_token)
+def start(study: jobs.StudyJobs, request: MindmapRequest) -> JobOut:
+    params = {"scope": scope_params(study.db, request.scope), "depth": request.depth}
+    return study.submit("mindmap", params, request.client_token)
 
 
-@jobs.runner("mindmap")
-def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
+def run(drafting: jobs.Drafting, params: dict[str, Any], job_id: str) -> jobs.Saver:
     depth = params["depth"]
-    passages = scope_passages(ctx, as_scope(params["scope"]), MINDMAP_PASSAGES)
+    passages = drafting.scope_passages(as_scope(params["scope"]), MINDMAP_PASSAGES)
     model: type[MapOfTwo | MapOfThree] = MapOfTwo if depth == 2 else MapOfThree
-    prompt, passages = fitted_prompt(ctx, "mindmap", passages, MINDMAP_ANSWER_TOKENS, depth=depth,
-                                     min_branches=MIN_BRANCHES, max_branches=MAX_BRANCHES)
+    prompt, passages = fitted_prompt(drafting.llm, drafting.prompts, "mindmap", passages, MINDMAP_ANSWER_TOKENS,
+                                     depth=depth, min_branches=MIN_BRANCHES, max_branches=MAX_BRANCHES)
     report = Report()
     try:
-        draft = generate_object(ctx, prompt, model, "mind map", report, check=lambda m: _problem(m, depth),
+        draft = generate_object(drafting.llm, prompt, model, "mind map", report, check=lambda m: _problem(m, depth),
                                 repair=repair_map)
     finally:
-        jobs.record_report(ctx, job_id, report)
+        jobs.record_report(drafting.db, job_id, report)
     root = _tree(draft, passages)
     mindmap = {"id": jobs.artifact_id(job_id), "title": root["label"], "depth": depth, "tree": root,
                "scope": params["scope"], "job_id": job_id}
@@ -218,8 +216,8 @@ def _ids(node: dict[str, Any]) -> set[str]:
     return {node["id"]}.union(*(_ids(child) for child in node["children"]))
 
 
-def _row(ctx: AppContext, mindmap_id: str) -> store.MindmapRow:
-    row = store.get_mindmap(ctx.db, mindmap_id)
+def _row(db: Database, mindmap_id: str) -> store.MindmapRow:
+    row = store.get_mindmap(db, mindmap_id)
     if row is None:
         raise NotFound("Mind map", mindmap_id)
     return row
@@ -229,38 +227,38 @@ def _summary(row: store.MindmapRow) -> dict[str, Any]:
     return {**row, "node_count": _count(row["tree"])}
 
 
-def list_mindmaps(ctx: AppContext) -> list[MindmapSummary]:
-    return [MindmapSummary.model_validate(_summary(row)) for row in store.list_mindmaps(ctx.db)]
+def list_mindmaps(db: Database) -> list[MindmapSummary]:
+    return [MindmapSummary.model_validate(_summary(row)) for row in store.list_mindmaps(db)]
 
 
-def get_mindmap(ctx: AppContext, mindmap_id: str) -> MindmapOut:
-    row = _row(ctx, mindmap_id)
+def get_mindmap(db: Database, mindmap_id: str) -> MindmapOut:
+    row = _row(db, mindmap_id)
     return MindmapOut.model_validate({**_summary(row), "root": row["tree"]})
 
 
-def delete_mindmap(ctx: AppContext, mindmap_id: str) -> None:
-    if not store.delete_mindmap(ctx.db, mindmap_id):
+def delete_mindmap(db: Database, mindmap_id: str) -> None:
+    if not store.delete_mindmap(db, mindmap_id):
         raise NotFound("Mind map", mindmap_id)
 
 
-def save_layout(ctx: AppContext, mindmap_id: str, layout: LayoutIn) -> MindmapOut:
-    unknown = sorted(set(layout.positions) - _ids(_row(ctx, mindmap_id)["tree"]))
+def save_layout(db: Database, mindmap_id: str, layout: LayoutIn) -> MindmapOut:
+    unknown = sorted(set(layout.positions) - _ids(_row(db, mindmap_id)["tree"]))
     if unknown:
         raise QuireError("unknown_nodes", f"No such nodes in this map: {', '.join(unknown[:5])}.", 422,
                          details={"node_ids": unknown})
-    store.set_layout(ctx.db, mindmap_id, layout.layout, layout.model_dump()["positions"])
-    return get_mindmap(ctx, mindmap_id)
+    store.set_layout(db, mindmap_id, layout.layout, layout.model_dump()["positions"])
+    return get_mindmap(db, mindmap_id)
 
 
-def reset_layout(ctx: AppContext, mindmap_id: str) -> MindmapOut:
-    _row(ctx, mindmap_id)
-    store.set_layout(ctx.db, mindmap_id, "LR", {})
-    return get_mindmap(ctx, mindmap_id)
+def reset_layout(db: Database, mindmap_id: str) -> MindmapOut:
+    _row(db, mindmap_id)
+    store.set_layout(db, mindmap_id, "LR", {})
+    return get_mindmap(db, mindmap_id)
 
 
-def record_export(ctx: AppContext, mindmap_id: str, fmt: ExportFormat) -> ExportOut:
+def record_export(db: Database, activity: Activity, mindmap_id: str, fmt: ExportFormat) -> ExportOut:
     """The UI renders PNG/PDF itself; this records that an export happened (a `mindmap_export` event)."""
-    _row(ctx, mindmap_id)
-    row = store.add_export(ctx.db, mindmap_id, fmt)
-    record_event(ctx.db, "mindmap_export", ref=f"mindmap:{mindmap_id}")
+    _row(db, mindmap_id)
+    row = store.add_export(db, mindmap_id, fmt)
+    activity.record("mindmap_export", ref=f"mindmap:{mindmap_id}")
     return ExportOut(mindmap_id=mindmap_id, format=fmt, exported_at=row["created_at"])

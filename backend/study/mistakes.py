@@ -18,14 +18,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from backend.context import AppContext
 from backend.errors import QuireError
 from backend.store import mistakes as store
 from backend.store import study_sources
-from backend.store.db import Connection
+from backend.store.db import Connection, Database
 from backend.store.quizzes import QuestionRow, QuizRow
 from backend.study import jobs, quizzes
-from backend.study.passages import block_passages
 from backend.study.repairs import Report
 from backend.study.schemas import GenerateRequest, JobOut
 from backend.study.scopes import scope_params, scope_title
@@ -71,13 +69,13 @@ def card_text(question: QuestionRow, passage: str | None) -> tuple[str, str]:
 class MistakeCard:
     """What a wrong answer needs to become a card, read before the answer's transaction (it stays short)."""
 
-    def __init__(self, ctx: AppContext, quiz: QuizRow, question: QuestionRow) -> None:
+    def __init__(self, db: Database, quiz: QuizRow, question: QuestionRow) -> None:
         block_ids = [s["block_id"] for s in question["sources"]][:1]
-        rows = study_sources.blocks_by_ids(ctx.db, block_ids, "") if block_ids else []
+        rows = study_sources.blocks_by_ids(db, block_ids, "") if block_ids else []
         self.front, self.back = card_text(question, rows[0]["text"] if rows else None)
         self.scope = {"document_ids": sorted(quiz["scope"].get("document_ids", [])),
                       "categories": sorted(quiz["scope"].get("categories", []))}
-        self.title = scope_title(ctx, self.scope, "Mistakes")
+        self.title = scope_title(db, self.scope, "Mistakes")
         self.deck_id = jobs.artifact_id(f"mistakes/{sorted(self.scope.items())}")
         self.question = question
 
@@ -90,54 +88,53 @@ class MistakeCard:
 
 
 # -- weak spots ----------------------------------------------------------------------------------------
-def weak_block_ids(ctx: AppContext, scope: dict[str, Any] | None) -> list[str]:
+def weak_block_ids(db: Database, scope: dict[str, Any] | None) -> list[str]:
     """Live passages behind recent mistakes and lapsed cards, most recent first, within `scope` if given."""
     since = datetime.now(UTC) - timedelta(days=WEAK_SPOT_DAYS)
-    cited = [s for sources in store.weak_spot_sources(ctx.db, since, MAX_WEAK_ITEMS) for s in sources]
-    live = store.live_twins(ctx.db, list(dict.fromkeys(s["block_id"] for s in cited)))
+    cited = [s for sources in store.weak_spot_sources(db, since, MAX_WEAK_ITEMS) for s in sources]
+    live = store.live_twins(db, list(dict.fromkeys(s["block_id"] for s in cited)))
     allowed = None
     if scope is not None:
-        allowed = {d["id"] for d in study_sources.scope_documents(ctx.db, scope["document_ids"], scope["categories"],
+        allowed = {d["id"] for d in study_sources.scope_documents(db, scope["document_ids"], scope["categories"],
                                                                   10_000)}
     ids = [live[s["block_id"]] for s in cited if s["block_id"] in live
            and (allowed is None or s["document_id"] in allowed)]
     return list(dict.fromkeys(ids))
 
 
-def _scope(ctx: AppContext, request: GenerateRequest) -> dict[str, Any] | None:
+def _scope(db: Database, request: GenerateRequest) -> dict[str, Any] | None:
     if not request.scope.document_ids and not request.scope.categories:
         return None
-    return scope_params(ctx, request.scope)
+    return scope_params(db, request.scope)
 
 
-def weak_spots(ctx: AppContext, request: GenerateRequest) -> WeakSpotsOut:
-    return WeakSpotsOut(passages=len(weak_block_ids(ctx, _scope(ctx, request))))
+def weak_spots(db: Database, request: GenerateRequest) -> WeakSpotsOut:
+    return WeakSpotsOut(passages=len(weak_block_ids(db, _scope(db, request))))
 
 
-def start(ctx: AppContext, request: WeakSpotsRequest) -> JobOut:
+def start(study: jobs.StudyJobs, request: WeakSpotsRequest) -> JobOut:
     """Queue a weak-spots quiz; 422 `no_weak_spots` when there is nothing to practise."""
-    block_ids = weak_block_ids(ctx, _scope(ctx, request))
+    block_ids = weak_block_ids(study.db, _scope(study.db, request))
     if not block_ids:
         raise QuireError("no_weak_spots", f"Nothing to practise: no wrong or unsure quiz answers in the last "
                          f"{WEAK_SPOT_DAYS} days and no forgotten cards. Take a quiz or review your cards first.", 422)
     params = {"block_ids": sorted(block_ids[:quizzes.MAX_PASSAGES * 2]), "count": request.count}
-    return jobs.submit(ctx, "weak_spots", params, request.client_token)
+    return study.submit("weak_spots", params, request.client_token)
 
 
-@jobs.runner("weak_spots")
-def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
-    passages = block_passages(ctx, params["block_ids"], min(quizzes.MAX_PASSAGES, max(4, params["count"])))
+def run(drafting: jobs.Drafting, params: dict[str, Any], job_id: str) -> jobs.Saver:
+    passages = drafting.block_passages(params["block_ids"], min(quizzes.MAX_PASSAGES, max(4, params["count"])))
     if not passages:
         raise QuireError("no_weak_spots", "The passages behind your mistakes are no longer in the library.", 422)
     report = Report()
     try:
-        items = quizzes.draft(ctx, passages, params["count"], "intermediate", ["mcq", "true_false"],
+        items = quizzes.draft(drafting, passages, params["count"], "intermediate", ["mcq", "true_false"],
                               "the points these passages make, which the student got wrong or forgot before",
                               report)
     finally:
-        jobs.record_report(ctx, job_id, report)
+        jobs.record_report(drafting.db, job_id, report)
     scope = {"document_ids": sorted({p.document_id for p in passages}), "categories": []}
-    quiz = {"id": jobs.artifact_id(job_id), "title": scope_title(ctx, scope, "Weak spots"),
+    quiz = {"id": jobs.artifact_id(job_id), "title": scope_title(drafting.db, scope, "Weak spots"),
             "difficulty": "intermediate", "types": ["mcq", "true_false"], "requested_count": params["count"],
             "scope": scope, "workshop_id": None, "job_id": job_id, "purpose": "weak_spots"}
     return quizzes.saver(quiz, items)

@@ -27,10 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from backend.context import AppContext
+from backend.retrieval.service import SearchService
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Scope
 from backend.store import study_sources as store
+from backend.store.db import Database
 from backend.study.errors import GenerationFailed
 
 MAX_SCOPE_DOCUMENTS = 200
@@ -71,10 +72,10 @@ def _candidate(row: dict[str, Any]) -> _Candidate:
     return _Candidate(row, frozenset(_analyzer.terms(row["text"])), as_array)
 
 
-def scope_passages(ctx: AppContext, scope: Scope, count: int) -> list[Passage]:
+def scope_passages(db: Database, embed_model: str, scope: Scope, count: int) -> list[Passage]:
     """About `count` diverse passages covering every document of the scope (fewer if it is small);
     `GenerationFailed` (empty_scope) when the scope holds no text at all."""
-    documents = store.scope_documents(ctx.db, sorted(scope.document_ids), sorted(scope.categories),
+    documents = store.scope_documents(db, sorted(scope.document_ids), sorted(scope.categories),
                                       MAX_SCOPE_DOCUMENTS)
     if not documents:
         raise GenerationFailed("The chosen documents have no text any more (deleted or re-ingesting); "
@@ -82,7 +83,7 @@ def scope_passages(ctx: AppContext, scope: Scope, count: int) -> list[Passage]:
     if len(documents) > count:
         documents = random.sample(documents, count)
     per_document = max(MIN_CANDIDATES_PER_DOCUMENT, math.ceil(CANDIDATES_PER_PICK * count / len(documents)))
-    rows = store.scope_blocks(ctx.db, [d["id"] for d in documents], ctx.embedder.model, per_document,
+    rows = store.scope_blocks(db, [d["id"] for d in documents], embed_model, per_document,
                               phase=random.random())
     by_document: dict[str, list[_Candidate]] = {d["id"]: [] for d in documents}
     for row in rows:
@@ -95,9 +96,9 @@ def scope_passages(ctx: AppContext, scope: Scope, count: int) -> list[Passage]:
     return number(c.row for c in chosen)
 
 
-def query_passages(ctx: AppContext, query: str, scope: Scope, count: int) -> list[Passage]:
+def query_passages(search: SearchService, query: str, scope: Scope, count: int) -> list[Passage]:
     """Passages for one topic (a lesson title): the scope's best hits, diversified."""
-    hits = ctx.search.search(query, CANDIDATES_PER_PICK * count, scope=scope).hits
+    hits = search.search(query, CANDIDATES_PER_PICK * count, scope=scope).hits
     rows = [{"id": h.block_id, "document_id": h.document_id, "filename": h.filename, "ordinal": 0,
              "page": h.page, "section": h.section, "text": h.text} for h in hits]
     candidates = [_candidate(row) for row in rows]
@@ -105,9 +106,9 @@ def query_passages(ctx: AppContext, query: str, scope: Scope, count: int) -> lis
     return number((c.row for c in mmr(candidates, relevance, count)), keep_order=True)
 
 
-def block_passages(ctx: AppContext, block_ids: Sequence[str], count: int) -> list[Passage]:
+def block_passages(db: Database, embed_model: str, block_ids: Sequence[str], count: int) -> list[Passage]:
     """A diverse subset of known blocks (e.g. everything a workshop's lessons were grounded on)."""
-    candidates = [_candidate(row) for row in store.blocks_by_ids(ctx.db, list(block_ids), ctx.embedder.model)]
+    candidates = [_candidate(row) for row in store.blocks_by_ids(db, list(block_ids), embed_model)]
     return number(c.row for c in mmr(candidates, _centrality(candidates), count))
 
 

@@ -21,11 +21,11 @@ from typing import Literal
 from fsrs import Card
 from pydantic import BaseModel, Field, field_validator
 
-from backend.context import AppContext
 from backend.errors import NotFound, QuireError
-from backend.progress.sessions import rules_for
+from backend.progress.sessions import Rules
 from backend.store import decks as deck_store
 from backend.store import plans as store
+from backend.store.db import Database
 from backend.study import fsrs_tuning, mistakes
 from backend.study.flashcards import CardOut, card_out, fsrs_card
 from backend.study.planner import Calendar, Forecast, PlanCard, forecast
@@ -116,84 +116,85 @@ class PlanCardsOut(BaseModel):
     cards: list[CardOut]
 
 
-def _calendar(ctx: AppContext, exam: date, now: datetime) -> Calendar:
-    zone = rules_for(ctx.settings).zone
+def _calendar(rules: Rules, exam: date, now: datetime) -> Calendar:
+    zone = rules.zone
     today = now.astimezone(zone).date() if zone else now.astimezone().date()
     return Calendar(today=today, exam=exam, zone=zone, now=now)
 
 
-def _plan_row(ctx: AppContext, plan_id: str) -> store.PlanRow:
-    row = store.get(ctx.db, plan_id)
+def _plan_row(db: Database, plan_id: str) -> store.PlanRow:
+    row = store.get(db, plan_id)
     if row is None:
         raise NotFound("Exam plan", plan_id)
     return row
 
 
-def _check_date(ctx: AppContext, exam: date, now: datetime) -> None:
-    today = _calendar(ctx, exam, now).today
+def _check_date(rules: Rules, exam: date, now: datetime) -> None:
+    today = _calendar(rules, exam, now).today
     if exam < today:
         raise QuireError("exam_in_past", "The exam date has passed; choose today or a later day.", 422)
     if (exam - today).days > MAX_DAYS_AHEAD:
         raise QuireError("exam_too_far", "Plan toward an exam at most three years ahead.", 422)
 
 
-def create(ctx: AppContext, body: PlanIn) -> PlanOut:
+def create(db: Database, rules: Rules, body: PlanIn) -> PlanOut:
     now = datetime.now(UTC)
-    _check_date(ctx, body.exam_date, now)
-    documents = scope_params(ctx, body.scope) if body.scope.document_ids or body.scope.categories else \
+    _check_date(rules, body.exam_date, now)
+    documents = scope_params(db, body.scope) if body.scope.document_ids or body.scope.categories else \
         {"document_ids": [], "categories": []}
     deck_ids = sorted(str(d) for d in body.scope.deck_ids)
     for deck_id in deck_ids:
-        if deck_store.get_deck(ctx.db, deck_id, now) is None:
+        if deck_store.get_deck(db, deck_id, now) is None:
             raise NotFound("Deck", deck_id)
     scope = {**documents, "deck_ids": deck_ids}
-    title = body.title or scope_title(ctx, documents, "Exam")
-    row = store.insert(ctx.db, {"id": str(uuid.uuid4()), "title": title.strip(), "exam_date": body.exam_date,
+    title = body.title or scope_title(db, documents, "Exam")
+    row = store.insert(db, {"id": str(uuid.uuid4()), "title": title.strip(), "exam_date": body.exam_date,
                                 "scope": scope, "target_retention": body.target_retention})
-    return plan_out(ctx, row, now)
+    return plan_out(db, rules, row, now)
 
 
-def update(ctx: AppContext, plan_id: str, patch: PlanPatch) -> PlanOut:
-    _plan_row(ctx, plan_id)
+def update(db: Database, rules: Rules, plan_id: str, patch: PlanPatch) -> PlanOut:
+    _plan_row(db, plan_id)
     if patch.exam_date is not None:
-        _check_date(ctx, patch.exam_date, datetime.now(UTC))
-    row = store.update(ctx.db, plan_id, patch.model_dump(exclude_none=True))
+        _check_date(rules, patch.exam_date, datetime.now(UTC))
+    row = store.update(db, plan_id, patch.model_dump(exclude_none=True))
     if row is None:
         raise NotFound("Exam plan", plan_id)
-    return plan_out(ctx, row, datetime.now(UTC))
+    return plan_out(db, rules, row, datetime.now(UTC))
 
 
-def delete(ctx: AppContext, plan_id: str) -> None:
-    if not store.delete(ctx.db, plan_id):
+def delete(db: Database, plan_id: str) -> None:
+    if not store.delete(db, plan_id):
         raise NotFound("Exam plan", plan_id)
 
 
-def list_plans(ctx: AppContext) -> list[PlanOut]:
+def list_plans(db: Database, rules: Rules) -> list[PlanOut]:
     now = datetime.now(UTC)
-    return [plan_out(ctx, row, now) for row in store.list_plans(ctx.db)]
+    return [plan_out(db, rules, row, now) for row in store.list_plans(db)]
 
 
-def get_plan(ctx: AppContext, plan_id: str) -> PlanOut:
-    return plan_out(ctx, _plan_row(ctx, plan_id), datetime.now(UTC))
+def get_plan(db: Database, rules: Rules, plan_id: str) -> PlanOut:
+    return plan_out(db, rules, _plan_row(db, plan_id), datetime.now(UTC))
 
 
-def _forecast(ctx: AppContext, row: store.PlanRow, now: datetime) -> tuple[Forecast, Calendar, dict[str, int]]:
-    cal = _calendar(ctx, row["exam_date"], now)
-    cards = store.scope_cards(ctx.db, row["scope"])
-    studied = store.studied_since(ctx.db, [c["id"] for c in cards], cal.at(cal.today, time(0)))
+def _forecast(db: Database, rules: Rules, row: store.PlanRow,
+              now: datetime) -> tuple[Forecast, Calendar, dict[str, int]]:
+    cal = _calendar(rules, row["exam_date"], now)
+    cards = store.scope_cards(db, row["scope"])
+    studied = store.studied_since(db, [c["id"] for c in cards], cal.at(cal.today, time(0)))
     plan_cards = [PlanCard(c["id"], fsrs_card(c) if c["reps"] else Card(), new=c["reps"] == 0,
                            due_now=c["origin"] == "mistake") for c in cards]
-    parameters = fsrs_tuning.scheduler_for(ctx.db).parameters
+    parameters = fsrs_tuning.scheduler_for(db).parameters
     result = forecast(plan_cards, cal, parameters, row["target_retention"], studied["learnt"])
     return result, cal, studied
 
 
-def _quiz(ctx: AppContext, row: store.PlanRow, cal: Calendar) -> QuizPlanOut | None:
+def _quiz(db: Database, row: store.PlanRow, cal: Calendar) -> QuizPlanOut | None:
     scope = row["scope"]
     if cal.today >= cal.exam or not (scope["document_ids"] or scope["categories"]):
         return None
-    done = store.quizzes_finished_since(ctx.db, scope["document_ids"], cal.at(cal.today, time(0))) > 0
-    weak = mistakes.weak_block_ids(ctx, {"document_ids": scope["document_ids"], "categories": scope["categories"]})
+    done = store.quizzes_finished_since(db, scope["document_ids"], cal.at(cal.today, time(0))) > 0
+    weak = mistakes.weak_block_ids(db, {"document_ids": scope["document_ids"], "categories": scope["categories"]})
     if weak:
         return QuizPlanOut(kind="weak_spots", questions=PLAN_QUIZ_QUESTIONS, done=done,
                            reason=f"{len(weak)} passages behind recent mistakes or forgotten cards")
@@ -215,10 +216,10 @@ def _status(result: Forecast, cal: Calendar) -> tuple[PlanStatus, str]:
     return "on_track", "On track: follow today's plan and every card reaches the target by the exam."
 
 
-def plan_out(ctx: AppContext, row: store.PlanRow, now: datetime) -> PlanOut:
-    result, cal, studied = _forecast(ctx, row, now)
+def plan_out(db: Database, rules: Rules, row: store.PlanRow, now: datetime) -> PlanOut:
+    result, cal, studied = _forecast(db, rules, row, now)
     status, message = _status(result, cal)
-    quiz = _quiz(ctx, row, cal)
+    quiz = _quiz(db, row, cal)
     covers_documents = bool(row["scope"]["document_ids"] or row["scope"]["categories"])
     days = [PlanDayOut(date=d.day, reviews=d.reviews, new=d.new,
                    quiz=covers_documents and (row["exam_date"] - d.day).days % QUIZ_EVERY_DAYS == 1)
@@ -233,14 +234,14 @@ def plan_out(ctx: AppContext, row: store.PlanRow, now: datetime) -> PlanOut:
                    at_target=result.at_target, today=today, days=days, created_at=row["created_at"])
 
 
-def today_cards(ctx: AppContext, plan_id: str) -> PlanCardsOut:
+def today_cards(db: Database, rules: Rules, plan_id: str) -> PlanCardsOut:
     """The plan's cards for today: learnt cards due (most overdue first), then today's new cards."""
     now = datetime.now(UTC)
-    row = _plan_row(ctx, plan_id)
-    result, _, _ = _forecast(ctx, row, now)
+    row = _plan_row(db, plan_id)
+    result, _, _ = _forecast(db, rules, row, now)
     wanted = result.review_today + result.new_today
-    by_id = {c["id"]: c for c in store.scope_cards(ctx.db, row["scope"])}
-    scheduler = fsrs_tuning.scheduler_for(ctx.db)
+    by_id = {c["id"]: c for c in store.scope_cards(db, row["scope"])}
+    scheduler = fsrs_tuning.scheduler_for(db)
     reviews = sorted((by_id[i] for i in result.review_today), key=lambda c: c["due"])
     ordered = reviews + [by_id[i] for i in result.new_today]
     return PlanCardsOut(plan_id=plan_id, cards=[card_out(c, now, scheduler) for c in ordered if c["id"] in wanted])

@@ -21,13 +21,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from backend.context import AppContext
 from backend.errors import NotFound
 from backend.store import quizzes as store
-from backend.store.db import Connection
+from backend.store.db import Connection, Database
 from backend.study import jobs
 from backend.study.generation import Grounded, fitted_prompt, generate_items, json_schema
-from backend.study.passages import Passage, scope_passages
+from backend.study.passages import Passage
 from backend.study.repairs import MCQ_OPTIONS, Report, repair_question
 from backend.study.schemas import Difficulty, GenerateRequest, JobOut, ScopeOut, SourceOut
 from backend.study.scopes import as_scope, scope_params, scope_title
@@ -169,35 +168,34 @@ class QuizOut(QuizSummary):
 
 
 # -- generation ----------------------------------------------------------------------------------------
-def start(ctx: AppContext, request: QuizRequest) -> JobOut:
-    params = {"scope": scope_params(ctx, request.scope), "difficulty": request.difficulty,
+def start(study: jobs.StudyJobs, request: QuizRequest) -> JobOut:
+    params = {"scope": scope_params(study.db, request.scope), "difficulty": request.difficulty,
               "count": request.count, "types": request.types}
-    return jobs.submit(ctx, "quiz", params, request.client_token)
+    return study.submit("quiz", params, request.client_token)
 
 
-@jobs.runner("quiz")
-def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
-    passages = scope_passages(ctx, as_scope(params["scope"]), min(MAX_PASSAGES, max(6, params["count"])))
+def run(drafting: jobs.Drafting, params: dict[str, Any], job_id: str) -> jobs.Saver:
+    passages = drafting.scope_passages(as_scope(params["scope"]), min(MAX_PASSAGES, max(6, params["count"])))
     report = Report()
     try:
-        items = draft(ctx, passages, params["count"], params["difficulty"], params["types"],
+        items = draft(drafting, passages, params["count"], params["difficulty"], params["types"],
                       "the material in the passages", report)
     finally:
-        jobs.record_report(ctx, job_id, report)
-    quiz = {"id": jobs.artifact_id(job_id), "title": scope_title(ctx, params["scope"], "Quiz"),
+        jobs.record_report(drafting.db, job_id, report)
+    quiz = {"id": jobs.artifact_id(job_id), "title": scope_title(drafting.db, params["scope"], "Quiz"),
             "difficulty": params["difficulty"], "types": params["types"], "requested_count": params["count"],
             "scope": params["scope"], "workshop_id": None, "job_id": job_id}
     return saver(quiz, items)
 
 
-def draft(ctx: AppContext, passages: Sequence[Passage], count: int, difficulty: str, types: Sequence[str],
+def draft(drafting: jobs.Drafting, passages: Sequence[Passage], count: int, difficulty: str, types: Sequence[str],
           focus: str, report: Report) -> list[Grounded[QuizItem]]:
     """Validated questions of the requested types from these passages (shared with the workshop recap)."""
     wanted = ", ".join({"mcq": 'multiple choice ("mcq", exactly 4 options)',
                         "true_false": 'true/false ("true_false", options ["True", "False"])'}[t] for t in types)
-    prompt, passages = fitted_prompt(ctx, "quiz", passages, ANSWER_TOKENS_PER_ITEM * count, count=count,
-                                     difficulty=difficulty, types=wanted, focus=focus)
-    return generate_items(ctx, prompt, QuizItem, QuizBatch, "questions", count, passages, report,
+    prompt, passages = fitted_prompt(drafting.llm, drafting.prompts, "quiz", passages, ANSWER_TOKENS_PER_ITEM * count,
+                                     count=count, difficulty=difficulty, types=wanted, focus=focus)
+    return generate_items(drafting.llm, prompt, QuizItem, QuizBatch, "questions", count, passages, report,
                           accept=lambda item: item.type in types, repair=repair_question, schema=quiz_schema(types))
 
 
@@ -234,23 +232,23 @@ def _summary(row: store.QuizRow) -> dict[str, Any]:
             "open_attempt": {"answered": open_answered, "total": total} if open_answered is not None else None}
 
 
-def list_quizzes(ctx: AppContext, workshop_id: str | None = None) -> list[QuizSummary]:
-    return [QuizSummary.model_validate(_summary(row)) for row in store.list_quizzes(ctx.db, workshop_id)]
+def list_quizzes(db: Database, workshop_id: str | None = None) -> list[QuizSummary]:
+    return [QuizSummary.model_validate(_summary(row)) for row in store.list_quizzes(db, workshop_id)]
 
 
-def quiz_row(ctx: AppContext, quiz_id: str) -> store.QuizRow:
-    row = store.get_quiz(ctx.db, quiz_id)
+def quiz_row(db: Database, quiz_id: str) -> store.QuizRow:
+    row = store.get_quiz(db, quiz_id)
     if row is None:
         raise NotFound("Quiz", quiz_id)
     return row
 
 
-def get_quiz(ctx: AppContext, quiz_id: str) -> QuizOut:
-    row = quiz_row(ctx, quiz_id)
-    questions = [QuestionOut.model_validate(q) for q in store.questions(ctx.db, quiz_id)]
+def get_quiz(db: Database, quiz_id: str) -> QuizOut:
+    row = quiz_row(db, quiz_id)
+    questions = [QuestionOut.model_validate(q) for q in store.questions(db, quiz_id)]
     return QuizOut.model_validate({**_summary(row), "questions": questions})
 
 
-def delete_quiz(ctx: AppContext, quiz_id: str) -> None:
-    if not store.delete_quiz(ctx.db, quiz_id):
+def delete_quiz(db: Database, quiz_id: str) -> None:
+    if not store.delete_quiz(db, quiz_id):
         raise NotFound("Quiz", quiz_id)

@@ -1,11 +1,21 @@
-"""Every study generator, imported so each registers its runner with `jobs` before DBOS launches.
-
-`durable.WORKFLOW_MODULES` names this module: DBOS may resume an interrupted generation job right at
-launch, and the job's step must then find the generator for its kind.
-"""
+"""Every study generator by the job kind it makes: `StudyJobs` runs a job's kind with the one named here."""
 
 from __future__ import annotations
 
-from backend.study import flashcards, fsrs_tuning, guides, jobs, lessons, mindmaps, mistakes, quizzes, workshops
+from collections.abc import Mapping
 
-__all__ = ["flashcards", "fsrs_tuning", "guides", "jobs", "lessons", "mindmaps", "mistakes", "quizzes", "workshops"]
+from backend.store.study_jobs import JobKind
+from backend.study import flashcards, fsrs_tuning, guides, lessons, mindmaps, mistakes, quizzes, workshops
+from backend.study.jobs import Runner
+
+RUNNERS: Mapping[JobKind, Runner] = {
+    "quiz": quizzes.run,
+    "deck": flashcards.run,
+    "workshop": workshops.run,
+    "mindmap": mindmaps.run,
+    "lesson": lessons.write,
+    "recap": lessons.write_recap,
+    "weak_spots": mistakes.run,
+    "guide": guides.run,
+    "optimize": fsrs_tuning.run,
+}

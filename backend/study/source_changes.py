@@ -20,12 +20,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from backend.context import AppContext
 from backend.errors import NotFound, QuireError
 from backend.retrieval.tokenizer import Analyzer
 from backend.store import source_changes as store
+from backend.store.db import Database
 from backend.store.source_changes import ItemKind
-from backend.study import drafts
+from backend.study import drafts, jobs
 from backend.study.cards import check_shape
 from backend.study.quizzes import QuizItem, shuffled
 
@@ -94,14 +94,14 @@ def _closest(old: str | None, candidates: list[store.LiveBlockRow]) -> store.Liv
     return best if score >= MIN_SIMILARITY else None
 
 
-def list_changes(ctx: AppContext) -> ChangesOut:
-    rows = store.changed_citations(ctx.db, MAX_FLAGS)
+def list_changes(db: Database) -> ChangesOut:
+    rows = store.changed_citations(db, MAX_FLAGS)
     live: dict[str, list[store.LiveBlockRow]] = {}
-    for block in store.live_blocks(ctx.db, sorted({r["document_id"] for r in rows})):
+    for block in store.live_blocks(db, sorted({r["document_id"] for r in rows})):
         live.setdefault(block["document_id"], []).append(block)
-    found = {("card", i["id"]): i for i in store.items(ctx.db, "card", [r["item_id"] for r in rows
+    found = {("card", i["id"]): i for i in store.items(db, "card", [r["item_id"] for r in rows
                                                                       if r["item_kind"] == "card"])}
-    found |= {("question", i["id"]): i for i in store.items(ctx.db, "question", [r["item_id"] for r in rows
+    found |= {("question", i["id"]): i for i in store.items(db, "question", [r["item_id"] for r in rows
                                                                                 if r["item_kind"] == "question"])}
     changes: list[ChangeOut] = []
     seen_notes: set[str] = set()
@@ -123,25 +123,25 @@ def list_changes(ctx: AppContext) -> ChangesOut:
     return ChangesOut(count=len(changes), changes=changes)
 
 
-def _change(ctx: AppContext, ref: ItemRef) -> ChangeOut:
-    change = next((c for c in list_changes(ctx).changes if c.item_kind == ref.item_kind
+def _change(db: Database, ref: ItemRef) -> ChangeOut:
+    change = next((c for c in list_changes(db).changes if c.item_kind == ref.item_kind
                    and c.item_id == ref.item_id and c.block_id == ref.block_id), None)
     if change is None:
         raise NotFound("Changed source", f"{ref.item_kind} {ref.item_id}")
     return change
 
 
-def draft_update(ctx: AppContext, ref: ItemRef) -> UpdateDraftOut:
+def draft_update(drafting: jobs.Drafting, ref: ItemRef) -> UpdateDraftOut:
     """The model's rewrite of the item for the new passage (not saved)."""
-    change = _change(ctx, ref)
+    change = _change(drafting.db, ref)
     if change.new is None:
         raise QuireError("passage_removed", "The passage this item cites was removed from the new version: keep "
                          "the item as it is, or retire it.", 409)
     old = change.old.text if change.old else ""
     if ref.item_kind == "card":
-        return UpdateDraftOut(card=drafts.card_update(ctx, change.kind, change.item["front"], change.item["back"],
+        return UpdateDraftOut(card=drafts.card_update(drafting, change.kind, change.item["front"], change.item["back"],
                                                       old, change.new.text))
-    question = drafts.question_update(ctx, change.item, "true_false" if change.kind == "true_false" else "mcq",
+    question = drafts.question_update(drafting, change.item, "true_false" if change.kind == "true_false" else "mcq",
                                       old, change.new.text)
     # Models put the right option first far more often than chance: the draft comes shuffled, as new
     # quizzes do, and the user's order is then saved as it is.
@@ -150,16 +150,16 @@ def draft_update(ctx: AppContext, ref: ItemRef) -> UpdateDraftOut:
                                                                "source_block_ids": []}))
 
 
-def resolve(ctx: AppContext, body: ResolveIn) -> None:
+def resolve(db: Database, body: ResolveIn) -> None:
     """Apply the user's choice for one flagged item (a cloze note: all its cards) in one transaction."""
-    change = _change(ctx, body)
-    ids = store.note_siblings(ctx.db, found) if (found := _note_of(ctx, change)) else [change.item_id]
+    change = _change(db, body)
+    ids = store.note_siblings(db, found) if (found := _note_of(db, change)) else [change.item_id]
     new_source: dict[str, Any] | None = None
     if change.new is not None:
         new_source = {"block_id": change.new.block_id, "document_id": change.document_id,
                       "filename": change.filename, "page": change.new.page}
     update = _checked_update(body, change) if body.action == "update" else None
-    with ctx.db.transaction() as conn:
+    with db.transaction() as conn:
         if body.action == "retire":
             store.retire(conn, body.item_kind, ids)
         elif new_source is not None:
@@ -172,10 +172,10 @@ def resolve(ctx: AppContext, body: ResolveIn) -> None:
                      change.new.block_id if change.new else None)
 
 
-def _note_of(ctx: AppContext, change: ChangeOut) -> str | None:
+def _note_of(db: Database, change: ChangeOut) -> str | None:
     if change.item_kind != "card" or change.kind != "cloze":
         return None
-    rows = store.items(ctx.db, "card", [change.item_id])
+    rows = store.items(db, "card", [change.item_id])
     return rows[0]["note_id"] if rows else None
 
 

@@ -15,14 +15,12 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from backend.context import AppContext
 from backend.errors import NotFound, QuireError
-from backend.progress.events import record_event
+from backend.progress.events import Activity
 from backend.store import workshops as store
-from backend.store.db import Connection
+from backend.store.db import Connection, Database
 from backend.study import jobs
 from backend.study.generation import closest, fitted_prompt, generate_object, json_schema, resolve_ids, with_count
-from backend.study.passages import scope_passages
 from backend.study.repairs import Report, clamp, cut
 from backend.study.schemas import Difficulty, GenerateRequest, JobOut, ScopeOut, SourceOut
 from backend.study.scopes import as_scope, scope_params
@@ -106,30 +104,29 @@ class CompleteIn(BaseModel):
 
 
 # -- generation ----------------------------------------------------------------------------------------
-def start(ctx: AppContext, request: WorkshopRequest) -> JobOut:
-    params = {"scope": scope_params(ctx, request.scope), "difficulty": request.difficulty,
+def start(study: jobs.StudyJobs, request: WorkshopRequest) -> JobOut:
+    params = {"scope": scope_params(study.db, request.scope), "difficulty": request.difficulty,
               "lessons": request.lessons}
-    return jobs.submit(ctx, "workshop", params, request.client_token)
+    return study.submit("workshop", params, request.client_token)
 
 
-@jobs.runner("workshop")
-def run(ctx: AppContext, params: dict[str, Any], job_id: str) -> jobs.Saver:
-    passages = scope_passages(ctx, as_scope(params["scope"]), OUTLINE_PASSAGES)
+def run(drafting: jobs.Drafting, params: dict[str, Any], job_id: str) -> jobs.Saver:
+    passages = drafting.scope_passages(as_scope(params["scope"]), OUTLINE_PASSAGES)
     wanted = params["lessons"]
 
     def enough_lessons(outline: Outline) -> str | None:
         found = len(outline.lessons)
         return None if found >= wanted else f"the outline has {found} lessons; exactly {wanted} are required"
 
-    prompt, passages = fitted_prompt(ctx, "workshop_outline", passages, OUTLINE_ANSWER_TOKENS, lessons=wanted,
-                                     difficulty=params["difficulty"])
+    prompt, passages = fitted_prompt(drafting.llm, drafting.prompts, "workshop_outline", passages,
+                                     OUTLINE_ANSWER_TOKENS, lessons=wanted, difficulty=params["difficulty"])
     report = Report()
     try:
-        outline = generate_object(ctx, prompt, Outline, "workshop outline", report, check=enough_lessons,
+        outline = generate_object(drafting.llm, prompt, Outline, "workshop outline", report, check=enough_lessons,
                                   repair=lambda raw, rep: repair_outline(raw, wanted, rep),
                                   schema=with_count(json_schema(Outline), "lessons", wanted))
     finally:
-        jobs.record_report(ctx, job_id, report)
+        jobs.record_report(drafting.db, job_id, report)
     grounded = (resolve_ids(outline.source_block_ids, passages) or closest(outline.summary, passages, limit=6)
                 or passages)
     workshop = {"id": jobs.artifact_id(job_id), "title": outline.title.strip(), "summary": outline.summary.strip(),
@@ -166,8 +163,8 @@ def _clean(items: list[str]) -> list[str]:
 
 
 # -- reading and progress ------------------------------------------------------------------------------
-def workshop_row(ctx: AppContext, workshop_id: str) -> store.WorkshopRow:
-    row = store.get_workshop(ctx.db, workshop_id)
+def workshop_row(db: Database, workshop_id: str) -> store.WorkshopRow:
+    row = store.get_workshop(db, workshop_id)
     if row is None:
         raise NotFound("Workshop", workshop_id)
     return row
@@ -182,38 +179,38 @@ def lesson_meta(row: store.LessonRow) -> LessonMeta:
     return LessonMeta.model_validate({**row, "written": row["content"] is not None})
 
 
-def list_workshops(ctx: AppContext) -> list[WorkshopSummary]:
-    return [WorkshopSummary.model_validate(_summary(row)) for row in store.list_workshops(ctx.db)]
+def list_workshops(db: Database) -> list[WorkshopSummary]:
+    return [WorkshopSummary.model_validate(_summary(row)) for row in store.list_workshops(db)]
 
 
-def get_workshop(ctx: AppContext, workshop_id: str) -> WorkshopOut:
-    row = workshop_row(ctx, workshop_id)
-    lessons = [lesson_meta(lesson) for lesson in store.lessons(ctx.db, workshop_id)]
+def get_workshop(db: Database, workshop_id: str) -> WorkshopOut:
+    row = workshop_row(db, workshop_id)
+    lessons = [lesson_meta(lesson) for lesson in store.lessons(db, workshop_id)]
     return WorkshopOut.model_validate({**_summary(row), "lessons": lessons})
 
 
-def delete_workshop(ctx: AppContext, workshop_id: str) -> None:
-    if not store.delete_workshop(ctx.db, workshop_id):
+def delete_workshop(db: Database, workshop_id: str) -> None:
+    if not store.delete_workshop(db, workshop_id):
         raise NotFound("Workshop", workshop_id)
 
 
-def progress(ctx: AppContext, workshop_id: str) -> ProgressOut:
-    row = workshop_row(ctx, workshop_id)
+def progress(db: Database, workshop_id: str) -> ProgressOut:
+    row = workshop_row(db, workshop_id)
     total, done = row["lesson_count"], row["completed_lessons"]
     return ProgressOut(workshop_id=workshop_id, total=total, completed=done,
                        progress=round(done / total, 4) if total else 0.0, all_complete=total > 0 and done == total,
                        recap_quiz_id=row["recap_quiz_id"])
 
 
-def complete(ctx: AppContext, workshop_id: str, n: int, completed: bool) -> ProgressOut:
+def complete(db: Database, activity: Activity, workshop_id: str, n: int, completed: bool) -> ProgressOut:
     """Mark a lesson read (or not); marking it read is a `lesson_read` study event."""
-    workshop_row(ctx, workshop_id)
-    outcome = store.set_completed(ctx.db, workshop_id, n, completed)
+    workshop_row(db, workshop_id)
+    outcome = store.set_completed(db, workshop_id, n, completed)
     if outcome == "no_lesson":
         raise NotFound("Lesson", str(n))
     if outcome == "not_written":
         raise QuireError("lesson_not_written", f"Lesson {n} has not been written yet: open it to have it written, "
                          "read it, then mark it complete.", 409)
     if completed:
-        record_event(ctx.db, "lesson_read", ref=f"lesson:{workshop_id}:{n}", unless_within_s=REREAD_AFTER_S)
-    return progress(ctx, workshop_id)
+        activity.record("lesson_read", ref=f"lesson:{workshop_id}:{n}", unless_within_s=REREAD_AFTER_S)
+    return progress(db, workshop_id)

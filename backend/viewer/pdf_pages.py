@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 import pymupdf
 
+from backend.errors import ErrorCode
 from backend.sandbox import JobError
 
 MIN_SCALE = 0.25
@@ -42,6 +43,11 @@ _NOUN: dict[PagedType, str] = {"pdf": "PDF", "image": "picture"}
 
 class PageError(JobError):
     """The PDF or page cannot be shown: `unreadable_pdf` or `page_out_of_range`."""
+
+    code: ErrorCode
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(code, message)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """What the viewer shows of a document: its outline (kind, page or slide count, sections), bounded
 windows of its extracted blocks (by page or slide, around a cited block, or from a position), PDF page
 images and passage boxes. Table blocks come back as cells so sheets render as tables. The PDF itself is
-opened only in the viewer's sandbox workers (backend/viewer/page_workers.py), never in this process."""
+opened only in the viewer's sandbox workers (backend/viewer/page_workers.py), never in this process.
+`Viewer` is built once per process."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from uuid import UUID
 
-from backend.context import AppContext
+from backend.config import Settings
 from backend.errors import QuireError
-from backend.ingest import library
+from backend.ingest.library import Library
 from backend.store import viewer as store
+from backend.store.db import Database
 from backend.viewer import page_workers, pdf_pages
 from backend.viewer.page_cache import PAGES, PageKey
 from backend.viewer.tables import TABLE_KINDS, TableRows, parse_table
@@ -64,112 +66,112 @@ class BlockWindow:
     notice: str | None = None
 
 
-def original_path(ctx: AppContext, document_id: UUID) -> Path:
-    """The local path of the document's original file (the one place the viewer asks where it lives)."""
-    return library.original_file(ctx, document_id).path
-
-
-def outline(ctx: AppContext, document_id: UUID) -> Outline:
-    document = library.get_document(ctx, document_id)
-    sections = [Section(**row) for row in store.section_starts(ctx.db, document_id, MAX_SECTIONS)]
-    return Outline(id=document["id"], filename=document["filename"], kind=document["kind"],
-                   status=document["status"], pages=document["pages"], language=document["language"],
-                   blocks=document["blocks"], sections=sections)
-
-
 def _block(row: store.BlockRow) -> ViewerBlock:
     table = parse_table(row["text"]) if row["kind"] in TABLE_KINDS else None
     return ViewerBlock(**row, table=table)
 
 
-def _window(ctx: AppContext, document_id: UUID, rows: list[store.BlockRow], target: str | None,
-            notice: str | None = None) -> BlockWindow:
-    bounds = store.live_ordinal_bounds(ctx.db, document_id)
-    total = store.count_live_blocks(ctx.db, document_id)
-    has_before = bool(rows and bounds and rows[0]["ordinal"] > bounds[0])
-    has_after = bool(rows and bounds and rows[-1]["ordinal"] < bounds[1])
-    return BlockWindow(blocks=[_block(row) for row in rows], total=total, target=target,
-                       has_before=has_before, has_after=has_after, notice=notice)
+class Viewer:
+    """The viewer's reads over the database, the library (documents and their originals) and the settings
+    that limit its page workers."""
 
+    def __init__(self, db: Database, library: Library, settings: Settings) -> None:
+        self.db = db
+        self.library = library
+        self.settings = settings
 
-def blocks_on_page(ctx: AppContext, document_id: UUID, page: int) -> BlockWindow:
-    library.get_document(ctx, document_id)
-    rows = store.blocks_on_page(ctx.db, document_id, page, MAX_BLOCKS_PER_PAGE)
-    return _window(ctx, document_id, rows, None)
+    def original_path(self, document_id: UUID) -> Path:
+        """The local path of the document's original file (the one place the viewer asks where it lives)."""
+        return self.library.original_file(document_id).path
 
+    def outline(self, document_id: UUID) -> Outline:
+        document = self.library.get_document(document_id)
+        sections = [Section(**row) for row in store.section_starts(self.db, document_id, MAX_SECTIONS)]
+        return Outline(id=document["id"], filename=document["filename"], kind=document["kind"],
+                       status=document["status"], pages=document["pages"], language=document["language"],
+                       blocks=document["blocks"], sections=sections)
 
-def blocks_from(ctx: AppContext, document_id: UUID, start: int, limit: int) -> BlockWindow:
-    library.get_document(ctx, document_id)
-    rows = store.blocks_from(ctx.db, document_id, start, min(limit, MAX_BLOCKS))
-    return _window(ctx, document_id, rows, None)
+    def _window(self, document_id: UUID, rows: list[store.BlockRow], target: str | None,
+                notice: str | None = None) -> BlockWindow:
+        bounds = store.live_ordinal_bounds(self.db, document_id)
+        total = store.count_live_blocks(self.db, document_id)
+        has_before = bool(rows and bounds and rows[0]["ordinal"] > bounds[0])
+        has_after = bool(rows and bounds and rows[-1]["ordinal"] < bounds[1])
+        return BlockWindow(blocks=[_block(row) for row in rows], total=total, target=target,
+                           has_before=has_before, has_after=has_after, notice=notice)
 
+    def blocks_on_page(self, document_id: UUID, page: int) -> BlockWindow:
+        self.library.get_document(document_id)
+        rows = store.blocks_on_page(self.db, document_id, page, MAX_BLOCKS_PER_PAGE)
+        return self._window(document_id, rows, None)
 
-def blocks_around(ctx: AppContext, document_id: UUID, block_id: UUID, limit: int) -> BlockWindow:
-    """A window of `limit` blocks with the cited block about a third of the way in (context above it)."""
-    library.get_document(ctx, document_id)
-    limit = min(limit, MAX_BLOCKS)
-    place = store.block_place(ctx.db, document_id, block_id)
-    if place is None:
-        raise QuireError("block_not_found", "That passage is not part of this document.", 404)
-    if not place["is_live"]:
-        # The document was replaced by a newer version since the passage was cited: open where it was.
-        rows = (store.blocks_on_page(ctx.db, document_id, place["page"], MAX_BLOCKS_PER_PAGE)
-                if place["page"] is not None else [])
-        rows = rows or store.blocks_from(ctx.db, document_id, 0, limit)
-        return _window(ctx, document_id, rows, None,
-                       "This passage comes from an earlier version of the document; it has changed since.")
-    start = store.ordinal_before(ctx.db, document_id, place["ordinal"], limit // 3)
-    rows = store.blocks_from(ctx.db, document_id, start, limit)
-    return _window(ctx, document_id, rows, str(block_id))
+    def blocks_from(self, document_id: UUID, start: int, limit: int) -> BlockWindow:
+        self.library.get_document(document_id)
+        rows = store.blocks_from(self.db, document_id, start, min(limit, MAX_BLOCKS))
+        return self._window(document_id, rows, None)
 
-
-def _require_page(ctx: AppContext, document_id: UUID, page: int) -> tuple[Path, str, pdf_pages.PagedType]:
-    """The original's path, SHA-256 and MuPDF file type, once the document is known to be a PDF or a
-    picture with this page."""
-    document = library.get_document(ctx, document_id)
-    kind = document["kind"]
-    if kind not in ("pdf", "image"):
-        raise QuireError("not_a_pdf", "Only PDF documents and pictures have page images; use the blocks instead.",
-                         409)
-    pages = document["pages"]
-    if pages is not None and page > pages:
-        noun = "This PDF has" if kind == "pdf" else "This picture has"
-        raise QuireError("page_out_of_range", f"{noun} pages 1 to {pages}.", 404, {"pages": pages})
-    return original_path(ctx, document_id), str(document["sha256"]), kind
-
-
-def page_png(ctx: AppContext, document_id: UUID, page: int, scale: float) -> bytes:
-    """The page drawn in a viewer worker, or from this process's cache; a page that broke the worker's
-    limits lately is refused again without drawing it."""
-    path, sha256, filetype = _require_page(ctx, document_id, page)
-    key = PageKey(sha256, page, round(scale, 4))
-    if (png := PAGES.png(key)) is not None:
-        return png
-    if (reason := PAGES.refusal(sha256, page)) is not None:
-        raise page_workers.PageTooComplex(page, reason)
-    try:
-        png = page_workers.run_page_job(ctx.settings, pdf_pages.render_job, str(path), page, scale, filetype)
-    except page_workers.PageTooComplex as exc:
-        PAGES.keep_refusal(sha256, page, exc.details["reason"])
-        raise
-    PAGES.keep_png(key, png)
-    return bytes(png)
-
-
-def page_highlights(ctx: AppContext, document_id: UUID, page: int, *, block: UUID | None,
-                    text: str | None) -> pdf_pages.PageHighlights:
-    """Where the passage (block `block`'s text, else `text`) sits on the page."""
-    if block is not None:
-        text = store.block_text(ctx.db, document_id, block)
-        if text is None:
+    def blocks_around(self, document_id: UUID, block_id: UUID, limit: int) -> BlockWindow:
+        """A window of `limit` blocks with the cited block about a third of the way in (context above it)."""
+        self.library.get_document(document_id)
+        limit = min(limit, MAX_BLOCKS)
+        place = store.block_place(self.db, document_id, block_id)
+        if place is None:
             raise QuireError("block_not_found", "That passage is not part of this document.", 404)
-    if not text or not text.strip():
-        raise QuireError("missing_passage", "Say which passage to find: `block` or `q`.", 422)
-    path, _, filetype = _require_page(ctx, document_id, page)
-    found: pdf_pages.PageHighlights = page_workers.run_page_job(ctx.settings, pdf_pages.passage_job, str(path),
-                                                                page, text, filetype)
-    return found
+        if not place["is_live"]:
+            # The document was replaced by a newer version since the passage was cited: open where it was.
+            rows = (store.blocks_on_page(self.db, document_id, place["page"], MAX_BLOCKS_PER_PAGE)
+                    if place["page"] is not None else [])
+            rows = rows or store.blocks_from(self.db, document_id, 0, limit)
+            return self._window(document_id, rows, None,
+                           "This passage comes from an earlier version of the document; it has changed since.")
+        start = store.ordinal_before(self.db, document_id, place["ordinal"], limit // 3)
+        rows = store.blocks_from(self.db, document_id, start, limit)
+        return self._window(document_id, rows, str(block_id))
 
+    def _require_page(self, document_id: UUID, page: int) -> tuple[Path, str, pdf_pages.PagedType]:
+        """The original's path, SHA-256 and MuPDF file type, once the document is known to be a PDF or a
+        picture with this page."""
+        document = self.library.get_document(document_id)
+        kind = document["kind"]
+        if kind not in ("pdf", "image"):
+            raise QuireError("not_a_pdf", "Only PDF documents and pictures have page images; use the blocks instead.",
+                             409)
+        pages = document["pages"]
+        if pages is not None and page > pages:
+            noun = "This PDF has" if kind == "pdf" else "This picture has"
+            raise QuireError("page_out_of_range", f"{noun} pages 1 to {pages}.", 404, {"pages": pages})
+        return self.original_path(document_id), str(document["sha256"]), kind
 
-def document_sha(ctx: AppContext, document_id: UUID) -> str:
-    return str(library.get_document(ctx, document_id)["sha256"])
+    def page_png(self, document_id: UUID, page: int, scale: float) -> bytes:
+        """The page drawn in a viewer worker, or from this process's cache; a page that broke the worker's
+        limits lately is refused again without drawing it."""
+        path, sha256, filetype = self._require_page(document_id, page)
+        key = PageKey(sha256, page, round(scale, 4))
+        if (png := PAGES.png(key)) is not None:
+            return png
+        if (reason := PAGES.refusal(sha256, page)) is not None:
+            raise page_workers.PageTooComplex(page, reason)
+        try:
+            png = page_workers.run_page_job(self.settings, pdf_pages.render_job, str(path), page, scale, filetype)
+        except page_workers.PageTooComplex as exc:
+            PAGES.keep_refusal(sha256, page, exc.details["reason"])
+            raise
+        PAGES.keep_png(key, png)
+        return bytes(png)
+
+    def page_highlights(self, document_id: UUID, page: int, *, block: UUID | None,
+                        text: str | None) -> pdf_pages.PageHighlights:
+        """Where the passage (block `block`'s text, else `text`) sits on the page."""
+        if block is not None:
+            text = store.block_text(self.db, document_id, block)
+            if text is None:
+                raise QuireError("block_not_found", "That passage is not part of this document.", 404)
+        if not text or not text.strip():
+            raise QuireError("missing_passage", "Say which passage to find: `block` or `q`.", 422)
+        path, _, filetype = self._require_page(document_id, page)
+        found: pdf_pages.PageHighlights = page_workers.run_page_job(self.settings, pdf_pages.passage_job, str(path),
+                                                                    page, text, filetype)
+        return found
+
+    def document_sha(self, document_id: UUID) -> str:
+        return str(self.library.get_document(document_id)["sha256"])

@@ -6,6 +6,7 @@ the process reading a file when its server is killed dies with it."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -148,6 +149,59 @@ def test_a_run_the_build_before_recorded_is_finished_by_this_one(
         assert any(name.endswith("await_documents_step") for name in steps), steps  # the recorded path
         assert not any("patch" in name or name.endswith("document_ready_step") for name in steps), steps
         assert all(n == 1 for key, n in snapshot["executions"].items() if key.startswith(("extract:", "store:")))
+    finally:
+        new.stop()
+
+
+# The last build whose workflows were module-level functions reading a process-wide context: the services
+# they use have been handed to them explicitly since.
+BUILD_BEFORE_EXPLICIT_SERVICES = "78d7a2c"
+
+
+def _git_checkout(rev: str, target: Path) -> Path:
+    if shutil.which("git") is None or subprocess.run(
+            ["git", "-C", str(REPO_ROOT), "cat-file", "-e", f"{rev}^{{commit}}"], capture_output=True,
+            check=False).returncode:
+        pytest.skip(f"the build {rev} is not in this clone's history")
+    target.mkdir()
+    archive = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", rev, "backend", "prompts"],
+                             capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    return target
+
+
+def test_a_run_recorded_before_the_services_were_explicit_is_finished_by_this_build(
+    postgres: ThrowawayPostgres, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    """An upgrade in the middle of a run, across the change that made the workflows' services explicit.
+    DBOS recovers a workflow by the name it recorded (and, for a configured instance's method, by its class
+    and instance names too): the run the earlier build recorded, killed during its embedding, must resume
+    here at its first unfinished step, with nothing redone and nothing orphaned."""
+    before = _git_checkout(BUILD_BEFORE_EXPLICIT_SERVICES, tmp_path / "build-before")
+    url, data_dir, settings = postgres.fresh_database(), tmp_path / "data", {"QUIRE_EMBED_BATCH_SIZE": "4"}
+    files = {"thermo.pdf": _big_pdf(tmp_path / "src.pdf", 12), **MARKDOWN}
+    expected = _expected_blocks(files, tmp_path)
+    old = QuireServer(url, data_dir, fake_ollama.url, checkout=before, **settings).start()
+    try:
+        with old.client() as api:
+            workflow_id = upload(api, files).json()["workflow_id"]
+            fake_ollama.embed_delay_s = 0.4
+            before_kill = wait_until(api, workflow_id, lambda s: s["progress"]["phase"] == "embedding"
+                                      and s["progress"]["done"] >= 2)
+    finally:
+        old.kill()
+    fake_ollama.embed_delay_s = 0.0
+    new = QuireServer(url, data_dir, fake_ollama.url, **settings).start()
+    try:
+        with new.client() as api:
+            snapshot = wait_for_run(api, workflow_id, timeout_s=120)
+        _assert_complete(new, snapshot, expected)
+        runs = snapshot["executions"]
+        assert runs["scan"] == 1, runs
+        assert runs["finish"] == 1, runs
+        assert all(n == 1 for key, n in runs.items() if key.startswith(("extract:", "store:"))), runs
+        started_embeds = {key for key in before_kill["executions"] if key.startswith("embed:")}
+        assert {key for key, n in runs.items() if n > 1} <= started_embeds  # at most the batch in flight
     finally:
         new.stop()
 

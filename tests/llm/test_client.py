@@ -108,12 +108,15 @@ def test_async_and_sync_calls_send_the_same_bodies(client: LLMClient, fake_ollam
     assert sent_async[2]["stream"] is True  # every call streams, so a stuck server is noticed (patience.py)
 
 
-def test_embeddings_are_normalised_and_deterministic(client: LLMClient) -> None:
+def test_embeddings_are_normalised_and_deterministic(client: LLMClient, fake_ollama: FakeOllama) -> None:
     embedder = OllamaEmbedder(client, "embeddinggemma")
+    unit = embedder.embed(["photosynthesis in plants", "tax law"])
+    fake_ollama.embed_scale = 7.5  # a model whose vectors are not of unit length
     first = embedder.embed(["photosynthesis in plants", "tax law"])
     again = embedder.embed(["photosynthesis in plants"])
     assert first.shape == (2, 64)
     assert np.allclose(np.linalg.norm(first, axis=1), 1.0, atol=1e-5)
+    assert np.allclose(first, unit, atol=1e-6)  # the same direction, unit length
     assert np.allclose(first[0], again[0])
     assert embedder.model == "ollama:embeddinggemma"
 

@@ -6,6 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from backend.progress.events import Activity
+from backend.progress.sessions import Rules
 from backend.store.db import Database
 from tests.support.postgres import ThrowawayPostgres
 
@@ -14,3 +16,9 @@ from tests.support.postgres import ThrowawayPostgres
 def db(postgres: ThrowawayPostgres) -> Iterator[Database]:
     with postgres.open_database("quire_progress", min_size=1, max_size=2) as database:
         yield database
+
+
+@pytest.fixture
+def activity(db: Database) -> Activity:
+    """Study activity recorded under the default rules (a 15-minute idle gap, the server's time zone)."""
+    return Activity(db, Rules())

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from backend.progress import badges
-from backend.progress.events import check_badges_soon, record_event
+from backend.progress.events import Activity
 from backend.progress.metrics import METRICS
 from backend.progress.sessions import Rules
 from backend.store import activity
@@ -34,16 +34,16 @@ def test_the_catalogue_is_25_badges_with_every_field() -> None:
     assert catalogue[catalogue["streak_3"].next_level].target > catalogue["streak_3"].target
 
 
-def test_count_badges_at_the_threshold_and_not_before(db: Database) -> None:
+def test_count_badges_at_the_threshold_and_not_before(db: Database, activity: Activity) -> None:
     assert earned(db) == set()
-    record_event(db, "card_review", occurred_at=DAY)
+    activity.record("card_review", occurred_at=DAY)
     assert {"card_rookie", "first_steps"} <= earned(db)
     assert "card_shark" not in earned(db)
     for i in range(1, 249):
         store_only(db, "card_review", DAY + timedelta(seconds=i))
     badges.evaluate(db, Rules(), DAY + timedelta(seconds=249))
     assert "card_shark" not in earned(db)  # 249 reviews
-    record_event(db, "card_review", occurred_at=DAY + timedelta(seconds=250))
+    activity.record("card_review", occurred_at=DAY + timedelta(seconds=250))
     assert "card_shark" in earned(db)
     assert store.awards(db)["card_shark"]["earned_at"] == DAY + timedelta(seconds=250)
 
@@ -53,19 +53,19 @@ def store_only(db: Database, kind: str, when: datetime) -> None:
     activity.insert_event(db, kind, None, when)
 
 
-def test_a_badge_is_earned_once_with_its_first_timestamp(db: Database) -> None:
-    record_event(db, "chat_message", occurred_at=DAY)
-    record_event(db, "chat_message", occurred_at=DAY + timedelta(days=1))
+def test_a_badge_is_earned_once_with_its_first_timestamp(db: Database, activity: Activity) -> None:
+    activity.record("chat_message", occurred_at=DAY)
+    activity.record("chat_message", occurred_at=DAY + timedelta(days=1))
     assert store.awards(db)["curious"]["earned_at"] == DAY
     assert sum(1 for b in badges.badge_list(db, Rules())["badges"] if b.code == "curious") == 1
 
 
-def test_streak_badges_need_consecutive_days(db: Database) -> None:
-    record_event(db, "chat_message", occurred_at=DAY)
-    record_event(db, "chat_message", occurred_at=DAY + timedelta(days=1))
-    record_event(db, "chat_message", occurred_at=DAY + timedelta(days=3))
+def test_streak_badges_need_consecutive_days(db: Database, activity: Activity) -> None:
+    activity.record("chat_message", occurred_at=DAY)
+    activity.record("chat_message", occurred_at=DAY + timedelta(days=1))
+    activity.record("chat_message", occurred_at=DAY + timedelta(days=3))
     assert "streak_3" not in earned(db)
-    record_event(db, "chat_message", occurred_at=DAY + timedelta(days=2))
+    activity.record("chat_message", occurred_at=DAY + timedelta(days=2))
     assert "streak_3" in earned(db)
     assert store.awards(db)["streak_3"]["earned_at"] == DAY + timedelta(days=2)
 
@@ -105,10 +105,10 @@ def wait_for_award(db: Database, code: str, timeout_s: float = 5.0) -> datetime:
     return awards[code]["earned_at"]
 
 
-def test_chat_questions_are_judged_soon_and_a_burst_is_judged_once(db: Database) -> None:
+def test_chat_questions_are_judged_soon_and_a_burst_is_judged_once(db: Database, activity: Activity) -> None:
     # A chat question's event is stored with the question; its badge check runs after the answer, at once.
     store_only(db, "chat_message", DAY)
-    check_badges_soon(db, DAY)
+    activity.check_badges_soon(DAY)
     assert wait_for_award(db, "curious") == DAY
     # A burst within the check interval is judged by one check, stamped with the burst's newest question:
     # the 100th question earns "inquisitive", but the check sees the 105th too.
@@ -116,5 +116,5 @@ def test_chat_questions_are_judged_soon_and_a_burst_is_judged_once(db: Database)
     for at in burst:
         store_only(db, "chat_message", at)
     for at in burst:
-        check_badges_soon(db, at)
+        activity.check_badges_soon(at)
     assert wait_for_award(db, "inquisitive") == DAY + timedelta(seconds=104)

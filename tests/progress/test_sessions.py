@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from backend.progress.events import record_event
+from backend.progress.events import Activity
 from backend.progress.sessions import Event, Rules, as_events, derive_sessions
 from backend.store import progress as store
 from backend.store.db import Database
@@ -51,14 +51,14 @@ def test_no_events_no_sessions() -> None:
     assert derive_sessions([], Rules()) == []
 
 
-def test_postgres_session_spans_match_the_python_derivation(db: Database) -> None:
+def test_postgres_session_spans_match_the_python_derivation(db: Database, activity: Activity) -> None:
     """Badges read sessions from SQL aggregates; they must equal what the dashboard derives in Python."""
     rng = random.Random(5)
     at = datetime(2026, 3, 1, 6, 0, tzinfo=UTC)
     kinds = ["chat_message", "quiz_answer", "card_review", "lesson_read"]
     for _ in range(300):
         at += timedelta(seconds=rng.choice([5, 40, 300, 899, 900, 901, 3600, 86_400]) + rng.random())
-        record_event(db, rng.choice(kinds), occurred_at=at)  # type: ignore[arg-type]
+        activity.record(rng.choice(kinds), occurred_at=at)  # type: ignore[arg-type]
     rules = Rules(idle_gap_s=900)
     python = derive_sessions(as_events(store.events(db)), rules)
     sql = store.session_spans(db, rules.idle_gap_s, rules.min_event_s)
@@ -67,15 +67,15 @@ def test_postgres_session_spans_match_the_python_derivation(db: Database) -> Non
     assert len(sql) > 50
 
 
-def test_a_repeat_within_the_window_is_not_a_new_event(db: Database) -> None:
+def test_a_repeat_within_the_window_is_not_a_new_event(db: Database, activity: Activity) -> None:
     start = datetime(2026, 5, 4, 10, 0, tzinfo=UTC)
     ref = "lesson:w:1"
-    assert record_event(db, "lesson_read", ref=ref, occurred_at=start, unless_within_s=300) is not None
-    assert record_event(db, "lesson_read", ref=ref, occurred_at=start + timedelta(seconds=120),
+    assert activity.record("lesson_read", ref=ref, occurred_at=start, unless_within_s=300) is not None
+    assert activity.record("lesson_read", ref=ref, occurred_at=start + timedelta(seconds=120),
                         unless_within_s=300) is None
-    assert record_event(db, "lesson_read", ref="lesson:w:2", occurred_at=start + timedelta(seconds=130),
+    assert activity.record("lesson_read", ref="lesson:w:2", occurred_at=start + timedelta(seconds=130),
                         unless_within_s=300) is not None  # another lesson
-    assert record_event(db, "lesson_read", ref=ref, occurred_at=start + timedelta(seconds=400),
+    assert activity.record("lesson_read", ref=ref, occurred_at=start + timedelta(seconds=400),
                         unless_within_s=300) is not None  # read again later
     with db.connection() as conn:
         (count,) = conn.execute("SELECT count(*) FROM activity_events WHERE ref = %s", (ref,)).fetchone().values()

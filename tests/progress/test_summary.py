@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from backend.progress import summary
-from backend.progress.events import record_event
+from backend.progress.events import Activity
 from backend.progress.sessions import Rules
 from backend.store.db import Database
 
@@ -28,10 +28,10 @@ def test_streaks_current_and_longest() -> None:
     assert summary.streaks(set(), today) == (0, 0)
 
 
-def test_summary_counts_time_sessions_and_streaks(db: Database) -> None:
+def test_summary_counts_time_sessions_and_streaks(db: Database, activity: Activity) -> None:
     for when, kind in [(at(2, 9), "chat_message"), (at(2, 9, 10), "quiz_answer"), (at(1, 20), "card_review"),
                        (at(0, 8), "lesson_read"), (at(0, 11), "chat_message")]:
-        record_event(db, kind, occurred_at=when)
+        activity.record(kind, occurred_at=when)
     result = summary.summary(db, BERLIN, now=NOW)
     assert result["sessions"] == 4
     assert result["total_seconds"] == (600 + 60) + 60 + 60 + 60
@@ -41,10 +41,10 @@ def test_summary_counts_time_sessions_and_streaks(db: Database) -> None:
     assert result["timezone"] == "Europe/Berlin"
 
 
-def test_daily_series_is_zero_filled_and_uses_the_study_zone(db: Database) -> None:
+def test_daily_series_is_zero_filled_and_uses_the_study_zone(db: Database, activity: Activity) -> None:
     # 23:30 UTC on June 8 is 01:30 on June 9 in Berlin
-    record_event(db, "quiz_answer", occurred_at=datetime(2026, 6, 8, 23, 30, tzinfo=UTC))
-    record_event(db, "quiz_answer", occurred_at=datetime(2026, 6, 8, 23, 35, tzinfo=UTC))
+    activity.record("quiz_answer", occurred_at=datetime(2026, 6, 8, 23, 30, tzinfo=UTC))
+    activity.record("quiz_answer", occurred_at=datetime(2026, 6, 8, 23, 35, tzinfo=UTC))
     series = summary.daily(db, BERLIN, 7, now=NOW)
     assert [d["date"] for d in series["days"]] == [date(2026, 6, 4) + timedelta(days=i) for i in range(7)]
     by_date = {d["date"]: d for d in series["days"]}
@@ -62,11 +62,11 @@ def test_a_year_of_days_can_be_asked_for(db: Database) -> None:
     assert series["start"] == date(2025, 6, 11)
 
 
-def test_breakdown_splits_study_time_by_activity(db: Database) -> None:
-    record_event(db, "chat_message", occurred_at=at(0, 9))
-    record_event(db, "card_review", occurred_at=at(0, 9, 5))
-    record_event(db, "card_review", occurred_at=at(0, 9, 6))
-    record_event(db, "mindmap_export", occurred_at=at(40, 9))
+def test_breakdown_splits_study_time_by_activity(db: Database, activity: Activity) -> None:
+    activity.record("chat_message", occurred_at=at(0, 9))
+    activity.record("card_review", occurred_at=at(0, 9, 5))
+    activity.record("card_review", occurred_at=at(0, 9, 6))
+    activity.record("mindmap_export", occurred_at=at(40, 9))
     items = {i["kind"]: i for i in summary.breakdown(db, BERLIN, now=NOW)["items"]}
     assert (items["chat_message"]["seconds"], items["card_review"]["seconds"]) == (300, 120)
     assert items["card_review"]["events"] == 2
@@ -77,11 +77,11 @@ def test_breakdown_splits_study_time_by_activity(db: Database) -> None:
     assert round(sum(i["share"] for i in recent.values()), 3) == 1.0
 
 
-def test_day_detail_and_session_list(db: Database) -> None:
-    record_event(db, "quiz_answer", ref="quiz:1", occurred_at=at(1, 7))
-    record_event(db, "quiz_answer", ref="quiz:1", occurred_at=at(1, 7, 5))
-    record_event(db, "chat_message", occurred_at=at(1, 12))
-    record_event(db, "chat_message", occurred_at=at(0, 12))
+def test_day_detail_and_session_list(db: Database, activity: Activity) -> None:
+    activity.record("quiz_answer", ref="quiz:1", occurred_at=at(1, 7))
+    activity.record("quiz_answer", ref="quiz:1", occurred_at=at(1, 7, 5))
+    activity.record("chat_message", occurred_at=at(1, 12))
+    activity.record("chat_message", occurred_at=at(0, 12))
     day = summary.day_detail(db, BERLIN, date(2026, 6, 9))
     assert [s["events"] for s in day["sessions"]] == [2, 1]
     assert [e["local_time"] for e in day["events"]] == ["09:00:00", "09:05:00", "14:00:00"]

@@ -1,5 +1,5 @@
-"""Fixtures for service-level study and progress tests: a fresh migrated database, and an app context
-whose model client talks to the fake Ollama (no server process, no DBOS)."""
+"""Fixtures for service-level study and progress tests: a fresh migrated database, a model client that
+talks to the fake Ollama and the prompt library (no server process, no DBOS)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from collections.abc import Iterator
 import pytest
 
 from backend.config import Settings
-from backend.context import AppContext
 from backend.llm.client import LLMClient
 from backend.llm.prompts import PromptLibrary
+from backend.progress.events import Activity
+from backend.progress.sessions import Rules
 from backend.store.db import Database
 from tests.support.fake_ollama import FakeOllama
 from tests.support.postgres import ThrowawayPostgres
@@ -23,9 +24,16 @@ def db(postgres: ThrowawayPostgres) -> Iterator[Database]:
 
 
 @pytest.fixture
-def ctx(db: Database, fake_ollama: FakeOllama) -> AppContext:
-    """Services need only what they use: the database, the model client and the prompt library."""
+def llm(fake_ollama: FakeOllama) -> LLMClient:
     settings = Settings(_env_file=None, OLLAMA_HOST=fake_ollama.url)  # type: ignore[call-arg]
-    llm = LLMClient(fake_ollama.url, settings.chat_model, settings.embed_model, timeout_s=10)
-    return AppContext(settings=settings, db=db, llm=llm, embedder=None, prompts=PromptLibrary(settings.prompts_dir),  # type: ignore[arg-type]
-                      search=None, membership=None)  # type: ignore[arg-type]
+    return LLMClient(fake_ollama.url, settings.chat_model, settings.embed_model, timeout_s=10)
+
+
+@pytest.fixture
+def prompts() -> PromptLibrary:
+    return PromptLibrary(Settings(_env_file=None).prompts_dir)  # type: ignore[call-arg]
+
+
+@pytest.fixture
+def activity(db: Database) -> Activity:
+    return Activity(db, Rules())

@@ -8,7 +8,8 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from backend.context import AppContext
+from backend.llm.client import LLMClient
+from backend.llm.prompts import PromptLibrary
 from backend.study.flashcards import CardBatch, CardItem
 from backend.study.generation import (
     GenerationFailed,
@@ -95,7 +96,7 @@ def test_true_false_options_are_normalised() -> None:
 
 
 # -- the model call ------------------------------------------------------------------------------------
-def test_items_call_sends_schema_and_low_temperature_and_keeps_grounding(ctx: AppContext,
+def test_items_call_sends_schema_and_low_temperature_and_keeps_grounding(llm: LLMClient, prompts: PromptLibrary,
                                                                          fake_ollama: FakeOllama) -> None:
     reply = {"questions": [mcq("Where does photosynthesis happen?", ["P1", "P7"]),
                            {**mcq("Broken?"), "options": ["only one"]},
@@ -103,10 +104,10 @@ def test_items_call_sends_schema_and_low_temperature_and_keeps_grounding(ctx: Ap
                            mcq("Where does photosynthesis happen?", ["P1"]),  # a repeat
                            mcq("Extra question beyond the count?", ["P2"])]}
     fake_ollama.script(Reply(content=json.dumps(reply)))
-    prompt = ctx.prompts.render("quiz", passages=render(PASSAGES), count=2, difficulty="beginner", types="mcq",
+    prompt = prompts.render("quiz", passages=render(PASSAGES), count=2, difficulty="beginner", types="mcq",
                                 focus="the material")
     report = Report()
-    items = generate_items(ctx, prompt, QuizItem, QuizBatch, "questions", 2, PASSAGES, report)
+    items = generate_items(llm, prompt, QuizItem, QuizBatch, "questions", 2, PASSAGES, report)
     request = fake_ollama.chat_requests[0]
     assert request["format"] == with_count(json_schema(QuizBatch), "questions", 2)
     assert request["format"]["properties"]["questions"]["minItems"] == 2
@@ -123,11 +124,11 @@ def test_items_call_sends_schema_and_low_temperature_and_keeps_grounding(ctx: Ap
                                    "filename": "notes.md", "page": None}
 
 
-def test_items_call_with_garbage_or_nothing_valid_fails_clearly(ctx: AppContext, fake_ollama: FakeOllama) -> None:
+def test_items_call_with_garbage_or_nothing_valid_fails_clearly(llm: LLMClient, fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply(content="Sorry, I can't do that."), Reply(content='{"cards": [{"front": "x"}]}'))
     report = Report()
     with pytest.raises(GenerationFailed) as failure:
-        generate_items(ctx, "Cards please.", CardItem, CardBatch, "cards", 10, PASSAGES, report)
+        generate_items(llm, "Cards please.", CardItem, CardBatch, "cards", 10, PASSAGES, report)
     assert failure.value.code == "generation_failed"
     # Asked once more, for all ten, saying what was wrong; then given up.
     assert len(fake_ollama.chat_requests) == 2
@@ -136,8 +137,8 @@ def test_items_call_with_garbage_or_nothing_valid_fails_clearly(ctx: AppContext,
     assert report.dropped["not the JSON asked for"] == 1
 
 
-def outline_prompt(ctx: AppContext, lessons: int) -> str:
-    return ctx.prompts.render("workshop_outline", passages=render(PASSAGES), lessons=lessons, difficulty="beginner")
+def outline_prompt(prompts: PromptLibrary, lessons: int) -> str:
+    return prompts.render("workshop_outline", passages=render(PASSAGES), lessons=lessons, difficulty="beginner")
 
 
 def outline(lessons: int) -> dict:
@@ -147,9 +148,10 @@ def outline(lessons: int) -> dict:
                         for i in range(lessons)], "source_block_ids": ["P1"]}
 
 
-def test_outline_is_retried_once_with_a_stricter_reminder(ctx: AppContext, fake_ollama: FakeOllama) -> None:
+def test_outline_is_retried_once_with_a_stricter_reminder(
+        llm: LLMClient, prompts: PromptLibrary, fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply(content='{"title": "Energy"}'), Reply(content=json.dumps(outline(3))))
-    result = generate_object(ctx, outline_prompt(ctx, 3), Outline, "workshop outline", Report())
+    result = generate_object(llm, outline_prompt(prompts, 3), Outline, "workshop outline", Report())
     assert len(result.lessons) == 3
     second = fake_ollama.chat_requests[1]["messages"]
     assert [m["role"] for m in second] == ["user", "assistant", "user"]
@@ -157,16 +159,18 @@ def test_outline_is_retried_once_with_a_stricter_reminder(ctx: AppContext, fake_
     assert "summary" in second[-1]["content"]
 
 
-def test_outline_failing_twice_is_a_clear_error(ctx: AppContext, fake_ollama: FakeOllama) -> None:
+def test_outline_failing_twice_is_a_clear_error(
+        llm: LLMClient, prompts: PromptLibrary, fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply(content=json.dumps(outline(2))), Reply(content="no"))
     with pytest.raises(GenerationFailed, match="workshop outline after a retry"):
-        generate_object(ctx, outline_prompt(ctx, 3), Outline, "workshop outline", Report())
+        generate_object(llm, outline_prompt(prompts, 3), Outline, "workshop outline", Report())
     assert len(fake_ollama.chat_requests) == 2
 
 
-def test_check_rejections_also_trigger_the_retry(ctx: AppContext, fake_ollama: FakeOllama) -> None:
+def test_check_rejections_also_trigger_the_retry(
+        llm: LLMClient, prompts: PromptLibrary, fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply(content=json.dumps(outline(3))), Reply(content=json.dumps(outline(5))))
-    result = generate_object(ctx, outline_prompt(ctx, 5), Outline, "workshop outline", Report(),
+    result = generate_object(llm, outline_prompt(prompts, 5), Outline, "workshop outline", Report(),
                              check=lambda o: None if len(o.lessons) >= 5 else "too few lessons")
     assert len(result.lessons) == 5
     assert "too few lessons" in fake_ollama.chat_requests[1]["messages"][-1]["content"]
@@ -195,26 +199,26 @@ SECTIONS = ("Introduction", "Core content", "Key takeaways", "Self-check")
 
 
 def test_a_lesson_missing_sections_is_asked_for_once_more_then_the_fuller_answer_kept(
-        ctx: AppContext, fake_ollama: FakeOllama) -> None:
+        llm: LLMClient, fake_ollama: FakeOllama) -> None:
     partial = "## Introduction\nWhy it matters.\n\n## Core content\nThe substance of the lesson."
     fuller = partial + "\n\n## Key takeaways\n- One point."
     fake_ollama.script(Reply(content=partial), Reply(content=fuller))
-    assert generate_markdown(ctx, "Write the lesson.", SECTIONS) == fuller  # still short of a self-check
+    assert generate_markdown(llm, "Write the lesson.", SECTIONS) == fuller  # still short of a self-check
     reminder = fake_ollama.chat_requests[1]["messages"][-1]["content"]
     assert '"## Key takeaways", "## Self-check"' in reminder
 
     # A worse second answer does not replace a better first one; a complete first answer is not retried.
     fake_ollama.script(Reply(content=fuller), Reply(content="## Introduction\nOnly the beginning, again."))
-    assert generate_markdown(ctx, "Write the lesson.", SECTIONS) == fuller
+    assert generate_markdown(llm, "Write the lesson.", SECTIONS) == fuller
     complete = (fuller.replace("## Introduction", "## Introduction: why")
                 + "\n\n### Self check\n1. Why?\n**Answer:** Because.")
     before = len(fake_ollama.chat_requests)
     fake_ollama.script(Reply(content=complete))
-    assert generate_markdown(ctx, "Write the lesson.", SECTIONS) == complete
+    assert generate_markdown(llm, "Write the lesson.", SECTIONS) == complete
     assert len(fake_ollama.chat_requests) == before + 1
 
 
-def test_an_empty_lesson_fails_after_the_retry(ctx: AppContext, fake_ollama: FakeOllama) -> None:
+def test_an_empty_lesson_fails_after_the_retry(llm: LLMClient, fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply(content="Sure!"), Reply(content="   "))
     with pytest.raises(GenerationFailed):
-        generate_markdown(ctx, "Write the lesson.", SECTIONS)
+        generate_markdown(llm, "Write the lesson.", SECTIONS)

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from backend.context import AppContext
 from backend.retrieval.types import Scope
 from backend.store import study_sources
 from backend.store.db import Database
@@ -18,11 +17,6 @@ from backend.study.errors import GenerationFailed
 from backend.study.passages import _candidate, allot, mmr, render, scope_passages
 
 EMBED_MODEL = "test:model"
-
-
-@dataclass
-class _Embedder:
-    model: str = EMBED_MODEL
 
 
 def add_document(db: Database, name: str, texts: list[str], vectors: list[list[float]] | None = None) -> str:
@@ -39,11 +33,6 @@ def add_document(db: Database, name: str, texts: list[str], vectors: list[list[f
                 (str(uuid.uuid4()), doc_id, doc_id, i, text, i + 1, vector, EMBED_MODEL if vectors else None),
             )
     return doc_id
-
-
-@pytest.fixture
-def passages_ctx(ctx: AppContext) -> AppContext:
-    return replace(ctx, embedder=_Embedder())  # type: ignore[arg-type]
 
 
 def test_allot_splits_evenly_within_what_each_document_has() -> None:
@@ -81,16 +70,16 @@ def test_a_long_document_is_sampled_evenly_and_only_scoped_documents_are_read(db
     assert other not in {r["document_id"] for r in rows}
 
 
-def test_scope_passages_cover_every_document_with_keys_in_reading_order(passages_ctx: AppContext) -> None:
+def test_scope_passages_cover_every_document_with_keys_in_reading_order(db: Database) -> None:
     names = [f"{uuid.uuid4().hex[:6]}-{n}.md" for n in ("a", "b", "c")]
     vectors = [[1.0, 0.0], [0.0, 1.0], [0.7, 0.7], [0.6, 0.8]]
-    ids = [add_document(passages_ctx.db, name, [f"{name} part {i}" for i in range(4)], vectors) for name in names]
-    passages = scope_passages(passages_ctx, Scope(document_ids=frozenset(ids)), 6)
+    ids = [add_document(db, name, [f"{name} part {i}" for i in range(4)], vectors) for name in names]
+    passages = scope_passages(db, EMBED_MODEL, Scope(document_ids=frozenset(ids)), 6)
     assert len(passages) == 6
     assert {p.filename for p in passages} == set(names)
     assert [p.key for p in passages] == [f"P{i}" for i in range(1, 7)]
     assert [p.filename for p in passages] == sorted(p.filename for p in passages)
-    one = scope_passages(passages_ctx, Scope(document_ids=frozenset(ids[:1])), 6)
+    one = scope_passages(db, EMBED_MODEL, Scope(document_ids=frozenset(ids[:1])), 6)
     assert {p.filename for p in one} == {names[0]}
     assert len(one) == 4
     text = render(one)
@@ -98,7 +87,7 @@ def test_scope_passages_cover_every_document_with_keys_in_reading_order(passages
     assert f'source="{names[0]}, p. 1"' in text
 
 
-def test_a_scope_without_text_is_a_clear_failure(passages_ctx: AppContext) -> None:
+def test_a_scope_without_text_is_a_clear_failure(db: Database) -> None:
     with pytest.raises(GenerationFailed) as failure:
-        scope_passages(passages_ctx, Scope(document_ids=frozenset({str(uuid.uuid4())})), 5)
+        scope_passages(db, EMBED_MODEL, Scope(document_ids=frozenset({str(uuid.uuid4())})), 5)
     assert failure.value.code == "empty_scope"

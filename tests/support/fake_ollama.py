@@ -96,6 +96,8 @@ class FakeOllama:
             self.embed_requests: list[dict[str, Any]] = []
             self.synonyms: dict[str, str] = {}
             self.embed_delay_s = 0.0
+            # Ollama's models do not all answer unit vectors: anything but 1 scales each one (Quire normalises).
+            self.embed_scale = 1.0
             self.embed_gate.set()  # releases any request still held by the previous test
             self.embed_failures = 0
             self.embed_error_status = 500
@@ -327,7 +329,8 @@ class _Handler(BaseHTTPRequestHandler):
         texts = body.get("input") or []
         texts = [texts] if isinstance(texts, str) else texts
         space = "" if body.get("model", "").split(":")[0] == "embeddinggemma" else body.get("model", "")
-        vectors = [hash_embedding(t, fake.embed_dim, fake.synonyms, space) for t in texts]
+        vectors = [[x * fake.embed_scale for x in hash_embedding(t, fake.embed_dim, fake.synonyms, space)]
+                   for t in texts]
         self._json(200, {"model": body.get("model"), "embeddings": vectors, "total_duration": 1})
 
     def _show(self, body: dict[str, Any]) -> None:

@@ -2,21 +2,19 @@
 
 Each server gets its own database on the test Postgres, its own data folder and a free port, and talks
 to the fake Ollama. `kill()` sends SIGKILL (a real crash); `restart()` starts it again on the same
-database, data folder and port, as a user would.
+database, data folder and port, as a user would. A start that fails or times out kills the process.
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
+
+from tests.support.process import QuireProcess
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,14 +25,16 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-class QuireServer:
+class QuireServer(QuireProcess):
+    kind = "server"
+
     def __init__(self, database_url: str, data_dir: Path, ollama_url: str, *, checkout: Path = REPO_ROOT,
                  **env: str) -> None:
         self.database_url = database_url
         self.data_dir = data_dir
         self.checkout = checkout  # whose code runs: this repository, or another checkout to compare with
         self.port = free_port()
-        self.env = {
+        super().__init__("backend.main", data_dir / "server.log", {
             **os.environ,
             "DATABASE_URL": database_url,
             "QUIRE_DATA_DIR": str(data_dir),
@@ -46,10 +46,7 @@ class QuireServer:
             "PYTHONUNBUFFERED": "1",
             "QUIRE_ENV_FILE": "/dev/null",
             **env,
-        }
-        self.log_path = data_dir / "server.log"
-        self.process: subprocess.Popen[bytes] | None = None
-        self.starts = 0
+        }, checkout)
 
     @property
     def url(self) -> str:
@@ -61,49 +58,15 @@ class QuireServer:
     # Generous: on a shared 2-core machine a start (imports, migrations, index, DBOS) took over 90 s at
     # load 15-40; a process that fails to start is noticed at once by its exit, not by this limit.
     def start(self, timeout_s: float = 300.0) -> QuireServer:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        log = self.log_path.open("ab")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "backend.main"], cwd=self.checkout, env=self.env, stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        self.starts += 1
-        self._wait_ready(timeout_s)
+        self.launch(timeout_s, self._answers_health)
         return self
 
-    def _wait_ready(self, timeout_s: float) -> None:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            assert self.process is not None
-            if self.process.poll() is not None:
-                raise RuntimeError(f"Quire server exited with {self.process.returncode}:\n{self.log_tail()}")
-            try:
-                if httpx.get(f"{self.url}/api/health", timeout=2.0).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise TimeoutError(f"Quire server did not become ready:\n{self.log_tail()}")
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown hooks run, exactly like a crash."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.kill()
+    def _answers_health(self) -> bool:
+        try:
+            return httpx.get(f"{self.url}/api/health", timeout=2.0).status_code == 200
+        except httpx.HTTPError:
+            return False
 
     def restart(self) -> QuireServer:
         self.stop()
         return self.start()
-
-    def log_tail(self, lines: int = 80) -> str:
-        if not self.log_path.exists():
-            return ""
-        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])

@@ -18,6 +18,7 @@ import zlib
 from pathlib import Path
 from typing import BinaryIO
 
+from backend.errors import ErrorCode
 from backend.ingest.types import ExtractionError
 
 MAX_TOTAL_BYTES = 300 * 1024 * 1024
@@ -72,10 +73,14 @@ def office_stream(path: Path, kind: str) -> BinaryIO:
     return copy
 
 
+_CORRUPT: dict[str, ErrorCode] = {"docx": "docx_corrupt", "pptx": "pptx_corrupt", "xlsx": "xlsx_corrupt"}
+
+
 def corrupt_office_file(kind: str) -> ExtractionError:
     """The error for an Office file that cannot be read, e.g. ``docx_corrupt``."""
     label = OFFICE_LABELS.get(kind, "Office document")
-    return ExtractionError(f"{kind}_corrupt", f"This .{kind} file is damaged or is not a real {label}.")
+    return ExtractionError(_CORRUPT.get(kind, "extract_failed"),
+                           f"This .{kind} file is damaged or is not a real {label}.")
 
 
 def open_zip(path: Path, kind: str) -> zipfile.ZipFile:

@@ -2534,14 +2534,19 @@ export interface components {
         /** Error */
         Error: {
             error: {
-                /** @description What went wrong, for programs (`not_found`, ...) */
-                code: string;
+                code: components["schemas"]["ErrorCode"];
                 /** @description More, where the error has it (per-field problems of a 422) */
                 details?: unknown;
                 /** @description What went wrong, in words for people */
                 message: string;
             };
         };
+        /**
+         * ErrorCode
+         * @description What went wrong, for programs (`not_found`, ...)
+         * @enum {string}
+         */
+        ErrorCode: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "too_large" | "unsupported_media_type" | "invalid_request" | "too_many_requests" | "unavailable" | "http_error" | "internal_error" | "host_not_allowed" | "cross_site_request" | "database_unavailable" | "busy" | "malformed_upload" | "request_too_large" | "too_many_fields" | "field_too_large" | "too_many_files" | "no_files" | "empty_file" | "duplicate_name" | "invalid_category" | "invalid_on_conflict" | "name_conflict" | "name_taken" | "unsupported_type" | "content_mismatch" | "zip_bomb" | "pdf_corrupt" | "pdf_encrypted" | "pdf_no_pages" | "unreadable_pdf" | "csv_corrupt" | "docx_corrupt" | "pptx_corrupt" | "xlsx_corrupt" | "image_too_large" | "image_unreadable" | "ocr_unreadable" | "invalid_filename" | "no_text" | "extract_failed" | "file_missing" | "original_missing" | "not_ready" | "not_failed" | "not_trashed" | "current_version" | "invalid_document_id" | "unknown_documents" | "scope_too_large" | "url_invalid" | "url_scheme" | "url_private" | "url_unresolvable" | "url_unreachable" | "url_timeout" | "url_redirects" | "url_http_error" | "url_too_large" | "not_a_pdf" | "page_out_of_range" | "page_too_complex" | "block_not_found" | "missing_passage" | "invalid_page_range" | "out_of_range" | "empty_query" | "query_too_long" | "empty_message" | "message_too_long" | "too_many_attachments" | "invalid_attachment" | "unsupported_attachment" | "attachment_too_large" | "attachment_unreadable" | "attachment_failed" | "invalid_session_id" | "rewind_without_session" | "reuse_without_rewind" | "invalid_content" | "model_unavailable" | "model_error" | "empty_answer" | "prompt_error" | "storage_error" | "generation_failed" | "empty_scope" | "empty_title" | "lessons_incomplete" | "already_answered" | "invalid_choice" | "review_conflict" | "unknown_nodes" | "voice_unavailable" | "missing_audio" | "empty_audio" | "audio_too_large" | "audio_too_long" | "unreadable_audio" | "unsupported_audio" | "unsupported_language";
         /** EventOut */
         EventOut: {
             /** Id */
@@ -3656,8 +3661,11 @@ export interface components {
         };
         /** RejectedUpload */
         RejectedUpload: {
-            /** Code */
-            code: string;
+            /**
+             * Code
+             * @enum {string}
+             */
+            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "too_large" | "unsupported_media_type" | "invalid_request" | "too_many_requests" | "unavailable" | "http_error" | "internal_error" | "host_not_allowed" | "cross_site_request" | "database_unavailable" | "busy" | "malformed_upload" | "request_too_large" | "too_many_fields" | "field_too_large" | "too_many_files" | "no_files" | "empty_file" | "duplicate_name" | "invalid_category" | "invalid_on_conflict" | "name_conflict" | "name_taken" | "unsupported_type" | "content_mismatch" | "zip_bomb" | "pdf_corrupt" | "pdf_encrypted" | "pdf_no_pages" | "unreadable_pdf" | "csv_corrupt" | "docx_corrupt" | "pptx_corrupt" | "xlsx_corrupt" | "image_too_large" | "image_unreadable" | "ocr_unreadable" | "invalid_filename" | "no_text" | "extract_failed" | "file_missing" | "original_missing" | "not_ready" | "not_failed" | "not_trashed" | "current_version" | "invalid_document_id" | "unknown_documents" | "scope_too_large" | "url_invalid" | "url_scheme" | "url_private" | "url_unresolvable" | "url_unreachable" | "url_timeout" | "url_redirects" | "url_http_error" | "url_too_large" | "not_a_pdf" | "page_out_of_range" | "page_too_complex" | "block_not_found" | "missing_passage" | "invalid_page_range" | "out_of_range" | "empty_query" | "query_too_long" | "empty_message" | "message_too_long" | "too_many_attachments" | "invalid_attachment" | "unsupported_attachment" | "attachment_too_large" | "attachment_unreadable" | "attachment_failed" | "invalid_session_id" | "rewind_without_session" | "reuse_without_rewind" | "invalid_content" | "model_unavailable" | "model_error" | "empty_answer" | "prompt_error" | "storage_error" | "generation_failed" | "empty_scope" | "empty_title" | "lessons_incomplete" | "already_answered" | "invalid_choice" | "review_conflict" | "unknown_nodes" | "voice_unavailable" | "missing_audio" | "empty_audio" | "audio_too_large" | "audio_too_long" | "unreadable_audio" | "unsupported_audio" | "unsupported_language";
             /** Filename */
             filename: string;
             /** Message */
