@@ -46,7 +46,7 @@ ErrorCode = Literal[
     "generation_failed", "empty_scope", "empty_title", "lessons_incomplete", "already_answered",
     "invalid_choice", "review_conflict", "unknown_nodes",
     # voice
-    "voice_unavailable", "missing_audio", "empty_audio", "audio_too_large", "audio_too_long",
+    "voice_unavailable", "missing_audio", "audio_too_large", "audio_too_long",
     "unreadable_audio", "unsupported_audio", "unsupported_language", "audio_too_complex",
     # the study loop: weak spots, the scheduler's fit, exam plans, items whose source changed, card drafts
     "no_weak_spots", "not_enough_reviews", "optimizer_missing", "fit_failed", "exam_in_past", "exam_too_far",

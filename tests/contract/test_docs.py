@@ -34,8 +34,9 @@ def test_documented_settings_exist() -> None:
 
 
 def _rendered_prompt_names() -> set[str]:
-    # prompts.render("name", ...), prompts.template("name") and the study generators' fitted_prompt(ctx, "name", ...)
-    pattern = re.compile(r"""(?:(?:render|template)\(\s*|fitted_prompt\(\s*\w+,\s*)["']([a-z0-9_]+)["']""")
+    # prompts.render("name", ...), prompts.template("name") and the study generators'
+    # fitted_prompt(llm, prompts, "name", ...)
+    pattern = re.compile(r"""(?:(?:render|template)\(\s*|fitted_prompt\(\s*[\w.]+,\s*[\w.]+,\s*)["']([a-z0-9_]+)["']""")
     names = set()
     for path in (ROOT / "backend").rglob("*.py"):
         names.update(pattern.findall(path.read_text()))
