@@ -30,9 +30,9 @@ from backend.process import configure_process
 configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
 
 from backend.llm.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS
+from backend.retrieval.bm25 import BM25Params
 from backend.retrieval.hybrid import HybridIndex
 from backend.retrieval.relevance import RELEVANT_COVERAGE
-from backend.retrieval.sparse import BM25Params
 from backend.retrieval.tokenizer import Analyzer
 from scripts.eval_retrieval import (
     DEFAULT_COLLECTION,

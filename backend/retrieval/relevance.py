@@ -19,9 +19,9 @@ chosen on the tuning half of Cranfield and a set of off-topic questions (scripts
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from backend.retrieval.sparse import BM25Params, SparseIndex
+from backend.retrieval.bm25 import BM25Params, KeywordStatistics
 from backend.retrieval.tokenizer import Analyzer
 
 # The lowest coverage of a relevant passage (see scripts/eval_relevance.py for how it was chosen).
@@ -59,20 +59,15 @@ def coverage(groups: Sequence[tuple[float, tuple[str, ...]]], terms: Sequence[st
 
 
 class Judge:
-    """`coverage` of passages for one query, against one state of the keyword channel's statistics."""
+    """`coverage` of passages for one query, against one state of the keyword channel's statistics (`stats`
+holds the document frequencies of the query's terms)."""
 
-    def __init__(self, analyzer: Analyzer, idf: Callable[[str], float], average_length: float,
-                 params: BM25Params, query: str) -> None:
+    def __init__(self, analyzer: Analyzer, stats: KeywordStatistics, params: BM25Params, query: str) -> None:
         self._analyzer = analyzer
         self._params = params
         # A word's weight: the idf of its best-known alternative (a word the vault lacks: the rarest idf).
-        self._groups = [(min(idf(t) for t in alts), alts) for alts in query_terms(analyzer, query)]
-        self._average = average_length
-
-    @classmethod
-    def of(cls, sparse: SparseIndex, query: str) -> Judge:
-        """The judge of the in-memory keyword channel's current state."""
-        return cls(sparse.analyzer, sparse.idf, sparse.average_length, sparse.params, query)
+        self._groups = [(min(stats.idf(t) for t in alts), alts) for alts in query_terms(analyzer, query)]
+        self._average = stats.average_length
 
     def __call__(self, text: str) -> float:
         terms = self._analyzer.terms(text, self._analyzer.language_of(text))

@@ -264,13 +264,6 @@ def iter_stale_terms(db: Database, analyzer: str, batch_rows: int = 2000) -> Ite
             yield rows
 
 
-def live_document_ids(db: Database, document_ids: Sequence[str]) -> set[str]:
-    with db.connection() as conn:
-        rows = conn.execute("SELECT DISTINCT document_id::text AS id FROM blocks WHERE is_live"
-                            " AND document_id = ANY(%s::uuid[])", (list(document_ids),)).fetchall()
-    return {r["id"] for r in rows}
-
-
 def index_stats(db: Database, model: str) -> dict[str, int]:
     """Live and embedded blocks and documents (counted: meant for the health and vault panels)."""
     with db.connection() as conn:
