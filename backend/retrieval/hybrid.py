@@ -208,6 +208,10 @@ class HybridIndex:
         """`pipeline.search` over the index as it is now (one snapshot for the whole search)."""
         return pipeline.search(_View(self, self._snapshot), query, k, scope, mode, query_vector)
 
+    def keyword_statistics(self, terms: Sequence[str]) -> KeywordStatistics:
+        """BM25's statistics of these terms in the index as it is now."""
+        return self._snapshot.sparse.statistics(terms)
+
     def copies_in(self, snap: _Snapshot, block_ids: Sequence[str]) -> Mapping[str, Sequence[Copy]]:
         """The live ones of `block_ids`, each with its document's live blocks of the same text. From the
         source, a block that is no longer live there (deleted or replaced by another process, whose change

@@ -18,7 +18,7 @@ from backend.llm.embedders import l2_normalise
 from backend.retrieval.bm25 import BM25Params, KeywordStatistics, term_weights
 from backend.retrieval.fusion import Fused
 from backend.retrieval.hits import make_hit
-from backend.retrieval.relevance import Judge
+from backend.retrieval.relevance import Judge, judged_terms
 from backend.retrieval.repeats import distinct_passages
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Copy, Hit, Ranking, Scope, SearchMode
@@ -79,7 +79,7 @@ def search(view: SearchView, query: str, k: int, scope: Scope | None = None, mod
     if k <= 0:
         return []
     terms = view.analyzer.terms(query) if query.strip() else []
-    stats = view.statistics(terms)
+    stats = view.statistics([*terms, *judged_terms(view.analyzer, query)])
     weights = term_weights(terms, stats)  # they serve BM25, then the snippets
     unit = None
     if mode != "sparse" and query_vector is not None:
