@@ -299,13 +299,14 @@ class Shortlist(NamedTuple):
     scores: np.ndarray
 
 
-def shortlist(scores: np.ndarray, k: int, block_ids: Sequence[str], rows: np.ndarray | None = None) -> Shortlist:
-    """The candidates of `scores` that can be among the k best: those scoring at least the k-th best, so
-    every candidate tied with it stays for `top_k`'s tie-break. Candidate i is `block_ids[rows[i]]`
-    (`block_ids[i]` without `rows`)."""
+def shortlist(scores: np.ndarray, k: int, block_ids: Sequence[str], rows: np.ndarray | None = None,
+              slack: float = 0.0) -> Shortlist:
+    """The candidates of `scores` that can be among the k best: those scoring at least the k-th best (less
+    `slack`), so every candidate tied with it stays for `top_k`'s tie-break. Candidate i is
+    `block_ids[rows[i]]` (`block_ids[i]` without `rows`)."""
     if len(scores) > k > 0:
         cut = np.partition(scores, len(scores) - k)[len(scores) - k]
-        keep = np.flatnonzero(scores >= cut)
+        keep = np.flatnonzero(scores >= cut - slack)
         return Shortlist(block_ids, keep if rows is None else rows[keep], scores[keep])
     return Shortlist(block_ids, np.arange(len(scores)) if rows is None else rows, scores)
 
