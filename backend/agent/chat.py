@@ -23,6 +23,7 @@ import anyio.to_thread
 
 from backend.agent import sessions
 from backend.agent.attachments import Accepted, AttachmentIn, accept, extract
+from backend.agent.autosave import keep_saving
 from backend.agent.context import RequestState, request_state
 from backend.agent.fallback import answer_without_model
 from backend.agent.loop import AgentLoop
@@ -88,9 +89,12 @@ class TurnRecord:
         """The `memory` line; None when nothing was sent to the model."""
         return self.window.stats() if self.window is not None and not self.fallback else None
 
+    def text(self) -> str:
+        """The answer's text so far (what the user has read of it)."""
+        return self.answer if self.answer is not None else (self.loop.answer if self.loop else "")
+
     def update(self, state: RequestState) -> AnswerUpdate:
-        content = self.answer if self.answer is not None else (self.loop.answer if self.loop else "")
-        return AnswerUpdate(content=content, citations=[c.payload() for c in state.citations.all()],
+        return AnswerUpdate(content=self.text(), citations=[c.payload() for c in state.citations.all()],
                             thinking=self.thinking or None, status=self.status, error=self.error,
                             memory=self.memory())
 
@@ -139,12 +143,14 @@ async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
     start = chat.start
     channel.start(start.session_id, start.message_id, start.user_message_id)
     record, answered = TurnRecord(), False
+    saving = asyncio.create_task(keep_saving(chat.state.app.db, start.message_id, record.text))
     try:
         chat = await _with_documents(chat, record)
         if record.error is None:
             await _produce(chat, channel, record)
         answered = True
     except asyncio.CancelledError:
+        saving.cancel()
         # The client went away. Stored synchronously on purpose: awaiting in a cancelled task could be
         # interrupted by a second cancellation before the answer is written.
         if not answered:
@@ -155,6 +161,7 @@ async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
             log.exception("could not store the partial answer (session %s)", start.session_id)
         check_badges_soon(chat.state.app.db, start.asked_at)
         raise
+    saving.cancel()
     try:
         await anyio.to_thread.run_sync(_store, chat, record)
     except Exception:  # whatever failed, the stream still ends with an error line and `done`
