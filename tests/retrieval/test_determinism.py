@@ -26,10 +26,10 @@ FILES = ("rust-book-ch04-01-ownership.md", "hochschulrahmengesetz.md", "v8-blog-
 CATEGORIES = ("alpha", "beta", "gamma")
 
 
-def _ranked(api: httpx.Client, query: str) -> list[tuple[str, float, bool]]:
+def _ranked(api: httpx.Client, query: str) -> list[tuple[str, float, bool, str]]:
     response = api.get("/api/search", params={"q": query, "k": 10})
     assert response.status_code == 200, response.text
-    return [(h["block_id"], round(h["score"], 9), h["relevant"]) for h in response.json()["hits"]]
+    return [(h["block_id"], round(h["score"], 9), h["relevant"], h["text"]) for h in response.json()["hits"]]
 
 
 @pytest.mark.parametrize("backend", ["memory", "postgres"])
@@ -49,7 +49,7 @@ def test_two_processes_give_identical_lists_for_every_question(
             lists: dict[str, Any] = {q: _ranked(a, q) for q in asked}
             differing = [q for q in asked if _ranked(b, q) != lists[q]]
             assert not differing, differing[:5]
-            # The twins are there and tied: some list holds the same text from two categories at one score.
-            assert any(len({s for _, s, _ in hits}) < len(hits) for hits in lists.values())
+            # The twins are there: lists hold the same text from two or three categories.
+            assert any(len({text for *_, text in hits}) < len(hits) for hits in lists.values())
     finally:
         second.stop()

@@ -4,12 +4,14 @@ import { AlertTriangle, Check, Copy, Paperclip, Pencil, RotateCcw, Square } from
 import { Button, IconButton } from "@/components/Button";
 import { TextArea } from "@/components/Input";
 import type { Citation } from "../api/types";
-import { citedNumbers, isCovered } from "../lib/citations";
+import { citedNumbers, isCovered, readingNotice } from "../lib/citations";
 import { turnPhase, type ChatTurn } from "../lib/turns";
 import { AnswerMarkdown } from "./AnswerMarkdown";
 import { ReasoningPanel } from "./ReasoningPanel";
 import { SourceGroups } from "./SourceGroups";
 import { ToolChips } from "./ToolChips";
+
+const NO_CITATIONS: Citation[] = [];
 
 const PHASE_TEXT = {
   thinking: "Thinking…",
@@ -136,13 +138,15 @@ function TurnError({ turn }: { turn: ChatTurn }) {
   );
 }
 
-export function TurnView({ turn, busy, onCite, onEdit, onRegenerate }: {
+export function TurnView({ turn, busy, onCite, onEdit, onRegenerate, onContinue }: {
   turn: ChatTurn;
   busy: boolean;
   onCite: (citation: Citation) => void;
   onEdit: (turn: ChatTurn, text: string, keepAttachments: boolean) => void;
   /** Ask the same question again, with the same attachments. */
   onRegenerate: (turn: ChatTurn) => void;
+  /** Ask the model to go on from an answer that was cut off. */
+  onContinue?: () => void;
 }) {
   const phase = turnPhase(turn);
   const streaming = turn.status === "streaming";
@@ -150,6 +154,10 @@ export function TurnView({ turn, busy, onCite, onEdit, onRegenerate }: {
   const searching = turn.tools.some((tool) => tool.status === "started" && tool.name === "search_knowledge_base");
   const noModel = turn.error?.code === "model_unavailable";
   const cited = useMemo(() => citedNumbers(turn.answer), [turn.answer]);
+  const reading = readingNotice(turn.tools);
+  // Nothing relevant: the answer's [n] stay plain text, so no marker opens an unrelated passage (the closest
+  // passages are behind "Show closest passages anyway").
+  const linkable = isCovered(turn.citations) && !reading ? turn.citations : NO_CITATIONS;
 
   return (
     <article className="space-y-3" data-testid="turn" data-status={turn.status} aria-label={`Question: ${turn.question.slice(0, 80)}`}>
@@ -157,7 +165,7 @@ export function TurnView({ turn, busy, onCite, onEdit, onRegenerate }: {
       <div className="space-y-3" data-testid="answer">
         {(turn.thinking || phase === "thinking") && <ReasoningPanel text={turn.thinking} active={phase === "thinking"} />}
         <ToolChips tools={turn.tools} />
-        <SourceGroups citations={turn.citations} cited={cited} loading={searching} onOpen={onCite} />
+        <SourceGroups citations={turn.citations} cited={cited} loading={searching} reading={reading} onOpen={onCite} />
         {noModel && isCovered(turn.citations) && (
           <p className="flex items-center gap-1.5 text-xs text-warn" data-testid="no-model-answer" title={turn.error?.message}>
             <AlertTriangle size={13} className="shrink-0" />
@@ -172,7 +180,7 @@ export function TurnView({ turn, busy, onCite, onEdit, onRegenerate }: {
         )}
         <div aria-live="polite" aria-busy={streaming}>
           {turn.preface && <p className="mb-2 text-[13px] text-ink-faint italic">{turn.preface}</p>}
-          {turn.answer && <AnswerMarkdown text={turn.answer} citations={turn.citations} onCite={onCite} streaming={streaming} />}
+          {turn.answer && <AnswerMarkdown text={turn.answer} citations={linkable} onCite={onCite} streaming={streaming} />}
         </div>
         <TurnError turn={turn} />
         {!streaming && (
@@ -184,7 +192,17 @@ export function TurnView({ turn, busy, onCite, onEdit, onRegenerate }: {
               </IconButton>
             )}
             {turn.status === "stopped" && <span className="inline-flex items-center gap-1"><Square size={10} /> Stopped</span>}
-            {turn.status === "partial" && !turn.error && <span>Incomplete answer</span>}
+            {turn.status === "partial" && !turn.error && (
+              <span className="inline-flex items-center gap-1" data-testid="incomplete-answer">
+                Incomplete answer
+                {stored && onContinue && (
+                  <Button size="sm" variant="ghost" disabled={busy} onClick={onContinue} data-testid="continue-answer">Continue</Button>
+                )}
+                {stored && (
+                  <Button size="sm" variant="ghost" disabled={busy} onClick={() => onRegenerate(turn)} data-testid="ask-again">Ask again</Button>
+                )}
+              </span>
+            )}
           </div>
         )}
       </div>
