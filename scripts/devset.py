@@ -21,6 +21,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -74,10 +75,11 @@ def blocks_of(entry: dict[str, object], corpus: Path = CORPUS) -> list[dict[str,
     return rows
 
 
-def corpus_index(embed: Embed | None, corpus: Path = CORPUS) -> HybridIndex:
-    """Every corpus file as a document of blocks, with vectors from `embed` (None: keywords only)."""
+def corpus_index(embed: Embed | None, corpus: Path = CORPUS, **options: Any) -> HybridIndex:
+    """Every corpus file as a document of blocks, with vectors from `embed` (None: keywords only);
+    `options` are `HybridIndex`'s (none: the shipped one)."""
     entries = json.loads((corpus / "manifest.json").read_text(encoding="utf-8"))["files"]
-    index = HybridIndex()
+    index = HybridIndex(**options)
     changes: dict[str, list[IndexedBlock]] = {}
     for entry in entries:
         doc = str(entry["file"])

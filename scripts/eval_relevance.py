@@ -37,9 +37,10 @@ from backend.process import configure_process
 configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
 
 from backend.llm.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS
+from backend.retrieval import pipeline
 from backend.retrieval.bm25 import BM25Params
 from backend.retrieval.hybrid import HybridIndex
-from backend.retrieval.relevance import RELEVANT_COVERAGE, Judge, context_of, judged_terms
+from backend.retrieval.relevance import RELEVANT_COVERAGE, context_of
 from backend.retrieval.tokenizer import Analyzer
 from scripts.devset import corpus_index, questions, standin_embedder
 from scripts.eval_retrieval import (
@@ -73,8 +74,7 @@ def best_coverage(index: HybridIndex, asked: Sequence[str], vectors: Sequence[np
     """Per question, the highest coverage among its k = 7 results that no unknown word vetoes (0 if none)."""
     out = []
     for question, vector in zip(asked, vectors, strict=True):
-        judge = Judge(index.analyzer, index.keyword_statistics(
-            [*index.analyzer.terms(question), *judged_terms(index.analyzer, question)]), BM25Params(), question)
+        judge = pipeline.prepare(index.view(), question).judge  # as the search judges, typos' corrections too
         judged = [judge(h.text, context_of(h.filename, h.section))
                   for h in index.search(question, CHAT_K, query_vector=vector)]
         out.append(max((j.relevance for j in judged if not j.vetoed), default=0.0))

@@ -20,7 +20,7 @@ def make_hit(passage: Passage, weights: dict[str, float], judge: Judge, analyzer
     """A distinct passage as a search hit (both search modes build their hits here): shown at its earliest
     place, ranked as its best-ranked copy."""
     block_id, block = passage.shown
-    sparse_rank, dense_rank = passage.fused.ranks
+    sparse_rank, dense_rank = passage.fused.ranks[:2]
     judged = judge(block.text, context_of(block.filename, block.section))
     return Hit(block_id=block_id, document_id=block.document_id, filename=block.filename,
                page=block.page, section=block.section, kind=block.kind, text=block.text,

@@ -128,10 +128,11 @@ class HybridIndex:
 
     def __init__(self, analyzer: Analyzer | None = None, bm25: BM25Params | None = None,
                  rrf_k: int = RRF_K, feedback: DenseFeedback | None = None,
-                 details: CopiesSource | None = None) -> None:
+                 details: CopiesSource | None = None, fuzzy: bool = True) -> None:
         self.analyzer = analyzer or Analyzer()
         self.rrf_k = rrf_k
         self.feedback = feedback
+        self.fuzzy = fuzzy  # False: no typo is corrected (kept to measure the fuzzy channel against)
         self.details_source = details
         self._lock = threading.Lock()
         self._snapshot = _Snapshot(CowMap(), SparseIndex(self.analyzer, bm25), DenseIndex(), CowMap(), 0)
@@ -206,7 +207,11 @@ class HybridIndex:
     def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid",
                query_vector: np.ndarray | None = None) -> list[Hit]:
         """`pipeline.search` over the index as it is now (one snapshot for the whole search)."""
-        return pipeline.search(_View(self, self._snapshot), query, k, scope, mode, query_vector)
+        return pipeline.search(self.view(), query, k, scope, mode, query_vector)
+
+    def view(self) -> pipeline.SearchView:
+        """The index as it is now, as `pipeline` reads it (for one search, or one query's `prepare`)."""
+        return _View(self, self._snapshot)
 
     def keyword_statistics(self, terms: Sequence[str]) -> KeywordStatistics:
         """BM25's statistics of these terms in the index as it is now."""
@@ -337,6 +342,11 @@ class _View:
     def statistics(self, terms: Sequence[str]) -> KeywordStatistics:
         return self.snap.sparse.statistics(terms)
 
+    def similar_terms(self, terms: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+        if not self.index.fuzzy:
+            return {}
+        return {term: self.snap.sparse.fuzzy.similar(term) for term in terms}
+
     def rankings(self, weights: dict[str, float], unit: np.ndarray | None, depth: int, scope: Scope | None,
                  mode: SearchMode) -> tuple[Ranking, Ranking]:
         """BM25's list and the dense one; in hybrid mode with feedback the dense list is as long as the
@@ -348,21 +358,21 @@ class _View:
         return sparse, self.snap.dense.search_ranking(unit, depth if feedback is None else feedback.depth(depth),
                                                       scope)
 
-    def fuse(self, sparse: Ranking, dense: Ranking, unit: np.ndarray | None, depth: int,
+    def fuse(self, sparse: Ranking, dense: Ranking, fuzzy: Ranking, unit: np.ndarray | None, depth: int,
              scope: Scope | None) -> list[Fused]:
-        """RRF over both lists, every candidate ranked; with feedback, the dense list is first re-ranked by
-        the vector fed back from the top of a first fusion (of which only those top blocks are built)."""
+        """RRF over the three lists, every candidate ranked; with feedback, the dense list is first re-ranked
+        by the vector fed back from the top of a first fusion (of which only those top blocks are built)."""
         ids = dense.block_ids[:depth]
         feedback = self.index.feedback
         if feedback is not None and ids and unit is not None:
-            first = self._fuse(sparse.block_ids, ids, feedback.blocks)
+            first = self._fuse([sparse.block_ids, ids, fuzzy.block_ids], feedback.blocks)
             fed_back = feedback.search(self.snap.dense, unit, first, depth, scope, dense.block_ids + sparse.block_ids)
             if fed_back is not None:
                 ids = fed_back.block_ids or ids
-        return self._fuse(sparse.block_ids, ids, None)
+        return self._fuse([sparse.block_ids, ids, fuzzy.block_ids], None)
 
-    def _fuse(self, sparse_ids: list[str], dense_ids: list[str], limit: int | None) -> list[Fused]:
-        return reciprocal_rank_fusion([sparse_ids, dense_ids], k=self.index.rrf_k, limit=limit)
+    def _fuse(self, lists: list[list[str]], limit: int | None) -> list[Fused]:
+        return reciprocal_rank_fusion(lists, k=self.index.rrf_k, limit=limit)
 
     def copies(self, block_ids: Sequence[str]) -> Mapping[str, Sequence[Copy]]:
         return self.index.copies_in(self.snap, block_ids)

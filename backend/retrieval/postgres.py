@@ -48,6 +48,7 @@ import numpy as np
 from backend.retrieval import pipeline
 from backend.retrieval.bm25 import BM25Params, KeywordStatistics
 from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
+from backend.retrieval.fuzzy import FuzzyVocabulary, correctable
 from backend.retrieval.repeats import live_copies
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Copy, Hit, Ranking, Scope, SearchMode
@@ -86,6 +87,11 @@ class PostgresIndex:
         self._df: dict[str, int] = {}
         self._lock = threading.Lock()
         self._channels = ThreadPoolExecutor(max_workers=4, thread_name_prefix="dense-channel")
+        # The vault's correctable terms (migration 0040), read as they are added: the fuzzy channel's lookup.
+        self.vocabulary = FuzzyVocabulary()
+        self._vocabulary_terms: set[str] = set()
+        self._vocabulary_horizon = "0"
+        self._vocabulary_lock = threading.Lock()
 
     def _statistics(self) -> tuple[store.CollectionStats, dict[str, int]]:
         """BM25's collection statistics, recounted only after the index change feed moved."""
@@ -116,6 +122,21 @@ class PostgresIndex:
         stats, df = self._frequencies(terms)
         return KeywordStatistics(stats.blocks, stats.total_length / max(stats.blocks, 1),
                                  {t: n for t, n in df.items() if n > 0})
+
+    def refresh_vocabulary(self) -> int:
+        """Take the vocabulary's terms added since the last look (all of them the first time: the search mode
+        prepares this in the background); returns how many were new."""
+        with self._vocabulary_lock:
+            found, self._vocabulary_horizon = store.vocabulary_since(self.db, self._vocabulary_horizon)
+            fresh = [t for t in dict.fromkeys(found) if correctable(t) and t not in self._vocabulary_terms]
+            self._vocabulary_terms.update(fresh)
+            self.vocabulary.add(fresh)
+            return len(fresh)
+
+    def similar_terms(self, terms: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+        """For each of `terms`, the vault's terms a typo away (live or not), after reading the new ones."""
+        self.refresh_vocabulary()
+        return {term: self.vocabulary.similar(term) for term in terms}
 
     def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid",
                query_vector: np.ndarray | None = None) -> list[Hit]:
@@ -237,6 +258,9 @@ class _View:
         self._stats = self.index.statistics(terms)
         return self._stats
 
+    def similar_terms(self, terms: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+        return self.index.similar_terms(terms)
+
     def scope_blocks(self) -> int:
         """A scope's size, as far as it matters: a small one is ranked exactly by both channels."""
         if self._scope_blocks is None:
@@ -249,9 +273,9 @@ class _View:
                  mode: SearchMode) -> tuple[Ranking, Ranking]:
         return self.index.rankings(weights, self._stats, unit, depth, self.ids, self.cats, self.scope_blocks())
 
-    def fuse(self, sparse: Ranking, dense: Ranking, unit: np.ndarray | None, depth: int,
+    def fuse(self, sparse: Ranking, dense: Ranking, fuzzy: Ranking, unit: np.ndarray | None, depth: int,
              scope: Scope | None) -> list[Fused]:
-        return reciprocal_rank_fusion([sparse.block_ids, dense.block_ids], k=self.index.rrf_k)
+        return reciprocal_rank_fusion([sparse.block_ids, dense.block_ids, fuzzy.block_ids], k=self.index.rrf_k)
 
     def copies(self, block_ids: Sequence[str]) -> Mapping[str, Sequence[Copy]]:
         return live_copies(self.index.db, block_ids)

@@ -1,6 +1,7 @@
 """The Postgres search backend (QUIRE_SEARCH_BACKEND=postgres): `PostgresIndex` (backend/retrieval/postgres.py)
 searched in place, and its preparation in the background — the terms of blocks analysed by another
-analyser version, the keyword impact lists (migration 0018) and the model's HNSW index.
+analyser version, the vocabulary's trigram lookup (migration 0040), the keyword impact lists (migration
+0018) and the model's HNSW index.
 """
 
 from __future__ import annotations
@@ -76,8 +77,8 @@ class PostgresBackend:
                 log.exception("rebuilding the keyword impact lists failed; keyword search still works")
 
     def _prepare(self) -> None:
-        """Cache terms missing for the running analyser, (re)build the keyword impact lists if stale, and
-        create the model's HNSW index if missing."""
+        """Cache terms missing for the running analyser, read the vocabulary for typo-tolerant search,
+        (re)build the keyword impact lists if stale, and create the model's HNSW index if missing."""
         try:
             fingerprint = self.analyzer.fingerprint
             for rows in store.iter_stale_terms(self.db, fingerprint):
@@ -85,6 +86,7 @@ class PostgresBackend:
                     return
                 blocks_store.save_terms(self.db, fingerprint,
                                         [(r["id"], *self.analyzer.term_counts(r["text"])) for r in rows])
+            self.pg.refresh_vocabulary()
             self.prepare_impact_lists()
             if self._hnsw_dimension is not None:
                 self._ensure_index(self._hnsw_dimension)

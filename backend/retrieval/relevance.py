@@ -34,7 +34,7 @@ halves of Cranfield and of the corpus dev set (scripts/devset.py).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from backend.retrieval.bm25 import BM25Params, KeywordStatistics
@@ -126,28 +126,63 @@ def coverage(groups: Sequence[tuple[float, tuple[str, ...]]], terms: Sequence[st
     return sum(weight * max(factor(counts[t]) for t in alts) for weight, alts in groups) / total
 
 
-class Judge:
-    """The judgement of passages for one query, against one state of the keyword index's statistics
-    (`stats` must hold the document frequencies of `judged_terms(analyzer, query)`)."""
+@dataclass(frozen=True)
+class Question:
+    """A question's content words as the vault knows them: an unknown word read as two known parts where it
+    can be; `unknown`: the positions of the words no block holds even so."""
 
-    def __init__(self, analyzer: Analyzer, stats: KeywordStatistics, params: BM25Params, query: str) -> None:
+    words: tuple[Word, ...]
+    unknown: tuple[int, ...]
+    language: Language
+
+    def unknown_words(self) -> list[Word]:
+        return [self.words[i] for i in self.unknown]
+
+
+def read_question(analyzer: Analyzer, stats: KeywordStatistics, query: str) -> Question:
+    """`query`'s words against the keyword index's statistics (which must hold the document frequencies of
+    `judged_terms(analyzer, query)`)."""
+    words, language = question_words(analyzer, query)
+    out: list[Word] = []
+    unknown: list[int] = []
+    for word in words:
+        if any(stats.df.get(t, 0) for t in word.terms):
+            out.append(word)
+            continue
+        split = next(((h, t) for h, t in split_candidates(analyzer, word, language)
+                      if stats.df.get(h, 0) and stats.df.get(t, 0)), None)
+        if split is None:
+            unknown.append(len(out))
+            out.append(word)
+        else:
+            out += [Word(word.surface, (split[0],)), Word(word.surface, (split[1],))]
+    return Question(tuple(out), tuple(unknown), language)
+
+
+class Judge:
+    """The judgement of passages for one query, against one state of the keyword index's statistics: `stats`
+    must hold the document frequencies of `judged_terms(analyzer, query)` and of the corrections, and
+    `question` is `read_question(analyzer, stats, query)`.
+
+    `corrections`: for an unknown word (by its surface form), the vault's words a typo away from it
+    (backend/retrieval/fuzzy.py). A corrected word is read as those words, but it stays what it was, a word
+    the vault does not hold as written: it counts among the unknown words that decide a short question,
+    and a passage lacking its correction is vetoed just as one lacking an unknown word is. So a correction
+    can only let through a passage holding the word meant; it never makes a question easier to pass.
+    """
+
+    def __init__(self, analyzer: Analyzer, stats: KeywordStatistics, params: BM25Params, question: Question,
+                 corrections: Mapping[str, Sequence[str]] | None = None) -> None:
         self._analyzer = analyzer
         self._params = params
         self._average = stats.average_length
-        words, self._language = question_words(analyzer, query)
-        self._words: list[Word] = []
-        self._unknown: list[int] = []  # positions of words no block holds (even split into known parts)
-        for word in words:
-            if any(stats.df.get(t, 0) for t in word.terms):
-                self._words.append(word)
-                continue
-            split = next(((h, t) for h, t in split_candidates(analyzer, word, self._language)
-                          if stats.df.get(h, 0) and stats.df.get(t, 0)), None)
-            if split is None:
-                self._unknown.append(len(self._words))
-                self._words.append(word)
-            else:
-                self._words += [Word(word.surface, (split[0],)), Word(word.surface, (split[1],))]
+        self._language = question.language
+        self._words = list(question.words)
+        self._unknown = question.unknown
+        for i in self._unknown:
+            close = (corrections or {}).get(self._words[i].surface)
+            if close:
+                self._words[i] = Word(self._words[i].surface, tuple(close))
         # Unknown words decide in a short question (about them); one among many is a detail the text may lack.
         self._decisive = len(self._unknown) >= DECISIVE_UNKNOWN_SHARE * len(self._words)
         # A word's weight: the idf of its best-known alternative (a word the vault lacks: the rarest idf).

@@ -120,6 +120,11 @@ class Interner:
                 values.extend(itertools.islice(self._codes, len(values), None))
         return values[code]
 
+    def since(self, code: int) -> list[str]:
+        """The values interned from `code` on, in code order (codes follow the dict's insertion order)."""
+        with self._lock:
+            return list(itertools.islice(self._codes, code, None))
+
     def __len__(self) -> int:
         return len(self._codes)
 

@@ -27,6 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from backend.retrieval.bm25 import BM25Params, KeywordStatistics, term_weights
+from backend.retrieval.fuzzy import FuzzyVocabulary
 from backend.retrieval.segments import Interner, RowKey, ScopeFilter, Segment, SegmentStore, Shortlist, shortlist, top_k
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Ranking, Scope, ScoredBlock
@@ -137,12 +138,15 @@ class SparseIndex:
         self.analyzer = analyzer or Analyzer()
         self.params = params or BM25Params()
         self._vocab = Interner()  # shared by every version; ids are never reused
+        # The vocabulary's correctable terms, for the fuzzy channel; shared likewise (a version asking about a
+        # term interned after it finds it held by no block of its own, as the statistics say).
+        self.fuzzy = FuzzyVocabulary()
         self._store: SegmentStore[Postings] = SegmentStore()
         self._stats = _Stats(np.zeros(0, dtype=np.int64), 0.0)
 
     def _evolve(self, store: SegmentStore[Postings], stats: _Stats) -> SparseIndex:
         nxt = object.__new__(SparseIndex)
-        nxt.analyzer, nxt.params, nxt._vocab = self.analyzer, self.params, self._vocab
+        nxt.analyzer, nxt.params, nxt._vocab, nxt.fuzzy = self.analyzer, self.params, self._vocab, self.fuzzy
         nxt._store, nxt._stats = store, stats
         return nxt
 
@@ -155,7 +159,7 @@ class SparseIndex:
 
     @property
     def nbytes(self) -> int:
-        return int(sum(s.payload.nbytes for s in self._store.segments) + self._stats.df.nbytes)
+        return int(sum(s.payload.nbytes for s in self._store.segments) + self._stats.df.nbytes + self.fuzzy.nbytes)
 
     @property
     def segment_count(self) -> int:
@@ -177,6 +181,8 @@ class SparseIndex:
         postings = _postings(analysed, self._vocab) if add else None
         if len(self._vocab) - known >= _OWN_VOCABULARY_TERMS:
             self._vocab.own_values()
+        if len(self._vocab) > known:
+            self.fuzzy.add(self._vocab.since(known))
         old = self._stats.df
         df = np.zeros(max(len(self._vocab), len(old)), dtype=np.int64)  # copy-on-write
         df[: len(old)] = old

@@ -189,6 +189,18 @@ def document_frequencies(db: Database, terms: Sequence[str]) -> dict[str, int]:
     return {r["term"]: int(r["df"]) for r in rows if r["df"]}
 
 
+def vocabulary_since(db: Database, horizon: str) -> tuple[list[str], str]:
+    """The keyword vocabulary's terms written by transactions from `horizon` on (a transaction id; "0":
+    all), and the horizon to ask from next time: the oldest transaction still running now. Rows of
+    transactions older than it are all visible now if ever, so nothing is missed; rows at or after it may
+    come again next time (migration 0040). One statement, so one snapshot for both."""
+    with db.connection() as conn:
+        row = one(conn.execute(
+            "SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon,"
+            " array(SELECT term FROM keyword_vocabulary WHERE xid >= %s::xid8) AS terms", (horizon,)))
+    return list(row["terms"]), str(row["horizon"])
+
+
 def _candidates(terms: Sequence[str], holding_all: bool, listed: Sequence[str]) -> sql.Composable:
     """A keyword search's candidates: blocks holding any (all) of `terms` — the GIN index — or listed for
     one of `listed` (the impact lists' term index, then the blocks' primary key)."""

@@ -16,8 +16,8 @@ TEXTS = {
 }
 
 
-def index_of(texts: dict[str, str], vectors: bool = False) -> HybridIndex:
-    index = HybridIndex()
+def index_of(texts: dict[str, str], vectors: bool = False, fuzzy: bool = True) -> HybridIndex:
+    index = HybridIndex(fuzzy=fuzzy)
     rng = np.random.default_rng(0)
     index.replace_documents({
         doc: [IndexedBlock(id=doc, document_id=doc, filename=f"{doc}.txt", category=None, ordinal=0, page=None,
@@ -75,6 +75,25 @@ def test_a_word_the_vault_never_mentions_decides_a_short_question() -> None:
                      "Wie lösche ich meinen Facebook-Account?"):
         assert not any(h.relevant for h in index.search(question, 7)), question
     assert any(h.relevant for h in index.search("When is a value dropped in Rust?", 7))
+
+
+def test_a_misspelt_word_is_read_as_the_vault_word_a_typo_away_which_a_passage_must_hold() -> None:
+    texts = {"hrg": "Die Regelstudienzeit bis zum ersten berufsqualifizierenden Abschluss beträgt drei Jahre.",
+             "vienna": "Vienna is the capital of Austria and its largest city.",
+             "capitalism": "Capitalism is an economic system based on private ownership of capital."}
+    index = index_of(texts)
+    for question in ("Regelstudienzet", "Was ist die Regelstudienzet?", "regelstudiezeit"):
+        hits = index.search(question, 7)
+        assert hits[0].document_id == "hrg", question
+        assert hits[0].relevant, question
+    # Without the correction the word is unknown to the vault and decides the question: nothing passes.
+    assert not any(h.relevant for h in index_of(texts, fuzzy=False).search("Was ist die Regelstudienzet?", 7))
+    # "Australia" is two edits from "Austria": no correction; the question stays not covered.
+    assert not any(h.relevant for h in index.search("What is the capital of Australia?", 7))
+    # One edit from "Austria": read as it, but still decisive — the capitalism passage lacks it.
+    hits = {h.document_id: h for h in index.search("What is the capital of Austrlia?", 7)}
+    assert hits["vienna"].relevant
+    assert "capitalism" not in hits or not hits["capitalism"].relevant
 
 
 def test_a_german_question_is_not_covered_by_an_english_stem_that_collides_with_it() -> None:

@@ -1,0 +1,67 @@
+"""Typo-tolerant search over HTTP on a real document (the Hochschulrahmengesetz from shared/corpus), in both
+search modes: a misspelt rare word finds its passage, judged relevant, while a question about a place the
+document never names stays not covered. In the Postgres mode a second process, which had read the
+vocabulary before the document arrived, learns its words from the table a trigger keeps (migration 0040)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.support.fake_ollama import FakeOllama
+from tests.support.server import REPO_ROOT, QuireServer
+from tests.support.vault import ingest
+
+pytestmark = pytest.mark.slow
+
+HRG = REPO_ROOT.parent / "shared" / "corpus" / "hochschulrahmengesetz.md"
+TYPOS = ("Regelstudienzet", "Was ist die Regelstudienzet?", "Regelstudiezeit bis zum ersten Abschluss")
+
+
+def _search(api: httpx.Client, query: str) -> list[dict[str, Any]]:
+    response = api.get("/api/search", params={"q": query, "k": 7})
+    assert response.status_code == 200, response.text
+    return response.json()["hits"]
+
+
+def _eventually(check: Callable[[], bool], timeout_s: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        assert time.monotonic() < deadline, "the second process never found the passage"
+        time.sleep(0.1)
+
+
+def _finds_the_passage(api: httpx.Client, query: str) -> bool:
+    hits = _search(api, query)
+    return bool(hits) and "Regelstudienzeit" in hits[0]["text"] and hits[0]["relevant"] is True
+
+
+@pytest.mark.skipif(not HRG.is_file(), reason="no shared/corpus beside the repository")
+@pytest.mark.parametrize("backend", ["memory", "postgres"])
+def test_a_misspelt_rare_word_finds_its_passage(backend: str, server_factory: Callable[..., QuireServer],
+                                                fake_ollama: FakeOllama) -> None:
+    first = server_factory(QUIRE_EXECUTOR_ID="typos-a", QUIRE_SEARCH_BACKEND=backend)
+    second = QuireServer(first.database_url, first.data_dir, fake_ollama.url, QUIRE_EXECUTOR_ID="typos-b",
+                         QUIRE_SEARCH_BACKEND=backend).start()
+    try:
+        with first.client() as a, second.client() as b:
+            ingest(a, {"notizen.md": b"# Notizen\n\nDie Vorlesungen beginnen im Oktober."})
+            # The second process has looked (its vocabulary holds the note's words): nothing is found yet.
+            assert not any(h["relevant"] for h in _search(b, TYPOS[0]))
+            ingest(a, {"hochschulrahmengesetz.md": HRG.read_bytes()})
+            for query in TYPOS:
+                assert _finds_the_passage(a, query), query
+            # The other process: at once in the Postgres mode (it reads the vocabulary's new rows as it
+            # searches), after its next poll of the change feed in memory (QUIRE_INDEX_POLL_S).
+            if backend == "memory":
+                _eventually(lambda: _finds_the_passage(b, TYPOS[0]))
+            for query in TYPOS:
+                assert _finds_the_passage(b, query), query
+            # "Australia" is no typo of any word here: the question is not covered.
+            assert not any(h["relevant"] for h in _search(a, "Was ist die Hauptstadt von Australien?"))
+    finally:
+        second.stop()
