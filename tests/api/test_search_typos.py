@@ -1,7 +1,8 @@
 """Typo-tolerant search over HTTP on a real document (the Hochschulrahmengesetz from shared/corpus), in both
 search modes: a misspelt rare word finds its passage, judged relevant, while a question about a place the
 document never names stays not covered. In the Postgres mode a second process, which had read the
-vocabulary before the document arrived, learns its words from the table a trigger keeps (migration 0040)."""
+vocabulary before the document arrived, learns its words from the table a trigger keeps (migration 0040).
+The chat's search tool (the model scripted in the stand-in) gets the passage too."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.fake_ollama import FakeOllama
+from tests.agent.chatting import chat
+from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import REPO_ROOT, QuireServer
 from tests.support.vault import ingest
 
@@ -61,6 +63,17 @@ def test_a_misspelt_rare_word_finds_its_passage(backend: str, server_factory: Ca
                 _eventually(lambda: _finds_the_passage(b, TYPOS[0]))
             for query in TYPOS:
                 assert _finds_the_passage(b, query), query
+            fake_ollama.script(
+                Reply(thinking="Die Frage betrifft das Hochschulrahmengesetz.", content="x"),
+                Reply(tool_calls=[("search_knowledge_base", {"query": "Regelstudienzet Bachelor"})]),
+                Reply(content="Drei bis vier Jahre [1]."),
+            )
+            stream = chat(b, "Wie lang ist die Regelstudienzet für den Bachelor?")
+            (finished,) = [t for t in stream.of("tool") if t["status"] == "finished"]
+            assert finished["summary"] != "nothing relevant found"
+            assert any(c["relevant"] and "Regelstudienzeit" in c["text"] for c in stream.citations)
+            tool_result = [m["content"] for m in fake_ollama.chat_requests[-1]["messages"] if m["role"] == "tool"]
+            assert "Regelstudienzeit" in tool_result[0] and "<passage" in tool_result[0]
             # "Australia" is no typo of any word here: the question is not covered.
             assert not any(h["relevant"] for h in _search(a, "Was ist die Hauptstadt von Australien?"))
     finally:
