@@ -56,8 +56,9 @@ from backend.llm.prompts import PromptLibrary
 from backend.mcp import http as mcp_http
 from backend.progress.privacy import ConnectionWatch
 from backend.retrieval.keyword_fold import KeywordFolder
-from backend.retrieval.postgres import PostgresSearchService
-from backend.retrieval.service import SearchService
+from backend.retrieval.memory import MemoryBackend
+from backend.retrieval.postgres_backend import PostgresBackend
+from backend.retrieval.service import SearchBackend, SearchService
 from backend.scratch import remove_abandoned_scratch
 from backend.store import embeddings as embedding_store
 from backend.store.db import Database, pool_sizes, sibling_database_url
@@ -79,9 +80,10 @@ def _build_context(settings: Settings, database_url: str, membership: Membership
     db.open()
     llm = LLMClient(settings.ollama_host, settings.chat_model, settings.embed_model, settings.ollama_timeout_s)
     embedder = build_embedder(settings.embedder, llm, settings.embed_model, settings.local_embed_model)
-    search_service = (PostgresSearchService(db, embedder, settings.search_keyword_candidates or None)
-                      if settings.search_backend == "postgres"
-                      else SearchService(db, embedder, settings.index_poll_s))
+    backend: SearchBackend = (PostgresBackend(db, embedder.model, settings.search_keyword_candidates or None)
+                              if settings.search_backend == "postgres"
+                              else MemoryBackend(db, embedder.model, settings.index_poll_s))
+    search_service = SearchService(backend, embedder)
     search_service.build()
     return AppContext(settings=settings, db=db, llm=llm, embedder=embedder,
                       prompts=PromptLibrary(settings.prompts_dir), search=search_service, membership=membership)

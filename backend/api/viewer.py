@@ -12,6 +12,8 @@ from pydantic import BaseModel, Field
 from backend.api.deps import ContextDep
 from backend.viewer import service
 
+MAX_HIGHLIGHT_WORDS = 50
+MAX_WORD_CHARS = 100
 router = APIRouter(prefix="/api/documents", tags=["viewer"])
 
 MAX_PASSAGE_CHARS = 4000  # a query string; the whole cited passage goes by `block` instead
@@ -122,7 +124,12 @@ def document_page_highlights(
     block: Annotated[UUID | None, Query(description="Highlight this block's text (a cited passage)")] = None,
     q: Annotated[str | None, Query(min_length=1, max_length=MAX_PASSAGE_CHARS,
                                    description="Or highlight this text")] = None,
+    words: Annotated[list[str] | None, Query(max_length=MAX_HIGHLIGHT_WORDS,
+                                             description="Or box every word beginning with one of these")] = None,
 ) -> HighlightsOut:
-    """Boxes (in PDF points, origin top left) of the passage's words on the page."""
+    """Boxes (in PDF points, origin top left) of the passage's words on the page, or of a search's words."""
+    if words and block is None and q is None:
+        found = service.page_word_highlights(ctx, document_id, page, [w[:MAX_WORD_CHARS] for w in words])
+        return HighlightsOut.model_validate(found, from_attributes=True)
     found = service.page_highlights(ctx, document_id, page, block=block, text=q)
     return HighlightsOut.model_validate(found, from_attributes=True)

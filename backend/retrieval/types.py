@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple, Protocol, TypeVar
+from typing import Literal, NamedTuple
 
 import numpy as np
 
@@ -125,17 +125,3 @@ class Ranking(NamedTuple):
 
     def scored(self) -> list[ScoredBlock]:
         return list(map(ScoredBlock, self.block_ids, self.scores))
-
-
-Q_contra = TypeVar("Q_contra", contravariant=True)
-
-
-class Channel(Protocol[Q_contra]):
-    """What every retrieval channel offers: a ranked list of the k best live blocks within `scope`.
-
-    `Q` is the channel's query form (text for BM25, a vector for dense). The scope is applied inside the
-    channel, before ranking, so a scoped search returns the scope's best blocks, not the global best
-    filtered afterwards.
-    """
-
-    def search(self, query: Q_contra, k: int, scope: Scope | None = None) -> list[ScoredBlock]: ...

@@ -17,6 +17,7 @@ import difflib
 import math
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -136,6 +137,25 @@ def find_passage(path: Path, number: int, passage: str, filetype: PagedType = "p
     return PageHighlights(page=number, width=size.width, height=size.height,
                           rects=_line_rects([words[i] for i in sorted(set(matched))]),
                           matched_words=len(set(matched)), passage_words=len(wanted))
+
+
+def find_words(path: Path, number: int, words: Sequence[str], filetype: PagedType = "pdf") -> PageHighlights:
+    """The line boxes of every word on page `number` that begins with one of `words` (a search's words, as
+    the text views mark them): each wherever it stands, in any order. Matching them as one passage in
+    order (`find_passage`) left out words the page holds elsewhere, and a lone word of a longer query."""
+    wanted = tuple(dict.fromkeys(w for w in (_norm(word) for word in words) if w))
+    with _open(path, filetype) as document:
+        page = _load_page(document, number)
+        found = page.get_text("words", flags=_TEXT_FLAGS)
+        size = page.rect
+    matched = [word for word in found[:MAX_PAGE_WORDS] if wanted and _norm(str(word[4])).startswith(wanted)]
+    return PageHighlights(page=number, width=size.width, height=size.height, rects=_line_rects(matched),
+                          matched_words=len(matched), passage_words=len(wanted))
+
+
+def words_job(path: str, number: int, words: list[str], filetype: PagedType, _report: Any) -> PageHighlights:
+    """`find_words` as a sandbox job."""
+    return find_words(Path(path), number, words, filetype)
 
 
 def passage_job(path: str, number: int, passage: str, filetype: PagedType, _report: Any) -> PageHighlights:

@@ -171,5 +171,13 @@ def page_highlights(ctx: AppContext, document_id: UUID, page: int, *, block: UUI
     return found
 
 
+def page_word_highlights(ctx: AppContext, document_id: UUID, page: int, words: list[str]) -> pdf_pages.PageHighlights:
+    """Where each of a search's words stands on the page."""
+    path, _, filetype = _require_page(ctx, document_id, page)
+    found: pdf_pages.PageHighlights = page_workers.run_page_job(ctx.settings, pdf_pages.words_job, str(path),
+                                                                page, words, filetype)
+    return found
+
+
 def document_sha(ctx: AppContext, document_id: UUID) -> str:
     return str(library.get_document(ctx, document_id)["sha256"])

@@ -236,7 +236,7 @@ export interface paths {
         };
         /**
          * Document Page Highlights
-         * @description Boxes (in PDF points, origin top left) of the passage's words on the page.
+         * @description Boxes (in PDF points, origin top left) of the passage's words on the page, or of a search's words.
          */
         get: operations["document_page_highlights_api_documents__document_id__pages__page__highlights_get"];
         put?: never;
@@ -5097,6 +5097,8 @@ export interface operations {
                 block?: string | null;
                 /** @description Or highlight this text */
                 q?: string | null;
+                /** @description Or box every word beginning with one of these */
+                words?: string[] | null;
             };
             header?: never;
             path: {

@@ -29,7 +29,8 @@ export function PdfView({ documentId, pages, initialPage, block, terms, picture 
   const onCitedPage = page === initialPage && block !== null;
   const highlights = useHighlights(documentId, page, onCitedPage ? { block: block! } : null);
   // The searched words, boxed more strongly (on any page), and the view scrolls to the first of them.
-  const words = useHighlights(documentId, page, terms.length ? { q: terms.join(" ") } : null);
+  // Each word wherever it stands on the page (not the words as one passage in order, which missed some).
+  const words = useHighlights(documentId, page, terms.length ? { words: terms } : null);
   const wordRects = words.data?.page === page ? words.data.rects : [];
   const pageBlocks = useBlocks(documentId, onCitedPage ? { page } : null);
   const firstBox = useRef<HTMLDivElement>(null);
