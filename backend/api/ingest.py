@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from backend.api.deps import ContextDep
+from backend.api.documents import PageWarningOut
 from backend.ingest import progress, reconcile
 from backend.ingest.progress import StepStatus
 from backend.store.ingest import Decision, ItemState, RunPhase
@@ -38,6 +39,7 @@ class RunDocument(BaseModel):
     decision: Decision | None  # None until the scan decided
     error: str | None
     warnings: list[str]
+    page_warnings: list[PageWarningOut] = []
     read_as: str | None = None  # set when the content, not the name, decided how the file is read
     progress: Progress
     pages: int | None

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import BaseModel, Field
 
 from backend.api.deps import ContextDep
+from backend.api.documents import PageWarningOut
 from backend.viewer import service
 
 router = APIRouter(prefix="/api/documents", tags=["viewer"])
@@ -32,6 +33,8 @@ class OutlineOut(BaseModel):
     pages: int | None = Field(description="PDF pages, slides or a workbook's sheets; null for formats without them")
     blocks: int
     sections: list[SectionOut]
+    page_warnings: list[PageWarningOut] = Field(
+        [], description="Pages that could not be read reliably: shown as images, their text left out")
 
 
 class TableOut(BaseModel):

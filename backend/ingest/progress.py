@@ -16,7 +16,7 @@ from backend.context import AppContext
 from backend.errors import NotFound
 from backend.ingest.validate import read_as
 from backend.store import ingest as store
-from backend.store.kinds import DocKind
+from backend.store.kinds import DocKind, PageWarningRow
 
 TERMINAL_STATUSES = {"SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"}
 POLL_INTERVAL_S = 0.25
@@ -59,6 +59,7 @@ class DocumentProgress(TypedDict):
     decision: store.Decision | None
     error: str | None
     warnings: list[str]
+    page_warnings: list[PageWarningRow]
     read_as: str | None  # set when the content, not the name, decided the kind (validate.read_as)
     progress: Counts
     pages: int | None
@@ -119,6 +120,7 @@ def _document(item: store.IngestItemRow) -> DocumentProgress:
         "decision": item["decision"],
         "error": item["error"],
         "warnings": item["warnings"],
+        "page_warnings": item["page_warnings"],
         "read_as": read_as(item["filename"], item["kind"]),
         "progress": {"done": item["done"], "total": item["total"], "detail": item["detail"]},
         "pages": item["pages"],

@@ -17,7 +17,7 @@ from backend.ingest.chunk import chunk_units
 from backend.ingest.sandbox import ExtractionCancelled, extract_sandboxed, pool_for
 from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult, ProgressCallback
 from backend.llm.errors import ModelError, ModelUnavailable
-from backend.store import embeddings, staging, versions
+from backend.store import embeddings, page_words, staging, versions
 from backend.store import ingest as store
 from backend.store.liveness import DATABASE_LOST
 from backend.wording import plural
@@ -122,8 +122,10 @@ def extract_step(workflow_id: str, document_id: str) -> Extracted:
         _fail(item, nothing_found(item["kind"], result.pages))
         return {"ok": False, "reason": "empty"}
     staging.stage_chunks(ctx.db, workflow_id, document_id, chunks)
+    page_words.write_page_words(ctx.db, document_id, item["sha256"], result.page_words)
     store.update_item(ctx.db, workflow_id, document_id, state="storing", pages=result.pages,
-                      detail=plural(len(chunks), "passage"), warnings=result.warnings)
+                      detail=plural(len(chunks), "passage"), warnings=result.warnings,
+                      page_warnings=[{"page": w.page, "message": w.message} for w in result.page_warnings])
     return {"ok": True, "pages": result.pages, "chunks": len(chunks), "warnings": len(result.warnings)}
 
 

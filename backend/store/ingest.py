@@ -15,7 +15,7 @@ from typing import Literal, TypedDict, Unpack, cast
 from psycopg.types.json import Jsonb
 
 from backend.store.db import Database
-from backend.store.kinds import DocKind, DocumentStatus
+from backend.store.kinds import DocKind, DocumentStatus, PageWarningRow
 
 # The scan's verdict (`readded` is allowed by the column's CHECK; only runs of older releases hold it).
 Decision = Literal["new", "changed", "unchanged", "readded"]
@@ -47,6 +47,7 @@ class IngestItemRow(TypedDict):
     detail: str
     error: str | None
     warnings: list[str]
+    page_warnings: list[PageWarningRow]
     pages: int | None
     blocks: int | None
     embedded: int | None
@@ -73,6 +74,7 @@ class ItemUpdate(TypedDict, total=False):
     detail: str
     error: str
     warnings: list[str]
+    page_warnings: list[PageWarningRow]
     pages: int | None
     blocks: int
     embedded: int
@@ -192,6 +194,8 @@ def update_item(db: Database, workflow_id: str, document_id: str, **fields: Unpa
     params: dict[str, object] = {**fields, "wf": workflow_id, "doc": document_id}
     if "warnings" in fields:
         params["warnings"] = Jsonb(list(fields["warnings"]))
+    if "page_warnings" in fields:
+        params["page_warnings"] = Jsonb(list(fields["page_warnings"]))
     assignments = ", ".join(f"{name} = %({name})s" for name in fields)
     with db.bookkeeping() as conn:
         cur = conn.execute(

@@ -85,9 +85,10 @@ def store_version(db: Database, item: IngestItemRow, embed_model: str, mime: str
         version = _record_version(conn, item, mime)
         conn.execute(
             "UPDATE documents SET sha256 = %s, stored_path = NULL, size_bytes = %s, kind = %s, mime = %s,"
-            " pages = %s, current_version = %s, status = 'ingesting', warnings = %s, error = NULL,"
-            " updated_at = now() WHERE id = %s",
-            (sha, item["size_bytes"], item["kind"], mime, item["pages"], version, Jsonb(item["warnings"]), doc),
+            " pages = %s, current_version = %s, status = 'ingesting', warnings = %s, page_warnings = %s,"
+            " error = NULL, updated_at = now() WHERE id = %s",
+            (sha, item["size_bytes"], item["kind"], mime, item["pages"], version, Jsonb(item["warnings"]),
+             Jsonb(item["page_warnings"]), doc),
         )
         conn.execute("UPDATE ingest_items SET stored_version = %s WHERE workflow_id = %s AND document_id = %s",
                      (version, wf, doc))
@@ -113,15 +114,17 @@ def _insert_blocks(conn: Connection, wf: str, doc: str, sha: str, terms: Analyse
 def _record_version(conn: Connection, item: IngestItemRow, mime: str) -> int:
     doc = item["document_id"]
     if item["target_version"] is not None:
-        conn.execute("UPDATE document_versions SET pages = %s, warnings = %s WHERE document_id = %s AND version = %s",
-                     (item["pages"], Jsonb(item["warnings"]), doc, item["target_version"]))
+        conn.execute("UPDATE document_versions SET pages = %s, warnings = %s, page_warnings = %s"
+                     " WHERE document_id = %s AND version = %s",
+                     (item["pages"], Jsonb(item["warnings"]), Jsonb(item["page_warnings"]), doc,
+                      item["target_version"]))
         return int(item["target_version"])
     row = conn.execute(
         "INSERT INTO document_versions (document_id, version, sha256, filename, kind, mime, size_bytes, pages,"
-        " warnings) SELECT %s, coalesce(max(version), 0) + 1, %s, %s, %s, %s, %s, %s, %s"
+        " warnings, page_warnings) SELECT %s, coalesce(max(version), 0) + 1, %s, %s, %s, %s, %s, %s, %s, %s"
         " FROM document_versions WHERE document_id = %s RETURNING version",
         (doc, item["sha256"], item["filename"], item["kind"], mime, item["size_bytes"], item["pages"],
-         Jsonb(item["warnings"]), doc),
+         Jsonb(item["warnings"]), Jsonb(item["page_warnings"]), doc),
     ).fetchone()
     assert row is not None
     return int(row["version"])
@@ -209,9 +212,10 @@ def restore_version(db: Database, document_id: UUID, version: int) -> RestoreOut
                      " AND is_live IS DISTINCT FROM (doc_sha256 = %s)", (row["sha256"], document_id, row["sha256"]))
         conn.execute(
             "UPDATE documents SET current_version = %s, sha256 = %s, kind = %s, mime = %s, size_bytes = %s,"
-            " pages = %s, warnings = %s, status = 'ready', error = NULL, updated_at = now() WHERE id = %s",
+            " pages = %s, warnings = %s, page_warnings = %s, status = 'ready', error = NULL, updated_at = now()"
+            " WHERE id = %s",
             (version, row["sha256"], row["kind"], row["mime"], row["size_bytes"], row["pages"],
-             Jsonb(row["warnings"]), document_id),
+             Jsonb(row["warnings"]), Jsonb(row["page_warnings"]), document_id),
         )
         record_index_change(conn, db, document_id, "stored")
     return "restored"
@@ -236,6 +240,11 @@ def delete_version(db: Database, document_id: UUID, version: int) -> tuple[Delet
         conn.execute(
             "DELETE FROM blocks b WHERE b.document_id = %s AND b.doc_sha256 = %s AND NOT b.is_live AND NOT EXISTS"
             " (SELECT 1 FROM document_versions v WHERE v.document_id = b.document_id AND v.sha256 = b.doc_sha256)",
+            (document_id, row["sha256"]),
+        )
+        conn.execute(
+            "DELETE FROM page_words w WHERE w.document_id = %s AND w.doc_sha256 = %s AND NOT EXISTS"
+            " (SELECT 1 FROM document_versions v WHERE v.document_id = w.document_id AND v.sha256 = w.doc_sha256)",
             (document_id, row["sha256"]),
         )
         return "deleted", originals.delete_unreferenced(conn, [row["sha256"]])

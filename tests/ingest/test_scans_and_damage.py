@@ -64,7 +64,8 @@ def test_an_upside_down_scan_yields_readable_text(api: httpx.Client, unique: Cal
     document = ingest(api, {name: pdf.read_bytes()}, timeout_s=180)[name]
     stored = _document(api, name)
     assert stored["status"] == "ready", stored
-    assert not stored["warnings"], stored["warnings"]
+    assert not stored["warnings"], stored
+    assert not stored["page_warnings"], stored
     for probe in SCAN_PROBES:
         hits = _hits_in(api, probe, document["id"])
         assert any(contains(hit["text"], probe, ocr=True) and hit["page"] == 1 for hit in hits), (probe, hits)
@@ -80,10 +81,15 @@ def test_a_page_ocr_cannot_read_reliably_is_a_warning_not_text(api: httpx.Client
     document = ingest(api, {name: pdf.read_bytes()}, timeout_s=180)[name]
     stored = _document(api, name)
     assert stored["status"] == "ready", stored
-    assert any(warning.startswith("page 2: text could not be read reliably") for warning in stored["warnings"]), \
-        stored["warnings"]
+    # Said on its place (the upload card, the library and the viewer link to the page image), not as text.
+    assert stored["page_warnings"] == [{"page": 2, "message": "page 2 could not be read reliably"}]
+    assert stored["warnings"] == []
     pages = {hit["page"] for hit in _hits_in(api, "widow garden Tom Sawyer candle scrouched light", document["id"])}
     assert pages == {1}, "only the typed page may be stored as text"
+    assert {block["page"] for block in api.get(f"/api/documents/{document['id']}/blocks").json()["blocks"]} == {1}
+    image = api.get(f"/api/documents/{document['id']}/pages/2.png")
+    assert image.status_code == 200, "the page image stays viewable"
+    assert image.content.startswith(b"\x89PNG")
 
 
 def test_a_pdf_cut_in_half_is_stored_with_a_warning_naming_the_lost_pages(

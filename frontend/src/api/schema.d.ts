@@ -1829,6 +1829,11 @@ export interface components {
             last_workflow_id: string | null;
             /** Mime */
             mime: string | null;
+            /**
+             * Page Warnings
+             * @default []
+             */
+            page_warnings: components["schemas"]["PageWarningOut"][];
             /** Pages */
             pages: number | null;
             /** Read As */
@@ -2377,6 +2382,12 @@ export interface components {
             /** Kind */
             kind: string | null;
             /**
+             * Page Warnings
+             * @description Pages that could not be read reliably: shown as images, their text left out
+             * @default []
+             */
+            page_warnings: components["schemas"]["PageWarningOut"][];
+            /**
              * Pages
              * @description PDF pages, slides or a workbook's sheets; null for formats without them
              */
@@ -2385,6 +2396,16 @@ export interface components {
             sections: components["schemas"]["SectionOut"][];
             /** Status */
             status: string;
+        };
+        /**
+         * PageWarningOut
+         * @description A page (or slide) that could not be read reliably; its image is still shown by the viewer.
+         */
+        PageWarningOut: {
+            /** Message */
+            message: string;
+            /** Page */
+            page: number;
         };
         /** Position */
         Position: {
@@ -2687,6 +2708,11 @@ export interface components {
              * @enum {string}
              */
             kind: "pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image";
+            /**
+             * Page Warnings
+             * @default []
+             */
+            page_warnings: components["schemas"]["PageWarningOut"][];
             /** Pages */
             pages: number | null;
             progress: components["schemas"]["Progress"];

@@ -35,13 +35,13 @@ export function DocumentViewer({ target }: { target: ViewerTarget }) {
       </EmptyState>
     );
   }
-  const { kind, pages } = outline.data;
+  const { kind, pages, page_warnings: pageWarnings } = outline.data;
   switch (kind) {
     case "pdf":
     case "image":
       return (
         <PdfView documentId={target.documentId} pages={pages} initialPage={target.page ?? 1} block={block} terms={terms}
-          picture={kind === "image"} />
+          picture={kind === "image"} pageWarnings={pageWarnings} />
       );
     case "pptx":
       return <SlideView documentId={target.documentId} slides={pages} initialSlide={target.page ?? 1} block={block} terms={terms} />;

@@ -6,6 +6,7 @@ import { useCallback, useMemo, type ReactNode } from "react";
 import { AlertTriangle, CheckCircle2, CircleSlash, FileText, Info, RefreshCw, X } from "lucide-react";
 import type { DocumentOut } from "@/api/types";
 import { Badge } from "@/components/Badge";
+import { PageWarningList } from "@/components/PageWarningList";
 import { Button, IconButton } from "@/components/Button";
 import { Progress } from "@/components/Progress";
 import { Spinner } from "@/components/Spinner";
@@ -62,6 +63,7 @@ function ItemRow({ item, outcome }: { item: IngestItem; outcome: Outcome }) {
         {item.warnings.map((warning) => (
           <p key={warning} className="mt-0.5 text-[13px] text-warn">{warning}</p>
         ))}
+        <PageWarningList documentId={item.id} warnings={item.page_warnings} />
       </div>
     </li>
   );
