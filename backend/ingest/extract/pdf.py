@@ -29,7 +29,7 @@ import pymupdf
 
 from backend.ingest.extract.common import page_ranges, too_large
 from backend.ingest.extract.ocr import PageOcr, failed_warning, missing_ocr, ocr_page, unreadable_warning
-from backend.ingest.extract.pdf_layer import needs_ocr, ocr_bar, readable_chars, readable_layer, visible_chars
+from backend.ingest.extract.pdf_layer import check_layer, needs_ocr, ocr_bar, readable_chars, readable_layer
 from backend.ingest.extract.pdf_notes import (
     MUPDF_ERRORS,
     attachment_warnings,
@@ -139,6 +139,7 @@ def scan_pdf(path: Path, on_progress: ProgressCallback | None = None) -> PdfScan
     try:
         total = document.page_count
         sections = _bookmark_sections(document)
+        labelled = bool(document.get_page_labels())  # else every page's label is "": not asked page by page
         labels: dict[int, str] = {}
         units: list[ExtractedUnit] = []
         candidates: dict[int, str] = {}
@@ -150,7 +151,7 @@ def scan_pdf(path: Path, on_progress: ProgressCallback | None = None) -> PdfScan
             try:
                 page = document.load_page(number - 1)
                 text, needs_ocr = _read_page(page)
-                labels[number] = page.get_label().strip()
+                labels[number] = page.get_label().strip() if labelled else ""
                 notes = page_comments(page)
             except MUPDF_ERRORS:
                 unreadable.append(number)
@@ -309,9 +310,10 @@ def _read_page(page: pymupdf.Page) -> tuple[str, bool]:
     lacks, and title or blank pages would each cost a second of tesseract.
     """
     text = page_text(page)
-    if needs_ocr(text):
+    unreadable, visible = check_layer(text)
+    if unreadable:
         return text, True  # the glyphs are drawn right; only their mapping to characters is broken
-    if visible_chars(text) >= OCR_MIN_CHARS:
+    if visible >= OCR_MIN_CHARS:
         return text, False
     return text, bool(page.get_image_info() or len(page.get_cdrawings()) >= OUTLINE_MIN_PATHS)
 

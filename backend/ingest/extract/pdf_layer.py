@@ -70,6 +70,14 @@ def has_unreadable_lines(text: str) -> bool:
     return count >= UNREADABLE_LINE_CHARS
 
 
+def check_layer(text: str) -> tuple[bool, int]:
+    """`needs_ocr` and `visible_chars` of a page's layer, with one pass of the cheap check for a clean one."""
+    compact = "".join(text.split())
+    if "\ufffd" not in compact and compact.isprintable():
+        return False, len(compact)
+    return is_garbled(text) or has_unreadable_lines(text), len(compact)
+
+
 def needs_ocr(text: str) -> bool:
     return not all_readable(text) and (is_garbled(text) or has_unreadable_lines(text))
 
