@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from backend.api.deps import ContextDep
 from backend.api.documents import PageWarningOut
 from backend.ingest import progress, reconcile
-from backend.ingest.progress import StepStatus
+from backend.ingest.progress import DocumentStepName, StepStatus
 from backend.store.ingest import Decision, ItemState, RunPhase
 from backend.store.kinds import DocKind
 
@@ -31,6 +31,18 @@ class RunProgress(Progress):
     phase: RunPhase
 
 
+class RunDocumentStep(BaseModel):
+    """One of a document's steps: read (extract and chunk), store, embed (all its batches)."""
+
+    name: DocumentStepName
+    status: StepStatus
+    started_at: str
+    finished_at: str | None
+    seconds: float | None
+    executions: int
+    parts: int
+
+
 class RunDocument(BaseModel):
     id: str
     filename: str
@@ -45,6 +57,7 @@ class RunDocument(BaseModel):
     pages: int | None
     blocks: int | None
     embedded: int | None
+    steps: list[RunDocumentStep] = []
 
 
 class RunStep(BaseModel):

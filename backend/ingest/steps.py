@@ -4,8 +4,10 @@ counts, so the DBOS ledger stays small: extracted text goes to `ingest_chunks`, 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
+from collections.abc import Iterator
 from typing import NotRequired, TypedDict
 
 from dbos import DBOS, WorkflowHandle
@@ -73,12 +75,26 @@ class RunTally(TypedDict):
     backfill: bool  # blocks anywhere lack vectors once this run's documents settled: start the backfill
 
 
+@contextlib.contextmanager
+def _logged(workflow_id: str, step: str, key: str = "") -> Iterator[None]:
+    """Log a step's execution in `ingest_step_runs`: its start, and its end unless it raised (a crash or a
+    lost database leaves it unfinished, and DBOS runs it again)."""
+    db = get_context().db
+    run_id = store.log_step_run(db, workflow_id, step, key)
+    yield
+    store.finish_step_run(db, run_id)
+
+
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
 def scan_step(workflow_id: str) -> list[ScanDecision]:
     """Decide for every file of the run: new, changed or unchanged (its original is already stored and
     was verified against its SHA-256 when it was accepted)."""
+    with _logged(workflow_id, "scan"):
+        return _scan(workflow_id)
+
+
+def _scan(workflow_id: str) -> list[ScanDecision]:
     ctx = get_context()
-    store.log_step_run(ctx.db, workflow_id, "scan")
     store.update_run(ctx.db, workflow_id, "scanning")
     items = store.load_items(ctx.db, workflow_id)
     decisions = [(item["document_id"], item["decision"] or _decide(item)) for item in items]
@@ -98,8 +114,12 @@ def _decide(item: store.IngestItemRow) -> store.Decision:
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
 def extract_step(workflow_id: str, document_id: str) -> Extracted:
     """Extract and chunk one document into `ingest_chunks`; a bad file fails only this document."""
+    with _logged(workflow_id, "extract", document_id):
+        return _extract_and_stage(workflow_id, document_id)
+
+
+def _extract_and_stage(workflow_id: str, document_id: str) -> Extracted:
     ctx = get_context()
-    store.log_step_run(ctx.db, workflow_id, "extract", document_id)
     item = store.load_item(ctx.db, workflow_id, document_id)
     if item is None or not store.item_is_current(item) or not store.mark_ingesting(ctx.db, workflow_id, document_id):
         return {"ok": False, "reason": "superseded"}
@@ -206,8 +226,12 @@ def _fail(item: store.IngestItemWithDocument, message: str) -> None:
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
 def store_step(workflow_id: str, document_id: str) -> Stored:
     """Make the staged chunks the document's live blocks as a new version (one transaction)."""
+    with _logged(workflow_id, "store", document_id):
+        return _store(workflow_id, document_id)
+
+
+def _store(workflow_id: str, document_id: str) -> Stored:
     ctx = get_context()
-    store.log_step_run(ctx.db, workflow_id, "store", document_id)
     item = store.load_item(ctx.db, workflow_id, document_id)
     if item is None:  # deleted for good (from the trash) while the run went on
         return {"blocks": 0, "to_embed": 0, "sha256": ""}
@@ -254,8 +278,12 @@ def embed_step(workflow_id: str, document_id: str, sha256: str, batch: int, batc
     """Embed one batch (`size` blocks: the run's batch size, not this process's setting — a run resumed
     by another process must cut its batches where it began) of a document's blocks, retrying with
     backoff while the model server is down."""
+    with _logged(workflow_id, "embed", f"{document_id}#{batch}"):
+        return _embed_batch(workflow_id, document_id, sha256, batch, batches, size)
+
+
+def _embed_batch(workflow_id: str, document_id: str, sha256: str, batch: int, batches: int, size: int) -> Embedded:
     ctx = get_context()
-    store.log_step_run(ctx.db, workflow_id, "embed", f"{document_id}#{batch}")
     detail = f"batch {batch + 1} of {batches}"
     store.update_item(ctx.db, workflow_id, document_id, state="embedding", done=batch, total=batches, detail=detail)
     store.update_run(ctx.db, workflow_id, "embedding", batch, batches, detail)
@@ -301,8 +329,12 @@ def _mark_ready(workflow_id: str, document_id: str, blocks: int) -> int:
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
 def finish_step(workflow_id: str) -> RunTally:
     """Mark the stored documents not yet ready so, record per-document counts and clean up the staged chunks."""
+    with _logged(workflow_id, "finish"):
+        return _finish(workflow_id)
+
+
+def _finish(workflow_id: str) -> RunTally:
     ctx = get_context()
-    store.log_step_run(ctx.db, workflow_id, "finish")
     summary: RunTally = {"ready": 0, "skipped": 0, "failed": 0, "missing_embeddings": 0, "backfill": False}
     for item in store.load_items(ctx.db, workflow_id):
         state = item["state"]

@@ -247,10 +247,45 @@ def recent_runs(db: Database, limit: int) -> list[RunSummaryRow]:
         ).fetchall())
 
 
-def log_step_run(db: Database, workflow_id: str, step: str, key: str = "") -> None:
+def log_step_run(db: Database, workflow_id: str, step: str, key: str = "") -> int:
+    """Log that a step starts executing; returns the log row's id, for `finish_step_run`."""
     with db.bookkeeping() as conn:
-        conn.execute("INSERT INTO ingest_step_runs (workflow_id, step, key) VALUES (%s, %s, %s)",
-                     (workflow_id, step, key))
+        row = conn.execute("INSERT INTO ingest_step_runs (workflow_id, step, key) VALUES (%s, %s, %s) RETURNING id",
+                           (workflow_id, step, key)).fetchone()
+    assert row is not None
+    return int(row["id"])
+
+
+def finish_step_run(db: Database, run_id: int) -> None:
+    with db.bookkeeping() as conn:
+        conn.execute("UPDATE ingest_step_runs SET finished_at = now() WHERE id = %s", (run_id,))
+
+
+class DocumentStepRow(TypedDict):
+    """A document's step in a run: every execution of it (for `embed`, of each of its batches) folded."""
+
+    document_id: str
+    step: str  # extract | store | embed
+    started_at: datetime
+    finished_at: datetime | None  # None while a batch (or the step) has not finished
+    executions: int
+    parts: int  # batches, for embed
+
+
+def document_step_times(db: Database, workflow_id: str) -> list[DocumentStepRow]:
+    """Each document's steps in this run, from the step log: first start, last finish once every part
+    (an embedding batch) has finished, and how many executions there were (more than parts: resumed)."""
+    with db.connection() as conn:
+        return cast(list[DocumentStepRow], conn.execute(
+            "SELECT document_id, step, min(started_at) AS started_at,"
+            " CASE WHEN count(DISTINCT key) FILTER (WHERE finished_at IS NOT NULL) = count(DISTINCT key)"
+            "      THEN max(finished_at) END AS finished_at,"
+            " count(*) AS executions, count(DISTINCT key) AS parts"
+            " FROM (SELECT step, key, started_at, finished_at, split_part(key, '#', 1) AS document_id"
+            "       FROM ingest_step_runs WHERE workflow_id = %s AND step IN ('extract', 'store', 'embed')) runs"
+            " GROUP BY document_id, step ORDER BY min(started_at)",
+            (workflow_id,),
+        ).fetchall())
 
 
 def step_run_counts(db: Database, workflow_id: str) -> dict[str, int]:

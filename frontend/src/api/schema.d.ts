@@ -2723,8 +2723,39 @@ export interface components {
              * @enum {string}
              */
             status: "queued" | "extracting" | "storing" | "embedding" | "ready" | "skipped" | "failed";
+            /**
+             * Steps
+             * @default []
+             */
+            steps: components["schemas"]["RunDocumentStep"][];
             /** Warnings */
             warnings: string[];
+        };
+        /**
+         * RunDocumentStep
+         * @description One of a document's steps: read (extract and chunk), store, embed (all its batches).
+         */
+        RunDocumentStep: {
+            /** Executions */
+            executions: number;
+            /** Finished At */
+            finished_at: string | null;
+            /**
+             * Name
+             * @enum {string}
+             */
+            name: "read" | "store" | "embed";
+            /** Parts */
+            parts: number;
+            /** Seconds */
+            seconds: number | null;
+            /** Started At */
+            started_at: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "running" | "finished" | "error";
         };
         /** RunProgress */
         RunProgress: {
