@@ -14,19 +14,18 @@ from dbos import DBOS, WorkflowHandle
 
 from backend.context import get_context
 from backend.durable import RETRY_WHEN_DATABASE_LOST, RETRY_WHEN_SYSTEM_DATABASE_LOST
-from backend.ingest import files
-from backend.ingest.chunk import chunk_units
-from backend.ingest.sandbox import ExtractionCancelled, extract_sandboxed, pool_for
-from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult, ProgressCallback
+from backend.ingest import files, reading
+from backend.ingest.chunk import iter_chunks
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.store import embeddings, page_words, staging, versions
 from backend.store import ingest as store
-from backend.store.liveness import DATABASE_LOST
 from backend.wording import plural
 
 log = logging.getLogger(__name__)
 
-_PROGRESS_INTERVAL_S = 0.25
+# Chunks staged, and blocks analysed and inserted, per transaction: a batch takes a fraction of a second,
+# so a cancel is seen within one, and a long document never sits in memory or in one transaction whole.
+BATCH_ROWS = 1000
 EMBED_RETRY_DELAYS_S = (1.0, 2.0, 4.0)
 _AWAIT_POLL_S = 0.5  # how often a run looks whether another of its documents is stored
 
@@ -124,108 +123,29 @@ def _extract_and_stage(workflow_id: str, document_id: str) -> Extracted:
     if item is None or not store.item_is_current(item) or not store.mark_ingesting(ctx.db, workflow_id, document_id):
         return {"ok": False, "reason": "superseded"}
     store.update_item(ctx.db, workflow_id, document_id, state="extracting", detail="opening file")
-    try:
-        result = _extract(item, _progress_writer(workflow_id, item))
-    except (ExtractionStopped, ExtractionCancelled):
+    result = reading.read_document(item)
+    if isinstance(result, str):
+        return {"ok": False, "reason": result}
+    # Chunks are cut and staged a batch at a time: a long document's chunks never sit in memory at once.
+    chunks = iter_chunks(result.units, ctx.settings.chunk_size, ctx.settings.chunk_overlap)
+    staged = staging.stage_chunks(ctx.db, workflow_id, document_id, chunks, batch_rows=BATCH_ROWS,
+                                  stopped=lambda: reading.no_longer_wanted(workflow_id, document_id))
+    if staged is None:
         return {"ok": False, "reason": "cancelled"}
-    except ExtractionError as exc:
-        _fail(item, exc.message)
-        return {"ok": False, "reason": exc.code}
-    except DATABASE_LOST:  # not the file's fault: the step runs again once the database is back
-        raise
-    except Exception as exc:
-        log.exception("extracting %s failed", item["filename"])
-        _fail(item, f"The file could not be read ({type(exc).__name__}).")
-        return {"ok": False, "reason": "extract_failed"}
-    chunks = chunk_units(result.units, ctx.settings.chunk_size, ctx.settings.chunk_overlap)
-    if not chunks:
-        _fail(item, nothing_found(item["kind"], result.pages))
+    if not staged:
+        reading.fail_document(item, reading.nothing_found(item["kind"], result.pages))
         return {"ok": False, "reason": "empty"}
-    staging.stage_chunks(ctx.db, workflow_id, document_id, chunks)
     page_words.write_page_words(ctx.db, document_id, item["sha256"], result.page_words)
     store.update_item(ctx.db, workflow_id, document_id, state="storing", pages=result.pages,
-                      detail=plural(len(chunks), "passage"), warnings=result.warnings,
+                      detail=plural(staged, "passage"), warnings=result.warnings,
                       page_warnings=[{"page": w.page, "message": w.message} for w in result.page_warnings])
-    return {"ok": True, "pages": result.pages, "chunks": len(chunks), "warnings": len(result.warnings)}
-
-
-def nothing_found(kind: str, pages: int | None) -> str:
-    """Why a file that was read gave no text, in the words of its format: blank templates, decks of
-    pictures and empty workbooks are common uploads, and "no text" alone left the user guessing."""
-    message = "No text could be found in this file"
-    if kind == "pptx":
-        if not pages:
-            return f"{message}: the presentation has no slides."
-        hold, them = ("holds", "it") if pages == 1 else ("hold", "them")
-        return (f"{message}: its {plural(pages, 'slide')} {hold} no text (not in notes, tables or charts), and "
-                f"no picture on {them} has readable text.")
-    if kind == "docx":
-        return (f"{message}: the Word document is empty or holds only pictures without readable text "
-                "(headers, footers and comments are not read).")
-    if kind == "xlsx":
-        return f"{message}: the workbook's {plural(pages or 0, 'sheet')} {'is' if pages == 1 else 'are'} empty."
-    if kind == "html":
-        return f"{message}: the web page shows no text (its title, scripts and styles are not read)."
-    return f"{message}."
-
-
-def _extract(item: store.IngestItemWithDocument, on_progress: ProgressCallback) -> ExtractResult:
-    """Read the file in the sandbox's child processes (limits: backend/ingest/sandbox.py); the child is
-    killed as soon as the run is cancelled or the document deleted."""
-    ctx = get_context()
-    try:  # this process's cached copy of the original, fetched from Postgres if it has none yet
-        source = files.materialise(ctx.db, ctx.settings.docs_dir, item["sha256"])
-    except files.OriginalMissing as exc:
-        raise ExtractionError("file_missing", "The uploaded file is no longer stored; upload it again.") from exc
-    pool = pool_for(ctx.settings)
-
-    def stopped() -> bool:
-        current = store.load_item(ctx.db, item["workflow_id"], item["document_id"])
-        # No record left (the run is gone): nobody waits for this file any more.
-        return current is None or not store.item_is_current(current)
-
-    return extract_sandboxed(pool, source, item["kind"], ocr_languages=ctx.settings.ocr_languages,
-                             on_progress=on_progress, should_stop=stopped)
-
-
-class ExtractionStopped(Exception):
-    """The document's item failed meanwhile (its run was cancelled): the rest of the file is not read."""
-
-
-def _progress_writer(workflow_id: str, item: store.IngestItemWithDocument) -> ProgressCallback:
-    ctx = get_context()
-    last = 0.0
-
-    def report(progress: ExtractProgress) -> None:
-        nonlocal last
-        now = time.monotonic()
-        if now - last < _PROGRESS_INTERVAL_S and progress.done < progress.total:
-            return
-        last = now
-        if not store.update_item(ctx.db, workflow_id, item["document_id"], state="extracting",
-                                 done=progress.done, total=progress.total, detail=progress.detail):
-            raise ExtractionStopped  # the run was cancelled: stop reading (OCR can take minutes)
-        store.update_run(ctx.db, workflow_id, "extracting", progress.done, progress.total,
-                         f"{item['filename']}: {progress.detail}")
-
-    return report
-
-
-def _fail(item: store.IngestItemWithDocument, message: str) -> None:
-    """Record a document's failure; a previous live version stays live and searchable."""
-    ctx = get_context()
-    store.update_item(ctx.db, item["workflow_id"], item["document_id"], state="failed", error=message,
-                      detail="failed")
-    if item["document_current_version"] is not None:
-        store.set_document_status(ctx.db, item["document_id"], "ready",
-                                  warning=f"A newer upload could not be read: {message} The previous version is kept.")
-    else:
-        store.set_document_status(ctx.db, item["document_id"], "failed", error=message)
+    return {"ok": True, "pages": result.pages, "chunks": staged, "warnings": len(result.warnings)}
 
 
 @DBOS.step(**RETRY_WHEN_DATABASE_LOST)
 def store_step(workflow_id: str, document_id: str) -> Stored:
-    """Make the staged chunks the document's live blocks as a new version (one transaction)."""
+    """Make the staged chunks the document's blocks, batch by batch, then live as a new version (one short
+    transaction)."""
     with _logged(workflow_id, "store", document_id):
         return _store(workflow_id, document_id)
 
@@ -235,25 +155,41 @@ def _store(workflow_id: str, document_id: str) -> Stored:
     item = store.load_item(ctx.db, workflow_id, document_id)
     if item is None:  # deleted for good (from the trash) while the run went on
         return {"blocks": 0, "to_embed": 0, "sha256": ""}
-    terms = _analyse(workflow_id, document_id)
-    stored = versions.store_version(ctx.db, item, ctx.embedder.model, files.mime_for(item["kind"]), terms)
+    sha = item["sha256"]
+    inserting = not versions.version_blocks_kept(ctx.db, document_id, sha)
+    if inserting and not _insert_blocks(item):
+        versions.drop_unlive_blocks(ctx.db, document_id, sha)  # cancelled mid-way: nothing half-stored
+        return {"blocks": 0, "to_embed": 0, "sha256": sha}
+    stored = versions.store_version(ctx.db, item, ctx.embedder.model, files.mime_for(item["kind"]))
     if stored.skipped:
-        return {"blocks": 0, "to_embed": 0, "sha256": item["sha256"]}
+        if inserting:  # blocks kept from an earlier version with these bytes stay
+            versions.drop_unlive_blocks(ctx.db, document_id, sha)
+        return {"blocks": 0, "to_embed": 0, "sha256": sha}
     store.update_item(ctx.db, workflow_id, document_id, state="embedding", blocks=stored.blocks, done=0,
                       total=0, detail=f"{plural(stored.blocks, 'passage')} stored, waiting for embedding")
     ctx.search.notify([document_id])
-    return {"blocks": stored.blocks, "to_embed": stored.to_embed, "sha256": item["sha256"]}
+    return {"blocks": stored.blocks, "to_embed": stored.to_embed, "sha256": sha}
 
 
-def _analyse(workflow_id: str, document_id: str) -> versions.AnalysedTerms:
-    """The staged chunks' BM25 terms (cached with each block so the index's startup build can skip the
-    analysis), computed before the swap so its transaction stays short."""
+def _insert_blocks(item: store.IngestItemWithDocument) -> bool:
+    """The staged chunks as blocks (not live yet) with their BM25 terms (cached with each block so the
+    index's startup build can skip the analysis), BATCH_ROWS at a time, each batch its own short
+    transaction; False as soon as the document is no longer wanted (its run was cancelled)."""
     ctx = get_context()
+    workflow_id, document_id = item["workflow_id"], item["document_id"]
     analyzer = ctx.search.analyzer
-    staged = staging.staged_texts(ctx.db, workflow_id, document_id)
-    analysed = [analyzer.term_counts(chunk.text) for chunk in staged]
-    return versions.AnalysedTerms(analyzer.fingerprint, [chunk.ordinal for chunk in staged],
-                                  [terms for terms, _ in analysed], [counts for _, counts in analysed])
+    done = 0
+    for batch in staging.staged_batches(ctx.db, workflow_id, document_id, BATCH_ROWS):
+        if reading.no_longer_wanted(workflow_id, document_id):
+            return False
+        analysed = [analyzer.term_counts(chunk.text) for chunk in batch]
+        versions.insert_blocks(ctx.db, workflow_id, document_id, item["sha256"], versions.AnalysedTerms(
+            analyzer.fingerprint, [chunk.ordinal for chunk in batch], [terms for terms, _ in analysed],
+            [counts for _, counts in analysed]))
+        done += len(batch)
+        store.update_item(ctx.db, workflow_id, document_id, state="storing",
+                          detail=f"{done:,} passages stored")
+    return True
 
 
 @DBOS.step(**RETRY_WHEN_SYSTEM_DATABASE_LOST)

@@ -1,10 +1,12 @@
-"""SQL for document versions: the store step's atomic swap that makes a new version live, and listing,
-restoring and deleting versions.
+"""SQL for document versions: the store step's blocks, inserted batch by batch and not yet live, and its
+atomic swap that makes a new version live; listing, restoring and deleting versions.
 
 Blocks are keyed by (document, content sha256), so every version keeps its blocks (and their vectors)
 after it is replaced, not live. Making a version current is one transaction that flips `is_live`; only a
 version whose blocks are gone needs ingesting again. No file work happens in these transactions: the
-BM25 terms are analysed before the swap and originals are removed from disk by the caller afterwards.
+BM25 terms are analysed batch by batch before the swap (each batch's insert its own short transaction, so
+a cancel is answered at once and a long document never holds a lock for minutes) and originals are
+removed from disk by the caller afterwards.
 """
 
 from __future__ import annotations
@@ -58,10 +60,46 @@ def _live_counts(conn: Connection, document_id: str, embed_model: str) -> Stored
     return StoredVersion(int(row["blocks"]), int(row["to_embed"]))
 
 
-def store_version(db: Database, item: IngestItemRow, embed_model: str, mime: str,
-                  terms: AnalysedTerms) -> StoredVersion:
-    """Make the staged chunks the document's live version, recorded as a new version (or as the version
-    being restored), all in one transaction. A replay after the commit finds `stored_version` set."""
+def version_blocks_kept(db: Database, document_id: str, sha: str) -> bool:
+    """Whether a version with these bytes is recorded and its blocks are kept: storing them again only
+    makes those blocks (and their vectors) live."""
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT 1 FROM document_versions v WHERE v.document_id = %s AND v.sha256 = %s"
+            " AND EXISTS (SELECT 1 FROM blocks b WHERE b.document_id = v.document_id AND b.doc_sha256 = v.sha256)",
+            (document_id, sha),
+        ).fetchone() is not None
+
+
+def insert_blocks(db: Database, workflow_id: str, document_id: str, sha: str, terms: AnalysedTerms) -> None:
+    """Copy the staged chunks of `terms.ordinals` into blocks, not live yet, with their BM25 terms: one
+    batch of a document, in its own short transaction (the swap in `store_version` makes them live)."""
+    with db.transaction() as conn:
+        conn.execute(
+            "INSERT INTO blocks (id, document_id, doc_sha256, ordinal, text, page, section, kind, terms,"
+            " term_counts, terms_analyzer, page_label)"
+            " SELECT md5(c.document_id::text || ':' || %s || ':' || c.ordinal)::uuid, c.document_id, %s, c.ordinal,"
+            " c.text, c.page, c.section, c.kind, t.terms, t.counts, CASE WHEN t.terms IS NOT NULL THEN %s END,"
+            " c.page_label FROM unnest(%s::int[], %s::text[], %s::bytea[]) AS t (ordinal, terms, counts)"
+            " JOIN ingest_chunks c ON c.ordinal = t.ordinal AND c.workflow_id = %s AND c.document_id = %s"
+            " ON CONFLICT (id) DO NOTHING",
+            (sha, sha, terms.fingerprint, terms.ordinals, terms.terms, terms.counts, workflow_id, document_id),
+        )
+
+
+def drop_unlive_blocks(db: Database, document_id: str, sha: str) -> None:
+    """Delete the not-live blocks of these bytes: called only by a store step that found no kept blocks
+    for them and inserted its own, so a cancelled document (or a cancelled restore of a version whose
+    blocks were gone) leaves nothing half-stored that a later store would take for kept."""
+    with db.transaction() as conn:
+        conn.execute("DELETE FROM blocks WHERE document_id = %s AND doc_sha256 = %s AND NOT is_live",
+                     (document_id, sha))
+
+
+def store_version(db: Database, item: IngestItemRow, embed_model: str, mime: str) -> StoredVersion:
+    """Make the document's blocks of this version (inserted by `insert_blocks`, or kept from an earlier
+    version with the same bytes) live as a new version (or as the version being restored), in one short
+    transaction. A replay after the commit finds `stored_version` set."""
     wf, doc, sha = item["workflow_id"], item["document_id"], item["sha256"]
     with db.transaction() as conn:
         current = conn.execute(
@@ -75,11 +113,7 @@ def store_version(db: Database, item: IngestItemRow, embed_model: str, mime: str
         if (current is None or current["cancelled"] or current["status"] == "trashed"
                 or current["generation"] != item["generation"]):
             return StoredVersion(0, 0, skipped=True)
-        exists = conn.execute("SELECT 1 FROM blocks WHERE document_id = %s AND doc_sha256 = %s LIMIT 1",
-                              (doc, sha)).fetchone()
-        if exists is None:  # the same bytes stored before (an older version) keep their blocks and vectors
-            _insert_blocks(conn, wf, doc, sha, terms)
-            _reuse_embeddings(conn, doc, sha, embed_model)
+        _reuse_embeddings(conn, doc, sha, embed_model)
         conn.execute("UPDATE blocks SET is_live = (doc_sha256 = %s) WHERE document_id = %s"
                      " AND is_live IS DISTINCT FROM (doc_sha256 = %s)", (sha, doc, sha))
         version = _record_version(conn, item, mime)
@@ -96,19 +130,6 @@ def store_version(db: Database, item: IngestItemRow, embed_model: str, mime: str
         counts = _live_counts(conn, doc, embed_model)
         record_index_change(conn, db, doc, "stored")
     return counts
-
-
-def _insert_blocks(conn: Connection, wf: str, doc: str, sha: str, terms: AnalysedTerms) -> None:
-    conn.execute(
-        "INSERT INTO blocks (id, document_id, doc_sha256, ordinal, text, page, section, kind, terms,"
-        " term_counts, terms_analyzer, page_label)"
-        " SELECT md5(document_id::text || ':' || %s || ':' || ordinal)::uuid, document_id, %s, ordinal,"
-        " text, page, section, kind, t.terms, t.counts, CASE WHEN t.terms IS NOT NULL THEN %s END, page_label"
-        " FROM ingest_chunks LEFT JOIN unnest(%s::int[], %s::text[], %s::bytea[]) AS t (ordinal, terms, counts)"
-        " USING (ordinal) WHERE workflow_id = %s AND document_id = %s"
-        " ON CONFLICT (id) DO NOTHING",
-        (sha, sha, terms.fingerprint, terms.ordinals, terms.terms, terms.counts, wf, doc),
-    )
 
 
 def _record_version(conn: Connection, item: IngestItemRow, mime: str) -> int:
