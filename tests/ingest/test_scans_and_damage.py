@@ -15,7 +15,7 @@ import pymupdf
 import pytest
 from PIL import Image, ImageOps
 
-from tests.support.corpus import CORPUS, contains
+from tests.support.corpus import CORPUS, contains, manifest
 from tests.support.documents import make_pdf, tesseract_available
 from tests.support.hostile import tree
 from tests.support.server import QuireServer
@@ -151,3 +151,31 @@ def _is_tesseract(process: psutil.Process) -> bool:
         return process.name() == "tesseract"
     except psutil.Error:
         return False
+
+
+@needs_tesseract
+def test_a_public_scan_in_four_orientations_is_read_upright_on_every_page(
+        api: httpx.Client, unique: Callable[[str], str]) -> None:
+    # OCRmyPDF's cardinal.pdf (../shared/corpus): one brochure page upright, at 90°, upside down, at 270°,
+    # turned by its makers, not by us.
+    source = "linn-brochure-four-orientations-scan.pdf"
+    name = unique(source)
+    document = ingest(api, {name: (CORPUS / source).read_bytes()}, timeout_s=300)[name]
+    stored = _document(api, name)
+    assert (stored["status"], stored["pages"]) == ("ready", 4), stored
+    assert (stored["warnings"], stored["page_warnings"]) == ([], []), stored
+    blocks = api.get(f"/api/documents/{document['id']}/blocks").json()["blocks"]
+    for probe in next(entry for entry in manifest() if entry["file"] == source)["probes"]:
+        page = probe["where"]["page"]
+        # Each probe on its page; search finds it (the four pages hold the same text, so which page's
+        # passage ranks first is the index's choice).
+        on_page = " ".join(block["text"] for block in blocks if block["page"] == page)
+        assert contains(on_page, probe["text"], ocr=True), (probe, on_page[:600])
+        hits = _hits_in(api, probe["text"], document["id"])
+        assert any(contains(hit["text"], probe["text"], ocr=True) for hit in hits), (probe, hits)
+    words = {page: re.findall(r"[a-z]{4,}", " ".join(b["text"] for b in blocks if b["page"] == page).casefold())
+             for page in (1, 2, 3, 4)}
+    upright = set(words[1])
+    for page in (2, 3, 4):  # no garbage beside the probes: a turned page reads as the upright one does
+        known = sum(word in upright for word in words[page]) / max(1, len(words[page]))
+        assert known > 0.8, (page, known, words[page][:80])
