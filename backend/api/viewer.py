@@ -10,6 +10,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import BaseModel, Field
 
 from backend.api.deps import ContextDep
+from backend.api.documents import PageWarningOut
 from backend.viewer import service
 
 MAX_HIGHLIGHT_WORDS = 50
@@ -36,6 +37,8 @@ class OutlineOut(BaseModel):
                                                    "(a recording's speech: en, de)")
     blocks: int
     sections: list[SectionOut]
+    page_warnings: list[PageWarningOut] = Field(
+        [], description="Pages that could not be read reliably: shown as images, their text left out")
 
 
 class TableOut(BaseModel):

@@ -15,8 +15,8 @@ from dbos import DBOS
 
 from backend.context import get_context
 from backend.durable import RETRY_WHEN_DATABASE_LOST
-from backend.ingest import recordings, steps
-from backend.ingest.chunk import chunk_units
+from backend.ingest import reading, recordings, steps
+from backend.ingest.chunk import iter_chunks
 from backend.ingest.formats.recording import passages
 from backend.ingest.sandbox import ExtractionCancelled
 from backend.ingest.types import ExtractionError
@@ -40,12 +40,12 @@ def transcribe_piece_step(workflow_id: str, document_id: str, number: int,
     if item is None or not store.item_is_current(item):
         return {"ok": False, "segments": 0}
     try:
-        segments = recordings.transcribe(steps.original(item), recording, number,
-                                         steps.progress_writer(workflow_id, item), steps.stop_check(item))
-    except (steps.ExtractionStopped, ExtractionCancelled):
+        segments = recordings.transcribe(reading.original(item), recording, number,
+                                         reading.progress_writer(workflow_id, item), reading.stop_check(item))
+    except (reading.ExtractionStopped, ExtractionCancelled):
         return {"ok": False, "segments": 0}
     except ExtractionError as exc:
-        steps.fail(item, exc.message)
+        reading.fail_document(item, exc.message)
         return {"ok": False, "segments": 0}
     staging.stage_segments(ctx.db, workflow_id, document_id, number, segments)
     return {"ok": True, "segments": len(segments)}
@@ -60,10 +60,13 @@ def passages_step(workflow_id: str, document_id: str) -> steps.Extracted:
     if item is None or not store.item_is_current(item):
         return {"ok": False, "reason": "superseded"}
     units = passages(staging.staged_segments(ctx.db, workflow_id, document_id), ctx.settings.chunk_size)
-    chunks = chunk_units(units, ctx.settings.chunk_size, ctx.settings.chunk_overlap)
-    if not chunks:
-        steps.fail(item, steps.nothing_found(item["kind"], None))
+    chunks = iter_chunks(units, ctx.settings.chunk_size, ctx.settings.chunk_overlap)
+    staged = staging.stage_chunks(ctx.db, workflow_id, document_id, chunks, batch_rows=steps.BATCH_ROWS,
+                                  stopped=lambda: reading.no_longer_wanted(workflow_id, document_id))
+    if staged is None:
+        return {"ok": False, "reason": "cancelled"}
+    if not staged:
+        reading.fail_document(item, reading.nothing_found(item["kind"], None))
         return {"ok": False, "reason": "empty"}
-    staging.stage_chunks(ctx.db, workflow_id, document_id, chunks)
-    store.update_item(ctx.db, workflow_id, document_id, state="storing", detail=plural(len(chunks), "passage"))
-    return {"ok": True, "chunks": len(chunks)}
+    store.update_item(ctx.db, workflow_id, document_id, state="storing", detail=plural(staged, "passage"))
+    return {"ok": True, "chunks": staged}

@@ -12,7 +12,9 @@ from uuid import UUID
 from backend.context import AppContext
 from backend.errors import QuireError
 from backend.ingest import library
+from backend.store import page_words
 from backend.store import viewer as store
+from backend.store.kinds import PageWarningRow
 from backend.viewer import page_workers, pdf_pages
 from backend.viewer.page_cache import PAGES, PageKey
 from backend.viewer.tables import TABLE_KINDS, TableRows, parse_table
@@ -41,6 +43,7 @@ class Outline:
     language: str | None
     blocks: int
     sections: list[Section]
+    page_warnings: list[PageWarningRow]
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,7 @@ def outline(ctx: AppContext, document_id: UUID) -> Outline:
     sections = [Section(**row) for row in store.section_starts(ctx.db, document_id, MAX_SECTIONS)]
     return Outline(id=document["id"], filename=document["filename"], kind=document["kind"],
                    status=document["status"], pages=document["pages"], language=document["language"],
-                   blocks=document["blocks"], sections=sections)
+                   blocks=document["blocks"], sections=sections, page_warnings=document["page_warnings"])
 
 
 def _block(row: store.BlockRow) -> ViewerBlock:
@@ -166,16 +169,18 @@ def page_highlights(ctx: AppContext, document_id: UUID, page: int, *, block: UUI
     if not text or not text.strip():
         raise QuireError("missing_passage", "Say which passage to find: `block` or `q`.", 422)
     path, _, filetype = _require_page(ctx, document_id, page)
+    ocr_words = page_words.live_page_words(ctx.db, document_id, page)
     found: pdf_pages.PageHighlights = page_workers.run_page_job(ctx.settings, pdf_pages.passage_job, str(path),
-                                                                page, text, filetype)
+                                                                page, text, filetype, ocr_words)
     return found
 
 
 def page_word_highlights(ctx: AppContext, document_id: UUID, page: int, words: list[str]) -> pdf_pages.PageHighlights:
     """Where each of a search's words stands on the page."""
     path, _, filetype = _require_page(ctx, document_id, page)
+    ocr_words = page_words.live_page_words(ctx.db, document_id, page)
     found: pdf_pages.PageHighlights = page_workers.run_page_job(ctx.settings, pdf_pages.words_job, str(path),
-                                                                page, words, filetype)
+                                                                page, words, filetype, ocr_words)
     return found
 
 
