@@ -15,7 +15,7 @@ ARG QUIRE_EMBEDDER=ollama
 ARG QUIRE_VOICE=false
 # The CPU build of torch (the default one pulls in several GB of CUDA libraries a CPU server never uses).
 ARG TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu
-RUN apt-get update && apt-get install -y --no-install-recommends tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu \
+RUN apt-get update && apt-get install -y --no-install-recommends tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-osd \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY requirements.txt requirements-local.txt requirements-voice.txt ./

@@ -62,8 +62,9 @@ from backend.progress.events import Activity
 from backend.progress.privacy import ConnectionWatch
 from backend.progress.sessions import rules_for
 from backend.retrieval.keyword_fold import KeywordFolder
-from backend.retrieval.postgres import PostgresSearchService
-from backend.retrieval.service import SearchService
+from backend.retrieval.memory import MemoryBackend
+from backend.retrieval.postgres_backend import PostgresBackend
+from backend.retrieval.service import SearchBackend, SearchService
 from backend.scratch import remove_abandoned_scratch
 from backend.services import Services
 from backend.store.db import Database, pool_sizes, sibling_database_url
@@ -90,8 +91,10 @@ def _build_services(settings: Settings, database_url: str, membership: Membershi
     db.open()  # applies the migrations
     llm = LLMClient(settings.ollama_host, settings.chat_model, settings.embed_model, settings.ollama_timeout_s)
     embedder = build_embedder(settings.embedder, llm, settings.embed_model, settings.local_embed_model)
-    search = (PostgresSearchService(db, embedder, settings.search_keyword_candidates or None)
-              if settings.search_backend == "postgres" else SearchService(db, embedder, settings.index_poll_s))
+    backend: SearchBackend = (PostgresBackend(db, embedder.model, settings.search_keyword_candidates or None)
+                              if settings.search_backend == "postgres"
+                              else MemoryBackend(db, embedder.model, settings.index_poll_s))
+    search = SearchService(backend, embedder)
     search.build()
     prompts = PromptLibrary(settings.prompts_dir)
     rules = rules_for(settings)

@@ -55,14 +55,12 @@ class Settings(BaseSettings):
     extract_workers: int = Field(0, ge=0, le=64, validation_alias=_env("QUIRE_EXTRACT_WORKERS"))
     extract_memory_mb: int = Field(1024, ge=256, validation_alias=_env("QUIRE_EXTRACT_MEMORY_MB"))
     extract_cpu_s: int = Field(300, ge=5, validation_alias=_env("QUIRE_EXTRACT_CPU_S"))
-    extract_timeout_s: float = Field(600.0, gt=0, validation_alias=_env("QUIRE_EXTRACT_TIMEOUT_S"))
     extract_max_chars: int = Field(20_000_000, ge=10_000, validation_alias=_env("QUIRE_EXTRACT_MAX_CHARS"))
     ocr_max_page_megapixels: int = Field(25, ge=1, le=1000, validation_alias=_env("QUIRE_OCR_MAX_PAGE_MEGAPIXELS"))
     # The viewer's own pool and limits for drawing PDF pages (backend/viewer/page_workers.py).
     viewer_workers: int = Field(1, ge=1, le=16, validation_alias=_env("QUIRE_VIEWER_WORKERS"))
     viewer_memory_mb: int = Field(512, ge=256, validation_alias=_env("QUIRE_VIEWER_MEMORY_MB"))
     viewer_cpu_s: int = Field(5, ge=1, validation_alias=_env("QUIRE_VIEWER_CPU_S"))
-    viewer_timeout_s: float = Field(8.0, gt=0, validation_alias=_env("QUIRE_VIEWER_TIMEOUT_S"))
     ingest_concurrency: int = Field(2, ge=1, le=16, validation_alias=_env("QUIRE_INGEST_CONCURRENCY"))
     # None: generated once and kept in the data folder (backend/cluster/identity.py).
     executor_id: str | None = Field(None, min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.:-]+$",

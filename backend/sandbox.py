@@ -2,22 +2,31 @@
 
 A `ProcessPool` runs jobs (module-level functions, sent to the child by reference) in up to `size` worker
 processes. Each worker caps its own address space (`RLIMIT_AS`, inherited by any program it starts) and
-its CPU time per job (`RLIMIT_CPU`, the kernel kills it with SIGXCPU); the parent enforces a wall-clock
-limit and kills the worker when the caller stops waiting, checking every CANCEL_POLL_S. A worker that
-breaks a limit (or crashes: a segfault in a C library) is gone, the caller gets `LimitBroken`, and a
-fresh worker takes its place. Each worker leads its own process group, and a worker is killed with its
-group: the programs its job started (tesseract) go with it. A worker also kills its group when the server
-that owns it is gone (a crash, a SIGKILL): it holds the read end of a pipe whose only writer is the server,
-so end-of-file on it means no one will ever read the job's result. Workers whose resident memory ever reached
-RECYCLE_RSS_BYTES are replaced after their job, so memory a big file took returns to the system instead of
-staying (fragmented, counted against the cap) in a reused process.
+its CPU time per job (`RLIMIT_CPU`, the kernel kills it with SIGXCPU). A worker that breaks a limit (or
+crashes: a segfault in a C library) is gone, the caller gets `LimitBroken`, and a fresh worker takes its
+place. Each worker leads its own process group, and a worker is killed with its group: the programs its
+job started (tesseract) go with it. A worker also kills its group when the server that owns it is gone (a
+crash, a SIGKILL): it holds the read end of a pipe whose only writer is the server, so end-of-file on it
+means no one will ever read the job's result. Workers whose resident memory ever reached RECYCLE_RSS_BYTES
+are replaced after their job, so memory a big file took returns to the system instead of staying
+(fragmented, counted against the cap) in a reused process.
+
+**No wall-clock limit decides a job's outcome** (DESIGN §10): a busy machine makes work slower, never
+different. What a job may use is bounded by CPU time and memory, which load does not change. Wall time
+serves only to notice a worker that is *stuck*: its process group (the worker and whatever it started)
+has used no CPU at all for `stuck_s` seconds (stopped, or blocked for good). A stuck worker is killed and
+its job run again in a fresh worker, up to STUCK_ATTEMPTS times; a worker that dies without breaking a
+limit of its own (killed from outside, e.g. by the kernel's out-of-memory killer when the whole machine
+runs short) is retried once. Only then is the job given up, saying why. A job starved of CPU by other
+work (a few per cent of a core) still makes progress and is never cut off.
 
 Two pools use this: file extraction and OCR (backend/ingest/sandbox.py) and the viewer's page images
 (backend/viewer/page_workers.py), each with its own workers and limits, so a page view never waits behind
-minutes of OCR.
+minutes of OCR. The job API is general: any module-level function taking picklable arguments and a
+progress callback, with its own CPU and memory limits, cancellable through `should_stop`.
 
 Own workers rather than `ProcessPoolExecutor`: a pool executor cannot kill one job's process (cancel,
-wall time) without breaking every other job in flight (BrokenProcessPool), and a worker killed by its
+stuck) without breaking every other job in flight (BrokenProcessPool), and a worker killed by its
 rlimit breaks it the same way. Workers start from a 'forkserver' that has imported the readers' libraries
 once: forking the server itself would copy its memory (the search index) and threads holding locks, and
 'spawn' would re-import PyMuPDF, lxml and friends (about a second) for every new worker. The forkserver
@@ -43,10 +52,19 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:  # the type only: the sandbox's children need not import the web stack
     from backend.errors import ErrorCode
 
+import psutil
+
 log = logging.getLogger(__name__)
 
 CANCEL_POLL_S = 0.25
 RECYCLE_RSS_BYTES = 300 * 1024 * 1024
+# A worker whose process group used no CPU time for this long is stuck (see the module docstring). A
+# minute: far beyond any pause of a running process (a cgroup starved to 1% of a core still gets CPU
+# every 100 ms), and short enough that a stopped worker costs little before its job runs again.
+STUCK_S = 60.0
+STUCK_ATTEMPTS = 3  # a stuck job is run this many times in all before it is given up
+DIED_ATTEMPTS = 2  # likewise a job whose worker was killed from outside
+_STUCK_CHECK_S = 1.0
 _PROGRESS_INTERVAL_S = 0.2
 _AT_CAP_SHARE = 0.95
 
@@ -66,8 +84,8 @@ class JobError(Exception):
 
 
 class LimitBroken(Exception):
-    """The job broke a limit (memory, CPU time, wall time) or its worker died; `reason` says which, as
-    "needed more than 300 MB of memory", "took longer than 5 seconds", ..."""
+    """The job broke a limit (memory, CPU time), its worker kept dying or kept getting stuck; `reason`
+    says which, as "needed more than 300 MB of memory", "needed more than 5 seconds of CPU time", ..."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -86,11 +104,26 @@ class Cancelled(Exception):
     """The caller's `should_stop` turned true while a worker ran its job; the worker has been killed."""
 
 
+class _Stuck(Exception):
+    """The worker's process group used no CPU for `stuck_s` seconds; it has been killed."""
+
+
+class _Died(Exception):
+    """The worker died without breaking a limit of its own (killed from outside); `code` is its exit code."""
+
+    def __init__(self, code: int | None) -> None:
+        super().__init__(code)
+        self.code = code
+
+
 @dataclass(frozen=True)
 class ProcessLimits:
+    """What one job may use: address space (per process, its programs included) and CPU seconds.
+    `stuck_s` is how long a worker may use no CPU at all before it counts as stuck (not a time limit)."""
+
     memory_mb: int
     cpu_s: int
-    wall_s: float
+    stuck_s: float = STUCK_S
 
 
 # ---------------------------------------------------------------- in the worker
@@ -102,11 +135,13 @@ def _worker_main(conn: Connection, lifeline: Connection, memory_bytes: int) -> N
     Each reply ends with the worker's resident memory and whether the job ran into the memory cap:
     parsers report exhausted memory in their own ways (lxml as a syntax error, MuPDF as a format
     error), so a job whose address space peaked at the cap failed for its size, whatever it raised."""
-    resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     # A process group of its own, so that killing the worker kills what its job started too (tesseract),
     # which would otherwise read on unowned for minutes after a cancel or a broken limit.
     os.setpgrp()
+    # Started before the cap: its stack (8 MB of address space) may not fit under a small cap beside the
+    # preloaded libraries, and a thread whose start fails for memory can leave the worker deadlocked.
     threading.Thread(target=_die_with_server, args=(lifeline,), name="lifeline", daemon=True).start()
+    resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     os.environ["OMP_THREAD_LIMIT"] = "1"
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal is the server's to handle
     while True:
@@ -196,6 +231,38 @@ def preload(modules: list[str]) -> None:
         multiprocessing.get_context("forkserver").set_forkserver_preload(sorted(_Preload.modules))
 
 
+class _GroupClock:
+    """The CPU time a worker's process group has used (the worker, the programs its job runs, and those
+    that have ended), read every _STUCK_CHECK_S; `stuck_for` is how long it has not changed."""
+
+    def __init__(self, pid: int | None) -> None:
+        self._process = psutil.Process(pid) if pid is not None else None
+        self._used = -1.0
+        self._since = self._next = time.monotonic()
+
+    def stuck_for(self, now: float) -> float:
+        if now >= self._next:
+            self._next = now + _STUCK_CHECK_S
+            used = self._read()
+            if used != self._used:
+                self._used, self._since = used, now
+        return now - self._since
+
+    def _read(self) -> float:
+        if self._process is None:
+            return 0.0
+        try:
+            times = self._process.cpu_times()
+            used = float(times.user + times.system + times.children_user + times.children_system)
+            for child in self._process.children(recursive=True):
+                with contextlib.suppress(psutil.Error):
+                    child_times = child.cpu_times()
+                    used += child_times.user + child_times.system
+        except psutil.Error:
+            return self._used  # gone: the wait notices that the worker died
+        return used
+
+
 class _Worker:
     def __init__(self, context: multiprocessing.context.ForkServerContext, memory_bytes: int, name: str) -> None:
         self.conn, child = context.Pipe()
@@ -236,15 +303,38 @@ class ProcessPool:
     def run(self, job: Callable[..., Any], args: tuple[Any, ...], *, should_stop: Callable[[], bool] | None = None,
             on_progress: Report | None = None, cpu_s: int | None = None) -> Any:
         """`job(*args, report)` in a worker; returns its result. Raises the job's `JobError`, `JobCrashed`,
-        `LimitBroken`, or `Cancelled` when `should_stop` turns true (the worker is killed). `cpu_s` bounds
-        this job's CPU time below the pool's (work whose size is known: a piece of audio)."""
+        `LimitBroken`, or `Cancelled` when `should_stop` turns true (the worker is killed). A job whose
+        worker got stuck or was killed from outside is run again in a fresh worker first (see the module
+        docstring); progress it reported before is reported again. `cpu_s` bounds this job's CPU time
+        below the pool's (work whose size is known: a piece of audio)."""
         cpu = self.process_limits.cpu_s if cpu_s is None else min(cpu_s, self.process_limits.cpu_s)
+        stuck = died = 0
+        while True:
+            try:
+                return self._attempt(job, args, should_stop, on_progress, cpu)
+            except _Stuck:
+                stuck += 1
+                log.warning("a %s worker used no CPU for %g s and was replaced (attempt %d of %d)", self.name,
+                            self.process_limits.stuck_s, stuck, STUCK_ATTEMPTS)
+                if stuck >= STUCK_ATTEMPTS:
+                    raise LimitBroken(f"stalled: its process made no progress for {self.process_limits.stuck_s:g} "
+                                      f"seconds, {STUCK_ATTEMPTS} times") from None
+            except _Died as exc:
+                died += 1
+                log.warning("a %s worker was killed from outside (exit code %s; attempt %d of %d)", self.name,
+                            exc.code, died, DIED_ATTEMPTS)
+                if died >= DIED_ATTEMPTS:
+                    raise LimitBroken(f"was stopped from outside {DIED_ATTEMPTS} times (the machine may be short of "
+                                      "memory)") from None
+
+    def _attempt(self, job: Callable[..., Any], args: tuple[Any, ...], should_stop: Callable[[], bool] | None,
+                 on_progress: Report | None, cpu_s: int) -> Any:
         with self._slots:
             worker = self._take()
             healthy = False
             try:
-                worker.conn.send((job, args, cpu))
-                *reply, peak_rss, capped = self._wait(worker, should_stop, on_progress, cpu)
+                worker.conn.send((job, args, cpu_s))
+                *reply, peak_rss, capped = self._wait(worker, should_stop, on_progress, cpu_s)
                 healthy = peak_rss < self._recycle_rss and not capped
                 return self._result(tuple(reply))
             finally:
@@ -252,7 +342,7 @@ class ProcessPool:
 
     def _wait(self, worker: _Worker, should_stop: Callable[[], bool] | None,
               on_progress: Report | None, cpu_s: int) -> tuple[Any, ...]:
-        deadline = time.monotonic() + self.process_limits.wall_s
+        clock = _GroupClock(worker.process.pid)
         next_check = time.monotonic() + CANCEL_POLL_S
         while True:
             if worker.conn.poll(CANCEL_POLL_S):
@@ -267,20 +357,24 @@ class ProcessPool:
             elif not worker.process.is_alive():
                 raise self._died(worker, cpu_s)
             # Checked on a clock, not only when the worker is quiet: a job reporting progress all the
-            # time must still be stoppable and bounded.
+            # time must still be stoppable.
             now = time.monotonic()
             if now >= next_check:
                 next_check = now + CANCEL_POLL_S
                 if should_stop is not None and should_stop():
                     raise Cancelled
-            if now > deadline:
-                raise LimitBroken(f"took longer than {self.process_limits.wall_s:g} seconds")
+                if clock.stuck_for(now) >= self.process_limits.stuck_s:
+                    raise _Stuck
 
-    def _died(self, worker: _Worker, cpu_s: int) -> LimitBroken:
+    def _died(self, worker: _Worker, cpu_s: int) -> Exception:
         worker.process.join(timeout=5)
         code = worker.process.exitcode
         if code == -signal.SIGXCPU:
             return LimitBroken(f"needed more than {cpu_s} seconds of CPU time")
+        if code == -signal.SIGKILL:
+            # Not the job's doing: the worker never kills itself so (its limits end it by SIGXCPU or by a
+            # failed allocation); the kernel's out-of-memory killer or a person did.
+            return _Died(code)
         # Out of address space, C libraries fail hard (abort, or a crash on an unchecked allocation).
         log.warning("a %s worker died (exit code %s)", self.name, code)
         return LimitBroken(f"crashed or needed more than {self.process_limits.memory_mb} MB of memory")

@@ -28,7 +28,8 @@ from backend.process import configure_process
 
 configure_process()
 
-from backend.retrieval.postgres import PostgresIndex, PostgresSearchService
+from backend.retrieval.postgres import PostgresIndex
+from backend.retrieval.postgres_backend import PostgresBackend
 from backend.store import keyword_impacts as impact_lists
 from backend.store.db import Database
 from scripts.bench_search import MODEL, open_postgres, untrash_all
@@ -77,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         for cap in args.caps:
             index = PostgresIndex(db, MODEL, candidate_cap=cap)
             started = time.perf_counter()
-            built = impact_lists.build(db, PostgresSearchService.impact_list_length(cap), index.bm25.k1,
+            built = impact_lists.build(db, PostgresBackend.impact_list_length(cap), index.bm25.k1,
                                        index.bm25.b)
             assert built is not None
             print(f"cap {cap:>6,}: impact lists of {built.terms} terms × {built.per_term} blocks built in "

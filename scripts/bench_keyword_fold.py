@@ -31,7 +31,7 @@ from backend.process import configure_process
 
 configure_process()
 
-from backend.retrieval.sparse import BM25Params
+from backend.retrieval.bm25 import BM25Params
 from backend.retrieval.tokenizer import Analyzer
 from backend.store import keyword_impacts, search_sql
 from backend.store.db import Database, one

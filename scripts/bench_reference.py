@@ -13,7 +13,7 @@ from rank_bm25 import BM25Okapi
 
 from backend.llm.embedders import l2_normalise
 from backend.retrieval.fusion import reciprocal_rank_fusion
-from backend.retrieval.hybrid import candidate_depth
+from backend.retrieval.pipeline import candidate_depth
 from backend.store import blocks as store
 from backend.store.db import Database
 

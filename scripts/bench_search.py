@@ -19,7 +19,7 @@ Every timing is repeated (`--repeat`) and reported with its spread and the load 
                                    [--hnsw-memory-mb MB] [--breakdown]
 
 `--backend postgres` measures the Postgres search mode instead (QUIRE_SEARCH_BACKEND=postgres): the
-one-time builds (keyword impact lists, HNSW), cold start (`PostgresSearchService.build()`, all a process
+one-time builds (keyword impact lists, HNSW), cold start (`PostgresBackend.build()`, all a process
 does at startup), query latencies (hybrid; each channel alone; scoped), how often dense search finds the
 query's own document, and delete visibility, with the same vault and queries. "build from Postgres" is
 then the cold start.
@@ -55,7 +55,8 @@ from backend.process import configure_process
 
 configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
 
-from backend.retrieval.postgres import HNSW_BUILD_MEMORY_MB, PostgresSearchService
+from backend.retrieval.memory import MemoryBackend
+from backend.retrieval.postgres_backend import HNSW_BUILD_MEMORY_MB, PostgresBackend
 from backend.retrieval.service import SearchService
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Scope
@@ -279,21 +280,22 @@ def bench_product(db: Database, vault: Vault, args: argparse.Namespace) -> Figur
     fig = Figures()
     gc.collect()
     before = rss_mib()
-    service = SearchService(db, BenchEmbedder(), poll_s=3600)
+    backend = MemoryBackend(db, BenchEmbedder().model, poll_s=3600)
+    service = SearchService(backend, BenchEmbedder())
     fig.build_s.append(timed(service.build))
     fig.rss_mib, fig.rss_added_mib = rss_mib(), rss_mib() - before
     note(fig, f"build 1 ({load()}); stats {service.stats()}")
     note(fig, f"RSS added per block: {fig.rss_added_mib * 2**20 / args.blocks:,.0f} bytes")
     if args.breakdown:
-        lines = memory_breakdown.report(service.index, {"dense vectors + sketch": service.index.dense_bytes},
+        lines = memory_breakdown.report(backend.index, {"dense vectors + sketch": backend.index.dense_bytes},
                                         int(fig.rss_added_mib * 2**20), args.blocks)
         print("\n".join(lines), flush=True)
     measure_service(service, db, vault, args, fig)
     note(fig, details_fetch(service, db, vault))
-    del service
+    del service, backend
     for _ in range(args.repeat - 1):
         gc.collect()
-        fig.build_s.append(timed(SearchService(db, BenchEmbedder(), poll_s=3600).build))
+        fig.build_s.append(timed(MemoryBackend(db, BenchEmbedder().model, poll_s=3600).build))
     note(fig, f"builds 2..{args.repeat} done ({load()})")
     return fig
 
@@ -346,7 +348,7 @@ def bench_postgres(db: Database, vault: Vault, args: argparse.Namespace) -> Figu
     gc.collect()
     before = rss_mib()
     for _ in range(args.repeat):
-        service = PostgresSearchService(db, BenchEmbedder())
+        service = SearchService(PostgresBackend(db, BenchEmbedder().model), BenchEmbedder())
         fig.build_s.append(timed(service.build))
     fig.rss_mib, fig.rss_added_mib = rss_mib(), rss_mib() - before
     note(fig, f"cold starts ({load()}); stats {service.stats()}")
@@ -358,7 +360,7 @@ def prepare_postgres(db: Database, args: argparse.Namespace) -> str:
     """What a process's background preparation does once: the keyword impact lists (rebuilt only when
     stale) and the HNSW build, after a VACUUM ANALYZE (what autovacuum does after a large load)."""
     started = time.perf_counter()
-    built = PostgresSearchService(db, BenchEmbedder()).prepare_impact_lists()
+    built = PostgresBackend(db, BenchEmbedder().model).prepare_impact_lists()
     lists = (f"keyword impact lists ({built.terms} terms × {built.per_term} blocks) ready in "
              f"{time.perf_counter() - started:.1f}s ({load()}); " if built else "")
     if search_sql.hnsw_index_state(db, MODEL, args.dim) == "ready":

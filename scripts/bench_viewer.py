@@ -74,7 +74,7 @@ def measure(corpus: Path, runs: dict[str, Run]) -> dict[str, Figures]:
                 into = figures[way]
                 into.sizes.append(len(timed(run, render_job, (str(path), number, SCALE, "pdf"), into.renders)))
                 if passage.strip():
-                    boxes = timed(run, passage_job, (str(path), number, passage, "pdf"), into.finds)
+                    boxes = timed(run, passage_job, (str(path), number, passage, "pdf", None), into.finds)
                     into.found.append(boxes.matched_words / max(1, boxes.passage_words))
     return figures
 
@@ -88,7 +88,7 @@ def hostile(pool: ProcessPool) -> None:
         path = tangled_lines_pdf(Path(folder) / "tangled.pdf")
         started = time.perf_counter()
         try:
-            pool.run(render_job, (str(path), 1, 1.5))
+            pool.run(render_job, (str(path), 1, 1.5, "pdf"))
             outcome = "drawn"
         except LimitBroken as exc:
             outcome = f"refused: it {exc.reason}"

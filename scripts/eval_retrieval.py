@@ -62,8 +62,8 @@ from backend.llm.embedders import Embedder, l2_normalise
 from backend.llm.errors import ModelUnavailable
 from backend.llm.local_models import DEFAULT_LOCAL_MODEL, INSTALL_HINT, LOCAL_MODELS, LocalModelName, installed_model
 from backend.llm.windows import pool_windows
+from backend.retrieval.bm25 import BM25Params
 from backend.retrieval.hybrid import DenseFeedback, HybridIndex
-from backend.retrieval.sparse import BM25Params
 from backend.retrieval.tokenizer import Analyzer, AnalyzerOptions
 from backend.retrieval.types import IndexedBlock, SearchMode
 from scripts.eval_variants import RM3, Proximity, maxp_rankers, z_score_ranker
@@ -260,7 +260,8 @@ def postgres_rankers(coll: Collection, analyzer: Analyzer, bm25: BM25Params, doc
     import struct
     import uuid
 
-    from backend.retrieval.postgres import HNSW_BUILD_MEMORY_MB, PostgresIndex
+    from backend.retrieval.postgres import PostgresIndex
+    from backend.retrieval.postgres_backend import HNSW_BUILD_MEMORY_MB
     from backend.store import search_sql
     from backend.store.db import Database
     from tests.support.postgres import ThrowawayPostgres

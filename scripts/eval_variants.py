@@ -30,10 +30,11 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from backend.retrieval.bm25 import BM25Params
 from backend.retrieval.fusion import RRF_K, reciprocal_rank_fusion
-from backend.retrieval.hybrid import candidate_depth
+from backend.retrieval.pipeline import candidate_depth
 from backend.retrieval.segments import RowKey
-from backend.retrieval.sparse import BM25Params, SparseIndex
+from backend.retrieval.sparse import SparseIndex
 from backend.retrieval.tokenizer import Analyzer
 
 FEEDBACK_DOCS, FEEDBACK_TERMS, ORIGINAL_WEIGHT = 10, 10, 0.5

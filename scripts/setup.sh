@@ -42,9 +42,10 @@ install_apt() {
 
 stamp_of() { cat "$@" 2>/dev/null | sha256sum | cut -d' ' -f1; }
 
-# 1. System packages: OCR for scanned PDFs (and for the tests: Chromium + fonts for the browser tests,
-#    espeak-ng for test speech, docker-compose to validate the compose file without a Docker daemon).
-install_apt tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu
+# 1. System packages: OCR for scanned PDFs, with tesseract's orientation detection (osd) for pages scanned
+#    turned (and for the tests: Chromium + fonts for the browser tests, espeak-ng for test speech,
+#    docker-compose to validate the compose file without a Docker daemon).
+install_apt tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-osd
 [[ $DEV -eq 1 ]] && install_apt chromium fonts-dejavu-core espeak-ng docker-compose
 
 # 2. Python virtual environment and pinned packages.

@@ -57,9 +57,12 @@ class TurnRecord:
         """The `memory` line; None when nothing was sent to the model."""
         return self.window.stats() if self.window is not None and not self.unsent else None
 
+    def text(self) -> str:
+        """The answer's text so far (what the user has read of it)."""
+        return self.answer if self.answer is not None else (self.loop.answer if self.loop else "")
+
     def update(self, state: RequestState) -> AnswerUpdate:
-        content = self.answer if self.answer is not None else (self.loop.answer if self.loop else "")
-        return AnswerUpdate(content=content, citations=[c.payload() for c in state.citations.all()],
+        return AnswerUpdate(content=self.text(), citations=[c.payload() for c in state.citations.all()],
                             thinking=self.thinking or None, status=self.status, error=self.error,
                             memory=self.memory(), grounding=self.grounding, model=self.model)
 

@@ -22,6 +22,7 @@ import anyio.to_thread
 from backend.agent import sessions
 from backend.agent.answering import TurnRecord, answer
 from backend.agent.attachments import Accepted, AttachmentIn, accept, extract
+from backend.agent.autosave import keep_saving
 from backend.agent.context import ChatServices, RequestState, request_state
 from backend.agent.grounding import message
 from backend.agent.prompting import scope_payload, scope_statement
@@ -103,12 +104,14 @@ async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
     start = chat.start
     channel.start(start.session_id, start.message_id, start.user_message_id)
     record, answered = TurnRecord(), False
+    saving = asyncio.create_task(keep_saving(chat.state.services.db, start.message_id, record.text))
     try:
         chat = await _with_documents(chat, record)
         if record.error is None:
             await _produce(chat, channel, record)
         answered = True
     except asyncio.CancelledError:
+        saving.cancel()
         # The client went away. Stored synchronously on purpose: awaiting in a cancelled task could be
         # interrupted by a second cancellation before the answer is written.
         if not answered:
@@ -119,6 +122,7 @@ async def run_chat(chat: PreparedChat, channel: EventChannel) -> None:
             log.exception("could not store the partial answer (session %s)", start.session_id)
         chat.state.services.activity.check_badges_soon(start.asked_at)
         raise
+    saving.cancel()
     try:
         await anyio.to_thread.run_sync(_store, chat, record)
     except Exception:  # whatever failed, the stream still ends with an error line and `done`

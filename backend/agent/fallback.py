@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import re
 
+import anyio.to_thread
+
 from backend.agent.citations import Citation
 from backend.agent.context import RequestState
+from backend.agent.reading import reading_notice, still_reading
 from backend.agent.stream import EventChannel
 from backend.agent.tools import search_sources
 
@@ -35,7 +38,10 @@ async def answer_without_model(state: RequestState, channel: EventChannel, quest
         if not state.citations.all():
             sources, notice = await search_sources(state, question, FALLBACK_PASSAGES)
             state.citations.register(sources)
-        text = present(state.citations.all(), notice, lead)
+        reading = 0
+        if not any(c.source.relevant for c in state.citations.all()):
+            reading = await anyio.to_thread.run_sync(still_reading, state)
+        text = f"{reading_notice(reading)}." if reading else present(state.citations.all(), notice, lead)
     for citation in state.citations.take_new():
         channel.metadata(citation.payload())
     text = f"\n\n---\n\n{text}" if after.strip() else text

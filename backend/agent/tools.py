@@ -16,6 +16,7 @@ from backend.agent.citations import Source
 from backend.agent.context import RequestState, current
 from backend.agent.documents import Material, document_material, resolve_document, scoped_documents
 from backend.agent.quoting import RankedPassages, fence
+from backend.agent.reading import reading_notice, still_reading
 from backend.agent.registry import Tool, ToolFailure, ToolOutput, ToolRegistry
 from backend.llm.budget import answer_tokens, chars_of
 from backend.llm.errors import ModelError, ModelUnavailable
@@ -48,7 +49,14 @@ async def search_knowledge_base(query: str) -> ToolOutput:
     query = query.strip()
     if not query:
         raise ToolFailure("the query is empty")
-    sources, notice = await search_sources(current(), query)
+    state = current()
+    sources, notice = await search_sources(state, query)
+    if not any(s.relevant for s in sources) and (reading := await anyio.to_thread.run_sync(still_reading, state)):
+        # Not covered may not be true yet: say what is (the closest passages still go to the user only).
+        told = reading_notice(reading)
+        text = (f'Nothing found for "{query}" yet: {told}. Tell the user exactly that; do not say that their '
+                "documents do not cover it.")
+        return ToolOutput(summary=told.split(" — ")[0], render=lambda _numbers: text, sources=tuple(sources))
     if not sources:
         text = f'No passage in the documents matches "{query}".' + (f" ({notice})" if notice else "")
         return ToolOutput.plain(text, "no passages found")

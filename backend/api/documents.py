@@ -34,6 +34,13 @@ router = APIRouter(prefix="/api", tags=["documents"])
 _ON_CONFLICT = ("ask", "replace", "keep_both")
 
 
+class PageWarningOut(BaseModel):
+    """A page (or slide) that could not be read reliably; its image is still shown by the viewer."""
+
+    page: int
+    message: str
+
+
 class DocumentOut(BaseModel):
     id: str
     filename: str
@@ -51,6 +58,7 @@ class DocumentOut(BaseModel):
     source_kind: Literal["document", "note"] = "document"  # note: written in Quire, edited there
     error: str | None
     warnings: list[str]
+    page_warnings: list[PageWarningOut] = []
     source_url: str | None
     blocks: int
     embedded: int

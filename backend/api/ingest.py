@@ -10,8 +10,9 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from backend.api.deps import BackfillDep, DatabaseDep
+from backend.api.documents import PageWarningOut
 from backend.ingest import progress, reconcile
-from backend.ingest.progress import StepStatus
+from backend.ingest.progress import DocumentStepName, StepStatus
 from backend.store.ingest import Decision, ItemState, RunPhase
 from backend.store.kinds import DocKind
 
@@ -30,6 +31,18 @@ class RunProgress(Progress):
     phase: RunPhase
 
 
+class RunDocumentStep(BaseModel):
+    """One of a document's steps: read (extract and chunk), store, embed (all its batches)."""
+
+    name: DocumentStepName
+    status: StepStatus
+    started_at: str
+    finished_at: str | None
+    seconds: float | None
+    executions: int
+    parts: int
+
+
 class RunDocument(BaseModel):
     id: str
     filename: str
@@ -38,11 +51,13 @@ class RunDocument(BaseModel):
     decision: Decision | None  # None until the scan decided
     error: str | None
     warnings: list[str]
+    page_warnings: list[PageWarningOut] = []
     read_as: str | None = None  # set when the content, not the name, decided how the file is read
     progress: Progress
     pages: int | None
     blocks: int | None
     embedded: int | None
+    steps: list[RunDocumentStep] = []
 
 
 class RunStep(BaseModel):

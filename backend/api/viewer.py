@@ -10,8 +10,11 @@ from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import BaseModel, Field
 
 from backend.api.deps import ViewerDep
+from backend.api.documents import PageWarningOut
 from backend.viewer import service
 
+MAX_HIGHLIGHT_WORDS = 50
+MAX_WORD_CHARS = 100
 router = APIRouter(prefix="/api/documents", tags=["viewer"])
 
 MAX_PASSAGE_CHARS = 4000  # a query string; the whole cited passage goes by `block` instead
@@ -34,6 +37,8 @@ class OutlineOut(BaseModel):
                                                    "(a recording's speech: en, de)")
     blocks: int
     sections: list[SectionOut]
+    page_warnings: list[PageWarningOut] = Field(
+        [], description="Pages that could not be read reliably: shown as images, their text left out")
 
 
 class TableOut(BaseModel):
@@ -122,7 +127,12 @@ def document_page_highlights(
     block: Annotated[UUID | None, Query(description="Highlight this block's text (a cited passage)")] = None,
     q: Annotated[str | None, Query(min_length=1, max_length=MAX_PASSAGE_CHARS,
                                    description="Or highlight this text")] = None,
+    words: Annotated[list[str] | None, Query(max_length=MAX_HIGHLIGHT_WORDS,
+                                             description="Or box every word beginning with one of these")] = None,
 ) -> HighlightsOut:
-    """Boxes (in PDF points, origin top left) of the passage's words on the page."""
+    """Boxes (in PDF points, origin top left) of the passage's words on the page, or of a search's words."""
+    if words and block is None and q is None:
+        found = viewer.page_word_highlights(document_id, page, [w[:MAX_WORD_CHARS] for w in words])
+        return HighlightsOut.model_validate(found, from_attributes=True)
     found = viewer.page_highlights(document_id, page, block=block, text=q)
     return HighlightsOut.model_validate(found, from_attributes=True)

@@ -46,14 +46,19 @@ class _Run:
 
 def chunk_units(units: Sequence[ExtractedUnit], chunk_size: int = 1000, overlap: int = 100) -> list[Chunk]:
     """Chunks with ordinals 0..n-1; every non-whitespace character of the input lands in a chunk."""
+    return list(iter_chunks(units, chunk_size, overlap))
+
+
+def iter_chunks(units: Sequence[ExtractedUnit], chunk_size: int = 1000, overlap: int = 100) -> Iterator[Chunk]:
+    """`chunk_units` one chunk at a time, so a long document's chunks can be stored as they are cut."""
     if chunk_size < 1 or not 0 <= overlap < chunk_size:
         raise ValueError("chunk_size must be positive and 0 <= overlap < chunk_size")
-    chunks: list[Chunk] = []
+    ordinal = 0
     for run in _runs(units):
         pieces = _split_atomic(run, chunk_size) if run.atomic else _split_text(run.text, chunk_size, overlap)
         for piece in pieces:
-            chunks.append(Chunk(len(chunks), piece, run.kind, run.page, run.section, run.page_label))
-    return chunks
+            yield Chunk(ordinal, piece, run.kind, run.page, run.section, run.page_label)
+            ordinal += 1
 
 
 def _runs(units: Sequence[ExtractedUnit]) -> Iterator[_Run]:

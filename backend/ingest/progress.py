@@ -16,7 +16,7 @@ from backend.errors import NotFound
 from backend.ingest.validate import read_as
 from backend.store import ingest as store
 from backend.store.db import Database
-from backend.store.kinds import DocKind
+from backend.store.kinds import DocKind, PageWarningRow
 
 TERMINAL_STATUSES = {"SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"}
 POLL_INTERVAL_S = 0.25
@@ -30,6 +30,10 @@ _FINISHED_ITEMS = frozenset({"ready", "skipped", "failed"})
 
 
 StepStatus = Literal["running", "finished", "error"]
+# A document's steps as people know them: reading the file (extract + chunk), storing its passages, and
+# embedding them (every batch folded into one).
+DocumentStepName = Literal["read", "store", "embed"]
+_STEP_NAMES: dict[str, DocumentStepName] = {"extract": "read", "store": "store", "embed": "embed"}
 
 
 class StepInfo(TypedDict):
@@ -37,6 +41,16 @@ class StepInfo(TypedDict):
     status: StepStatus
     started_at: str | None
     finished_at: str | None
+
+
+class DocumentStep(TypedDict):
+    name: DocumentStepName
+    status: StepStatus
+    started_at: str
+    finished_at: str | None
+    seconds: float | None  # finished - started: wall time, waits between embedding batches included
+    executions: int  # times it (each batch, for embed) started: more than `parts` means it was resumed
+    parts: int  # embedding batches; 1 for read and store
 
 
 class Counts(TypedDict):
@@ -59,11 +73,13 @@ class DocumentProgress(TypedDict):
     decision: store.Decision | None
     error: str | None
     warnings: list[str]
+    page_warnings: list[PageWarningRow]
     read_as: str | None  # set when the content, not the name, decided the kind (validate.read_as)
     progress: Counts
     pages: int | None
     blocks: int | None
     embedded: int | None
+    steps: list[DocumentStep]
 
 
 class Snapshot(TypedDict):
@@ -110,7 +126,23 @@ def _steps(workflow_id: str) -> list[StepInfo]:
     return steps
 
 
-def _document(item: store.IngestItemRow) -> DocumentProgress:
+def _document_steps(rows: list[store.DocumentStepRow]) -> dict[str, list[DocumentStep]]:
+    steps: dict[str, list[DocumentStep]] = {}
+    for row in rows:
+        finished = row["finished_at"]
+        steps.setdefault(row["document_id"], []).append({
+            "name": _STEP_NAMES[row["step"]],
+            "status": "finished" if finished is not None else "running",
+            "started_at": row["started_at"].isoformat(),
+            "finished_at": finished.isoformat() if finished is not None else None,
+            "seconds": round((finished - row["started_at"]).total_seconds(), 3) if finished is not None else None,
+            "executions": row["executions"],
+            "parts": row["parts"],
+        })
+    return steps
+
+
+def _document(item: store.IngestItemRow, steps: list[DocumentStep]) -> DocumentProgress:
     return {
         "id": item["document_id"],
         "filename": item["filename"],
@@ -119,11 +151,13 @@ def _document(item: store.IngestItemRow) -> DocumentProgress:
         "decision": item["decision"],
         "error": item["error"],
         "warnings": item["warnings"],
+        "page_warnings": item["page_warnings"],
         "read_as": read_as(item["filename"], item["kind"]),
         "progress": {"done": item["done"], "total": item["total"], "detail": item["detail"]},
         "pages": item["pages"],
         "blocks": item["blocks"],
         "embedded": item["embedded"],
+        "steps": steps,
     }
 
 
@@ -132,12 +166,14 @@ def run_snapshot(db: Database, workflow_id: str) -> Snapshot:
     if run is None:
         raise NotFound("Ingestion run", workflow_id)
     status = DBOS.get_workflow_status(workflow_id)
+    steps = _document_steps(store.document_step_times(db, workflow_id))
     return {
         "workflow_id": workflow_id,
         "status": status.status if status is not None else "ENQUEUED",
         "source": run["source"],
         "created_at": run["created_at"].isoformat(),
-        "documents": [_document(item) for item in store.load_items(db, workflow_id)],
+        "documents": [_document(item, steps.get(item["document_id"], []))
+                      for item in store.load_items(db, workflow_id)],
         "steps": _steps(workflow_id),
         "executions": store.step_run_counts(db, workflow_id),
         "progress": {"phase": run["phase"], "done": run["done"], "total": run["total"], "detail": run["detail"]},

@@ -3,9 +3,10 @@
 Every file is read by a worker process of a small pool (one per core by default; the machinery, limits
 and reasons for it are in backend/sandbox.py, the jobs the workers run in sandbox_jobs.py). Each worker
 caps its address space (inherited by the tesseract processes it starts) and its CPU time per job; the
-parent enforces a wall-clock limit and kills the worker when the run is cancelled. A worker that breaks a
-limit is gone: the file fails with "too large or complex to read safely: …" and a fresh worker takes its
-place.
+parent kills the worker when the run is cancelled, and replaces a stuck one (no CPU used for a minute)
+and runs its job again. No wall-clock limit decides what a file yields: on a busy machine reading is
+slower, never different. A worker that breaks a limit is gone: the file fails with "too large or complex
+to read safely: …" and a fresh worker takes its place.
 
 A PDF is read in two kinds of job: one text pass over all pages, then one job per page that needs OCR,
 spread over the pool so a scanned book uses every core; a deck or Word document likewise, its text, then
@@ -29,7 +30,7 @@ from backend.config import Settings
 from backend.ingest import sandbox_jobs as jobs
 from backend.ingest.extract.common import too_large
 from backend.ingest.types import ExtractionError, ExtractResult, ProgressCallback
-from backend.sandbox import Cancelled, JobCrashed, LimitBroken, ProcessLimits, ProcessPool, preload
+from backend.sandbox import STUCK_S, Cancelled, JobCrashed, LimitBroken, ProcessLimits, ProcessPool, preload
 from backend.store.kinds import DocKind
 
 # The jobs' module and every reader they call (PyMuPDF, python-docx/pptx, openpyxl, lxml), with the OCR of
@@ -48,23 +49,21 @@ class Limits:
 
     memory_mb: int = 1024
     cpu_s: int = 300
-    wall_s: float = 600.0
     max_page_pixels: int = 25_000_000
     max_chars: int = 20_000_000
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Limits:
         return cls(memory_mb=settings.extract_memory_mb, cpu_s=settings.extract_cpu_s,
-                   wall_s=settings.extract_timeout_s, max_page_pixels=settings.ocr_max_page_megapixels * 1_000_000,
-                   max_chars=settings.extract_max_chars)
+                   max_page_pixels=settings.ocr_max_page_megapixels * 1_000_000, max_chars=settings.extract_max_chars)
 
 
 class SandboxPool(ProcessPool):
     """The extraction workers; `run` raises ExtractionError (`too_large` for a broken limit) or
     ExtractionCancelled. Thread-safe: many ingestions share it."""
 
-    def __init__(self, size: int, limits: Limits) -> None:
-        super().__init__(size, ProcessLimits(memory_mb=limits.memory_mb, cpu_s=limits.cpu_s, wall_s=limits.wall_s),
+    def __init__(self, size: int, limits: Limits, *, stuck_s: float = STUCK_S) -> None:
+        super().__init__(size, ProcessLimits(memory_mb=limits.memory_mb, cpu_s=limits.cpu_s, stuck_s=stuck_s),
                          name="quire-extract")
         self.limits = limits
 

@@ -1,17 +1,18 @@
 """The DBOS steps of the ingestion workflow. Each does one idempotent job and returns only ids and
 counts, so the DBOS ledger stays small: extracted text goes to `ingest_chunks`, vectors to `blocks`.
 
-The steps are methods of `IngestSteps`, built once per process over the services they use. DBOS records
+The steps are methods of `IngestSteps`, built once per process over the services they use; reading a
+document (sandbox, progress, cancel, failure wording) is `DocumentReader`'s (reading.py). DBOS records
 a step under its name and checks it when a workflow is replayed, so each keeps the name earlier builds
 recorded (`name=`): a run recorded by one of them resumes here.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Iterator
 from typing import NotRequired, TypedDict
 
 from dbos import DBOS, WorkflowHandle
@@ -19,23 +20,23 @@ from dbos import DBOS, WorkflowHandle
 from backend.config import Settings
 from backend.durable import RETRY_WHEN_DATABASE_LOST, RETRY_WHEN_SYSTEM_DATABASE_LOST
 from backend.ingest import files, recordings
-from backend.ingest.chunk import chunk_units
+from backend.ingest.chunk import iter_chunks
 from backend.ingest.formats import format_of
-from backend.ingest.sandbox import ExtractionCancelled, extract_sandboxed, pool_for
-from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult, ProgressCallback
+from backend.ingest.reading import DocumentReader, nothing_found
 from backend.llm.embedders import Embedder
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.metrics import WORK
 from backend.retrieval.service import SearchService
-from backend.store import embeddings, staging, versions
+from backend.store import embeddings, page_words, staging, versions
 from backend.store import ingest as store
 from backend.store.db import Database
-from backend.store.liveness import DATABASE_LOST
 from backend.wording import plural
 
 log = logging.getLogger(__name__)
 
-_PROGRESS_INTERVAL_S = 0.25
+# Chunks staged, and blocks analysed and inserted, per transaction: a batch takes a fraction of a second,
+# so a cancel is seen within one, and a long document never sits in memory or in one transaction whole.
+BATCH_ROWS = 1000
 EMBED_RETRY_DELAYS_S = (1.0, 2.0, 4.0)
 _AWAIT_POLL_S = 0.5  # how often a run looks whether another of its documents is stored
 
@@ -95,17 +96,6 @@ def _decide(item: store.IngestItemRow) -> store.Decision:
     return "changed"
 
 
-def nothing_found(kind: str, pages: int | None) -> str:
-    """Why a file that was read gave no text, in the words of its format: blank templates, decks of
-    pictures and empty workbooks are common uploads, and "no text" alone left the user guessing."""
-    wording = format_of(kind).nothing_found
-    return wording(pages) if wording is not None else "No text could be found in this file."
-
-
-class ExtractionStopped(Exception):
-    """The document's item failed meanwhile (its run was cancelled): the rest of the file is not read."""
-
-
 def _summary_text(summary: RunTally) -> str:
     parts = [f"{summary['ready']} ready"]
     if summary["skipped"]:
@@ -126,145 +116,116 @@ class IngestSteps:
         self.search = search
         self.embedder = embedder
         self.settings = settings
+        self.reader = DocumentReader(db, settings)
+
+    @contextlib.contextmanager
+    def _logged(self, workflow_id: str, step: str, key: str = "") -> Iterator[None]:
+        """Log a step's execution in `ingest_step_runs`: its start, and its end unless it raised (a crash or a
+        lost database leaves it unfinished, and DBOS runs it again)."""
+        run_id = store.log_step_run(self.db, workflow_id, step, key)
+        yield
+        store.finish_step_run(self.db, run_id)
 
     @DBOS.step(name="scan_step", **RETRY_WHEN_DATABASE_LOST)
     def scan_step(self, workflow_id: str) -> list[ScanDecision]:
         """Decide for every file of the run: new, changed or unchanged (its original is already stored and
         was verified against its SHA-256 when it was accepted)."""
-        store.log_step_run(self.db, workflow_id, "scan")
-        store.update_run(self.db, workflow_id, "scanning")
-        items = store.load_items(self.db, workflow_id)
-        decisions = [(item["document_id"], item["decision"] or _decide(item)) for item in items]
-        store.record_decisions(self.db, workflow_id, decisions)
-        return [{"document_id": doc, "decision": decision} for doc, decision in decisions]
+        with self._logged(workflow_id, "scan"):
+            store.update_run(self.db, workflow_id, "scanning")
+            items = store.load_items(self.db, workflow_id)
+            decisions = [(item["document_id"], item["decision"] or _decide(item)) for item in items]
+            store.record_decisions(self.db, workflow_id, decisions)
+            return [{"document_id": doc, "decision": decision} for doc, decision in decisions]
 
     @DBOS.step(name="extract_step", **RETRY_WHEN_DATABASE_LOST)
     def extract_step(self, workflow_id: str, document_id: str) -> Extracted:
         """Extract and chunk one document into `ingest_chunks`; a bad file fails only this document."""
+        with self._logged(workflow_id, "extract", document_id):
+            return self._extract_and_stage(workflow_id, document_id)
+
+    def _extract_and_stage(self, workflow_id: str, document_id: str) -> Extracted:
         db = self.db
-        store.log_step_run(db, workflow_id, "extract", document_id)
         item = store.load_item(db, workflow_id, document_id)
         if item is None or not store.item_is_current(item) or not store.mark_ingesting(db, workflow_id, document_id):
             return {"ok": False, "reason": "superseded"}
         store.update_item(db, workflow_id, document_id, state="extracting", detail="opening file")
-        try:
-            if format_of(item["kind"]).pieces:
-                return self._plan_recording(item, self.progress_writer(workflow_id, item))
-            result = self._extract(item, self.progress_writer(workflow_id, item))
-        except (ExtractionStopped, ExtractionCancelled):
+        if format_of(item["kind"]).pieces:
+            return self._plan_recording(item)
+        result = self.reader.read_document(item)
+        if isinstance(result, str):
+            return {"ok": False, "reason": result}
+        # Chunks are cut and staged a batch at a time: a long document's chunks never sit in memory at once.
+        chunks = iter_chunks(result.units, self.settings.chunk_size, self.settings.chunk_overlap)
+        staged = staging.stage_chunks(db, workflow_id, document_id, chunks, batch_rows=BATCH_ROWS,
+                                      stopped=lambda: self.reader.no_longer_wanted(workflow_id, document_id))
+        if staged is None:
             return {"ok": False, "reason": "cancelled"}
-        except ExtractionError as exc:
-            self.fail(item, exc.message)
-            return {"ok": False, "reason": exc.code}
-        except DATABASE_LOST:  # not the file's fault: the step runs again once the database is back
-            raise
-        except Exception as exc:
-            log.exception("extracting %s failed", item["filename"])
-            self.fail(item, f"The file could not be read ({type(exc).__name__}).")
-            return {"ok": False, "reason": "extract_failed"}
-        return self._stage(item, result)
-
-    def _stage(self, item: store.IngestItemWithDocument, result: ExtractResult) -> Extracted:
-        """Chunk what was read into `ingest_chunks` for the store step."""
-        workflow_id, document_id = item["workflow_id"], item["document_id"]
-        chunks = chunk_units(result.units, self.settings.chunk_size, self.settings.chunk_overlap)
-        if not chunks:
-            self.fail(item, nothing_found(item["kind"], result.pages))
+        if not staged:
+            self.reader.fail_document(item, nothing_found(item["kind"], result.pages))
             return {"ok": False, "reason": "empty"}
-        staging.stage_chunks(self.db, workflow_id, document_id, chunks)
+        page_words.write_page_words(db, document_id, item["sha256"], result.page_words)
         WORK.add("documents_read")
         WORK.add("pages_read", result.pages or 0)
-        store.update_item(self.db, workflow_id, document_id, state="storing", pages=result.pages,
-                          detail=plural(len(chunks), "passage"), warnings=result.warnings)
-        return {"ok": True, "pages": result.pages, "chunks": len(chunks), "warnings": len(result.warnings)}
+        store.update_item(db, workflow_id, document_id, state="storing", pages=result.pages,
+                          detail=plural(staged, "passage"), warnings=result.warnings,
+                          page_warnings=[{"page": w.page, "message": w.message} for w in result.page_warnings])
+        return {"ok": True, "pages": result.pages, "chunks": staged, "warnings": len(result.warnings)}
 
-    def _plan_recording(self, item: store.IngestItemWithDocument, on_progress: ProgressCallback) -> Extracted:
+    def _plan_recording(self, item: store.IngestItemWithDocument) -> Extracted:
         """A recording's plan (recording_steps.py transcribes it piece by piece, each piece a step)."""
-        recording = recordings.plan(self.original(item), self.settings, on_progress, self.stop_check(item))
-        if recording is None:
-            self.fail(item, nothing_found(item["kind"], None))
-            return {"ok": False, "reason": "empty"}
+        recording = self.reader.plan_recording(item)
+        if isinstance(recording, str):
+            return {"ok": False, "reason": recording}
         store.update_item(self.db, item["workflow_id"], item["document_id"], state="extracting",
                           pages=round(recording["duration_s"]), language=recording["language"],
                           detail=recordings.planned(recording))
         return {"ok": True, "pages": round(recording["duration_s"]), "recording": recording}
 
-    def original(self, item: store.IngestItemWithDocument) -> Path:
-        """This process's cached copy of the item's original, fetched from Postgres if it has none yet."""
-        try:
-            return files.materialise(self.db, self.settings.docs_dir, item["sha256"])
-        except files.OriginalMissing as exc:
-            raise ExtractionError("file_missing", "The uploaded file is no longer stored; upload it again.") from exc
-
-    def stop_check(self, item: store.IngestItemWithDocument) -> Callable[[], bool]:
-        """Whether nobody waits for this item's reading any more (its run cancelled, its document trashed)."""
-
-        def stopped() -> bool:
-            current = store.load_item(self.db, item["workflow_id"], item["document_id"])
-            # No record left (the run is gone): nobody waits for this file any more.
-            return current is None or not store.item_is_current(current)
-
-        return stopped
-
-    def _extract(self, item: store.IngestItemWithDocument, on_progress: ProgressCallback) -> ExtractResult:
-        """Read the file in the sandbox's child processes (limits: backend/ingest/sandbox.py); the child is
-        killed as soon as the run is cancelled or the document deleted."""
-        return extract_sandboxed(pool_for(self.settings), self.original(item), item["kind"],
-                                 ocr_languages=self.settings.ocr_languages, on_progress=on_progress,
-                                 should_stop=self.stop_check(item))
-
-    def progress_writer(self, workflow_id: str, item: store.IngestItemWithDocument) -> ProgressCallback:
-        db = self.db
-        last = 0.0
-
-        def report(progress: ExtractProgress) -> None:
-            nonlocal last
-            now = time.monotonic()
-            if now - last < _PROGRESS_INTERVAL_S and progress.done < progress.total:
-                return
-            last = now
-            if not store.update_item(db, workflow_id, item["document_id"], state="extracting",
-                                     done=progress.done, total=progress.total, detail=progress.detail):
-                raise ExtractionStopped  # the run was cancelled: stop reading (OCR can take minutes)
-            store.update_run(db, workflow_id, "extracting", progress.done, progress.total,
-                             f"{item['filename']}: {progress.detail}")
-
-        return report
-
-    def fail(self, item: store.IngestItemWithDocument, message: str) -> None:
-        """Record a document's failure; a previous live version stays live and searchable."""
-        store.update_item(self.db, item["workflow_id"], item["document_id"], state="failed", error=message,
-                          detail="failed")
-        if item["document_current_version"] is not None:
-            store.set_document_status(self.db, item["document_id"], "ready", warning=(
-                f"A newer upload could not be read: {message} The previous version is kept."))
-        else:
-            store.set_document_status(self.db, item["document_id"], "failed", error=message)
-
     @DBOS.step(name="store_step", **RETRY_WHEN_DATABASE_LOST)
     def store_step(self, workflow_id: str, document_id: str) -> Stored:
-        """Make the staged chunks the document's live blocks as a new version (one transaction)."""
-        store.log_step_run(self.db, workflow_id, "store", document_id)
-        item = store.load_item(self.db, workflow_id, document_id)
+        """Make the staged chunks the document's blocks, batch by batch, then live as a new version (one short
+        transaction)."""
+        with self._logged(workflow_id, "store", document_id):
+            return self._store(workflow_id, document_id)
+
+    def _store(self, workflow_id: str, document_id: str) -> Stored:
+        db = self.db
+        item = store.load_item(db, workflow_id, document_id)
         if item is None:  # deleted for good (from the trash) while the run went on
             return {"blocks": 0, "to_embed": 0, "sha256": ""}
-        terms = self._analyse(workflow_id, document_id)
-        stored = versions.store_version(self.db, item, self.embedder.model, files.mime_for(item["kind"]), terms)
+        sha = item["sha256"]
+        inserting = not versions.version_blocks_kept(db, document_id, sha)
+        if inserting and not self._insert_blocks(item):
+            versions.drop_unlive_blocks(db, document_id, sha)  # cancelled mid-way: nothing half-stored
+            return {"blocks": 0, "to_embed": 0, "sha256": sha}
+        stored = versions.store_version(db, item, self.embedder.model, files.mime_for(item["kind"]))
         if stored.skipped:
-            return {"blocks": 0, "to_embed": 0, "sha256": item["sha256"]}
-        store.update_item(self.db, workflow_id, document_id, state="embedding", blocks=stored.blocks, done=0,
+            if inserting:  # blocks kept from an earlier version with these bytes stay
+                versions.drop_unlive_blocks(db, document_id, sha)
+            return {"blocks": 0, "to_embed": 0, "sha256": sha}
+        store.update_item(db, workflow_id, document_id, state="embedding", blocks=stored.blocks, done=0,
                           total=0, detail=f"{plural(stored.blocks, 'passage')} stored, waiting for embedding")
         self.search.notify([document_id])
-        return {"blocks": stored.blocks, "to_embed": stored.to_embed, "sha256": item["sha256"]}
+        return {"blocks": stored.blocks, "to_embed": stored.to_embed, "sha256": sha}
 
-    def _analyse(self, workflow_id: str, document_id: str) -> versions.AnalysedTerms:
-        """The staged chunks' BM25 terms (cached with each block so the index's startup build can skip the
-        analysis), computed before the swap so its transaction stays short."""
+    def _insert_blocks(self, item: store.IngestItemWithDocument) -> bool:
+        """The staged chunks as blocks (not live yet) with their BM25 terms (cached with each block so the
+        index's startup build can skip the analysis), BATCH_ROWS at a time, each batch its own short
+        transaction; False as soon as the document is no longer wanted (its run was cancelled)."""
+        workflow_id, document_id = item["workflow_id"], item["document_id"]
         analyzer = self.search.analyzer
-        staged = staging.staged_texts(self.db, workflow_id, document_id)
-        analysed = [analyzer.term_counts(chunk.text) for chunk in staged]
-        return versions.AnalysedTerms(analyzer.fingerprint, [chunk.ordinal for chunk in staged],
-                                      [terms for terms, _ in analysed], [counts for _, counts in analysed])
+        done = 0
+        for batch in staging.staged_batches(self.db, workflow_id, document_id, BATCH_ROWS):
+            if self.reader.no_longer_wanted(workflow_id, document_id):
+                return False
+            analysed = [analyzer.term_counts(chunk.text) for chunk in batch]
+            versions.insert_blocks(self.db, workflow_id, document_id, item["sha256"], versions.AnalysedTerms(
+                analyzer.fingerprint, [chunk.ordinal for chunk in batch], [terms for terms, _ in analysed],
+                [counts for _, counts in analysed]))
+            done += len(batch)
+            store.update_item(self.db, workflow_id, document_id, state="storing",
+                              detail=f"{done:,} passages stored")
+        return True
 
     @DBOS.step(name="await_documents_step", **RETRY_WHEN_SYSTEM_DATABASE_LOST)
     def await_documents_step(self, child_workflow_ids: list[str]) -> list[DocumentIngested]:
@@ -287,8 +248,12 @@ class IngestSteps:
         """Embed one batch (`size` blocks: the run's batch size, not this process's setting — a run resumed
         by another process must cut its batches where it began) of a document's blocks, retrying with
         backoff while the model server is down."""
+        with self._logged(workflow_id, "embed", f"{document_id}#{batch}"):
+            return self._embed_batch(workflow_id, document_id, sha256, batch, batches, size)
+
+    def _embed_batch(self, workflow_id: str, document_id: str, sha256: str, batch: int, batches: int,
+                     size: int) -> Embedded:
         db, model = self.db, self.embedder.model
-        store.log_step_run(db, workflow_id, "embed", f"{document_id}#{batch}")
         detail = f"batch {batch + 1} of {batches}"
         store.update_item(db, workflow_id, document_id, state="embedding", done=batch, total=batches, detail=detail)
         store.update_run(db, workflow_id, "embedding", batch, batches, detail)
@@ -329,7 +294,10 @@ class IngestSteps:
     @DBOS.step(name="finish_step", **RETRY_WHEN_DATABASE_LOST)
     def finish_step(self, workflow_id: str) -> RunTally:
         """Mark the stored documents not yet ready so, record per-document counts and clean up the staged chunks."""
-        store.log_step_run(self.db, workflow_id, "finish")
+        with self._logged(workflow_id, "finish"):
+            return self._finish(workflow_id)
+
+    def _finish(self, workflow_id: str) -> RunTally:
         summary: RunTally = {"ready": 0, "skipped": 0, "failed": 0, "missing_embeddings": 0, "backfill": False}
         for item in store.load_items(self.db, workflow_id):
             state = item["state"]

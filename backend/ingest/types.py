@@ -38,11 +38,35 @@ class ExtractedUnit:
 
 
 @dataclass(frozen=True)
+class PageWarning:
+    """A page (or slide) that could not be read reliably: kept as a warning on its place, never passed off
+    as text; the upload card, the library and the viewer show it with a link to the page image."""
+
+    page: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class PageWord:
+    """A word OCR read on a page and its box in PDF points, on the page as it is shown (its /Rotate
+    applied); `line` numbers the page's lines in reading order. The viewer boxes passages with them."""
+
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    line: int
+
+
+@dataclass(frozen=True)
 class ExtractResult:
     units: list[ExtractedUnit]
     pages: int | None = None
     warnings: list[str] = field(default_factory=list)
     ocr_pages: int = 0
+    page_warnings: list[PageWarning] = field(default_factory=list)
+    page_words: dict[int, list[PageWord]] = field(default_factory=dict)  # OCR'd pages' words, by page
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,11 @@ _SKETCH_LISTS = 16
 # pool grows 8-fold (another scan).
 _SKETCH_MARGIN = 256
 _INT8_MAX = 127
+# A scan's candidates include every row within this of the k-th best score, and a filtered FAISS scan
+# returns this many rows more than k, so that rows tied with the k-th (up to a BLAS rounding) are rescored.
+_TIE_SLACK = 1e-5
+_TIE_ROWS = 16
+_NORM_ROWS = 1024
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,12 +142,14 @@ class Vectors:
         return int(self.matrix.nbytes + (self.sketch.nbytes if self.sketch is not None else 0))
 
 
-def _vectors(vectors: Sequence[np.ndarray] | np.ndarray, dimension: int) -> Vectors:
-    """Normalised copies of `vectors` (rows, or one (n, d) array), added chunk by chunk."""
+def _vectors(vectors: Sequence[np.ndarray] | np.ndarray, dimension: int, normalised: bool = False) -> Vectors:
+    """Normalised copies of `vectors` (rows, or one (n, d) array), added chunk by chunk; `normalised` rows
+    (a merge of segments) are copied as they are: normalised again, a unit vector could move a last bit."""
     n = len(vectors)
     index = faiss.IndexFlatIP(dimension)
     for start in range(0, n, _BUILD_CHUNK):
-        index.add(_normalised_copy(vectors[start:start + _BUILD_CHUNK]))
+        chunk = vectors[start:start + _BUILD_CHUNK]
+        index.add(np.array(chunk, dtype=np.float32) if normalised else _normalised_copy(chunk))
     if not n:
         return Vectors(index, np.zeros((0, dimension), np.float32), None)
     view = faiss.rev_swig_ptr(index.get_xb(), n * dimension).reshape(n, dimension)
@@ -150,16 +157,22 @@ def _vectors(vectors: Sequence[np.ndarray] | np.ndarray, dimension: int) -> Vect
 
 
 def _normalised_copy(rows: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
-    """`l2_normalise` without its temporaries (the squares, a second copy): one copy, scaled in place."""
+    """Unit-length copies of `rows`, the same bits for a vector wherever it sits: each norm is summed in
+    float64, row by row (a float32 SIMD sum depends on the row's alignment in memory, so a vector normalised
+    in another batch — ingestion's against a startup build's — came out a last bit apart, and so did its
+    cosines). In slices of `_NORM_ROWS`, so the float64 squares stay small."""
     out = np.array(rows, dtype=np.float32)  # always a copy: the caller's rows are never modified
-    norms = np.sqrt(np.einsum("ij,ij->i", out, out))
-    norms[norms == 0] = 1.0
-    out /= norms[:, None]
+    for start in range(0, len(out), _NORM_ROWS):
+        part = out[start:start + _NORM_ROWS]
+        norms = np.sqrt(np.square(part, dtype=np.float64).sum(axis=1))
+        norms[norms == 0] = 1.0
+        part[...] = part / norms[:, None]
     return out
 
 
 def _merge(parts: Sequence[tuple[Vectors, np.ndarray]]) -> Vectors:
-    return _vectors(np.concatenate([p.matrix[rows] for p, rows in parts]), parts[0][0].matrix.shape[1])
+    return _vectors(np.concatenate([p.matrix[rows] for p, rows in parts]), parts[0][0].matrix.shape[1],
+                    normalised=True)
 
 
 class DenseIndex:
@@ -201,7 +214,8 @@ class DenseIndex:
         ids, matrix = self._rows(dict.fromkeys(block_ids))
         if k <= 0 or not ids:
             return Ranking([], [])
-        return top_k([shortlist(matrix @ l2_normalise(query)[0], k, ids)], k)
+        unit = l2_normalise(query)[0]
+        return top_k([shortlist(_exact(matrix, np.arange(len(ids)), unit), k, ids)], k)
 
     def _rows(self, block_ids: Iterable[str]) -> tuple[list[str], np.ndarray]:
         """(ids that have a vector, their vectors). Callers ask for a few hundred rows at most: copying them
@@ -258,25 +272,42 @@ class DenseIndex:
     @staticmethod
     def _search_segment(seg: Segment[Vectors], q: np.ndarray, k: int,
                         allowed: np.ndarray | None) -> Shortlist:
+        """The segment's candidates for the k best, their scores computed by `_exact` (see there)."""
+        found = DenseIndex._scan(seg, q, k, allowed)
+        return shortlist(_exact(seg.payload.matrix, found.rows, q), k, seg.block_ids, found.rows)
+
+    @staticmethod
+    def _scan(seg: Segment[Vectors], q: np.ndarray, k: int, allowed: np.ndarray | None) -> Shortlist:
+        """Every row that may be among the k best (those within `_TIE_SLACK` of the k-th score included)."""
         matrix, sketch = seg.payload.matrix, seg.payload.sketch
         admitted = seg.n_rows
         if allowed is not None:
             rows = np.flatnonzero(allowed)
             admitted = len(rows)
             if admitted <= _GATHER_FRACTION * seg.n_rows + _GATHER_MIN_ROWS:  # also when none is
-                return shortlist(matrix[rows] @ q, k, seg.block_ids, rows)
+                return shortlist(matrix[rows] @ q, k, seg.block_ids, rows, _TIE_SLACK)
         if sketch is not None:
             found = sketch.candidates(q, k, allowed, admitted)
             if found is not None:
-                return shortlist(matrix[found] @ q, k, seg.block_ids, found)
+                return shortlist(matrix[found] @ q, k, seg.block_ids, found, _TIE_SLACK)
         if allowed is None:
-            return shortlist(matrix @ q, k, seg.block_ids)
+            return shortlist(matrix @ q, k, seg.block_ids, None, _TIE_SLACK)
         bits = np.packbits(allowed, bitorder="little")
         selector = faiss.IDSelectorBitmap(seg.n_rows, faiss.swig_ptr(bits))
         params = faiss.SearchParameters(sel=selector)  # type: ignore[call-arg]  # SWIG fields as keywords
-        scores, ids = seg.payload.index.search(q[None, :], min(k, admitted), params=params)
+        scores, ids = seg.payload.index.search(q[None, :], min(k + _TIE_ROWS, admitted), params=params)
         found = ids[0] >= 0
-        return Shortlist(seg.block_ids, ids[0][found], scores[0][found])
+        return shortlist(scores[0][found], k, seg.block_ids, ids[0][found].astype(np.int64), _TIE_SLACK)
+
+
+def _exact(matrix: np.ndarray, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Cosines of `rows` computed the same way whatever a row's position, segment or process: a BLAS product
+    sums a row in an order that depends on where the row sits in the matrix, so two blocks with the same
+    vector (the same file in two categories) scored a last bit apart, and which came first differed between
+    two processes whose segments differ. Summed here in float64 row by row (numpy's pairwise sum over a
+    contiguous row) and rounded to float32, equal vectors score equal, and `top_k` orders them by block id."""
+    exact: np.ndarray = (matrix[rows].astype(np.float64) * q.astype(np.float64)).sum(axis=1).astype(np.float32)
+    return exact
 
 
 def _width(vectors: np.ndarray | Sequence[np.ndarray] | None, n: int) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 
-from backend.retrieval.relevance import Judge, is_relevant
+from backend.retrieval.relevance import Judge, context_of
 from backend.retrieval.repeats import Passage
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Hit
@@ -20,13 +20,13 @@ def make_hit(passage: Passage, weights: dict[str, float], judge: Judge, analyzer
     """A distinct passage as a search hit (both search modes build their hits here): shown at its earliest
     place, ranked as its best-ranked copy."""
     block_id, block = passage.shown
-    sparse_rank, dense_rank = passage.fused.ranks
-    relevance = judge(block.text)
+    sparse_rank, dense_rank = passage.fused.ranks[:2]
+    judged = judge(block.text, context_of(block.filename, block.section))
     return Hit(block_id=block_id, document_id=block.document_id, filename=block.filename,
                page=block.page, section=block.section, kind=block.kind, text=block.text,
                snippet=snippet(block.text, weights, analyzer), score=passage.fused.score,
-               dense_rank=dense_rank, sparse_rank=sparse_rank, relevance=relevance,
-               relevant=is_relevant(relevance), page_label=block.page_label, document_kind=block.document_kind,
+               dense_rank=dense_rank, sparse_rank=sparse_rank, relevance=judged.relevance,
+               relevant=judged.relevant, page_label=block.page_label, document_kind=block.document_kind,
                also_at=passage.also_at)
 
 

@@ -29,13 +29,12 @@ from typing import TypedDict, TypeVar
 import numpy as np
 
 from backend.llm.embedders import l2_normalise
+from backend.retrieval import pipeline
+from backend.retrieval.bm25 import BM25Params, KeywordStatistics
 from backend.retrieval.dense import DenseIndex
 from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
-from backend.retrieval.hits import make_hit
-from backend.retrieval.relevance import Judge
-from backend.retrieval.repeats import distinct_passages
 from backend.retrieval.segments import CowMap, RowKey
-from backend.retrieval.sparse import BM25Params, SparseIndex
+from backend.retrieval.sparse import SparseIndex
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import (
     BlockDetails,
@@ -124,23 +123,16 @@ class DenseFeedback:
         return dense.rank(vector, pool, depth)
 
 
-def candidate_depth(k: int) -> int:
-    """How many candidates each channel contributes to fusion for a final top k (DESIGN §4); a search asks
-    deeper only when a document's repeated passages fill the lists (backend/retrieval/repeats.py). Deeper lists
-    (100 per channel) were tried on the tuning half of Cranfield: +0.001 nDCG@10 there, -0.002 on the test
-    half — no gain worth the slower search."""
-    return max(4 * k, 20)
-
-
 class HybridIndex:
     """Thread-safe hybrid index; writers are serialised, readers never wait."""
 
     def __init__(self, analyzer: Analyzer | None = None, bm25: BM25Params | None = None,
                  rrf_k: int = RRF_K, feedback: DenseFeedback | None = None,
-                 details: CopiesSource | None = None) -> None:
+                 details: CopiesSource | None = None, fuzzy: bool = True) -> None:
         self.analyzer = analyzer or Analyzer()
         self.rrf_k = rrf_k
         self.feedback = feedback
+        self.fuzzy = fuzzy  # False: no typo is corrected (kept to measure the fuzzy channel against)
         self.details_source = details
         self._lock = threading.Lock()
         self._snapshot = _Snapshot(CowMap(), SparseIndex(self.analyzer, bm25), DenseIndex(), CowMap(), 0)
@@ -214,41 +206,18 @@ class HybridIndex:
 
     def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid",
                query_vector: np.ndarray | None = None) -> list[Hit]:
-        """The k best live passages for `query` within `scope`, a text repeated within one document once
-        (backend/retrieval/repeats.py).
+        """`pipeline.search` over the index as it is now (one snapshot for the whole search)."""
+        return pipeline.search(self.view(), query, k, scope, mode, query_vector)
 
-        `score` is the RRF score in hybrid mode and the channel's own score (BM25, cosine) in the single
-        channel modes. Dense needs `query_vector`: without one (or with one of another dimension than the
-        indexed vectors), dense mode returns [] and hybrid mode ranks by BM25 alone.
-        """
-        if mode not in ("hybrid", "dense", "sparse"):
-            raise ValueError(f"unknown search mode {mode!r}")
-        snap = self._snapshot  # one read: everything below sees the same version
-        if k <= 0:
-            return []
-        # The query's term weights serve BM25 and then the snippets.
-        weights = snap.sparse.term_weights(query) if mode != "dense" and query.strip() else None
+    def view(self) -> pipeline.SearchView:
+        """The index as it is now, as `pipeline` reads it (for one search, or one query's `prepare`)."""
+        return _View(self, self._snapshot)
 
-        def rank(depth: int) -> tuple[list[Fused], bool]:
-            """Every fused candidate of channel lists `depth` long, and whether both lists fell short."""
-            sparse = snap.sparse.search_ranking(weights, depth, scope) if weights is not None else Ranking([], [])
-            unit, pool = self._dense(snap, query_vector, depth, scope, mode)
-            exhausted = len(sparse.block_ids) < depth and len(pool.block_ids[:depth]) < depth
-            if mode == "hybrid":
-                return self._hybrid(snap, sparse, pool, unit, depth, scope), exhausted
-            ids, scores = sparse if mode == "sparse" else pool
-            return [Fused(b, s, (i, None) if mode == "sparse" else (None, i))
-                    for i, (b, s) in enumerate(zip(ids[:depth], scores[:depth], strict=True), start=1)], exhausted
+    def keyword_statistics(self, terms: Sequence[str]) -> KeywordStatistics:
+        """BM25's statistics of these terms in the index as it is now."""
+        return self._snapshot.sparse.statistics(terms)
 
-        passages = distinct_passages(rank, k, candidate_depth(k), lambda ids: self._copies(snap, ids))
-        if not passages:
-            return []
-        if weights is None:
-            weights = snap.sparse.term_weights(query)
-        judge = Judge.of(snap.sparse, query)
-        return [make_hit(p, weights, judge, self.analyzer) for p in passages]
-
-    def _copies(self, snap: _Snapshot, block_ids: Sequence[str]) -> Mapping[str, Sequence[Copy]]:
+    def copies_in(self, snap: _Snapshot, block_ids: Sequence[str]) -> Mapping[str, Sequence[Copy]]:
         """The live ones of `block_ids`, each with its document's live blocks of the same text. From the
         source, a block that is no longer live there (deleted or replaced by another process, whose change
         this index has not applied yet) is missing, and so is its hit: its text is never shown."""
@@ -263,35 +232,6 @@ class HybridIndex:
             out[bid] = [Copy(sid, d) for sid, d in zip(siblings, snap.details.get_many(siblings), strict=True)
                         if d is not None and d.text == details.text]
         return out
-
-    def _dense(self, snap: _Snapshot, query_vector: np.ndarray | None, depth: int, scope: Scope | None,
-               mode: SearchMode) -> tuple[np.ndarray | None, Ranking]:
-        """The query vector as `l2_normalise` returns it (None if it cannot be used) and the dense channel's
-        list, in hybrid mode as long as the feedback's pool. Normalised once for both dense scans."""
-        if mode == "sparse" or query_vector is None:
-            return None, Ranking([], [])
-        vec = np.asarray(query_vector, dtype=np.float32).reshape(-1)
-        if vec.shape[0] != snap.dense.dimension:
-            return None, Ranking([], [])
-        unit = l2_normalise(vec)[0]
-        feedback = self.feedback if mode == "hybrid" else None
-        return unit, snap.dense.search_ranking(unit, depth if feedback is None else feedback.depth(depth), scope)
-
-    def _hybrid(self, snap: _Snapshot, sparse: Ranking, pool: Ranking, unit: np.ndarray | None, depth: int,
-                scope: Scope | None) -> list[Fused]:
-        """RRF over both lists, every candidate ranked; with feedback, the dense list is first re-ranked by the vector
-        fed back from the top of a first fusion (of which only those top blocks are built)."""
-        dense = pool.block_ids[:depth]
-        if self.feedback is not None and dense and unit is not None:
-            first = self._fuse(sparse.block_ids, dense, self.feedback.blocks)
-            fed_back = self.feedback.search(snap.dense, unit, first, depth, scope,
-                                            pool.block_ids + sparse.block_ids)
-            if fed_back is not None:
-                dense = fed_back.block_ids or dense
-        return self._fuse(sparse.block_ids, dense, None)
-
-    def _fuse(self, sparse_ids: list[str], dense_ids: list[str], limit: int | None) -> list[Fused]:
-        return reciprocal_rank_fusion([sparse_ids, dense_ids], k=self.rrf_k, limit=limit)
 
     def __len__(self) -> int:
         """Live blocks."""
@@ -383,3 +323,56 @@ def _stack(vectors: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
 def _fit(dense: DenseIndex, dimension: int) -> DenseIndex:
     """The dense channel to add `dimension`-d vectors to: a new empty one if the dimension changed."""
     return dense if dense.dimension in (None, dimension) else DenseIndex()
+
+
+class _View:
+    """One snapshot of a `HybridIndex` as `pipeline.search` reads it."""
+
+    def __init__(self, index: HybridIndex, snap: _Snapshot) -> None:
+        self.index, self.snap = index, snap
+
+    @property
+    def analyzer(self) -> Analyzer:
+        return self.index.analyzer
+
+    @property
+    def params(self) -> BM25Params:
+        return self.snap.sparse.params
+
+    def statistics(self, terms: Sequence[str]) -> KeywordStatistics:
+        return self.snap.sparse.statistics(terms)
+
+    def similar_terms(self, terms: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+        if not self.index.fuzzy:
+            return {}
+        return {term: self.snap.sparse.fuzzy.similar(term) for term in terms}
+
+    def rankings(self, weights: dict[str, float], unit: np.ndarray | None, depth: int, scope: Scope | None,
+                 mode: SearchMode) -> tuple[Ranking, Ranking]:
+        """BM25's list and the dense one; in hybrid mode with feedback the dense list is as long as the
+        feedback's pool."""
+        sparse = self.snap.sparse.search_ranking(weights, depth, scope) if weights else pipeline.NO_RANKING
+        if unit is None or unit.shape[0] != self.snap.dense.dimension:
+            return sparse, pipeline.NO_RANKING
+        feedback = self.index.feedback if mode == "hybrid" else None
+        return sparse, self.snap.dense.search_ranking(unit, depth if feedback is None else feedback.depth(depth),
+                                                      scope)
+
+    def fuse(self, sparse: Ranking, dense: Ranking, fuzzy: Ranking, unit: np.ndarray | None, depth: int,
+             scope: Scope | None) -> list[Fused]:
+        """RRF over the three lists, every candidate ranked; with feedback, the dense list is first re-ranked
+        by the vector fed back from the top of a first fusion (of which only those top blocks are built)."""
+        ids = dense.block_ids[:depth]
+        feedback = self.index.feedback
+        if feedback is not None and ids and unit is not None:
+            first = self._fuse([sparse.block_ids, ids, fuzzy.block_ids], feedback.blocks)
+            fed_back = feedback.search(self.snap.dense, unit, first, depth, scope, dense.block_ids + sparse.block_ids)
+            if fed_back is not None:
+                ids = fed_back.block_ids or ids
+        return self._fuse([sparse.block_ids, ids, fuzzy.block_ids], None)
+
+    def _fuse(self, lists: list[list[str]], limit: int | None) -> list[Fused]:
+        return reciprocal_rank_fusion(lists, k=self.index.rrf_k, limit=limit)
+
+    def copies(self, block_ids: Sequence[str]) -> Mapping[str, Sequence[Copy]]:
+        return self.index.copies_in(self.snap, block_ids)

@@ -40,41 +40,29 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
 
 import numpy as np
 
-from backend.llm.embedders import Embedder, l2_normalise
-from backend.metrics import timed_search
+from backend.retrieval import pipeline
+from backend.retrieval.bm25 import BM25Params, KeywordStatistics
 from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
-from backend.retrieval.hits import make_hit
-from backend.retrieval.hybrid import candidate_depth
-from backend.retrieval.relevance import Judge, query_terms
-from backend.retrieval.repeats import distinct_passages
-from backend.retrieval.service import SearchService, live_copies
-from backend.retrieval.sparse import BM25Params, bm25_idf
+from backend.retrieval.fuzzy import FuzzyVocabulary, correctable
+from backend.retrieval.repeats import live_copies
 from backend.retrieval.tokenizer import Analyzer
-from backend.retrieval.types import Hit, Scope, SearchMode
-from backend.store import blocks as blocks_store
+from backend.retrieval.types import Copy, Hit, Ranking, Scope, SearchMode
 from backend.store import keyword_impacts as impact_lists
 from backend.store import search_sql as store
 from backend.store.db import Database
 
 log = logging.getLogger(__name__)
 
-# maintenance_work_mem for the HNSW build: pgvector builds much faster when the graph fits in it
-# (100,000 768-d vectors: ~400 MB).
-HNSW_BUILD_MEMORY_MB = 1024
 _DF_CACHE_LIMIT = 50_000
 # Keyword candidates one search scores at most (QUIRE_SEARCH_KEYWORD_CANDIDATES' default): ~4 µs each.
 KEYWORD_CANDIDATES = 5_000
 # A scope of at most this many blocks is ranked exactly by the dense channel (distances to all its rows).
 _EXACT_SCOPE_BLOCKS = 5_000
-# How often a process checks whether the keyword impact lists need a rebuild (seconds).
-IMPACT_CHECK_S = 600.0
 # MaxScore's first pass scores the blocks of the query's rarest terms, up to about this many blocks.
 _FIRST_PASS_BLOCKS = 2_000
 
@@ -99,6 +87,11 @@ class PostgresIndex:
         self._df: dict[str, int] = {}
         self._lock = threading.Lock()
         self._channels = ThreadPoolExecutor(max_workers=4, thread_name_prefix="dense-channel")
+        # The vault's correctable terms (migration 0040), read as they are added: the fuzzy channel's lookup.
+        self.vocabulary = FuzzyVocabulary()
+        self._vocabulary_terms: set[str] = set()
+        self._vocabulary_horizon = "0"
+        self._vocabulary_lock = threading.Lock()
 
     def _statistics(self) -> tuple[store.CollectionStats, dict[str, int]]:
         """BM25's collection statistics, recounted only after the index change feed moved."""
@@ -124,68 +117,46 @@ class PostgresIndex:
                 cache.update({t: found.get(t, 0) for t in missing})
         return stats, {t: cache.get(t, 0) for t in wanted}
 
-    def term_weights(self, query: str) -> dict[str, float]:
-        """The query's terms held by some live block, weighted qtf × idf as `SparseIndex.term_weights`."""
-        counts: dict[str, int] = {}
-        for term in self.analyzer.terms(query):
-            counts[term] = counts.get(term, 0) + 1
-        stats, df = self._frequencies(counts)
-        n = stats.blocks
-        return {t: q * float(np.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5)))
-                for t, q in counts.items() if df.get(t)}
+    def statistics(self, terms: Iterable[str]) -> KeywordStatistics:
+        """BM25's statistics for these terms, as `SparseIndex.statistics` gives them in memory."""
+        stats, df = self._frequencies(terms)
+        return KeywordStatistics(stats.blocks, stats.total_length / max(stats.blocks, 1),
+                                 {t: n for t, n in df.items() if n > 0})
 
-    def judge(self, query: str) -> Judge:
-        """The relevance judge (backend/retrieval/relevance.py) over the database's keyword statistics,
-        exactly as the in-memory channel's (same idf, same average length)."""
-        alternatives = [term for group in query_terms(self.analyzer, query) for term in group]
-        stats, df = self._frequencies(alternatives)
-        average = stats.total_length / max(stats.blocks, 1)
-        return Judge(self.analyzer, lambda term: bm25_idf(stats.blocks, float(df.get(term, 0))), average,
-                     self.bm25, query)
+    def refresh_vocabulary(self) -> int:
+        """Take the vocabulary's terms added since the last look (all of them the first time: the search mode
+        prepares this in the background); returns how many were new."""
+        with self._vocabulary_lock:
+            found, self._vocabulary_horizon = store.vocabulary_since(self.db, self._vocabulary_horizon)
+            fresh = [t for t in dict.fromkeys(found) if correctable(t) and t not in self._vocabulary_terms]
+            self._vocabulary_terms.update(fresh)
+            self.vocabulary.add(fresh)
+            return len(fresh)
 
-    @timed_search
+    def similar_terms(self, terms: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+        """For each of `terms`, the vault's terms a typo away (live or not), after reading the new ones."""
+        self.refresh_vocabulary()
+        return {term: self.vocabulary.similar(term) for term in terms}
+
     def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid",
                query_vector: np.ndarray | None = None) -> list[Hit]:
-        """The k best live passages within `scope`, a text repeated within one document once; scores as
-        `HybridIndex.search` gives them."""
-        if mode not in ("hybrid", "dense", "sparse"):
-            raise ValueError(f"unknown search mode {mode!r}")
-        if k <= 0:
-            return []
-        ids = sorted(scope.document_ids) if scope else []
-        cats = sorted(scope.categories) if scope else []
-        weights = self.term_weights(query) if query.strip() else {}
-        # A scope's size, as far as it matters: a small one is ranked exactly by both channels.
-        limit = max(self.candidate_cap or 0, _EXACT_SCOPE_BLOCKS)
-        scope_blocks = store.scope_size(self.db, ids, cats, limit) if ids or cats else limit + 1
-        unit = None
-        if mode != "sparse" and query_vector is not None:
-            unit = l2_normalise(np.asarray(query_vector, dtype=np.float32).reshape(1, -1))[0]
+        """`pipeline.search` over the database: the k best live passages within `scope`, a text repeated
+        within one document once; scores as `HybridIndex.search` gives them."""
+        return pipeline.search(_View(self, scope), query, k, scope, mode, query_vector)
 
-        def rank(depth: int) -> tuple[list[Fused], bool]:
-            """Every fused candidate of channel lists `depth` long, and whether both lists fell short."""
-            dense_ranking: Future[tuple[list[str], list[float]]] | None = None
-            if unit is not None:
-                # The two channels are two statements on two connections: the dense one runs meanwhile.
-                dense_ranking = self._channels.submit(store.dense_ranking, self.db, self.embed_model, unit, depth,
-                                                      ids, cats, scope_blocks > _EXACT_SCOPE_BLOCKS)
-            sparse: tuple[list[str], list[float]] = ([], [])
-            if mode != "dense" and weights:
-                sparse = self._sparse(weights, depth, ids, cats, scope_blocks)
-            dense = dense_ranking.result() if dense_ranking is not None else ([], [])
-            exhausted = len(sparse[0]) < depth and len(dense[0]) < depth
-            if mode == "hybrid":
-                return reciprocal_rank_fusion([sparse[0], dense[0]], k=self.rrf_k), exhausted
-            chosen = sparse if mode == "sparse" else dense
-            return [Fused(b, s, (i, None) if mode == "sparse" else (None, i))
-                    for i, (b, s) in enumerate(zip(*chosen, strict=True), start=1)], exhausted
+    def rankings(self, weights: dict[str, float], stats: KeywordStatistics, unit: np.ndarray | None, depth: int,
+                 ids: list[str], cats: list[str], scope_blocks: int) -> tuple[Ranking, Ranking]:
+        """Both channels' lists: two statements on two connections, the dense one running meanwhile."""
+        dense_ranking: Future[tuple[list[str], list[float]]] | None = None
+        if unit is not None:
+            dense_ranking = self._channels.submit(store.dense_ranking, self.db, self.embed_model, unit, depth,
+                                                  ids, cats, scope_blocks > _EXACT_SCOPE_BLOCKS)
+        sparse = self._sparse(weights, stats, depth, ids, cats, scope_blocks) if weights else ([], [])
+        dense = dense_ranking.result() if dense_ranking is not None else ([], [])
+        return Ranking(*sparse), Ranking(*dense)
 
-        passages = distinct_passages(rank, k, candidate_depth(k), lambda block_ids: live_copies(self.db, block_ids))
-        judge = self.judge(query)
-        return [make_hit(p, weights, judge, self.analyzer) for p in passages]
-
-    def _sparse(self, weights: dict[str, float], depth: int, ids: list[str], cats: list[str],
-                scope_blocks: int) -> tuple[list[str], list[float]]:
+    def _sparse(self, weights: dict[str, float], stats: KeywordStatistics, depth: int, ids: list[str],
+                cats: list[str], scope_blocks: int) -> tuple[list[str], list[float]]:
         """BM25's top `depth`: exact (MaxScore in two statements) unless that means scoring more than
         `candidate_cap` blocks; then the impact lists' blocks and the rarer terms' holders (see the
         module's docstring), or a conjunctive tier (`_tier`) while a common term is not listed.
@@ -197,9 +168,7 @@ class PostgresIndex:
         only blocks holding one of the other ("essential") terms. A scope of at most `candidate_cap`
         blocks is always ranked exactly.
         """
-        stats, df = self._stats, self._df
-        assert stats is not None  # set by term_weights
-        average = stats.total_length / max(stats.blocks, 1)
+        df, average = stats.df, stats.average_length
         k1, b = self.bm25.k1, self.bm25.b
         cap = self.candidate_cap
         if cap is not None and min(scope_blocks, stats.blocks) <= cap:  # never more candidates than blocks
@@ -250,7 +219,7 @@ class PostgresIndex:
         return [block for block, _ in best], [score for _, score in best]
 
     @staticmethod
-    def _tier(essential: list[str], df: dict[str, int], blocks: int, cap: int) -> list[str]:
+    def _tier(essential: list[str], df: Mapping[str, int], blocks: int, cap: int) -> list[str]:
         """The terms a capped search's candidates must all hold: the rarest essential terms, as few as
         make the expected number of blocks holding them all (document frequencies taken as independent)
         fall to `cap` — or all essential terms, when even they do not (the shortest `cap` holders are
@@ -267,107 +236,46 @@ class PostgresIndex:
 
 
 
-class PostgresSearchService(SearchService):
-    """`SearchService` with the database as its index: no build, no poller, no per-process state to keep
-    in step (the change notifications ingestion sends are no-ops here)."""
+class _View:
+    """The database as `pipeline.search` reads it, for one search within `scope`."""
 
-    def __init__(self, db: Database, embedder: Embedder, keyword_candidates: int | None = KEYWORD_CANDIDATES
-                 ) -> None:
-        super().__init__(db, embedder, poll_s=1.0)
-        self.pg = PostgresIndex(db, embedder.model, candidate_cap=keyword_candidates)
-        self.pg.analyzer = self.index.analyzer  # one analyser: ingestion caches terms with it
-        self._hnsw_dimension: int | None = None
+    def __init__(self, index: PostgresIndex, scope: Scope | None) -> None:
+        self.index = index
+        self.ids = sorted(scope.document_ids) if scope else []
+        self.cats = sorted(scope.categories) if scope else []
+        self._stats = KeywordStatistics(0, 0.0)
+        self._scope_blocks: int | None = None
 
-    def build(self) -> None:
-        """Startup: one row read (the stored vectors' dimension), whatever the vault's size."""
-        started = time.perf_counter()
-        self._hnsw_dimension = store.stored_dimension(self.db, self.embedder.model)
-        self.state = "ready"
-        self.built_in_s = round(time.perf_counter() - started, 3)
+    @property
+    def analyzer(self) -> Analyzer:
+        return self.index.analyzer
 
-    worker_name = "search-prepare"
+    @property
+    def params(self) -> BM25Params:
+        return self.index.bm25
 
-    def _work(self) -> None:
-        self._prepare()
-        while not self._stop.wait(IMPACT_CHECK_S):
-            try:
-                self.prepare_impact_lists()
-            except Exception:
-                log.exception("rebuilding the keyword impact lists failed; keyword search still works")
+    def statistics(self, terms: Sequence[str]) -> KeywordStatistics:
+        self._stats = self.index.statistics(terms)
+        return self._stats
 
-    def _prepare(self) -> None:
-        """Cache terms missing for the running analyser, (re)build the keyword impact lists if stale, and
-        create the model's HNSW index if missing."""
-        try:
-            fingerprint = self.analyzer.fingerprint
-            for rows in store.iter_stale_terms(self.db, fingerprint):
-                if self._stop.is_set():
-                    return
-                blocks_store.save_terms(self.db, fingerprint,
-                                        [(r["id"], *self.analyzer.term_counts(r["text"])) for r in rows])
-            self.prepare_impact_lists()
-            if self._hnsw_dimension is not None:
-                self._ensure_index(self._hnsw_dimension)
-        except Exception:
-            log.exception("preparing the Postgres search mode failed; searches still work, slower")
+    def similar_terms(self, terms: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+        return self.index.similar_terms(terms)
 
-    @staticmethod
-    def impact_list_length(cap: int) -> int:
-        """Blocks listed per common term: a query of up to five common terms stays within the cap."""
-        return max(cap // 5, 1)
+    def scope_blocks(self) -> int:
+        """A scope's size, as far as it matters: a small one is ranked exactly by both channels."""
+        if self._scope_blocks is None:
+            limit = max(self.index.candidate_cap or 0, _EXACT_SCOPE_BLOCKS)
+            self._scope_blocks = (store.scope_size(self.index.db, self.ids, self.cats, limit)
+                                  if self.ids or self.cats else limit + 1)
+        return self._scope_blocks
 
-    def prepare_impact_lists(self) -> impact_lists.ImpactBuild | None:
-        """Rebuild the impact lists (migration 0018) if none exist, the BM25 parameters or the cap changed,
-        the live blocks changed by more than a quarter since they were built, or a quarter of them were
-        written or removed since (until then the lists keep the rows of blocks gone since and gain the
-        blocks written since, and the floors use the build's average length); the build in place, or None
-        without a cap (every keyword search exact)."""
-        cap = self.pg.candidate_cap
-        if cap is None:
-            return None
-        per_term = self.impact_list_length(cap)
-        bm25 = self.pg.bm25
-        built = impact_lists.current(self.db)
-        blocks = store.collection_stats(self.db).blocks
-        if (built is not None and (built.per_term, built.k1, built.b) == (per_term, bm25.k1, bm25.b)
-                and abs(blocks - built.blocks) <= built.blocks / 4 and built.changes <= max(built.blocks, 1_000) / 4):
-            return built
-        started = time.perf_counter()
-        fresh = impact_lists.build(self.db, per_term, bm25.k1, bm25.b)
-        if fresh is not None:
-            log.info("keyword impact lists of %d terms built in %.1fs", fresh.terms, time.perf_counter() - started)
-        return fresh
+    def rankings(self, weights: dict[str, float], unit: np.ndarray | None, depth: int, scope: Scope | None,
+                 mode: SearchMode) -> tuple[Ranking, Ranking]:
+        return self.index.rankings(weights, self._stats, unit, depth, self.ids, self.cats, self.scope_blocks())
 
-    def _ensure_index(self, dimension: int) -> None:
-        started = time.perf_counter()
-        if store.hnsw_index_state(self.db, self.embedder.model, dimension) == "ready":
-            return
-        log.info("building the HNSW index for %s (%d-d); a one-time cost", self.embedder.model, dimension)
-        store.ensure_hnsw_index(self.db, self.embedder.model, dimension, HNSW_BUILD_MEMORY_MB)
-        log.info("HNSW index ready in %.1fs", time.perf_counter() - started)
+    def fuse(self, sparse: Ranking, dense: Ranking, fuzzy: Ranking, unit: np.ndarray | None, depth: int,
+             scope: Scope | None) -> list[Fused]:
+        return reciprocal_rank_fusion([sparse.block_ids, dense.block_ids, fuzzy.block_ids], k=self.index.rrf_k)
 
-    def refresh(self, document_ids: Any) -> None:
-        return
-
-    def notify(self, document_ids: Any) -> None:
-        return
-
-    def attach_vectors(self, block_ids: Any, vectors: np.ndarray, document_ids: Any) -> None:
-        if self._hnsw_dimension is None and len(vectors):
-            self._hnsw_dimension = int(np.asarray(vectors).shape[1])
-            threading.Thread(target=self._ensure_index, args=(self._hnsw_dimension,), name="hnsw-build",
-                             daemon=True).start()
-
-    def poll_once(self) -> int:
-        return 0
-
-    def _hits(self, query: str, k: int, scope: Scope | None, mode: SearchMode,
-              vector: np.ndarray | None) -> list[Hit]:
-        return self.pg.search(query, k, scope=scope, mode=mode, query_vector=vector)
-
-    def stats(self) -> dict[str, Any]:
-        counts = store.index_stats(self.db, self.embedder.model)
-        dimension = self._hnsw_dimension
-        hnsw = store.hnsw_index_state(self.db, self.embedder.model, dimension) if dimension else "missing"
-        return {"state": self.state, "built_in_s": self.built_in_s, "embed_model": self.embedder.model,
-                "backend": "postgres", "dimension": dimension, "hnsw_index": hnsw, "memory_bytes": 0, **counts}
+    def copies(self, block_ids: Sequence[str]) -> Mapping[str, Sequence[Copy]]:
+        return live_copies(self.index.db, block_ids)

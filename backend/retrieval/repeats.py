@@ -48,7 +48,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from backend.retrieval.fusion import Fused
-from backend.retrieval.types import CopiesSource, Copy, Location
+from backend.retrieval.types import BlockDetails, CopiesSource, Copy, Location
+from backend.store import blocks as store
+from backend.store.db import Database
 
 # The deepest channel lists a search asks for to fill k (pgvector's HNSW beam reaches 1,000 at most).
 MAX_DEPTH = 1000
@@ -128,3 +130,15 @@ def _collect(batch: Sequence[Fused], copies: Mapping[str, Sequence[Copy]], found
         for copy in candidates:  # the very same text in the same document (the source's contract)
             passage.copies[copy.block_id] = copy
             known.add(copy.block_id)
+
+
+def live_copies(db: Database, block_ids: Sequence[str]) -> dict[str, list[Copy]]:
+    """The hits' details as Postgres has them now, by block id, each with the other live places of its
+    document holding the same text (backend/retrieval/repeats.py): a block deleted or replaced meanwhile by
+    any process is left out, even before an in-memory index applies the change."""
+    out: dict[str, list[Copy]] = {}
+    for row in store.live_block_copies(db, block_ids):
+        details = BlockDetails(row["document_id"], row["filename"], row["page"], row["section"], row["kind"],
+                               row["text"], row["page_label"], row["document_kind"], row["ordinal"])
+        out.setdefault(row["hit"], []).append(Copy(row["id"], details))
+    return out

@@ -120,6 +120,11 @@ class Interner:
                 values.extend(itertools.islice(self._codes, len(values), None))
         return values[code]
 
+    def since(self, code: int) -> list[str]:
+        """The values interned from `code` on, in code order (codes follow the dict's insertion order)."""
+        with self._lock:
+            return list(itertools.islice(self._codes, code, None))
+
     def __len__(self) -> int:
         return len(self._codes)
 
@@ -299,13 +304,14 @@ class Shortlist(NamedTuple):
     scores: np.ndarray
 
 
-def shortlist(scores: np.ndarray, k: int, block_ids: Sequence[str], rows: np.ndarray | None = None) -> Shortlist:
-    """The candidates of `scores` that can be among the k best: those scoring at least the k-th best, so
-    every candidate tied with it stays for `top_k`'s tie-break. Candidate i is `block_ids[rows[i]]`
-    (`block_ids[i]` without `rows`)."""
+def shortlist(scores: np.ndarray, k: int, block_ids: Sequence[str], rows: np.ndarray | None = None,
+              slack: float = 0.0) -> Shortlist:
+    """The candidates of `scores` that can be among the k best: those scoring at least the k-th best (less
+    `slack`), so every candidate tied with it stays for `top_k`'s tie-break. Candidate i is
+    `block_ids[rows[i]]` (`block_ids[i]` without `rows`)."""
     if len(scores) > k > 0:
         cut = np.partition(scores, len(scores) - k)[len(scores) - k]
-        keep = np.flatnonzero(scores >= cut)
+        keep = np.flatnonzero(scores >= cut - slack)
         return Shortlist(block_ids, keep if rows is None else rows[keep], scores[keep])
     return Shortlist(block_ids, np.arange(len(scores)) if rows is None else rows, scores)
 

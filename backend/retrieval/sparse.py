@@ -2,11 +2,10 @@
 
 Each segment stores, per block, its term frequencies as a column-compressed matrix (rows = blocks,
 columns = term ids; 6 bytes per posting: int32 row, uint16 count) plus its length; a query gathers only
-its own terms' columns and sums
-``idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen))`` per row. The length normalisation uses the
-*current* average length and the document frequencies are kept exact across adds and removes, so scores
-are those of a freshly built index (no drift between old and new segments). IDF is Lucene's
-``ln(1 + (N − df + 0.5) / (df + 0.5))``, which never goes negative for very common terms.
+its own terms' columns and sums BM25's term contributions (backend/retrieval/bm25.py) per row. The
+length normalisation uses the *current* average length and the document frequencies are kept exact
+across adds and removes, so scores are those of a freshly built index (no drift between old and new
+segments).
 
 `SparseIndex` is immutable: `apply` returns a new version that shares untouched segments. The scope
 is applied to each segment's rows before the top k are chosen; within a large segment the top k are found
@@ -21,14 +20,14 @@ of rare terms takes ~0.5 ms, a typical mixed query ~2–3 ms, one of only very c
 from __future__ import annotations
 
 import itertools
-import math
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
+from backend.retrieval.bm25 import BM25Params, KeywordStatistics, term_weights
+from backend.retrieval.fuzzy import FuzzyVocabulary
 from backend.retrieval.segments import Interner, RowKey, ScopeFilter, Segment, SegmentStore, Shortlist, shortlist, top_k
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Ranking, Scope, ScoredBlock
@@ -39,21 +38,6 @@ _OWN_VOCABULARY_TERMS = 10_000  # new terms in one change from which the vocabul
 # Cranfield passages, k = 28, MaxScore / exhaustive: 8,000 rows, Cranfield's queries 1.06 / 0.36 ms and
 # queries of common terms 0.62 / 0.32 ms; 16,000 rows 1.42 / 0.52 and 1.02 / 0.54 ms.
 EXHAUSTIVE_ROWS = 16_384
-
-
-@dataclass(frozen=True)
-class BM25Params:
-    """k1 = 1.5, b = 0.75: within the range usual across collections (k1 1.2–2.0, b 0.75), chosen on the
-    tuning half of Cranfield (scripts/eval_retrieval.py) by the hybrid search's nDCG@10, not BM25's own.
-
-    Tuning half, hybrid (plain RRF) k1 = 1.2 / 1.5 / 2.0: 0.4207 / 0.4237 / 0.4225. BM25 alone prefers
-    2.0 (0.3724 / 0.3748 / 0.3882), the value shipped before: a Cranfield trait not worth chasing, since
-    the hybrid search is what ships and a k1 at the edge of the usual range is the kind of choice that
-    does not carry over to another collection.
-    """
-
-    k1: float = 1.5
-    b: float = 0.75
 
 
 @dataclass(frozen=True, eq=False)
@@ -147,13 +131,6 @@ class _Stats:
     total_length: float  # sum of live blocks' lengths
 
 
-def bm25_idf(blocks: int, df: float) -> float:
-    """BM25's idf of a term held by `df` of `blocks` live blocks; a term none holds gets the idf of one
-    that one block holds (the highest a term can have here)."""
-    held = max(df, 1.0)
-    return math.log(1.0 + (blocks - held + 0.5) / (held + 0.5))
-
-
 class SparseIndex:
     """BM25 over live blocks. Immutable: `apply` returns the next version; old versions stay valid."""
 
@@ -161,12 +138,15 @@ class SparseIndex:
         self.analyzer = analyzer or Analyzer()
         self.params = params or BM25Params()
         self._vocab = Interner()  # shared by every version; ids are never reused
+        # The vocabulary's correctable terms, for the fuzzy channel; shared likewise (a version asking about a
+        # term interned after it finds it held by no block of its own, as the statistics say).
+        self.fuzzy = FuzzyVocabulary()
         self._store: SegmentStore[Postings] = SegmentStore()
         self._stats = _Stats(np.zeros(0, dtype=np.int64), 0.0)
 
     def _evolve(self, store: SegmentStore[Postings], stats: _Stats) -> SparseIndex:
         nxt = object.__new__(SparseIndex)
-        nxt.analyzer, nxt.params, nxt._vocab = self.analyzer, self.params, self._vocab
+        nxt.analyzer, nxt.params, nxt._vocab, nxt.fuzzy = self.analyzer, self.params, self._vocab, self.fuzzy
         nxt._store, nxt._stats = store, stats
         return nxt
 
@@ -179,7 +159,7 @@ class SparseIndex:
 
     @property
     def nbytes(self) -> int:
-        return int(sum(s.payload.nbytes for s in self._store.segments) + self._stats.df.nbytes)
+        return int(sum(s.payload.nbytes for s in self._store.segments) + self._stats.df.nbytes + self.fuzzy.nbytes)
 
     @property
     def segment_count(self) -> int:
@@ -201,6 +181,8 @@ class SparseIndex:
         postings = _postings(analysed, self._vocab) if add else None
         if len(self._vocab) - known >= _OWN_VOCABULARY_TERMS:
             self._vocab.own_values()
+        if len(self._vocab) > known:
+            self.fuzzy.add(self._vocab.since(known))
         old = self._stats.df
         df = np.zeros(max(len(self._vocab), len(old)), dtype=np.int64)  # copy-on-write
         df[: len(old)] = old
@@ -218,22 +200,17 @@ class SparseIndex:
 
     def term_weights(self, query: str) -> dict[str, float]:
         """The query's known terms and their weight (query term frequency × idf)."""
-        n = len(self)
-        out: dict[str, float] = {}
-        for term, qtf in Counter(self.analyzer.terms(query)).items():
-            tid = self._vocab.get(term)
-            if tid is None or tid >= len(self._stats.df) or self._stats.df[tid] <= 0:
-                continue
-            df = float(self._stats.df[tid])
-            out[term] = qtf * math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-        return out
+        terms = self.analyzer.terms(query)
+        return term_weights(terms, self.statistics(terms))
 
-    def idf(self, term: str) -> float:
-        """BM25's idf of a term; a term no live block contains gets the idf of a term one block contains
-        (the highest a term can have here)."""
-        tid = self._vocab.get(term)
-        df = float(self._stats.df[tid]) if tid is not None and tid < len(self._stats.df) else 0.0
-        return bm25_idf(len(self), df)
+    def statistics(self, terms: Iterable[str]) -> KeywordStatistics:
+        """The live blocks, their mean length and the document frequency of each of `terms` held by any."""
+        df: dict[str, int] = {}
+        for term in terms:
+            tid = self._vocab.get(term)
+            if tid is not None and tid < len(self._stats.df) and self._stats.df[tid] > 0:
+                df[term] = int(self._stats.df[tid])
+        return KeywordStatistics(len(self), self.average_length, df)
 
     @property
     def average_length(self) -> float:

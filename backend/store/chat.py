@@ -2,8 +2,8 @@
 
 A turn's rows are written in two transactions: when the question arrives (the user message and a
 placeholder for the answer, status `partial`) and when the answer ends (the tool rounds, then the answer
-itself). Functions that take a `conn` are meant to be composed inside one `turn_transaction()` by the
-chat service.
+itself); in between, the text streamed so far is written into the placeholder (`save_streamed`).
+Functions that take a `conn` are meant to be composed inside one `turn_transaction()` by the chat service.
 """
 
 from __future__ import annotations
@@ -258,6 +258,15 @@ def update_question(db: Database, message_id: str, model_content: str | None,
     with db.connection() as conn:
         conn.execute("UPDATE chat_messages SET model_content = %s, attachments = %s WHERE id = %s",
                      (model_content, Jsonb(attachments), message_id))
+
+
+def save_streamed(db: Database, answer_id: str, content: str) -> bool:
+    """The text streamed so far into an answer still being given (status partial), so that what the user
+    read survives a crash of this process; False once the answer is finished (or the turn is gone)."""
+    with db.connection() as conn:
+        cur = conn.execute("UPDATE chat_messages SET content = %s WHERE id = %s AND status = 'partial'",
+                           (content, answer_id))
+    return cur.rowcount > 0
 
 
 def finish_answer(db: Database, session_id: str, answer_id: str, rounds: Sequence[NewMessage],

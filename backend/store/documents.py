@@ -16,12 +16,12 @@ import psycopg
 
 from backend.store import originals
 from backend.store.db import Connection, Database
-from backend.store.kinds import DocKind, DocumentStatus
+from backend.store.kinds import DocKind, DocumentStatus, PageWarningRow
 from backend.store.registration import free_name
 
 _LIST_COLUMNS = """
     d.id::text AS id, d.filename, d.category, d.kind, d.mime, d.size_bytes, d.pages, d.language, d.status,
-    d.error, d.warnings, d.source_url, d.sha256, d.last_workflow_id, d.created_at, d.updated_at,
+    d.error, d.warnings, d.page_warnings, d.source_url, d.sha256, d.last_workflow_id, d.created_at, d.updated_at,
     coalesce(d.current_version, 0) AS current_version, d.trashed_at, d.source_kind,
     (SELECT count(*) FROM document_versions v WHERE v.document_id = d.id) AS versions,
     coalesce(s.blocks, 0) AS blocks, coalesce(s.embedded, 0) AS embedded
@@ -43,6 +43,7 @@ class DocumentRow(TypedDict):
     status: DocumentStatus
     error: str | None
     warnings: list[str]
+    page_warnings: list[PageWarningRow]
     source_url: str | None
     sha256: str | None
     last_workflow_id: str | None

@@ -15,7 +15,7 @@ from typing import Literal, TypedDict, Unpack, cast
 from psycopg.types.json import Jsonb
 
 from backend.store.db import Database
-from backend.store.kinds import DocKind, DocumentStatus
+from backend.store.kinds import DocKind, DocumentStatus, PageWarningRow
 
 # The scan's verdict (`readded` is allowed by the column's CHECK; only runs of older releases hold it).
 Decision = Literal["new", "changed", "unchanged", "readded"]
@@ -47,6 +47,7 @@ class IngestItemRow(TypedDict):
     detail: str
     error: str | None
     warnings: list[str]
+    page_warnings: list[PageWarningRow]
     pages: int | None
     language: str | None  # where the reading decided one (a recording's speech)
     blocks: int | None
@@ -74,6 +75,7 @@ class ItemUpdate(TypedDict, total=False):
     detail: str
     error: str
     warnings: list[str]
+    page_warnings: list[PageWarningRow]
     pages: int | None
     language: str
     blocks: int
@@ -194,6 +196,8 @@ def update_item(db: Database, workflow_id: str, document_id: str, **fields: Unpa
     params: dict[str, object] = {**fields, "wf": workflow_id, "doc": document_id}
     if "warnings" in fields:
         params["warnings"] = Jsonb(list(fields["warnings"]))
+    if "page_warnings" in fields:
+        params["page_warnings"] = Jsonb(list(fields["page_warnings"]))
     assignments = ", ".join(f"{name} = %({name})s" for name in fields)
     with db.bookkeeping() as conn:
         cur = conn.execute(
@@ -245,10 +249,45 @@ def recent_runs(db: Database, limit: int) -> list[RunSummaryRow]:
         ).fetchall())
 
 
-def log_step_run(db: Database, workflow_id: str, step: str, key: str = "") -> None:
+def log_step_run(db: Database, workflow_id: str, step: str, key: str = "") -> int:
+    """Log that a step starts executing; returns the log row's id, for `finish_step_run`."""
     with db.bookkeeping() as conn:
-        conn.execute("INSERT INTO ingest_step_runs (workflow_id, step, key) VALUES (%s, %s, %s)",
-                     (workflow_id, step, key))
+        row = conn.execute("INSERT INTO ingest_step_runs (workflow_id, step, key) VALUES (%s, %s, %s) RETURNING id",
+                           (workflow_id, step, key)).fetchone()
+    assert row is not None
+    return int(row["id"])
+
+
+def finish_step_run(db: Database, run_id: int) -> None:
+    with db.bookkeeping() as conn:
+        conn.execute("UPDATE ingest_step_runs SET finished_at = now() WHERE id = %s", (run_id,))
+
+
+class DocumentStepRow(TypedDict):
+    """A document's step in a run: every execution of it (for `embed`, of each of its batches) folded."""
+
+    document_id: str
+    step: str  # extract | store | embed
+    started_at: datetime
+    finished_at: datetime | None  # None while a batch (or the step) has not finished
+    executions: int
+    parts: int  # batches, for embed
+
+
+def document_step_times(db: Database, workflow_id: str) -> list[DocumentStepRow]:
+    """Each document's steps in this run, from the step log: first start, last finish once every part
+    (an embedding batch) has finished, and how many executions there were (more than parts: resumed)."""
+    with db.connection() as conn:
+        return cast(list[DocumentStepRow], conn.execute(
+            "SELECT document_id, step, min(started_at) AS started_at,"
+            " CASE WHEN count(DISTINCT key) FILTER (WHERE finished_at IS NOT NULL) = count(DISTINCT key)"
+            "      THEN max(finished_at) END AS finished_at,"
+            " count(*) AS executions, count(DISTINCT key) AS parts"
+            " FROM (SELECT step, key, started_at, finished_at, split_part(key, '#', 1) AS document_id"
+            "       FROM ingest_step_runs WHERE workflow_id = %s AND step IN ('extract', 'store', 'embed')) runs"
+            " GROUP BY document_id, step ORDER BY min(started_at)",
+            (workflow_id,),
+        ).fetchall())
 
 
 def step_run_counts(db: Database, workflow_id: str) -> dict[str, int]:

@@ -8,7 +8,7 @@ it); a test holds the two in step.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypedDict
 
 from backend.places import PlaceKind
 
@@ -25,3 +25,10 @@ DocumentStatus = Literal["queued", "ingesting", "ready", "failed", "trashed"]
 def place_of(kind: str | None) -> PlaceKind:
     """The place kind of a document kind's passages: pages unless the format says otherwise."""
     return PLACE_OF_KIND.get(kind or "", "page")
+
+
+class PageWarningRow(TypedDict):
+    """A page (or slide) that could not be read reliably, with what to say about it (`page_warnings`)."""
+
+    page: int
+    message: str

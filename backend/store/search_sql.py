@@ -36,6 +36,7 @@ from backend.store.db import Connection, Database, one
 # 140 / 155 / 168 of 200 queries at 100 / 400 / 800 (p50 14 / 19 / 25 ms); at 100k, 195 / 199 at 100 / 400.
 _EF_SEARCH_MIN = 400
 _EF_SEARCH_MAX = 1000  # pgvector's limit
+_TIE_ROWS = 16  # rows read beyond an HNSW scan's depth, for the ties of its last row
 
 
 @dataclass(frozen=True)
@@ -130,17 +131,22 @@ def dense_ranking(db: Database, model: str, vector: np.ndarray, depth: int, docu
     attempts = [(indexed, _EF_SEARCH_MAX)] if large_scope and scoped else []
     attempts.append((exact, 0) if scoped else (indexed, max(depth, _EF_SEARCH_MIN)))
     for order, ef_search in attempts:
+        # Equal distances (the same vector in two documents) are ordered by block id, as the in-memory mode
+        # orders them: in the exact statement itself; through HNSW, whose scan orders by distance only,
+        # among a few more rows than needed, so that rows tied with the last one are not cut arbitrarily.
         query = sql.SQL(
             "SELECT b.id::text AS id, 1 - ({order}) AS score FROM blocks b"
-            " WHERE b.is_live AND b.embed_model = {model}{scope} ORDER BY {order} LIMIT {depth}"
-        ).format(order=order, model=sql.Literal(model), scope=scope, depth=sql.Literal(depth))
+            " WHERE b.is_live AND b.embed_model = {model}{scope} ORDER BY {order}{ties} LIMIT {depth}"
+        ).format(order=order, model=sql.Literal(model), scope=scope, ties=sql.SQL("" if ef_search else ", b.id"),
+                 depth=sql.Literal(depth + (_TIE_ROWS if ef_search else 0)))
         with db.transaction() as conn:
             if ef_search:
                 conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef_search)))
             rows = conn.execute(query).fetchall()
         if len(rows) >= depth:
             break
-    return [r["id"] for r in rows], [float(r["score"]) for r in rows]
+    ranked = sorted(((float(r["score"]), r["id"]) for r in rows), key=lambda sr: (-sr[0], sr[1]))[:depth]
+    return [block for _, block in ranked], [score for score, _ in ranked]
 
 
 def collection_stats(db: Database) -> CollectionStats:
@@ -181,6 +187,18 @@ def document_frequencies(db: Database, terms: Sequence[str]) -> dict[str, int]:
             (list(terms),),
         ).fetchall()
     return {r["term"]: int(r["df"]) for r in rows if r["df"]}
+
+
+def vocabulary_since(db: Database, horizon: str) -> tuple[list[str], str]:
+    """The keyword vocabulary's terms written by transactions from `horizon` on (a transaction id; "0":
+    all), and the horizon to ask from next time: the oldest transaction still running now. Rows of
+    transactions older than it are all visible now if ever, so nothing is missed; rows at or after it may
+    come again next time (migration 0040). One statement, so one snapshot for both."""
+    with db.connection() as conn:
+        row = one(conn.execute(
+            "SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon,"
+            " array(SELECT term FROM keyword_vocabulary WHERE xid >= %s::xid8) AS terms", (horizon,)))
+    return list(row["terms"]), str(row["horizon"])
 
 
 def _candidates(terms: Sequence[str], holding_all: bool, listed: Sequence[str]) -> sql.Composable:

@@ -4,7 +4,8 @@ document text passes through a step's output."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -34,25 +35,45 @@ class StagedText:
     text: str
 
 
-def stage_chunks(db: Database, workflow_id: str, document_id: str, chunks: Sequence[Chunk]) -> None:
+def stage_chunks(db: Database, workflow_id: str, document_id: str, chunks: Iterable[Chunk], *, batch_rows: int,
+                 stopped: Callable[[], bool]) -> int | None:
+    """Stage the chunks, `batch_rows` per transaction (a long document never sits in memory or in one
+    transaction whole); None, with nothing left staged, once `stopped()` turns true between batches.
+    Replaces whatever an earlier execution of the step staged."""
     with db.transaction() as conn:
-        conn.execute(
-            "DELETE FROM ingest_chunks WHERE workflow_id = %s AND document_id = %s", (workflow_id, document_id)
-        )
-        with conn.cursor().copy(
+        conn.execute("DELETE FROM ingest_chunks WHERE workflow_id = %s AND document_id = %s",
+                     (workflow_id, document_id))
+    staged = 0
+    rows = iter(chunks)
+    while batch := list(itertools.islice(rows, batch_rows)):
+        if stopped():
+            with db.transaction() as conn:
+                conn.execute("DELETE FROM ingest_chunks WHERE workflow_id = %s AND document_id = %s",
+                             (workflow_id, document_id))
+            return None
+        with db.transaction() as conn, conn.cursor().copy(
             "COPY ingest_chunks (workflow_id, document_id, ordinal, text, page, section, kind, page_label) FROM STDIN"
         ) as copy:
-            for c in chunks:
+            for c in batch:
                 copy.write_row((workflow_id, document_id, c.ordinal, c.text, c.page, c.section, c.kind, c.page_label))
+        staged += len(batch)
+    return staged
 
 
-def staged_texts(db: Database, workflow_id: str, document_id: str) -> list[StagedText]:
-    with db.connection() as conn:
-        rows = conn.execute(
-            "SELECT ordinal, text FROM ingest_chunks WHERE workflow_id = %s AND document_id = %s ORDER BY ordinal",
-            (workflow_id, document_id),
-        ).fetchall()
-    return [StagedText(row["ordinal"], row["text"]) for row in rows]
+def staged_batches(db: Database, workflow_id: str, document_id: str, batch_rows: int) -> Iterator[list[StagedText]]:
+    """The staged chunks' texts in ordinal order, `batch_rows` at a time (keyset pages: each a short query)."""
+    after = -1
+    while True:
+        with db.connection() as conn:
+            rows = conn.execute(
+                "SELECT ordinal, text FROM ingest_chunks WHERE workflow_id = %s AND document_id = %s AND ordinal > %s"
+                " ORDER BY ordinal LIMIT %s",
+                (workflow_id, document_id, after, batch_rows),
+            ).fetchall()
+        if not rows:
+            return
+        yield [StagedText(row["ordinal"], row["text"]) for row in rows]
+        after = rows[-1]["ordinal"]
 
 
 def drop_staging(db: Database, workflow_id: str) -> None:

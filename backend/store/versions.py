@@ -1,10 +1,12 @@
-"""SQL for document versions: the store step's atomic swap that makes a new version live, and listing,
-restoring and deleting versions.
+"""SQL for document versions: the store step's blocks, inserted batch by batch and not yet live, and its
+atomic swap that makes a new version live; listing, restoring and deleting versions.
 
 Blocks are keyed by (document, content sha256), so every version keeps its blocks (and their vectors)
 after it is replaced, not live. Making a version current is one transaction that flips `is_live`; only a
 version whose blocks are gone needs ingesting again. No file work happens in these transactions: the
-BM25 terms are analysed before the swap and originals are removed from disk by the caller afterwards.
+BM25 terms are analysed batch by batch before the swap (each batch's insert its own short transaction, so
+a cancel is answered at once and a long document never holds a lock for minutes) and originals are
+removed from disk by the caller afterwards.
 """
 
 from __future__ import annotations
@@ -50,10 +52,46 @@ def _live_counts(conn: Connection, document_id: str, embed_model: str) -> Stored
     return StoredVersion(int(row["blocks"]), int(row["to_embed"]))
 
 
-def store_version(db: Database, item: IngestItemRow, embed_model: str, mime: str,
-                  terms: AnalysedTerms) -> StoredVersion:
-    """Make the staged chunks the document's live version, recorded as a new version (or as the version
-    being restored), all in one transaction. A replay after the commit finds `stored_version` set."""
+def version_blocks_kept(db: Database, document_id: str, sha: str) -> bool:
+    """Whether a version with these bytes is recorded and its blocks are kept: storing them again only
+    makes those blocks (and their vectors) live."""
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT 1 FROM document_versions v WHERE v.document_id = %s AND v.sha256 = %s"
+            " AND EXISTS (SELECT 1 FROM blocks b WHERE b.document_id = v.document_id AND b.doc_sha256 = v.sha256)",
+            (document_id, sha),
+        ).fetchone() is not None
+
+
+def insert_blocks(db: Database, workflow_id: str, document_id: str, sha: str, terms: AnalysedTerms) -> None:
+    """Copy the staged chunks of `terms.ordinals` into blocks, not live yet, with their BM25 terms: one
+    batch of a document, in its own short transaction (the swap in `store_version` makes them live)."""
+    with db.transaction() as conn:
+        conn.execute(
+            "INSERT INTO blocks (id, document_id, doc_sha256, ordinal, text, page, section, kind, terms,"
+            " term_counts, terms_analyzer, page_label)"
+            " SELECT md5(c.document_id::text || ':' || %s || ':' || c.ordinal)::uuid, c.document_id, %s, c.ordinal,"
+            " c.text, c.page, c.section, c.kind, t.terms, t.counts, CASE WHEN t.terms IS NOT NULL THEN %s END,"
+            " c.page_label FROM unnest(%s::int[], %s::text[], %s::bytea[]) AS t (ordinal, terms, counts)"
+            " JOIN ingest_chunks c ON c.ordinal = t.ordinal AND c.workflow_id = %s AND c.document_id = %s"
+            " ON CONFLICT (id) DO NOTHING",
+            (sha, sha, terms.fingerprint, terms.ordinals, terms.terms, terms.counts, workflow_id, document_id),
+        )
+
+
+def drop_unlive_blocks(db: Database, document_id: str, sha: str) -> None:
+    """Delete the not-live blocks of these bytes: called only by a store step that found no kept blocks
+    for them and inserted its own, so a cancelled document (or a cancelled restore of a version whose
+    blocks were gone) leaves nothing half-stored that a later store would take for kept."""
+    with db.transaction() as conn:
+        conn.execute("DELETE FROM blocks WHERE document_id = %s AND doc_sha256 = %s AND NOT is_live",
+                     (document_id, sha))
+
+
+def store_version(db: Database, item: IngestItemRow, embed_model: str, mime: str) -> StoredVersion:
+    """Make the document's blocks of this version (inserted by `insert_blocks`, or kept from an earlier
+    version with the same bytes) live as a new version (or as the version being restored), in one short
+    transaction. A replay after the commit finds `stored_version` set."""
     wf, doc, sha = item["workflow_id"], item["document_id"], item["sha256"]
     with db.transaction() as conn:
         current = conn.execute(
@@ -67,20 +105,16 @@ def store_version(db: Database, item: IngestItemRow, embed_model: str, mime: str
         if (current is None or current["cancelled"] or current["status"] == "trashed"
                 or current["generation"] != item["generation"]):
             return StoredVersion(0, 0, skipped=True)
-        exists = conn.execute("SELECT 1 FROM blocks WHERE document_id = %s AND doc_sha256 = %s LIMIT 1",
-                              (doc, sha)).fetchone()
-        if exists is None:  # the same bytes stored before (an older version) keep their blocks and vectors
-            _insert_blocks(conn, wf, doc, sha, terms)
-            _reuse_embeddings(conn, doc, sha, embed_model)
+        _reuse_embeddings(conn, doc, sha, embed_model)
         conn.execute("UPDATE blocks SET is_live = (doc_sha256 = %s) WHERE document_id = %s"
                      " AND is_live IS DISTINCT FROM (doc_sha256 = %s)", (sha, doc, sha))
         version = _record_version(conn, item, mime)
         conn.execute(
             "UPDATE documents SET sha256 = %s, stored_path = NULL, size_bytes = %s, kind = %s, mime = %s,"
-            " pages = %s, language = %s, current_version = %s, status = 'ingesting', warnings = %s, error = NULL,"
-            " updated_at = now() WHERE id = %s",
+            " pages = %s, language = %s, current_version = %s, status = 'ingesting', warnings = %s,"
+            " page_warnings = %s, error = NULL, updated_at = now() WHERE id = %s",
             (sha, item["size_bytes"], item["kind"], mime, item["pages"], item["language"], version,
-             Jsonb(item["warnings"]), doc),
+             Jsonb(item["warnings"]), Jsonb(item["page_warnings"]), doc),
         )
         conn.execute("UPDATE ingest_items SET stored_version = %s WHERE workflow_id = %s AND document_id = %s",
                      (version, wf, doc))
@@ -90,32 +124,20 @@ def store_version(db: Database, item: IngestItemRow, embed_model: str, mime: str
     return counts
 
 
-def _insert_blocks(conn: Connection, wf: str, doc: str, sha: str, terms: AnalysedTerms) -> None:
-    conn.execute(
-        "INSERT INTO blocks (id, document_id, doc_sha256, ordinal, text, page, section, kind, terms,"
-        " term_counts, terms_analyzer, page_label)"
-        " SELECT md5(document_id::text || ':' || %s || ':' || ordinal)::uuid, document_id, %s, ordinal,"
-        " text, page, section, kind, t.terms, t.counts, CASE WHEN t.terms IS NOT NULL THEN %s END, page_label"
-        " FROM ingest_chunks LEFT JOIN unnest(%s::int[], %s::text[], %s::bytea[]) AS t (ordinal, terms, counts)"
-        " USING (ordinal) WHERE workflow_id = %s AND document_id = %s"
-        " ON CONFLICT (id) DO NOTHING",
-        (sha, sha, terms.fingerprint, terms.ordinals, terms.terms, terms.counts, wf, doc),
-    )
-
-
 def _record_version(conn: Connection, item: IngestItemRow, mime: str) -> int:
     doc = item["document_id"]
     if item["target_version"] is not None:
-        conn.execute("UPDATE document_versions SET pages = %s, language = %s, warnings = %s"
+        conn.execute("UPDATE document_versions SET pages = %s, language = %s, warnings = %s, page_warnings = %s"
                      " WHERE document_id = %s AND version = %s",
-                     (item["pages"], item["language"], Jsonb(item["warnings"]), doc, item["target_version"]))
+                     (item["pages"], item["language"], Jsonb(item["warnings"]), Jsonb(item["page_warnings"]), doc,
+                      item["target_version"]))
         return int(item["target_version"])
     row = conn.execute(
         "INSERT INTO document_versions (document_id, version, sha256, filename, kind, mime, size_bytes, pages,"
-        " language, warnings) SELECT %s, coalesce(max(version), 0) + 1, %s, %s, %s, %s, %s, %s, %s, %s"
-        " FROM document_versions WHERE document_id = %s RETURNING version",
+        " language, warnings, page_warnings) SELECT %s, coalesce(max(version), 0) + 1, %s, %s, %s, %s, %s, %s,"
+        " %s, %s, %s FROM document_versions WHERE document_id = %s RETURNING version",
         (doc, item["sha256"], item["filename"], item["kind"], mime, item["size_bytes"], item["pages"],
-         item["language"], Jsonb(item["warnings"]), doc),
+         item["language"], Jsonb(item["warnings"]), Jsonb(item["page_warnings"]), doc),
     ).fetchone()
     assert row is not None
     return int(row["version"])
@@ -203,10 +225,10 @@ def restore_version(db: Database, document_id: UUID, version: int) -> RestoreOut
                      " AND is_live IS DISTINCT FROM (doc_sha256 = %s)", (row["sha256"], document_id, row["sha256"]))
         conn.execute(
             "UPDATE documents SET current_version = %s, sha256 = %s, kind = %s, mime = %s, size_bytes = %s,"
-            " pages = %s, language = %s, warnings = %s, status = 'ready', error = NULL, updated_at = now()"
-            " WHERE id = %s",
+            " pages = %s, language = %s, warnings = %s, page_warnings = %s, status = 'ready', error = NULL,"
+            " updated_at = now() WHERE id = %s",
             (version, row["sha256"], row["kind"], row["mime"], row["size_bytes"], row["pages"], row["language"],
-             Jsonb(row["warnings"]), document_id),
+             Jsonb(row["warnings"]), Jsonb(row["page_warnings"]), document_id),
         )
         record_index_change(conn, db, document_id, "stored")
     return "restored"
@@ -231,6 +253,11 @@ def delete_version(db: Database, document_id: UUID, version: int) -> tuple[Delet
         conn.execute(
             "DELETE FROM blocks b WHERE b.document_id = %s AND b.doc_sha256 = %s AND NOT b.is_live AND NOT EXISTS"
             " (SELECT 1 FROM document_versions v WHERE v.document_id = b.document_id AND v.sha256 = b.doc_sha256)",
+            (document_id, row["sha256"]),
+        )
+        conn.execute(
+            "DELETE FROM page_words w WHERE w.document_id = %s AND w.doc_sha256 = %s AND NOT EXISTS"
+            " (SELECT 1 FROM document_versions v WHERE v.document_id = w.document_id AND v.sha256 = w.doc_sha256)",
             (document_id, row["sha256"]),
         )
         return "deleted", originals.delete_unreferenced(conn, [row["sha256"]])

@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 ENOUGH_SPACED = 512  # the optimizer's mini-batch: with fewer such reviews it returns the defaults
 REFIT_EVERY = 512
-FIT_LIMITS = ProcessLimits(memory_mb=3072, cpu_s=1800, wall_s=4 * 3600.0)  # the wall limit only notices a hang
+FIT_LIMITS = ProcessLimits(memory_mb=3072, cpu_s=1800)
 INSTALL_HINT = "Install the optimizer's packages (torch, pandas): pip install -r requirements-optimizer.txt"
 
 

@@ -3,11 +3,12 @@
 The browser already keeps each page image per file version (ETag, an hour's `Cache-Control`); this serves
 the requests it still sends (another tab, a reload after the hour, zooming back to a scale seen) without
 a trip to the viewer's sandbox worker, and it keeps a hostile page from occupying that worker on every
-view: its refusal is answered from here for REFUSAL_KEPT_S (not for ever: a wall-clock limit can also be
-broken by a machine busy with other work, and the page then deserves another try). Keys carry the file's
-SHA-256, so a new version is never answered from an old one's entry, and every other process keeps its
-own cache (nothing assumes one process). The service checks that the document exists before asking, so a
-deleted document's entry is never served; it leaves memory as newer pages push it out.
+view: its refusal is answered from here for REFUSAL_KEPT_S (not for ever: a worker can also be lost to
+something outside the page, the machine running short of memory, and the page then deserves another
+try). Keys carry the file's SHA-256, so a new version is never answered from an old one's entry, and
+every other process keeps its own cache (nothing assumes one process). The service checks that the
+document exists before asking, so a deleted document's entry is never served; it leaves memory as newer
+pages push it out.
 """
 
 from __future__ import annotations

@@ -4,19 +4,20 @@ Drawing a page is unbounded work on a file someone else made: a few-KB page can 
 thousands of vector paths (tens of seconds of CPU), a huge image or shading (gigabytes), or a stream that
 makes MuPDF loop or crash. In the server's own process that would pin a core or blow its memory on every
 view, and a segfault would take the server down. So it runs in the same sandbox as file extraction
-(backend/sandbox.py: a forkserver child capping its own address space and CPU time, a wall-clock limit
-enforced here, a fresh child after any broken limit), with a separate pool and tighter limits:
+(backend/sandbox.py: a forkserver child capping its own address space and CPU time, a fresh child after
+any broken limit, a stuck child replaced), with a separate pool and tighter limits:
 
 - **Its own pool** (`QUIRE_VIEWER_WORKERS`, 1 by default): ingesting a scanned book keeps every
   extraction worker busy for minutes, and a person opening a page must not wait behind that. One worker
   suffices for interactive viewing (a page takes 30–350 ms to draw; the image and its passage boxes are
   two quick jobs) and costs one idle process (about 100 MB resident) per Quire process; a hostile page
-  holds it for at most the wall limit, after which the next page is drawn.
+  holds it for at most its CPU limit, after which the next page is drawn.
 - **Limits fit for a page, not a book**: `QUIRE_VIEWER_CPU_S` (5 s: a normal page needs well under
-  0.5 s; the CPU limit is counted in whole seconds), `QUIRE_VIEWER_TIMEOUT_S` (8 s: a person will not
-  wait longer, and it bounds how long a hostile page keeps others waiting) and `QUIRE_VIEWER_MEMORY_MB`
-  (512 MB: a 4-megapixel image, the decoded images of a 600 dpi scan, and PyMuPDF; 256 MB draws the
-  corpus pages but leaves no room for a large scan).
+  0.5 s; the CPU limit is counted in whole seconds; it also bounds how long a hostile page keeps others
+  waiting) and `QUIRE_VIEWER_MEMORY_MB` (512 MB: a 4-megapixel image, the decoded images of a 600 dpi
+  scan, and PyMuPDF; 256 MB draws the corpus pages but leaves no room for a large scan). No wall-clock
+  limit: on a busy machine a page takes longer to draw, and is drawn; refusing it as "too complex" (and
+  remembering the refusal) would blame the page for the machine's load.
 
 A page over a limit answers 422 `page_too_complex`; that refusal is remembered for the file version, so
 the same page does not occupy the worker again (see backend/viewer/page_cache.py). Each Quire process has
@@ -53,8 +54,7 @@ class _Shared:
 
 
 def limits_for(settings: Settings) -> ProcessLimits:
-    return ProcessLimits(memory_mb=settings.viewer_memory_mb, cpu_s=settings.viewer_cpu_s,
-                         wall_s=settings.viewer_timeout_s)
+    return ProcessLimits(memory_mb=settings.viewer_memory_mb, cpu_s=settings.viewer_cpu_s)
 
 
 def viewer_pool(settings: Settings) -> ProcessPool:

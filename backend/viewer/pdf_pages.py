@@ -9,6 +9,12 @@ backend/viewer/page_workers.py): a page can be made arbitrarily expensive to dra
 A cited passage is a slice of the page's extracted text, so its words appear in the page's word list in
 the same order. Aligning the two word sequences (difflib) finds the passage's words even where the
 extracted text joined hyphenated words or collapsed whitespace; their boxes are merged per text line.
+
+Boxes are in the coordinates of the page as it is shown (and drawn): MuPDF gives a text layer's words on
+the page as stored, so on a page with a /Rotate flag of 90, 180 or 270 each box is turned with the page
+(`Page.rotation_matrix`); before, such pages showed bars across the text. A scanned page has no text
+layer: its words are those OCR read (`page_words`, stored by ingestion in shown-page points, whatever turn
+made the scan readable), passed in by the caller.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import difflib
 import math
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -119,16 +126,39 @@ def passage_words(text: str) -> list[str]:
     return [word for word in words if word][:MAX_PASSAGE_WORDS]
 
 
-def find_passage(path: Path, number: int, passage: str, filetype: PagedType = "pdf") -> PageHighlights:
-    """The line boxes (page points) of `passage`'s words on page `number` (none on a page without a text
-    layer: a scan, a picture)."""
+# A word on the shown page: x0, y0, x1, y1 (points), its text, and the key of its line.
+Word = tuple[float, float, float, float, str, tuple[int, int]]
+# A word OCR read, as stored (backend/store/page_words.py): x0, y0, x1, y1, text, line.
+OcrWord = tuple[float, float, float, float, str, int]
+
+
+def _layer_words(page: pymupdf.Page) -> list[Word]:
+    """The text layer's words, turned with the page's /Rotate into the coordinates it is shown in."""
+    turn = page.rotation_matrix
+    words: list[Word] = []
+    for x0, y0, x1, y1, text, block_no, line_no, _word_no in page.get_text("words", flags=_TEXT_FLAGS):
+        box = pymupdf.Rect(x0, y0, x1, y1) * turn if page.rotation else pymupdf.Rect(x0, y0, x1, y1)
+        words.append((box.x0, box.y0, box.x1, box.y1, str(text), (int(block_no), int(line_no))))
+    return words
+
+
+def _page_words(page: pymupdf.Page, ocr_words: list[OcrWord] | None) -> list[Word]:
+    """What OCR read on the page when it was read so, else its text layer's words as shown."""
+    if ocr_words is not None:
+        return [(x0, y0, x1, y1, text, (0, line)) for x0, y0, x1, y1, text, line in ocr_words]
+    return _layer_words(page)
+
+
+def find_passage(path: Path, number: int, passage: str, filetype: PagedType = "pdf",
+                 ocr_words: list[OcrWord] | None = None) -> PageHighlights:
+    """The line boxes (points, the page as shown) of `passage`'s words on page `number`: among its text
+    layer's words, or among `ocr_words` when OCR read the page (a scan, a picture)."""
     wanted = passage_words(passage)
     with _open(path, filetype) as document:
         page = _load_page(document, number)
-        words = page.get_text("words", flags=_TEXT_FLAGS)
+        words = _page_words(page, ocr_words)
         size = page.rect
-    # words: (x0, y0, x1, y1, text, block_no, line_no, word_no)
-    indexed = [(index, _norm(str(word[4]))) for index, word in enumerate(words)]
+    indexed = [(index, _norm(word[4])) for index, word in enumerate(words)]
     indexed = [(index, text) for index, text in indexed if text]
     on_page = [text for _, text in indexed]
     matched: list[int] = []
@@ -144,18 +174,41 @@ def find_passage(path: Path, number: int, passage: str, filetype: PagedType = "p
                           matched_words=len(set(matched)), passage_words=len(wanted))
 
 
-def passage_job(path: str, number: int, passage: str, filetype: PagedType, _report: Any) -> PageHighlights:
+def find_words(path: Path, number: int, words: Sequence[str], filetype: PagedType = "pdf",
+               ocr_words: list[OcrWord] | None = None) -> PageHighlights:
+    """The line boxes of every word on page `number` that begins with one of `words` (a search's words, as
+    the text views mark them): each wherever it stands, in any order. Matching them as one passage in
+    order (`find_passage`) left out words the page holds elsewhere, and a lone word of a longer query.
+    The page's words are those `find_passage` reads: the text layer as shown, or what OCR read."""
+    wanted = tuple(dict.fromkeys(w for w in (_norm(word) for word in words) if w))
+    with _open(path, filetype) as document:
+        page = _load_page(document, number)
+        found = _page_words(page, ocr_words)
+        size = page.rect
+    matched = [word for word in found[:MAX_PAGE_WORDS] if wanted and _norm(word[4]).startswith(wanted)]
+    return PageHighlights(page=number, width=size.width, height=size.height, rects=_line_rects(matched),
+                          matched_words=len(matched), passage_words=len(wanted))
+
+
+def words_job(path: str, number: int, words: list[str], filetype: PagedType, ocr_words: list[OcrWord] | None,
+              _report: Any) -> PageHighlights:
+    """`find_words` as a sandbox job."""
+    return find_words(Path(path), number, words, filetype, ocr_words)
+
+
+def passage_job(path: str, number: int, passage: str, filetype: PagedType, ocr_words: list[OcrWord] | None,
+                _report: Any) -> PageHighlights:
     """`find_passage` as a sandbox job."""
-    return find_passage(Path(path), number, passage, filetype)
+    return find_passage(Path(path), number, passage, filetype, ocr_words)
 
 
-def _line_rects(words: list[tuple]) -> list[Rect]:  # type: ignore[type-arg]
+def _line_rects(words: list[Word]) -> list[Rect]:
     """One box per text line covering the given words of that line."""
     lines: dict[tuple[int, int], list[float]] = {}
-    for x0, y0, x1, y1, _text, block_no, line_no, _word_no in words:
-        box = lines.get((block_no, line_no))
+    for x0, y0, x1, y1, _text, line in words:
+        box = lines.get(line)
         if box is None:
-            lines[(block_no, line_no)] = [x0, y0, x1, y1]
+            lines[line] = [x0, y0, x1, y1]
         else:
             box[0], box[1], box[2], box[3] = min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)
     return [Rect(round(b[0], 2), round(b[1], 2), round(b[2], 2), round(b[3], 2)) for b in lines.values()]

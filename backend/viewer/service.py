@@ -13,8 +13,10 @@ from uuid import UUID
 from backend.config import Settings
 from backend.errors import QuireError
 from backend.ingest.library import Library
+from backend.store import page_words
 from backend.store import viewer as store
 from backend.store.db import Database
+from backend.store.kinds import PageWarningRow
 from backend.viewer import page_workers, pdf_pages
 from backend.viewer.page_cache import PAGES, PageKey
 from backend.viewer.tables import TABLE_KINDS, TableRows, parse_table
@@ -43,6 +45,7 @@ class Outline:
     language: str | None
     blocks: int
     sections: list[Section]
+    page_warnings: list[PageWarningRow]
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,7 @@ class Viewer:
         sections = [Section(**row) for row in store.section_starts(self.db, document_id, MAX_SECTIONS)]
         return Outline(id=document["id"], filename=document["filename"], kind=document["kind"],
                        status=document["status"], pages=document["pages"], language=document["language"],
-                       blocks=document["blocks"], sections=sections)
+                       blocks=document["blocks"], sections=sections, page_warnings=document["page_warnings"])
 
     def _window(self, document_id: UUID, rows: list[store.BlockRow], target: str | None,
                 notice: str | None = None) -> BlockWindow:
@@ -169,8 +172,17 @@ class Viewer:
         if not text or not text.strip():
             raise QuireError("missing_passage", "Say which passage to find: `block` or `q`.", 422)
         path, _, filetype = self._require_page(document_id, page)
+        ocr_words = page_words.live_page_words(self.db, document_id, page)
         found: pdf_pages.PageHighlights = page_workers.run_page_job(self.settings, pdf_pages.passage_job, str(path),
-                                                                    page, text, filetype)
+                                                                    page, text, filetype, ocr_words)
+        return found
+
+    def page_word_highlights(self, document_id: UUID, page: int, words: list[str]) -> pdf_pages.PageHighlights:
+        """Where each of a search's words stands on the page."""
+        path, _, filetype = self._require_page(document_id, page)
+        ocr_words = page_words.live_page_words(self.db, document_id, page)
+        found: pdf_pages.PageHighlights = page_workers.run_page_job(self.settings, pdf_pages.words_job, str(path),
+                                                                    page, words, filetype, ocr_words)
         return found
 
     def document_sha(self, document_id: UUID) -> str:

@@ -117,3 +117,18 @@ def test_unknown_block_and_document(api: httpx.Client, corpus_docs: dict[str, di
     assert response.json()["error"]["code"] == "block_not_found"
     missing = api.get("/api/documents/00000000-0000-0000-0000-000000000000/outline")
     assert missing.status_code == 404
+
+
+def test_a_searchs_words_are_each_boxed_wherever_they_stand(api: httpx.Client,
+                                                            corpus_docs: dict[str, dict[str, Any]]) -> None:
+    """The words of a search, as the viewer marks them: each one boxed wherever the page holds it, the first
+    one too and in any order (matched as one passage in order, a query's words apart on the page were lost)."""
+    doc = corpus_docs["federal-register-2020-17221.pdf"]
+    url = f"/api/documents/{doc['id']}/pages/6/highlights"
+    one = api.get(url, params={"words": ["verification"]}).json()
+    both = api.get(url, params={"words": ["verification", "software"]}).json()
+    reversed_order = api.get(url, params={"words": ["software", "verification"]}).json()
+    assert one["matched_words"] >= 1
+    assert both["matched_words"] > one["matched_words"]
+    assert both["rects"] == reversed_order["rects"]
+    assert api.get(url, params={"words": ["zeppelin"]}).json()["matched_words"] == 0

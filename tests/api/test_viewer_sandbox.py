@@ -27,7 +27,7 @@ from tests.support.vault import ingest
 
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 FEDERAL_REGISTER = "federal-register-2020-17221.pdf"  # 15 US Letter pages with a text layer
-VIEWER_TIMEOUT_S = 8.0  # QUIRE_VIEWER_TIMEOUT_S by default
+VIEWER_CPU_S = 5  # QUIRE_VIEWER_CPU_S by default
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +140,9 @@ def test_a_page_too_complex_to_draw_is_refused_while_the_server_answers(server: 
     error = response.json()["error"]
     assert error["code"] == "page_too_complex"
     assert error["message"] == "Page 1 is too complex to show; download the original."
-    assert answer["seconds"] < VIEWER_TIMEOUT_S + 3
+    # Refused for its CPU time (about 11 s to draw), which the machine's load does not change; there is no
+    # wall-clock limit that a busy machine could break instead.
+    assert error["details"]["reason"] == f"needed more than {VIEWER_CPU_S} seconds of CPU time"
     assert len(health) >= 5
     assert max(health) < 1.0, health
     assert _own_cpu(server) - own < 2.0  # the drawing's CPU was not the server's

@@ -118,8 +118,9 @@ def test_word_pictures_are_read_once_in_workers_and_placed_in_their_sections(tmp
 
 
 def test_a_word_picture_whose_job_breaks_a_limit_leaves_the_text_and_a_warning(tmp_path: Path) -> None:
-    # 24 megapixels of dense text (about 8,000 words): tesseract takes minutes, far past the 4 s wall-clock
-    # limit, so the worker is killed. The document keeps its text and says which section's picture it lost.
+    # 24 megapixels of dense text (about 8,000 words): tesseract takes minutes of CPU, far past a 3 s CPU
+    # limit (inherited by the tesseract the worker starts), so it is killed. The document keeps its text
+    # and says which section's picture it lost.
     image = Image.new("L", (5000, 4900), 255)
     draw, font = ImageDraw.Draw(image), ImageFont.load_default(size=24)
     for y in range(40, 4860, 36):
@@ -131,7 +132,7 @@ def test_a_word_picture_whose_job_breaks_a_limit_leaves_the_text_and_a_warning(t
     document.add_paragraph("A scanned page follows.").add_run().add_picture(dense, width=DocxInches(6))
     document.add_paragraph("Read the chapter before the lab.")
     document.save(str(tmp_path / "scan"))
-    result = _in_pool(tmp_path / "scan", "docx", Limits(wall_s=4), [])
+    result = _in_pool(tmp_path / "scan", "docx", Limits(cpu_s=3), [])
     assert [" ".join(unit.text.split()) for unit in result.units] == [
         "Cell biology A scanned page follows. Read the chapter before the lab."]
     assert result.warnings == ['OCR failed on 1 picture(s) under "Cell biology"; their text is missing.']

@@ -16,8 +16,8 @@ from typing import Any
 import psycopg
 import pytest
 
+from backend.retrieval.bm25 import BM25Params
 from backend.retrieval.postgres import PostgresIndex
-from backend.retrieval.sparse import BM25Params
 from backend.retrieval.tokenizer import Analyzer
 from backend.store import blocks as blocks_store
 from backend.store import keyword_impacts as impact_lists

@@ -16,8 +16,8 @@ TEXTS = {
 }
 
 
-def index_of(texts: dict[str, str], vectors: bool = False) -> HybridIndex:
-    index = HybridIndex()
+def index_of(texts: dict[str, str], vectors: bool = False, fuzzy: bool = True) -> HybridIndex:
+    index = HybridIndex(fuzzy=fuzzy)
     rng = np.random.default_rng(0)
     index.replace_documents({
         doc: [IndexedBlock(id=doc, document_id=doc, filename=f"{doc}.txt", category=None, ordinal=0, page=None,
@@ -38,7 +38,7 @@ def test_on_topic_questions_pass_and_off_topic_ones_do_not() -> None:
     index = index_of(TEXTS)
     doc, score = best(index, "What is the pressure on a swept wing at supersonic speed?")
     assert doc == "wing"
-    assert score > 0.95  # every word is there; a passage longer than average is discounted a little
+    assert score > 0.9  # every word is there; a passage longer than average is discounted a little
     assert best(index, "How do I bake sourdough bread?")[1] >= RELEVANT_COVERAGE
     # One shared word is not enough: "pressure" is in the wing passage, bicycles and tyres nowhere.
     doc, score = best(index, "How much pressure should I put in my bicycle tires?")
@@ -64,6 +64,61 @@ def test_a_one_passage_vault_still_tells_covered_from_not() -> None:
     index = index_of({"cells": TEXTS["cells"]})
     assert best(index, "Which organelle produces ATP? Mitochondria?")[1] >= RELEVANT_COVERAGE
     assert best(index, "What does the cell's kitchen cook for dinner tonight?")[1] < RELEVANT_COVERAGE
+
+
+def test_a_word_the_vault_never_mentions_decides_a_short_question() -> None:
+    """The CEO's cases: one shared word of a two-word question passed while idf was flat."""
+    index = index_of({"capitalism": "Capitalism is an economic system based on private ownership of capital.",
+                      "games": "Children learn moral rules through their games with each other.",
+                      "rust": "Each value in Rust has an owner; when the owner goes out of scope, it is dropped."})
+    for question in ("What is the capital of Australia?", "What are the rules of cricket?",
+                     "Wie lösche ich meinen Facebook-Account?"):
+        assert not any(h.relevant for h in index.search(question, 7)), question
+    assert any(h.relevant for h in index.search("When is a value dropped in Rust?", 7))
+
+
+def test_a_misspelt_word_is_read_as_the_vault_word_a_typo_away_which_a_passage_must_hold() -> None:
+    texts = {"hrg": "Die Regelstudienzeit bis zum ersten berufsqualifizierenden Abschluss beträgt drei Jahre.",
+             "vienna": "Vienna is the capital of Austria and its largest city.",
+             "capitalism": "Capitalism is an economic system based on private ownership of capital."}
+    index = index_of(texts)
+    for question in ("Regelstudienzet", "Was ist die Regelstudienzet?", "regelstudiezeit"):
+        hits = index.search(question, 7)
+        assert hits[0].document_id == "hrg", question
+        assert hits[0].relevant, question
+    # Without the correction the word is unknown to the vault and decides the question: nothing passes.
+    assert not any(h.relevant for h in index_of(texts, fuzzy=False).search("Was ist die Regelstudienzet?", 7))
+    # "Australia" is two edits from "Austria": no correction; the question stays not covered.
+    assert not any(h.relevant for h in index.search("What is the capital of Australia?", 7))
+    # One edit from "Austria": read as it, but still decisive — the capitalism passage lacks it.
+    hits = {h.document_id: h for h in index.search("What is the capital of Austrlia?", 7)}
+    assert hits["vienna"].relevant
+    assert "capitalism" not in hits or not hits["capitalism"].relevant
+
+
+def test_a_german_question_is_not_covered_by_an_english_stem_that_collides_with_it() -> None:
+    index = index_of({"gym": "Pull your shoulder blades back and down, then lower the bar slowly to the chest.",
+                      "cake": "Den Kuchen backe ich eine Stunde bei 180 Grad, bis er goldbraun ist."})
+    hits = {h.document_id: h for h in index.search("Wie backe ich den Kuchen?", 7)}
+    assert hits["cake"].relevant
+    assert "gym" not in hits or not hits["gym"].relevant
+
+
+def test_an_unknown_compound_is_read_as_the_known_words_it_joins() -> None:
+    index = index_of({"hrg": "Die Regelstudienzeit für Bachelorstudiengänge beträgt mindestens drei Jahre; "
+                             "der Bachelor ist der erste Abschluss, Studiengang für Studiengang geregelt.",
+                      "other": "Die Hochschulen regeln die Zulassung zum Studium selbst."})
+    doc, _ = best(index, "Regelstudienzeit im Bachelorstudiengang")
+    assert doc == "hrg"
+    assert any(h.relevant for h in index.search("Regelstudienzeit im Bachelorstudiengang", 7))
+
+
+def test_the_file_name_and_headings_are_part_of_what_a_passage_is_about() -> None:
+    index = HybridIndex()
+    index.replace_documents({"p": [IndexedBlock(
+        id="p", document_id="p", filename="palmer-penguins.csv", category=None, ordinal=0, page=None,
+        section=None, kind="csv", text="species island flipper_length_mm\nAdelie Torgersen 181\nGentoo Biscoe 217")]})
+    assert any(h.relevant for h in index.search("flipper length of Adelie penguins on Torgersen", 7))
 
 
 def test_stop_words_of_a_short_question_do_not_count_against_it() -> None:

@@ -1,5 +1,6 @@
-"""SearchService over a real Postgres: the startup build reads cached terms and binary vectors, re-analyses
-(and re-caches) stale terms, and a delete through the store is gone from the next search."""
+"""SearchService with the in-memory backend over a real Postgres: the startup build reads cached terms and
+binary vectors, re-analyses (and re-caches) stale terms, and a delete through the store is gone from the
+next search."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import pytest
 
 from backend.llm.errors import ModelUnavailable
 from backend.retrieval.hybrid import HybridIndex
+from backend.retrieval.memory import MemoryBackend
 from backend.retrieval.service import SearchService
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import IndexedBlock, SearchMode
@@ -63,7 +65,8 @@ def test_build_reads_cached_terms_and_vectors_and_recaches_stale_terms(db: Datab
     stale = _add(db, "error 404B in the upload module", [0, 1, 0, 0], ("unrelated", struct.pack("<I", 1)),
                  "an older analyser")
     no_vector = _add(db, "boundary-layer transition on a flat plate", None, None, None)
-    service = SearchService(db, NoEmbedder(), poll_s=3600)
+    backend = MemoryBackend(db, MODEL, poll_s=3600)
+    service = SearchService(backend, NoEmbedder())
     service.build()
 
     def ids(query: str, mode: SearchMode = "sparse", vector: list[float] | None = None) -> list[str]:
@@ -84,7 +87,8 @@ def test_build_reads_cached_terms_and_vectors_and_recaches_stale_terms(db: Datab
 def test_a_deleted_document_is_gone_from_the_next_search(db: Database) -> None:
     keep = _add(db, "turbine blade stress", [1, 0, 0, 0], None, None)
     gone = _add(db, "turbine blade fatigue", [0.9, 0.1, 0, 0], None, None)
-    service = SearchService(db, NoEmbedder(), poll_s=3600)
+    backend = MemoryBackend(db, MODEL, poll_s=3600)
+    service = SearchService(backend, NoEmbedder())
     service.build()
     vector = np.array([1, 0.05, 0, 0], dtype=np.float32)
     assert {h.document_id for h in service.search("turbine blade", 5, query_vector=vector).hits} == {keep, gone}
@@ -104,7 +108,8 @@ def test_hits_show_the_details_postgres_holds_ranked_as_an_index_holding_them_ra
         ("stress concentration at a notch in a plate", [0.5, 0, 0.5, 0]),
     ]
     docs = [_add(db, text, vector, None, None) for text, vector in texts]
-    service = SearchService(db, NoEmbedder(), poll_s=3600)
+    backend = MemoryBackend(db, MODEL, poll_s=3600)
+    service = SearchService(backend, NoEmbedder())
     service.build()
     holding = HybridIndex(analyzer=service.analyzer)
     for rows in store.iter_live_blocks(db, MODEL):
@@ -129,7 +134,8 @@ def test_a_document_deleted_or_replaced_elsewhere_is_never_shown(db: Database) -
     keep = _add(db, "turbine blade stress", [1, 0, 0, 0], None, None)
     trashed = _add(db, "turbine blade fatigue", [0.9, 0.1, 0, 0], None, None)
     replaced = _add(db, "turbine blade erosion, first version", [0.9, 0, 0.1, 0], None, None)
-    service = SearchService(db, NoEmbedder(), poll_s=3600)
+    backend = MemoryBackend(db, MODEL, poll_s=3600)
+    service = SearchService(backend, NoEmbedder())
     service.build()
     vector = np.array([1, 0.05, 0, 0], dtype=np.float32)
 
@@ -147,9 +153,9 @@ def test_a_document_deleted_or_replaced_elsewhere_is_never_shown(db: Database) -
         )
         conn.execute("INSERT INTO index_changes (document_id, reason, origin) VALUES (%s, 'deleted', 'other'),"
                      " (%s, 'replaced', 'other')", (trashed, replaced))
-    assert len(service.index) == 3  # the index still holds the old blocks
+    assert len(backend.index) == 3  # the index still holds the old blocks
     assert hits() == {keep: "turbine blade stress"}
-    service.poll_once()  # the change feed applied: the new version is found
+    backend.poll_once()  # the change feed applied: the new version is found
     assert hits() == {keep: "turbine blade stress", replaced: "turbine blade erosion, second version"}
 
 
@@ -177,7 +183,7 @@ class UnreachableEmbedder:
 def test_the_async_search_finds_what_the_sync_one_finds(db: Database) -> None:
     near = _add(db, "turbine blade stress", [1, 0, 0, 0], None, None)
     _add(db, "turbine housing paint", [0, 0, 1, 0], None, None)
-    service = SearchService(db, QueryEmbedder(), poll_s=3600)
+    service = SearchService(MemoryBackend(db, MODEL, poll_s=3600), QueryEmbedder())
     service.build()
     found = asyncio.run(service.asearch("turbine", 2))
     assert [h.document_id for h in found.hits] == [h.document_id for h in service.search("turbine", 2).hits]
@@ -193,7 +199,7 @@ def test_the_async_search_finds_what_the_sync_one_finds(db: Database) -> None:
 
 _LARGE_BLOCKS_FREED = """
 import contextlib, ctypes, psutil, sys
-from backend.retrieval.service import large_blocks_mapped
+from backend.retrieval.memory import large_blocks_mapped
 rss = lambda: psutil.Process().memory_info().rss
 blocks = [ctypes.create_string_buffer(4 << 20) for _ in range(2)]
 del blocks  # glibc has now seen a 4 MiB block freed

@@ -9,8 +9,9 @@ from collections import Counter
 import pytest
 
 from backend.retrieval import sparse
+from backend.retrieval.bm25 import BM25Params
 from backend.retrieval.segments import RowKey
-from backend.retrieval.sparse import BM25Params, SparseIndex
+from backend.retrieval.sparse import SparseIndex
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Scope, ScoredBlock
 

@@ -26,8 +26,9 @@ DOCS = {
     "d3": "Photosynthesis\nChlorophyll absorbs light so plants turn carbon dioxide into sugar.",
     "d4": "Cathedral vaults\nGothic builders spread the weight of stone vaults over flying buttresses.",
 }
-QUERIES = {"1": "what does a glacier leave behind as moraine", "2": "how does a divergent nozzle accelerate gas",
-           "3": "how does chlorophyll absorb light", "4": "why did gothic vaults need flying buttresses"}
+QUERIES = {"1": "what does a glacier leave where it stood as moraine",
+           "2": "how does a divergent nozzle accelerate gas", "3": "how does chlorophyll absorb light",
+           "4": "how did gothic builders spread the weight of vaults"}
 HAVE_LOCAL_MODEL = importlib.util.find_spec("sentence_transformers") is not None
 RELEVANT = {"1": "d1", "2": "d2", "3": "d3", "4": "d4"}
 OFF_TOPIC = ["# one question per line", "Who won the football world cup in 2018?",
@@ -73,11 +74,12 @@ def test_eval_relevance_keeps_the_collection_questions_and_refuses_off_topic_one
     off_topic = tmp_path / "off.txt"
     off_topic.write_text("\n".join(OFF_TOPIC) + "\n")
     out = run_script("eval_relevance.py", "--collection", str(write_collection(tmp_path / "c")),
-                     "--embedder", "none", "--off-topic", str(off_topic))
-    assert "on-topic 2 tuning / 2 test questions; off-topic 1 / 1" in out
+                     "--embedder", "none", "--off-topic", str(off_topic), "--sets", "cranfield")
+    assert "cranfield: on-topic 2 tuning / 2 test, off-topic 1 / 1" in out
     at_threshold = out.split("\nat threshold ")[1]
     for half in ("tuning", "test"):
-        assert row(at_threshold, f"keyword only  {half}") == [100.0, 100.0], half  # on-topic kept, off refused
+        # on-topic kept, off-topic refused
+        assert row(at_threshold, f"cranfield  keyword only  {half}") == [100.0, 100.0], half
 
 
 @pytest.mark.skipif(HAVE_LOCAL_MODEL, reason="a local model is installed here (its run writes data/cache)")

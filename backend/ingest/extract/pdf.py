@@ -28,8 +28,8 @@ from pathlib import Path
 import pymupdf
 
 from backend.ingest.extract.common import page_ranges, too_large
-from backend.ingest.extract.ocr import PageOcr, missing_ocr, ocr_page
-from backend.ingest.extract.pdf_layer import needs_ocr, ocr_bar, readable_chars, readable_layer, visible_chars
+from backend.ingest.extract.ocr import PageOcr, failed_warning, missing_ocr, ocr_page, unreadable_warning
+from backend.ingest.extract.pdf_layer import check_layer, needs_ocr, ocr_bar, readable_chars, readable_layer
 from backend.ingest.extract.pdf_notes import (
     MUPDF_ERRORS,
     attachment_warnings,
@@ -42,6 +42,8 @@ from backend.ingest.types import (
     ExtractionError,
     ExtractProgress,
     ExtractResult,
+    PageWarning,
+    PageWord,
     ProgressCallback,
 )
 
@@ -58,6 +60,7 @@ OUTLINE_MIN_PATHS = 20
 # The largest bitmap a page is rendered to for OCR (A4 at 144 dpi is 2 Mpx); see ocr.render_dpi.
 DEFAULT_MAX_PAGE_PIXELS = 40_000_000
 RUN_TOGETHER_MIN_CHARS = 6
+ZERO_WIDTH_PT = 1.0
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_DEHYPHENATE
 
 _EOF_MARKER, _EOF_WINDOW = b"%%EOF", 2048
@@ -136,6 +139,7 @@ def scan_pdf(path: Path, on_progress: ProgressCallback | None = None) -> PdfScan
     try:
         total = document.page_count
         sections = _bookmark_sections(document)
+        labelled = bool(document.get_page_labels())  # else every page's label is "": not asked page by page
         labels: dict[int, str] = {}
         units: list[ExtractedUnit] = []
         candidates: dict[int, str] = {}
@@ -147,7 +151,7 @@ def scan_pdf(path: Path, on_progress: ProgressCallback | None = None) -> PdfScan
             try:
                 page = document.load_page(number - 1)
                 text, needs_ocr = _read_page(page)
-                labels[number] = page.get_label().strip()
+                labels[number] = page.get_label().strip() if labelled else ""
                 notes = page_comments(page)
             except MUPDF_ERRORS:
                 unreadable.append(number)
@@ -173,12 +177,15 @@ def scan_pdf(path: Path, on_progress: ProgressCallback | None = None) -> PdfScan
 
 
 def assemble(scan: PdfScan, recognised: dict[int, PageOcr], ocr_missing: str | None) -> ExtractResult:
-    """The document's units in page order: text-layer pages, and OCR'd pages where OCR read more."""
+    """The document's units in page order: text-layer pages, and OCR'd pages where OCR read more. A page
+    OCR could not read reliably, or whose OCR broke its limits, is a page warning (its text left out)."""
     units = list(scan.units)
     failed: list[int] = []
-    unreliable: list[str] = []
+    unreadable: list[int] = []
+    oversized: list[str] = []
     garbled: list[int] = []
     partly: list[int] = []  # pages whose unreadable lines OCR could not read: the rest of the layer is kept
+    page_words: dict[int, list[PageWord]] = {}
     for number, layer_text in scan.ocr_candidates.items():
         page = recognised.get(number)
         text = layer_text
@@ -186,10 +193,13 @@ def assemble(scan: PdfScan, recognised: dict[int, PageOcr], ocr_missing: str | N
         if page is not None:
             if page.failed:
                 failed.append(number)
-            elif page.warning:
-                unreliable.append(page.warning)
+            elif page.unreadable:
+                unreadable.append(number)
+            elif page.too_large:
+                oversized.append(page.warning or "")
             elif readable_chars(page.text) > ocr_bar(layer_text):
                 text, kind = page.text.strip(), "ocr"
+                page_words[number] = page.words
         if kind == "text" and text and needs_ocr(text):
             kept = readable_layer(text)
             (partly if kept else garbled).append(number)
@@ -202,20 +212,22 @@ def assemble(scan: PdfScan, recognised: dict[int, PageOcr], ocr_missing: str | N
     if ocr_missing and scan.ocr_candidates:
         warnings.append(f"{len(scan.ocr_candidates)} page(s) without a text layer were skipped: {ocr_missing}. "
                         "Install it and re-ingest the document to read them.")
-    warnings.extend(unreliable)
-    if failed:
-        warnings.append(f"OCR failed on page(s) {', '.join(map(str, failed))}; their text is missing.")
+    warnings.extend(oversized)
     warnings.extend(_garbled_warnings(garbled, partly))
-    if not units and unreliable:
+    page_warnings = [PageWarning(number, unreadable_warning(number)) for number in unreadable]
+    page_warnings += [PageWarning(number, failed_warning(number)) for number in failed]
+    page_warnings.sort(key=lambda warning: warning.page)
+    if not units and (unreadable or oversized):
         # Nothing else to show: the reason is the document's error rather than "no text found".
-        raise _unreadable_error(scan, recognised, unreliable)
+        raise _unreadable_error(scan, recognised, unreadable)
     if not units:
         raise _no_text_error(scan, ocr_missing, failed, garbled)
     ocr_pages = sum(unit.kind == "ocr" for unit in units)
-    return ExtractResult(units=units, pages=scan.total, warnings=warnings, ocr_pages=ocr_pages)
+    return ExtractResult(units=units, pages=scan.total, warnings=warnings, ocr_pages=ocr_pages,
+                         page_warnings=page_warnings, page_words=page_words)
 
 
-def _unreadable_error(scan: PdfScan, recognised: dict[int, PageOcr], unreliable: list[str]) -> ExtractionError:
+def _unreadable_error(scan: PdfScan, recognised: dict[int, PageOcr], unreadable: list[int]) -> ExtractionError:
     """Why a PDF whose every page was left to OCR gave no text: pages too large to render, or OCR that read
     nothing reliably, of scans or of a garbled text layer (often a script OCR is not set up for: a Chinese
     page of PyMuPDF's test_3072.pdf was called a scan)."""
@@ -226,7 +238,8 @@ def _unreadable_error(scan: PdfScan, recognised: dict[int, PageOcr], unreliable:
     what = ("The text of this PDF is garbled in the file (a font without a character map) and OCR could not "
             "read it reliably either" if all(map(needs_ocr, scan.ocr_candidates.values()))
             else "The scanned pages could not be read reliably")
-    return ExtractionError("ocr_unreadable", f"{what}: {'; '.join(unreliable)}. {OCR_LANGUAGES_HINT}")
+    return ExtractionError("ocr_unreadable", f"{what}: page(s) {page_ranges(unreadable)} read as no words of the "
+                                             f"configured languages; open the page image. {OCR_LANGUAGES_HINT}")
 
 
 def _no_text_error(scan: PdfScan, ocr_missing: str | None, failed: list[int], garbled: list[int]) -> ExtractionError:
@@ -241,7 +254,7 @@ def _no_text_error(scan: PdfScan, ocr_missing: str | None, failed: list[int], ga
     blank = [number for number in range(1, scan.total + 1) if number not in scan.ocr_candidates]
     reasons = [f"{label} {page_ranges(pages)} {says}" for label, pages, says in (
         ("OCR found no words in the pictures on page(s)", pictured, ""),
-        ("OCR failed on page(s)", failed, ""),
+        ("OCR of page(s)", failed, "needed more CPU time or memory than it may use"),
         ("the text of page(s)", garbled, "is garbled in the file (a font without a character map)"),
         ("page(s)", blank, "hold no text and no picture (blank, or only drawings)"),
     ) if pages]
@@ -297,9 +310,10 @@ def _read_page(page: pymupdf.Page) -> tuple[str, bool]:
     lacks, and title or blank pages would each cost a second of tesseract.
     """
     text = page_text(page)
-    if needs_ocr(text):
+    unreadable, visible = check_layer(text)
+    if unreadable:
         return text, True  # the glyphs are drawn right; only their mapping to characters is broken
-    if visible_chars(text) >= OCR_MIN_CHARS:
+    if visible >= OCR_MIN_CHARS:
         return text, False
     return text, bool(page.get_image_info() or len(page.get_cdrawings()) >= OUTLINE_MIN_PATHS)
 
@@ -344,10 +358,15 @@ def page_text(page: pymupdf.Page) -> str:
     test_3705.pdf: "InfrastructureAutoroute A63Réhabilitation"), its plain text of the same layout does
     not: where the block text has words of 6 letters or more that the plain text splits (two or more; a
     formula's glyphs run together once are not worth the page's paragraph breaks), the plain text is kept.
-    On the campaign's 1,218 pages only test_3705.pdf's pages are read this way."""
+    On the campaign's 1,218 pages only test_3705.pdf's pages are read this way. The plain text is made
+    only for a page with a block of such glyphs (a block of text less than ZERO_WIDTH_PT wide: glyphs
+    without width stack on one spot), so a clean page costs one extraction, as `get_text()` does."""
     textpage = page.get_textpage(flags=_TEXT_FLAGS)
     blocks = page.get_text("blocks", textpage=textpage)
     text = "\n\n".join(block[4].strip() for block in blocks if block[6] == 0 and block[4].strip())
+    if not any(block[6] == 0 and block[2] - block[0] < ZERO_WIDTH_PT and len(block[4].strip()) > 1
+               for block in blocks):
+        return text
     plain = page.get_text("text", textpage=textpage)
     plain_words = set(plain.split())
     run_together = sum(len(word) >= RUN_TOGETHER_MIN_CHARS and word not in plain_words for word in text.split())

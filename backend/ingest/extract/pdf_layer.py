@@ -27,7 +27,15 @@ _GARBLED_CATEGORIES = frozenset({"Cc", "Co", "Cn", "Cs"})
 
 
 def visible_chars(text: str) -> int:
-    return sum(not char.isspace() for char in text)
+    return len("".join(text.split()))  # str.split drops exactly what isspace() calls whitespace, in C
+
+
+def all_readable(text: str) -> bool:
+    """The cheap check that keeps clean pages (nearly all of them) out of the per-character walks below:
+    without its whitespace, a layer with no unreadable character is printable (`str.isprintable` rejects
+    control, private-use, unassigned and surrogate characters, all in C) and holds no U+FFFD. False only
+    means "look closer": format characters (a soft hyphen) are not printable either."""
+    return "\ufffd" not in text and "".join(text.split()).isprintable()
 
 
 def _unreadable(char: str) -> bool:
@@ -35,11 +43,15 @@ def _unreadable(char: str) -> bool:
 
 
 def readable_chars(text: str) -> int:
+    if all_readable(text):
+        return visible_chars(text)
     return sum(not char.isspace() and not _unreadable(char) for char in text)
 
 
 def is_garbled(text: str) -> bool:
     """Whether a text layer is glyph numbers rather than text (see the module docstring)."""
+    if all_readable(text):
+        return False
     unreadable = [char for char in text if _unreadable(char)]
     if len(unreadable) < 3:
         return False
@@ -58,8 +70,16 @@ def has_unreadable_lines(text: str) -> bool:
     return count >= UNREADABLE_LINE_CHARS
 
 
+def check_layer(text: str) -> tuple[bool, int]:
+    """`needs_ocr` and `visible_chars` of a page's layer, with one pass of the cheap check for a clean one."""
+    compact = "".join(text.split())
+    if "\ufffd" not in compact and compact.isprintable():
+        return False, len(compact)
+    return is_garbled(text) or has_unreadable_lines(text), len(compact)
+
+
 def needs_ocr(text: str) -> bool:
-    return is_garbled(text) or has_unreadable_lines(text)
+    return not all_readable(text) and (is_garbled(text) or has_unreadable_lines(text))
 
 
 def ocr_bar(layer_text: str) -> int:

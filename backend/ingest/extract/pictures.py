@@ -17,10 +17,11 @@ Which pictures are read (measured on the corpus decks, see README "Reading files
 - **Within the pixel cap** of a PDF page (`QUIRE_OCR_MAX_PAGE_MEGAPIXELS`), checked from the image's
   header before it is decoded; a larger picture is skipped with a warning.
 
-Reading follows a PDF page's OCR (ocr.py): transparency flattened onto white, grey, straightened,
-orientation detected, and text whose mean word confidence stays under LOW_CONFIDENCE is dropped, which
-is what a photo without text reads as. Small pictures (screenshots) are enlarged 2x first: screen text
-11-13 px high read with errors ("foxjumps overthe") at its own size and cleanly at twice it.
+Reading follows a PDF page's OCR (ocr.py): transparency flattened onto white, grey, lighting evened,
+straightened, read upright, and text that does not read as text (low confidence, or mostly not words of
+the configured languages) is dropped, which is what a photo without text reads as. Small pictures
+(screenshots) are enlarged 2x first: screen text 11-13 px high read with errors ("foxjumps overthe") at
+its own size and cleanly at twice it.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ from typing import ClassVar
 import pytesseract
 from PIL import Image, UnidentifiedImageError
 
-from backend.ingest.extract.ocr import LOW_CONFIDENCE, deskew, missing_ocr, read_upright
+from backend.ingest.extract.ocr import missing_ocr, read_image
+from backend.ingest.extract.ocr_words import word_list
 from backend.ingest.types import ExtractResult
 
 PICTURE_LABEL = "Text in picture:"
@@ -56,7 +58,7 @@ class PictureOcr:
     """What OCR made of one picture: its text (empty when it holds none that reads reliably)."""
 
     text: str
-    failed: bool = False  # tesseract itself failed or timed out
+    failed: bool = False  # its tesseract broke its CPU or memory limit
     too_large: bool = False  # more pixels than the cap: not decoded
 
 
@@ -171,12 +173,12 @@ def ocr_picture(data: bytes, languages: str, max_pixels: int) -> PictureOcr:
     if grey.width * grey.height <= UPSCALE_MAX_PIXELS:
         grey = grey.resize((grey.width * 2, grey.height * 2), Image.Resampling.LANCZOS)
     try:
-        text, confidence = read_upright(deskew(grey), languages)
-    except (pytesseract.TesseractError, RuntimeError):  # RuntimeError: pytesseract's timeout
+        reading = read_image(grey, languages)
+    except pytesseract.TesseractError:  # its tesseract broke its CPU or memory limit
         return PictureOcr("", failed=True)
-    if confidence is None or confidence < LOW_CONFIDENCE:
-        return PictureOcr("")
-    return PictureOcr(text.strip())
+    if not reading.readable(word_list(languages).judges):
+        return PictureOcr("")  # a photo without text reads as noise: nothing to add
+    return PictureOcr(reading.text.strip())
 
 
 def _decoded(data: bytes, max_pixels: int) -> Image.Image | PictureOcr:

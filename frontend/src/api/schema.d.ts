@@ -236,7 +236,7 @@ export interface paths {
         };
         /**
          * Document Page Highlights
-         * @description Boxes (in PDF points, origin top left) of the passage's words on the page.
+         * @description Boxes (in PDF points, origin top left) of the passage's words on the page, or of a search's words.
          */
         get: operations["document_page_highlights_api_documents__document_id__pages__page__highlights_get"];
         put?: never;
@@ -2429,6 +2429,11 @@ export interface components {
             last_workflow_id: string | null;
             /** Mime */
             mime: string | null;
+            /**
+             * Page Warnings
+             * @default []
+             */
+            page_warnings: components["schemas"]["PageWarningOut"][];
             /** Pages */
             pages: number | null;
             /** Read As */
@@ -3197,6 +3202,12 @@ export interface components {
              */
             language?: string | null;
             /**
+             * Page Warnings
+             * @description Pages that could not be read reliably: shown as images, their text left out
+             * @default []
+             */
+            page_warnings: components["schemas"]["PageWarningOut"][];
+            /**
              * Pages
              * @description PDF pages, slides or a workbook's sheets; null for formats without them
              */
@@ -3205,6 +3216,16 @@ export interface components {
             sections: components["schemas"]["SectionOut"][];
             /** Status */
             status: string;
+        };
+        /**
+         * PageWarningOut
+         * @description A page (or slide) that could not be read reliably; its image is still shown by the viewer.
+         */
+        PageWarningOut: {
+            /** Message */
+            message: string;
+            /** Page */
+            page: number;
         };
         /** PassageOut */
         PassageOut: {
@@ -3757,6 +3778,11 @@ export interface components {
              * @enum {string}
              */
             kind: "pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image" | "audio";
+            /**
+             * Page Warnings
+             * @default []
+             */
+            page_warnings: components["schemas"]["PageWarningOut"][];
             /** Pages */
             pages: number | null;
             progress: components["schemas"]["Progress"];
@@ -3767,8 +3793,39 @@ export interface components {
              * @enum {string}
              */
             status: "queued" | "extracting" | "storing" | "embedding" | "ready" | "skipped" | "failed";
+            /**
+             * Steps
+             * @default []
+             */
+            steps: components["schemas"]["RunDocumentStep"][];
             /** Warnings */
             warnings: string[];
+        };
+        /**
+         * RunDocumentStep
+         * @description One of a document's steps: read (extract and chunk), store, embed (all its batches).
+         */
+        RunDocumentStep: {
+            /** Executions */
+            executions: number;
+            /** Finished At */
+            finished_at: string | null;
+            /**
+             * Name
+             * @enum {string}
+             */
+            name: "read" | "store" | "embed";
+            /** Parts */
+            parts: number;
+            /** Seconds */
+            seconds: number | null;
+            /** Started At */
+            started_at: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "running" | "finished" | "error";
         };
         /** RunProgress */
         RunProgress: {
@@ -5105,6 +5162,8 @@ export interface operations {
                 block?: string | null;
                 /** @description Or highlight this text */
                 q?: string | null;
+                /** @description Or box every word beginning with one of these */
+                words?: string[] | null;
             };
             header?: never;
             path: {

@@ -35,16 +35,19 @@ export function useBlocks(documentId: string, query: BlockQuery | null) {
   });
 }
 
-export function useHighlights(documentId: string, page: number, passage: { block?: string; q?: string } | null) {
+/** Boxes on a page: of a passage (a block, or a text), or of every word beginning with one of `words`. */
+export function useHighlights(documentId: string, page: number,
+  passage: { block?: string; q?: string; words?: readonly string[] } | null) {
   return useQuery({
     queryKey: ["viewer", documentId, "highlights", page, passage],
     queryFn: () => {
       const params = new URLSearchParams();
       if (passage?.block) params.set("block", passage.block);
       else if (passage?.q) params.set("q", passage.q);
+      else for (const word of passage?.words ?? []) params.append("words", word);
       return apiJson<Highlights>(`${base(documentId)}/pages/${page}/highlights?${params}`);
     },
-    enabled: passage !== null && Boolean(passage.block || passage.q),
+    enabled: passage !== null && Boolean(passage.block || passage.q || passage.words?.length),
   });
 }
 

@@ -11,12 +11,19 @@ export interface Segment {
 // A word, or a number with its decimals ("45.2" stays one term, so it does not mark "45" in "45.9").
 const WORD = /[\p{L}\p{N}]+(?:[.,]\p{N}+)*/gu;
 const MIN_TERM = 2;
-// Words too common to be worth marking (English and German, the corpus's languages); numbers always count.
+// Words too common to be worth marking, whatever the language of the query (English and German, the
+// search's languages, and the commonest function words of the other languages people write queries in:
+// a Spanish "de" marked in every cell is noise); numbers always count.
 const STOPWORDS = new Set(
   ("the and for are was were with from that this these those into onto than then them they their there " +
     "its has have had not but all any can our out you your who what when where which why how also " +
     "der die das und oder ein eine einer eines den dem des mit von für auf aus bei ist sind nicht " +
-    "an as at be by do if in is it of on or so to up we")
+    "an as at be by do if in is it of on or so to up we " +
+    "de del la las el los lo en y con por para una uno que se su sus al es " +
+    "le les un du et est une pour dans par sur au aux ce qui ne pas " +
+    "di da il che per con non gli nel della dei " +
+    "het een van en op te zijn voor met niet " +
+    "os as um uma em dos das do no na com não")
     .split(" "),
 );
 

@@ -97,8 +97,9 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
                     )}
                   >
                     <item.icon size={16} className="shrink-0 opacity-75" />
-                    <span className="min-w-0 flex-1 truncate">{item.label}</span>
-                    {item.hint && <span className={cn("shrink-0 text-xs", selected ? "opacity-75" : "text-ink-faint")}>{item.hint}</span>}
+                    <span className="min-w-[40%] flex-1 truncate">{item.label}</span>
+                    {/* The hint gives way (a long file name and place once left a passage's snippet no room). */}
+                    {item.hint && <span className={cn("min-w-0 max-w-[45%] truncate text-xs", selected ? "opacity-75" : "text-ink-faint")}>{item.hint}</span>}
                     <CornerDownLeft size={14} className={cn("shrink-0", selected ? "opacity-60" : "invisible")} />
                   </div>
                 );

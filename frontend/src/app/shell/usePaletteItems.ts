@@ -18,6 +18,7 @@ import { useDebounced } from "@/hooks/useDebounced";
 import type { GeneratorKind } from "@/features/study/api/types";
 import { KINDS } from "@/features/study/components/kinds";
 import { fileTypeLabel, formatRelative } from "@/lib/format";
+import { readableMarkdown } from "@/lib/highlight";
 import { viewerHref } from "@/lib/viewerLinks";
 import { formatAlsoAt } from "@/lib/location";
 import { NAV_ITEMS } from "../nav";
@@ -122,8 +123,10 @@ export function usePaletteItems(open: boolean, query: string): { items: PaletteI
 
   // Only the search for what is typed now: an answer for an older query would list unrelated passages.
   const current = search.data?.query === query.trim() ? search.data : undefined;
-  const passages = useMemo<PaletteItem[]>(() => (current?.hits ?? []).map((hit) => {
-    const text = hit.snippet.replace(/\s+/g, " ").trim();
+  // Passages above the relevance floor only, as the library search lists them; Markdown's marks dropped.
+  const passages = useMemo<PaletteItem[]>(() => (current?.hits ?? []).filter((hit) => hit.relevant).map((hit) => {
+    const snippet = hit.document_kind === "md" || hit.document_kind === "html" ? readableMarkdown(hit.snippet) : hit.snippet;
+    const text = snippet.replace(/\s+/g, " ").trim();
     return {
       id: `passage:${hit.block_id}`, group: "Passages", icon: TextSearch,
       label: text.length > PASSAGE_LABEL_CHARS ? `${text.slice(0, PASSAGE_LABEL_CHARS - 1)}…` : text,

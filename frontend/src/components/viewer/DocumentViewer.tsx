@@ -38,12 +38,12 @@ export function DocumentViewer({ target }: { target: ViewerTarget }) {
       </EmptyState>
     );
   }
-  const { kind, pages } = outline.data;
+  const { kind, pages, page_warnings: pageWarnings } = outline.data;
   switch (formatInfo(kind).viewer) {
     case "pdf":
       return (
         <PdfView documentId={target.documentId} pages={pages} initialPage={target.page ?? 1} block={block} terms={terms}
-          picture={kind === "image"} />
+          picture={kind === "image"} pageWarnings={pageWarnings} />
       );
     case "slides":
       return <SlideView documentId={target.documentId} slides={pages} initialSlide={target.page ?? 1} block={block} terms={terms} />;

@@ -11,10 +11,11 @@ import { pageImageUrl, useBlocks, useHighlights } from "@/api/viewer";
 import { apiFetch, errorMessage } from "@/lib/api";
 import { PageNav } from "./PageNav";
 import { Highlighted } from "./Highlighted";
+import { PageWarningList, type PageWarning } from "@/components/PageWarningList";
 
 const RENDER_SCALE = 2; // sharp on high-density screens; the server bounds the pixel count anyway
 
-export function PdfView({ documentId, pages, initialPage, block, terms, picture = false }: {
+export function PdfView({ documentId, pages, initialPage, block, terms, picture = false, pageWarnings = [] }: {
   documentId: string;
   pages: number | null;
   initialPage: number;
@@ -22,6 +23,8 @@ export function PdfView({ documentId, pages, initialPage, block, terms, picture 
   terms: readonly string[];
   /** A picture (photo, scan) rather than a PDF: it never has a text layer, and is worded as such. */
   picture?: boolean;
+  /** Pages that could not be read reliably: listed above the page, and said on the page itself. */
+  pageWarnings?: readonly PageWarning[];
 }) {
   const [page, setPage] = useState(initialPage);
   const [loaded, setLoaded] = useState<string | null>(null);
@@ -29,7 +32,8 @@ export function PdfView({ documentId, pages, initialPage, block, terms, picture 
   const onCitedPage = page === initialPage && block !== null;
   const highlights = useHighlights(documentId, page, onCitedPage ? { block: block! } : null);
   // The searched words, boxed more strongly (on any page), and the view scrolls to the first of them.
-  const words = useHighlights(documentId, page, terms.length ? { q: terms.join(" ") } : null);
+  // Each word wherever it stands on the page (not the words as one passage in order, which missed some).
+  const words = useHighlights(documentId, page, terms.length ? { words: terms } : null);
   const wordRects = words.data?.page === page ? words.data.rects : [];
   const pageBlocks = useBlocks(documentId, onCitedPage ? { page } : null);
   const firstBox = useRef<HTMLDivElement>(null);
@@ -50,6 +54,7 @@ export function PdfView({ documentId, pages, initialPage, block, terms, picture 
   const failure = failed?.src === src ? failed.message : null;
   const cited = pageBlocks.data?.blocks.find((b) => b.id === block);
   const notLocated = onCitedPage && highlights.isSuccess && rects.length === 0;
+  const unreadable = pageWarnings.find((warning) => warning.page === page);
 
   return (
     <div className="flex flex-col gap-3" data-testid="pdf-view" data-page={page}>
@@ -57,6 +62,17 @@ export function PdfView({ documentId, pages, initialPage, block, terms, picture 
         <PageNav unit="Page" page={page} count={pages} onPage={setPage} />
         {highlights.isFetching && <Spinner size={14} className="text-ink-faint" />}
       </div>
+      {pageWarnings.length > 0 && (
+        <div className="rounded-lg border border-line bg-warn-soft px-3 py-2">
+          <PageWarningList documentId={documentId} warnings={pageWarnings} onOpen={setPage} />
+        </div>
+      )}
+      {unreadable && (
+        <p role="status" data-testid="unreadable-page" className="rounded-lg bg-surface-2 px-3 py-2 text-[13px] text-ink">
+          This page could not be read reliably, so its text is left out of search and study material. The image below
+          is the page itself.
+        </p>
+      )}
       <div className="relative mx-auto w-full max-w-[900px] overflow-hidden rounded-lg border border-line bg-white shadow-card">
         {loaded !== src && failure === null && (
           <div className="absolute inset-0 flex items-center justify-center text-ink-faint"><Spinner /></div>

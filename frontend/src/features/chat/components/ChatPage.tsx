@@ -109,6 +109,9 @@ export function ChatPage() {
   useHotkey("escape", stop, { whileTyping: true, enabled: streaming });
   const closeSource = useCallback(() => setSource(null), []);
 
+  // "Continue" after an answer was cut off (a crash, a lost database): a follow-up in the same session; the
+  // model reads the cut-off answer in the history and picks up from it.
+  const CONTINUE_MESSAGE = "Continue your previous answer from where it stopped.";
   const ask = async (text: string, files: File[], rewind?: ChatTurn, reuseAttachments = false) => {
     setSource(null);
     const result = await send(text, { files, scope: toRequestScope(scope), rewind, reuseAttachments });
@@ -163,6 +166,7 @@ export function ChatPage() {
                 onEdit={(target, text, keepAttachments) => void ask(text, [], target, keepAttachments)}
                 onRegenerate={(target) => void ask(target.question, [], target, true)}
                 sessionId={sessionId}
+                onContinue={() => void ask(CONTINUE_MESSAGE, [])}
               />
             ))}
             <div ref={bottom} />

@@ -1,11 +1,11 @@
 /**
  * The passages a turn searched, before its text: the sources the answer cites as cards, the ones it
  * searched but did not cite collapsed under "Also searched". When nothing found was relevant enough to
- * answer from, no cards at all — a notice that the documents do not cover the question, and the closest
- * passages only on request.
+ * answer from, no cards at all — a notice that the documents do not cover the question (or, while documents
+ * in its scope are still being read, that they are), and the closest passages only on request.
  */
 import { useState, type ReactNode } from "react";
-import { ChevronDown, SearchX } from "lucide-react";
+import { ChevronDown, Hourglass, SearchX } from "lucide-react";
 import type { Citation } from "../api/types";
 import { isCovered, splitSources } from "../lib/citations";
 import { SourcesList } from "./SourcesList";
@@ -30,27 +30,32 @@ function Disclosure({ open, onToggle, children, testId }: {
   );
 }
 
-export function SourceGroups({ citations, cited, loading, onOpen }: {
+export function SourceGroups({ citations, cited, loading, reading, onOpen }: {
   citations: Citation[];
   /** Numbers the answer cites, in order of use. */
   cited: number[];
   loading?: boolean;
+  /** Said instead of "not covered" while documents in the question's scope are still being read. */
+  reading?: string | null;
   onOpen: (citation: Citation) => void;
 }) {
   const [showClosest, setShowClosest] = useState(false);
   const [showRest, setShowRest] = useState(false);
-  if (!citations.length) return loading ? <SourcesList citations={[]} cited={[]} loading onOpen={onOpen} /> : null;
+  if (!citations.length && !reading) return loading ? <SourcesList citations={[]} cited={[]} loading onOpen={onOpen} /> : null;
 
-  if (!isCovered(citations)) {
+  if (reading || !isCovered(citations)) {
     return (
-      <section aria-label="Not covered by your documents" data-testid="not-covered" className="space-y-2">
+      <section aria-label={reading ? "Documents still being read" : "Not covered by your documents"}
+        data-testid={reading ? "still-reading" : "not-covered"} className="space-y-2">
         <p className="flex items-center gap-1.5 text-[13px] text-ink-muted">
-          <SearchX size={14} className="shrink-0" />
-          Your documents don&rsquo;t seem to cover this: nothing found was relevant enough to answer from.
+          {reading ? <Hourglass size={14} className="shrink-0" /> : <SearchX size={14} className="shrink-0" />}
+          {reading ?? "Your documents don’t seem to cover this: nothing found was relevant enough to answer from."}
         </p>
-        <Disclosure open={showClosest} onToggle={() => setShowClosest((value) => !value)} testId="show-closest">
-          {showClosest ? "Hide the closest passages" : "Show closest passages anyway"}
-        </Disclosure>
+        {citations.length > 0 && (
+          <Disclosure open={showClosest} onToggle={() => setShowClosest((value) => !value)} testId="show-closest">
+            {showClosest ? "Hide the closest passages" : "Show closest passages anyway"}
+          </Disclosure>
+        )}
         {showClosest && <SourcesList label="Closest passages" citations={citations} cited={[]} onOpen={onOpen} />}
       </section>
     );

@@ -8,13 +8,15 @@ import { TextArea } from "@/components/Input";
 import { useToast } from "@/components/Toast";
 import { errorMessage } from "@/lib/api";
 import type { Citation } from "../api/types";
-import { citedNumbers, isCovered } from "../lib/citations";
+import { citedNumbers, isCovered, readingNotice } from "../lib/citations";
 import { isUngrounded, readingLabel } from "../lib/grounding";
 import { turnPhase, type ChatTurn } from "../lib/turns";
 import { AnswerMarkdown } from "./AnswerMarkdown";
 import { NoReasoning, ReasoningPanel } from "./ReasoningPanel";
 import { SourceGroups } from "./SourceGroups";
 import { ToolChips } from "./ToolChips";
+
+const NO_CITATIONS: Citation[] = [];
 
 const PHASE_TEXT = {
   thinking: "Thinking…",
@@ -178,7 +180,7 @@ function TurnError({ turn }: { turn: ChatTurn }) {
   );
 }
 
-export function TurnView({ turn, busy, onCite, onEdit, onRegenerate, sessionId }: {
+export function TurnView({ turn, busy, onCite, onEdit, onRegenerate, sessionId, onContinue }: {
   turn: ChatTurn;
   /** The conversation's id, once it has one (saving an answer as a note needs it). */
   sessionId?: string;
@@ -187,6 +189,8 @@ export function TurnView({ turn, busy, onCite, onEdit, onRegenerate, sessionId }
   onEdit: (turn: ChatTurn, text: string, keepAttachments: boolean) => void;
   /** Ask the same question again, with the same attachments. */
   onRegenerate: (turn: ChatTurn) => void;
+  /** Ask the model to go on from an answer that was cut off. */
+  onContinue?: () => void;
 }) {
   const phase = turnPhase(turn);
   const streaming = turn.status === "streaming";
@@ -195,6 +199,10 @@ export function TurnView({ turn, busy, onCite, onEdit, onRegenerate, sessionId }
   const noModel = turn.error?.code === "model_unavailable" || turn.grounding?.status === "passages";
   const status = phaseText(turn, phase);
   const cited = useMemo(() => citedNumbers(turn.answer), [turn.answer]);
+  const reading = readingNotice(turn.tools);
+  // Nothing relevant: the answer's [n] stay plain text, so no marker opens an unrelated passage (the closest
+  // passages are behind "Show closest passages anyway").
+  const linkable = isCovered(turn.citations) && !reading ? turn.citations : NO_CITATIONS;
 
   return (
     <article className="space-y-3" data-testid="turn" data-status={turn.status} aria-label={`Question: ${turn.question.slice(0, 80)}`}>
@@ -203,7 +211,7 @@ export function TurnView({ turn, busy, onCite, onEdit, onRegenerate, sessionId }
         {(turn.thinking || phase === "thinking") && <ReasoningPanel text={turn.thinking} active={phase === "thinking"} />}
         {!turn.thinking && turn.model?.reasoning === "unsupported" && <NoReasoning model={turn.model.name} />}
         <ToolChips tools={turn.tools} />
-        <SourceGroups citations={turn.citations} cited={cited} loading={searching} onOpen={onCite} />
+        <SourceGroups citations={turn.citations} cited={cited} loading={searching} reading={reading} onOpen={onCite} />
         {noModel && isCovered(turn.citations) && (
           <p className="flex items-center gap-1.5 text-xs text-warn" data-testid="no-model-answer" title={turn.error?.message}>
             <AlertTriangle size={13} className="shrink-0" />
@@ -221,7 +229,7 @@ export function TurnView({ turn, busy, onCite, onEdit, onRegenerate, sessionId }
         <UngroundedNotice turn={turn} />
         <div aria-live="polite" aria-busy={streaming}>
           {turn.preface && <p className="mb-2 text-[13px] text-ink-faint italic">{turn.preface}</p>}
-          {turn.answer && <AnswerMarkdown text={turn.answer} citations={turn.citations} onCite={onCite} streaming={streaming} />}
+          {turn.answer && <AnswerMarkdown text={turn.answer} citations={linkable} onCite={onCite} streaming={streaming} />}
         </div>
         <TurnError turn={turn} />
         {!streaming && (
@@ -236,7 +244,17 @@ export function TurnView({ turn, busy, onCite, onEdit, onRegenerate, sessionId }
               </IconButton>
             )}
             {turn.status === "stopped" && <span className="inline-flex items-center gap-1"><Square size={10} /> Stopped</span>}
-            {turn.status === "partial" && !turn.error && <span>Incomplete answer</span>}
+            {turn.status === "partial" && !turn.error && (
+              <span className="inline-flex items-center gap-1" data-testid="incomplete-answer">
+                Incomplete answer
+                {stored && onContinue && (
+                  <Button size="sm" variant="ghost" disabled={busy} onClick={onContinue} data-testid="continue-answer">Continue</Button>
+                )}
+                {stored && (
+                  <Button size="sm" variant="ghost" disabled={busy} onClick={() => onRegenerate(turn)} data-testid="ask-again">Ask again</Button>
+                )}
+              </span>
+            )}
           </div>
         )}
       </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { citationFromHref, citedNumbers, isCovered, linkCitations, orderSources, plainSnippet, splitSources } from "./citations";
+import { citationFromHref, citedNumbers, isCovered, linkCitations, orderSources, plainSnippet, readingNotice, splitSources } from "./citations";
 
 const known = new Set([1, 2, 3]);
 
@@ -56,5 +56,20 @@ describe("citation markers", () => {
 
   it("cleans Markdown out of snippets", () => {
     expect(plainSnippet("# Cells ## Organelles **Mitochondria**  produce `ATP`")).toBe("Cells Organelles Mitochondria produce ATP");
+  });
+});
+
+describe("documents still being read", () => {
+  it("says so in the user's words, from the search tool's summary", () => {
+    expect(readingNotice([{ name: "search_knowledge_base", summary: "2 documents are still being read" }]))
+      .toBe("2 documents are still being read — ask again when they are ready.");
+    expect(readingNotice([{ name: "search_knowledge_base", summary: "1 document is still being read" }]))
+      .toBe("1 document is still being read — ask again when it is ready.");
+  });
+
+  it("is nothing when the search found passages or another tool said it", () => {
+    expect(readingNotice([{ name: "search_knowledge_base", summary: "3 passages from 1 document" }])).toBeNull();
+    expect(readingNotice([{ name: "list_documents", summary: "2 documents are still being read" }])).toBeNull();
+    expect(readingNotice([])).toBeNull();
   });
 });

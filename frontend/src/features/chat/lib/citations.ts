@@ -61,6 +61,20 @@ export function isCovered(citations: { relevant?: boolean }[]): boolean {
   return !citations.length || citations.some((citation) => citation.relevant !== false);
 }
 
+// How the server's search tool ends its summary when documents in the question's scope are not read yet
+// (backend/agent/reading.py): "2 documents are still being read".
+const READING = "still being read";
+
+/**
+ * "2 documents are still being read — ask again when they are ready", when the turn's search found nothing
+ * relevant while documents in its scope were still being read; null otherwise.
+ */
+export function readingNotice(tools: { name: string; summary?: string }[]): string | null {
+  const summary = tools.find((tool) => tool.name === "search_knowledge_base" && tool.summary?.endsWith(READING))?.summary;
+  if (!summary) return null;
+  return `${summary} — ask again when ${summary.startsWith("1 document ") ? "it is" : "they are"} ready.`;
+}
+
 /** The sources the answer cites (in order of use) and the ones it searched but did not cite (by number). */
 export function splitSources<T extends { n: number }>(citations: T[], cited: number[]): { cited: T[]; rest: T[] } {
   const ordered = orderSources(citations, cited);

@@ -8,6 +8,7 @@ import { ArrowDown, ArrowUp, RotateCw } from "lucide-react";
 import type { DocumentOut } from "@/api/types";
 import { documentFileUrl } from "@/api/vault";
 import { Badge } from "@/components/Badge";
+import { PageWarningList } from "@/components/PageWarningList";
 import { Button } from "@/components/Button";
 import { Progress } from "@/components/Progress";
 import { Link } from "react-router";
@@ -54,6 +55,7 @@ function StatusCell({ doc, live }: { doc: DocumentOut; live?: IngestItem }) {
       <Badge tone={statusTone(doc.status)} dot={doc.status !== "ready"}>{STATUS_WORD[doc.status] ?? doc.status}</Badge>
       {doc.status === "failed" && doc.error && <span className="line-clamp-2 max-w-56 text-xs text-danger" title={doc.error}>{doc.error}</span>}
       {doc.status === "failed" && <RetryButton doc={doc} />}
+      {doc.status === "ready" && <PageWarningList documentId={doc.id} warnings={doc.page_warnings} max={2} />}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { useCallback, useMemo, type ReactNode } from "react";
 import { AlertTriangle, CheckCircle2, CircleSlash, FileText, Info, RefreshCw, X } from "lucide-react";
 import type { DocumentOut } from "@/api/types";
 import { Badge } from "@/components/Badge";
+import { PageWarningList } from "@/components/PageWarningList";
 import { Button, IconButton } from "@/components/Button";
 import { Progress } from "@/components/Progress";
 import { Spinner } from "@/components/Spinner";
@@ -32,6 +33,29 @@ function ItemDetail({ item, outcome }: { item: IngestItem; outcome: Outcome }) {
   if (outcome === "cancelled") return null;
   if (outcome === "kept") return <p className="text-[13px] text-ink-muted">Stored before the cancel — it stays in your library.</p>;
   return <p className={item.status === "failed" ? "text-[13px] text-danger" : "text-[13px] text-ink-muted"}>{progressLabel(item)}</p>;
+}
+
+const STEP_WORD: Record<IngestItem["steps"][number]["name"], string> = { read: "Read", store: "Stored", embed: "Embedded" };
+
+function seconds(value: number): string {
+  return value < 10 ? `${value.toFixed(1)} s` : `${Math.round(value)} s`;
+}
+
+/** The document's steps so far with their times ("Read 2.1 s · Stored 0.3 s · Embedded 1.4 s, 3 batches"). */
+function StepTimes({ steps }: { steps: IngestItem["steps"] }) {
+  if (!steps.length) return null;
+  return (
+    <p className="mt-0.5 text-xs text-ink-faint" data-testid="item-steps">
+      {steps.map((step, index) => (
+        <span key={step.name} data-step={step.name} data-status={step.status}>
+          {index > 0 && " · "}
+          {STEP_WORD[step.name]} {step.seconds === null ? "…" : seconds(step.seconds)}
+          {step.parts > 1 && `, ${plural(step.parts, "batch", "batches")}`}
+          {step.executions > step.parts && " (resumed)"}
+        </span>
+      ))}
+    </p>
+  );
 }
 
 function ItemRow({ item, outcome }: { item: IngestItem; outcome: Outcome }) {
@@ -63,6 +87,8 @@ function ItemRow({ item, outcome }: { item: IngestItem; outcome: Outcome }) {
         {item.warnings.map((warning) => (
           <p key={warning} className="mt-0.5 text-[13px] text-warn">{warning}</p>
         ))}
+        <PageWarningList documentId={item.id} warnings={item.page_warnings} />
+        <StepTimes steps={item.steps} />
       </div>
     </li>
   );

@@ -143,7 +143,6 @@ export function LibraryPage() {
               <datalist id={categoryListId}>
                 {categories.data?.map((cat) => <option key={cat.name} value={cat.name} />)}
               </datalist>
-              <PassageResults query={query} categories={category && category !== UNCATEGORISED ? [category] : []} />
               {documents.isPending && <SkeletonRows rows={5} label="Loading documents" />}
               {documents.isError && (
                 <div role="alert" className="flex items-center justify-between gap-3 p-4 text-sm text-danger">
@@ -163,6 +162,8 @@ export function LibraryPage() {
                   Nothing in your library matches {query ? <>“{query}”</> : "this filter"}.
                 </EmptyState>
               )}
+              {/* Name matches first (the file typed is what was meant), then passages of the text. */}
+              <PassageResults query={query} categories={category && category !== UNCATEGORISED ? [category] : []} />
               {documents.isSuccess && shown.length > 0 && shown.length < all.length && (
                 <p className="border-t border-line px-4 py-2 text-xs text-ink-faint">
                   Showing {shown.length} of {all.length}

@@ -1,6 +1,6 @@
 /**
- * The library search's passage results: hybrid search over the documents' text, grouped by document,
- * the matching words marked. Each passage opens the viewer at its page, slide or rows, and so does each
+ * The library search's passage results, below the files whose names match: hybrid search over the documents'
+ * text, only passages above the relevance floor, grouped by document, the matching words marked. Each passage opens the viewer at its page, slide or rows, and so does each
  * other place its document repeats it ("Also on p. 3, p. 5"); "Ask in chat" starts a question about it,
  * scoped to that document.
  */
@@ -29,7 +29,10 @@ export function PassageResults({ query, categories }: { query: string; categorie
   const search = usePassageSearch(settled, { k: 30, categories });
   if (settled.length < MIN_SEARCH_CHARS) return null;
   const terms = queryTerms(settled);
-  const groups = groupHits(search.data?.hits ?? []);
+  // Only passages above the relevance floor (the server's judgement, as chat's): the rest share a word or
+  // two with the query and would bury the ones that answer it.
+  const relevant = (search.data?.hits ?? []).filter((hit) => hit.relevant);
+  const groups = groupHits(relevant);
 
   return (
     <section aria-label="Passages" data-testid="passage-results" className="border-b border-line">
@@ -38,8 +41,8 @@ export function PassageResults({ query, categories }: { query: string; categorie
         <span>
           {search.isSuccess
             ? groups.length
-              ? `Best ${plural(search.data.hits.length, "passage")} for “${settled}”, in ${plural(groups.length, "document")}`
-              : `No passage matches “${settled}”`
+              ? `Best ${plural(relevant.length, "passage")} for “${settled}”, in ${plural(groups.length, "document")}`
+              : `No passage matches “${settled}” well enough`
             : `Searching the text of your documents for “${settled}”…`}
         </span>
         {search.isFetching && <Spinner size={12} />}
