@@ -14,6 +14,8 @@ from functools import cached_property
 from itertools import groupby
 from typing import Any
 
+from backend.agent.stream import MemoryInfo
+
 # A vision model spends a few hundred tokens per image; counted as characters so images share the budget.
 IMAGE_CHARS = 1000
 
@@ -93,7 +95,7 @@ class MemoryWindow:
     def turns_kept(self) -> int:
         return len(self.history)
 
-    def stats(self) -> dict[str, int]:
+    def stats(self) -> MemoryInfo:
         """The stream's `memory` line (DESIGN §5), also stored with the answer."""
         return {"used_chars": self.used_chars, "budget_chars": self.budget, "turns_kept": self.turns_kept,
                 "turns_dropped": self.turns_dropped}

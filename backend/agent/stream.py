@@ -15,13 +15,97 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 import orjson
+from pydantic import Field
+from typing_extensions import TypedDict
 
+from backend.agent.citations import ChatCitation
 from backend.errors import ErrorCode
 
 EventType = Literal["start", "thinking", "tool", "metadata", "text", "memory", "error", "done"]
+
+
+# -- what each line carries: declared once, listed in the OpenAPI document (`ChatStreamLine`) -------------
+class StreamStart(TypedDict):
+    session_id: str
+    message_id: str  # the answer's
+    user_message_id: str  # the question's
+
+
+class ToolCallEvent(TypedDict):
+    id: str
+    name: str
+    args: dict[str, Any]
+    status: Literal["started", "finished"]
+    summary: NotRequired[str]  # what the tool found, once finished
+
+
+class MemoryInfo(TypedDict):
+    """How full the conversation's memory was for an answer: the `memory` line, stored with the answer."""
+
+    used_chars: int
+    budget_chars: int
+    turns_kept: int
+    turns_dropped: int
+
+
+class StreamError(TypedDict):
+    code: ErrorCode
+    message: str
+    retryable: bool
+
+
+class StreamDone(TypedDict):
+    session_id: str
+    message_id: str
+
+
+class StartLine(TypedDict):
+    type: Literal["start"]
+    data: StreamStart
+
+
+class ThinkingLine(TypedDict):
+    type: Literal["thinking"]
+    data: str  # a delta of the model's reasoning
+
+
+class ToolLine(TypedDict):
+    type: Literal["tool"]
+    data: ToolCallEvent
+
+
+class MetadataLine(TypedDict):
+    type: Literal["metadata"]
+    data: ChatCitation
+
+
+class TextLine(TypedDict):
+    type: Literal["text"]
+    data: str  # a delta of the answer; [n] markers refer to the citations
+
+
+class MemoryLine(TypedDict):
+    type: Literal["memory"]
+    data: MemoryInfo
+
+
+class ErrorLine(TypedDict):
+    type: Literal["error"]
+    data: StreamError
+
+
+class DoneLine(TypedDict):
+    type: Literal["done"]
+    data: StreamDone
+
+
+ChatStreamLine = Annotated[
+    StartLine | ThinkingLine | ToolLine | MetadataLine | TextLine | MemoryLine | ErrorLine | DoneLine,
+    Field(discriminator="type"),
+]
 MEDIA_TYPE = "application/x-ndjson"
 FLUSH_INTERVAL_S = 0.003
 
@@ -79,15 +163,15 @@ class EventChannel:
 
     # -- the event types of DESIGN §5 -----------------------------------------------------------------
     def start(self, session_id: str, message_id: str, user_message_id: str) -> None:
-        self.emit("start", {"session_id": session_id, "message_id": message_id,
-                            "user_message_id": user_message_id})
+        data: StreamStart = {"session_id": session_id, "message_id": message_id, "user_message_id": user_message_id}
+        self.emit("start", data)
 
     def thinking(self, delta: str) -> None:
         self.emit("thinking", delta)
 
     def tool(self, call_id: str, name: str, args: dict[str, Any], status: Literal["started", "finished"],
              summary: str | None = None) -> None:
-        data: dict[str, Any] = {"id": call_id, "name": name, "args": args, "status": status}
+        data: ToolCallEvent = {"id": call_id, "name": name, "args": args, "status": status}
         if summary is not None:
             data["summary"] = summary
         self.emit("tool", data)
@@ -98,12 +182,13 @@ class EventChannel:
     def text(self, delta: str) -> None:
         self.emit("text", delta)
 
-    def memory(self, used_chars: int, budget_chars: int, turns_kept: int, turns_dropped: int) -> None:
-        self.emit("memory", {"used_chars": used_chars, "budget_chars": budget_chars,
-                             "turns_kept": turns_kept, "turns_dropped": turns_dropped})
+    def memory(self, info: MemoryInfo) -> None:
+        self.emit("memory", info)
 
     def error(self, code: ErrorCode, message: str, retryable: bool) -> None:
-        self.emit("error", {"code": code, "message": message, "retryable": retryable})
+        data: StreamError = {"code": code, "message": message, "retryable": retryable}
+        self.emit("error", data)
 
     def done(self, session_id: str, message_id: str) -> None:
-        self.emit("done", {"session_id": session_id, "message_id": message_id})
+        data: StreamDone = {"session_id": session_id, "message_id": message_id}
+        self.emit("done", data)

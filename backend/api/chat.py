@@ -17,7 +17,8 @@ from starlette.types import Receive, Scope, Send
 from backend.agent import sessions
 from backend.agent.attachments import MAX_ATTACHMENTS, AttachmentIn
 from backend.agent.chat import MAX_MESSAGE_CHARS, ChatInput, prepare_chat, run_chat
-from backend.agent.stream import MEDIA_TYPE, EventChannel
+from backend.agent.citations import ChatCitation
+from backend.agent.stream import MEDIA_TYPE, EventChannel, MemoryInfo
 from backend.api.deps import ChatDep, DatabaseDep
 
 router = APIRouter(prefix="/api/chat", tags=["chat"])
@@ -56,15 +57,6 @@ class ChatSessionOut(BaseModel):
     updated_at: datetime
 
 
-class ChatMemoryOut(BaseModel):
-    """How full the conversation's memory was for this answer (the stream's `memory` line)."""
-
-    used_chars: int
-    budget_chars: int
-    turns_kept: int
-    turns_dropped: int
-
-
 class ChatMessageOut(BaseModel):
     id: str
     turn: int
@@ -75,13 +67,13 @@ class ChatMessageOut(BaseModel):
     tool_call_id: str | None
     tool_name: str | None
     tool_summary: str | None
-    citations: list[dict[str, Any]]
+    citations: list[ChatCitation]
     thinking: str | None
     attachments: list[dict[str, Any]]
     scope: dict[str, Any] | None
     status: str
     error: dict[str, Any] | None
-    memory: ChatMemoryOut | None = Field(description="Final answers only; null when the model was not used")
+    memory: MemoryInfo | None = Field(description="Final answers only; null when the model was not used")
     created_at: datetime
 
 
@@ -110,7 +102,8 @@ class NdjsonStream(StreamingResponse):
 
 
 @router.post("", response_class=StreamingResponse,
-             responses={200: {"content": {MEDIA_TYPE: {}}, "description": "NDJSON events (DESIGN §5)"}})
+             responses={200: {"content": {MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/ChatStreamLine"}}},
+                              "description": "NDJSON: one `ChatStreamLine` a line (DESIGN §5)"}})
 async def chat(body: ChatRequest, services: ChatDep) -> NdjsonStream:
     """Ask a question; the answer streams as NDJSON lines `{type, data}`: start, thinking, tool, metadata,
     text, memory, error, done."""

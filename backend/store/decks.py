@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, TypedDict, cast
+from typing import Any
 
 from psycopg.types.json import Jsonb
+from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Database, one
+from backend.store.db import Connection, Database, one_as, row_as, rows_as
 
 _DECK = """
     SELECT d.id::text AS id, d.title, d.scope, d.created_at,
@@ -85,13 +86,13 @@ def insert_deck(conn: Connection, deck: dict[str, Any], cards: Sequence[dict[str
 
 def list_decks(db: Database, now: datetime) -> list[DeckRow]:
     with db.connection() as conn:
-        return cast(list[DeckRow],
+        return rows_as(DeckRow,
                     conn.execute(f"{_DECK} GROUP BY d.id ORDER BY d.created_at DESC", {"now": now}).fetchall())
 
 
 def get_deck(db: Database, deck_id: str, now: datetime) -> DeckRow | None:
     with db.connection() as conn:
-        return cast(DeckRow | None,
+        return row_as(DeckRow,
                     conn.execute(f"{_DECK} WHERE d.id = %(id)s GROUP BY d.id", {"now": now, "id": deck_id}).fetchone())
 
 
@@ -102,13 +103,13 @@ def delete_deck(db: Database, deck_id: str) -> bool:
 
 def cards(db: Database, deck_id: str) -> list[CardRow]:
     with db.connection() as conn:
-        return cast(list[CardRow], conn.execute(f"{_CARD} WHERE deck_id = %s ORDER BY position", (deck_id,)).fetchall())
+        return rows_as(CardRow, conn.execute(f"{_CARD} WHERE deck_id = %s ORDER BY position", (deck_id,)).fetchall())
 
 
 def due_cards(db: Database, deck_id: str, now: datetime, limit: int) -> list[CardRow]:
     """Cards due at `now`, most overdue first."""
     with db.connection() as conn:
-        return cast(list[CardRow], conn.execute(
+        return rows_as(CardRow, conn.execute(
             f"{_CARD} WHERE deck_id = %s AND due <= %s ORDER BY due, position LIMIT %s",
             (deck_id, now, limit),
         ).fetchall())
@@ -116,7 +117,7 @@ def due_cards(db: Database, deck_id: str, now: datetime, limit: int) -> list[Car
 
 def get_card(db: Database, deck_id: str, card_id: str) -> CardRow | None:
     with db.connection() as conn:
-        return cast(CardRow | None,
+        return row_as(CardRow,
                     conn.execute(f"{_CARD} WHERE deck_id = %s AND id = %s", (deck_id, card_id)).fetchone())
 
 
@@ -128,7 +129,7 @@ def add_card(db: Database, card_id: str, deck_id: str, front: str, back: str, ta
             " SELECT %s, %s, coalesce(max(position), 0) + 1, %s, %s, %s, 'manual' FROM cards WHERE deck_id = %s",
             (card_id, deck_id, front, back, tags, deck_id),
         )
-        return cast(CardRow, one(conn.execute(f"{_CARD} WHERE id = %s", (card_id,))))
+        return one_as(CardRow, conn.execute(f"{_CARD} WHERE id = %s", (card_id,)))
 
 
 def update_card(db: Database, deck_id: str, card_id: str, fields: dict[str, Any]) -> CardRow | None:
@@ -140,7 +141,7 @@ def update_card(db: Database, deck_id: str, card_id: str, fields: dict[str, Any]
                 f"UPDATE cards SET {sets}, updated_at = now() WHERE deck_id = %(deck)s AND id = %(id)s",  # noqa: S608
                 {**fields, "deck": deck_id, "id": card_id},
             )
-        return cast(CardRow | None,
+        return row_as(CardRow,
                     conn.execute(f"{_CARD} WHERE deck_id = %s AND id = %s", (deck_id, card_id)).fetchone())
 
 
@@ -168,12 +169,12 @@ def save_review(db: Database, card_id: str, before: CardRow, after: dict[str, An
             (card_id, rating, reviewed_at, before["fsrs_state"], before["due"], after["due"],
              after["stability"], after["difficulty"]),
         )
-        return cast(CardRow, one(conn.execute(f"{_CARD} WHERE id = %s", (card_id,))))
+        return one_as(CardRow, conn.execute(f"{_CARD} WHERE id = %s", (card_id,)))
 
 
 def reviews(db: Database, card_id: str) -> list[ReviewRow]:
     with db.connection() as conn:
-        return cast(list[ReviewRow], conn.execute(
+        return rows_as(ReviewRow, conn.execute(
             "SELECT rating, reviewed_at, state_before, due_before, due_after FROM card_reviews"
             " WHERE card_id = %s ORDER BY reviewed_at, id",
             (card_id,),

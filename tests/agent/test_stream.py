@@ -22,7 +22,7 @@ def test_channel_delivers_in_order_and_stops_at_close() -> None:
         channel = EventChannel()
         channel.start("s", "m", "u")
         channel.tool("t1", "calculator", {"expression": "1+1"}, "finished", "= 2")
-        channel.memory(10, 100, 1, 0)
+        channel.memory({"used_chars": 10, "budget_chars": 100, "turns_kept": 1, "turns_dropped": 0})
         channel.error("model_error", "boom", True)
         channel.done("s", "m")
         channel.close()
