@@ -78,7 +78,7 @@ def executors_of(url: str, workflow_id: str) -> dict[str, int]:
 def run_batch(pg: ThrowawayPostgres, fake: FakeOllama, root: Path, files: dict[str, bytes], *, workers: int,
               kill_halfway: bool = False, takeover_after: float = 10.0) -> dict[str, object]:
     url = pg.fresh_database()
-    env = {"QUIRE_INGEST_CONCURRENCY": "1", "QUIRE_HEARTBEAT_S": "1", "QUIRE_TAKEOVER_AFTER_S": str(takeover_after)}
+    env = {"QUIRE_INGEST_CONCURRENCY": "1", "QUIRE_TAKEOVER_AFTER_S": str(takeover_after)}
     server = QuireServer(url, Path(tempfile.mkdtemp(dir=root)), fake.url, **env).start()
     helpers = [QuireWorker(url, Path(tempfile.mkdtemp(dir=root)), fake.url, **env).start() for _ in range(workers)]
     try:

@@ -28,7 +28,7 @@ from backend.agent.fallback import answer_without_model
 from backend.agent.loop import AgentLoop
 from backend.agent.memory import MemoryWindow
 from backend.agent.prompting import scope_payload, scope_statement, system_prompt, with_scope
-from backend.agent.stream import EventChannel
+from backend.agent.stream import EventChannel, MemoryInfo
 from backend.agent.thinking import is_trivial, think
 from backend.agent.tools import chat_tools
 from backend.errors import ErrorCode, QuireError
@@ -41,6 +41,9 @@ from backend.store.chat import AnswerUpdate, MessageStatus
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_CHARS = 20_000
+# Characters of conversation sent to the model per turn (older whole turns are dropped); an attachment's
+# text may take half of it.
+CHAT_MEMORY_CHARS = 48_000
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ class TurnRecord:
         self.error = {"code": code, "message": message, "retryable": retryable}
         self.status = status
 
-    def memory(self) -> dict[str, int] | None:
+    def memory(self) -> MemoryInfo | None:
         """The `memory` line; None when nothing was sent to the model."""
         return self.window.stats() if self.window is not None and not self.fallback else None
 
@@ -112,7 +115,7 @@ def prepare_chat(services: ChatServices, request: ChatInput) -> PreparedChat:
 def _read_documents(chat: PreparedChat) -> PreparedChat:
     """Extract the attached documents and store them with the question (blocking; a worker thread)."""
     settings = chat.state.services.settings
-    files = extract(chat.attached, settings.ocr_languages, settings.chat_memory_chars // 2, pool_for(settings))
+    files = extract(chat.attached, settings.ocr_languages, CHAT_MEMORY_CHARS // 2, pool_for(settings))
     start = sessions.add_documents(chat.state.services.db, chat.start, files.files, files.meta)
     return replace(chat, start=start, attached=Accepted())
 
@@ -179,7 +182,7 @@ async def _produce(chat: PreparedChat, channel: EventChannel, record: TurnRecord
 async def _answer(chat: PreparedChat, channel: EventChannel, record: TurnRecord) -> None:
     services = chat.state.services
     trivial = is_trivial(chat.question.text)
-    tools = chat_tools(services.settings.ollama_timeout_s)
+    tools = chat_tools(services.llm.timeout_s)
     record.window = window = await _memory_window(chat, len(json.dumps(tools.schemas(), ensure_ascii=False)))
     record.loop = loop = AgentLoop(chat.state, channel, window, tools)
     try:
@@ -209,7 +212,7 @@ async def _memory_window(chat: PreparedChat, tools_chars: int) -> MemoryWindow:
     user: dict[str, Any] = {"role": "user", "content": with_scope(question.model_content, chat.scope_text)}
     if question.images:
         user["images"] = [data for _mime, data in question.images]
-    window = MemoryWindow(system, chat.start.history, [user], services.settings.chat_memory_chars, len(question.images),
+    window = MemoryWindow(system, chat.start.history, [user], CHAT_MEMORY_CHARS, len(question.images),
                           tools_chars)
     window.fit()
     if any(turn.image_message_ids for turn in window.history):
@@ -226,7 +229,7 @@ def _store(chat: PreparedChat, record: TurnRecord) -> None:
 def _closing_lines(chat: PreparedChat, channel: EventChannel, record: TurnRecord) -> None:
     memory = record.memory()
     if memory is not None:
-        channel.memory(**memory)
+        channel.memory(memory)
     if record.error is not None:
         channel.error(record.error["code"], record.error["message"], record.error["retryable"])
     channel.done(chat.start.session_id, chat.start.message_id)

@@ -5,8 +5,8 @@ heartbeat, and take over the work of processes that died.
   process takes a session advisory lock named after its id on a connection it keeps open. A second live
   process with the same id cannot take it and refuses to start; a crashed one releases it with its
   connection, so its restart is never blocked.
-- **Heartbeat**: every `QUIRE_HEARTBEAT_S` the process refreshes `last_seen` and reports what it is
-  doing (its pending workflows), shown by `GET /api/health`.
+- **Heartbeat**: every `Settings.heartbeat_s` (a twelfth of `QUIRE_TAKEOVER_AFTER_S`) the process refreshes
+  `last_seen` and reports what it is doing (its pending workflows), shown by `GET /api/health`.
 - **Takeover**: a process silent for `QUIRE_TAKEOVER_AFTER_S` is claimed by exactly one live process
   (one atomic UPDATE), which then also takes the dead one's lock (so the dead one is really gone, not
   just slow, and cannot restart mid-takeover) and hands its pending workflows back to their DBOS queues

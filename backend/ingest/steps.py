@@ -167,7 +167,7 @@ class IngestSteps:
             log.exception("extracting %s failed", item["filename"])
             self._fail(item, f"The file could not be read ({type(exc).__name__}).")
             return {"ok": False, "reason": "extract_failed"}
-        chunks = chunk_units(result.units, self.settings.chunk_size, self.settings.chunk_overlap)
+        chunks = chunk_units(result.units, self.settings.tuning.chunk_size, self.settings.tuning.chunk_overlap)
         if not chunks:
             self._fail(item, nothing_found(item["kind"], result.pages))
             return {"ok": False, "reason": "empty"}

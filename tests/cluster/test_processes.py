@@ -21,7 +21,7 @@ from tests.support.worker import QuireWorker
 
 pytestmark = pytest.mark.slow
 
-FAST = {"QUIRE_HEARTBEAT_S": "0.5", "QUIRE_TAKEOVER_AFTER_S": "3"}
+FAST = {"QUIRE_TAKEOVER_AFTER_S": "3"}  # a heartbeat every 0.25 s
 
 Launch = Callable[..., QuireServer]
 
