@@ -55,7 +55,7 @@ class QuireServer(QuireProcess):
     def client(self, **kwargs: Any) -> httpx.Client:
         return httpx.Client(base_url=self.url, timeout=kwargs.pop("timeout", 30.0), **kwargs)
 
-    def start(self, timeout_s: float = 90.0) -> QuireServer:
+    def start(self, timeout_s: float = 180.0) -> QuireServer:
         self.launch(timeout_s, self._answers_health)
         return self
 

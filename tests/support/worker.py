@@ -23,6 +23,6 @@ class QuireWorker(QuireProcess):
             "QUIRE_ENV_FILE": "/dev/null", **env,
         }, REPO_ROOT)
 
-    def start(self, timeout_s: float = 90.0) -> QuireWorker:
+    def start(self, timeout_s: float = 180.0) -> QuireWorker:
         self.launch(timeout_s, lambda: READY_LINE in self.log())
         return self
