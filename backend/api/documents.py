@@ -91,11 +91,6 @@ class CategoryUpdate(BaseModel):
     category: str | None = Field(max_length=200)
 
 
-class CategoryOut(BaseModel):
-    name: str
-    documents: int
-
-
 def _accepted(outcome: UploadOutcome) -> UploadAccepted:
     return UploadAccepted.model_validate(
         {"documents": [asdict(doc) for doc in outcome.documents], "workflow_id": outcome.workflow_id,
@@ -229,6 +224,6 @@ def document_file(document_id: UUID, library: LibraryDep) -> FileResponse:
     return file_response(library.original_file(document_id))
 
 
-@router.get("/categories", response_model=list[CategoryOut])
+@router.get("/categories", response_model=list[CategoryRow])
 def list_categories(library: LibraryDep) -> list[CategoryRow]:
     return library.list_categories()

@@ -1,5 +1,6 @@
 """What an ingestion run is doing: DBOS's status and step list plus our fine-grained progress,
-as one snapshot (`GET /api/ingest/{id}`) or as an NDJSON stream of snapshots until the run ends."""
+as one snapshot (`GET /api/ingest/{id}`) or as an NDJSON stream of snapshots until the run ends. The
+records here are what the API answers, declared once."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from typing import Literal, TypedDict
+from typing import Literal
 
 from dbos import DBOS
 from starlette.concurrency import run_in_threadpool
+from typing_extensions import TypedDict
 
 from backend.errors import NotFound
 from backend.ingest.validate import read_as
@@ -32,24 +34,24 @@ _FINISHED_ITEMS = frozenset({"ready", "skipped", "failed"})
 StepStatus = Literal["running", "finished", "error"]
 
 
-class StepInfo(TypedDict):
+class RunStep(TypedDict):
     name: str
     status: StepStatus
     started_at: str | None
     finished_at: str | None
 
 
-class Counts(TypedDict):
+class Progress(TypedDict):
     done: int
     total: int
     detail: str
 
 
-class PhaseCounts(Counts):
+class RunProgress(Progress):
     phase: store.RunPhase
 
 
-class DocumentProgress(TypedDict):
+class RunDocument(TypedDict):
     """One document of a run as the snapshot shows it (its item; `status` is the item's state)."""
 
     id: str
@@ -60,24 +62,24 @@ class DocumentProgress(TypedDict):
     error: str | None
     warnings: list[str]
     read_as: str | None  # set when the content, not the name, decided the kind (validate.read_as)
-    progress: Counts
+    progress: Progress
     pages: int | None
     blocks: int | None
     embedded: int | None
 
 
-class Snapshot(TypedDict):
+class RunSnapshot(TypedDict):
     workflow_id: str
     status: str  # DBOS's workflow status
     source: str
     created_at: str
-    documents: list[DocumentProgress]
-    steps: list[StepInfo]
-    executions: dict[str, int]
-    progress: PhaseCounts
+    documents: list[RunDocument]
+    steps: list[RunStep]
+    executions: dict[str, int]  # how many times each step started (more than once = resumed)
+    progress: RunProgress
 
 
-class RunInfo(TypedDict):
+class RunSummary(TypedDict):
     """A run in the list of recent runs."""
 
     workflow_id: str
@@ -96,8 +98,8 @@ def _iso(epoch_ms: int | None) -> str | None:
     return datetime.fromtimestamp(epoch_ms / 1000, UTC).isoformat() if epoch_ms else None
 
 
-def _steps(workflow_id: str) -> list[StepInfo]:
-    steps: list[StepInfo] = []
+def _steps(workflow_id: str) -> list[RunStep]:
+    steps: list[RunStep] = []
     for step in DBOS.list_workflow_steps(workflow_id) or []:
         finished = step.get("completed_at_epoch_ms")
         status: StepStatus = "error" if step.get("error") is not None else ("finished" if finished else "running")
@@ -110,7 +112,7 @@ def _steps(workflow_id: str) -> list[StepInfo]:
     return steps
 
 
-def _document(item: store.IngestItemRow) -> DocumentProgress:
+def _document(item: store.IngestItemRow) -> RunDocument:
     return {
         "id": item["document_id"],
         "filename": item["filename"],
@@ -127,7 +129,7 @@ def _document(item: store.IngestItemRow) -> DocumentProgress:
     }
 
 
-def run_snapshot(db: Database, workflow_id: str) -> Snapshot:
+def run_snapshot(db: Database, workflow_id: str) -> RunSnapshot:
     run = store.run_row(db, workflow_id)
     if run is None:
         raise NotFound("Ingestion run", workflow_id)
@@ -144,12 +146,12 @@ def run_snapshot(db: Database, workflow_id: str) -> Snapshot:
     }
 
 
-def list_runs(db: Database, limit: int) -> list[RunInfo]:
+def list_runs(db: Database, limit: int) -> list[RunSummary]:
     runs = store.recent_runs(db, limit)
     statuses = {s.workflow_id: s.status for s in DBOS.list_workflows(
         workflow_ids=[r["workflow_id"] for r in runs], load_input=False, load_output=False)} if runs else {}
     return [
-        RunInfo(workflow_id=run["workflow_id"], source=run["source"],
+        RunSummary(workflow_id=run["workflow_id"], source=run["source"],
                 status=statuses.get(run["workflow_id"], "ENQUEUED"), phase=run["phase"], done=run["done"],
                 total=run["total"], detail=run["detail"], documents=run["documents"],
                 created_at=run["created_at"].isoformat(), updated_at=run["updated_at"].isoformat())

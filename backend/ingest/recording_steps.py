@@ -64,9 +64,9 @@ class RecordingSteps:
         item = store.load_item(self.db, workflow_id, document_id)
         if item is None or not store.item_is_current(item):
             return {"ok": False, "reason": "superseded"}
-        size = self.settings.chunk_size
+        size = self.settings.tuning.chunk_size
         units = passages(staging.staged_segments(self.db, workflow_id, document_id), size)
-        chunks = chunk_units(units, size, self.settings.chunk_overlap)
+        chunks = chunk_units(units, size, self.settings.tuning.chunk_overlap)
         if not chunks:
             self.steps.fail(item, nothing_found(item["kind"], None))
             return {"ok": False, "reason": "empty"}

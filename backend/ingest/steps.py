@@ -167,7 +167,8 @@ class IngestSteps:
     def _stage(self, item: store.IngestItemWithDocument, result: ExtractResult) -> Extracted:
         """Chunk what was read into `ingest_chunks` for the store step."""
         workflow_id, document_id = item["workflow_id"], item["document_id"]
-        chunks = chunk_units(result.units, self.settings.chunk_size, self.settings.chunk_overlap)
+        chunks = chunk_units(result.units, self.settings.tuning.chunk_size,
+                             self.settings.tuning.chunk_overlap)
         if not chunks:
             self.fail(item, nothing_found(item["kind"], result.pages))
             return {"ok": False, "reason": "empty"}

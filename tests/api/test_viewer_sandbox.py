@@ -19,6 +19,7 @@ import psutil
 import pytest
 from PIL import Image
 
+from backend.viewer.page_workers import VIEWER_LIMITS
 from tests.support.fake_ollama import FakeOllama
 from tests.support.hostile import tangled_lines_pdf, tree_cpu_seconds
 from tests.support.postgres import ThrowawayPostgres
@@ -27,7 +28,7 @@ from tests.support.vault import ingest
 
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 FEDERAL_REGISTER = "federal-register-2020-17221.pdf"  # 15 US Letter pages with a text layer
-VIEWER_TIMEOUT_S = 8.0  # QUIRE_VIEWER_TIMEOUT_S by default
+VIEWER_TIMEOUT_S = VIEWER_LIMITS.wall_s
 
 
 @pytest.fixture(scope="module")
