@@ -24,8 +24,9 @@ export type ProgressInfo = Schemas["ReadingProgress"];
 export type Citation = Schemas["ChatCitation"];
 
 /** A tool call of the agent: the stream's `tool` line (`by` "quire": the search Quire runs itself for
- * every question; "model": the model's own call). */
-export type ToolCallEvent = Schemas["ToolCallEvent"];
+ * every question; "model": the model's own call). The stream always says `by`; a call rebuilt from an
+ * older stored transcript may not, so it is optional here. */
+export type ToolCallEvent = Omit<Schemas["ToolCallEvent"], "by"> & { by?: Schemas["ToolCallEvent"]["by"] };
 
 /** What failed: the stream's `error` line, or `connection_lost`, the web app's own when the stream
  * broke off before its end. */

@@ -18,8 +18,8 @@ describe("a streamed turn", () => {
       { type: "start", data: { session_id: "s", message_id: "a1", user_message_id: "u1" } },
       { type: "thinking", data: "Let me " },
       { type: "thinking", data: "think." },
-      { type: "tool", data: { id: "c1", name: "search_knowledge_base", args: { query: "light" }, status: "started" } },
-      { type: "tool", data: { id: "c1", name: "search_knowledge_base", args: { query: "light" }, status: "finished", summary: "2 passages" } },
+      { type: "tool", data: { id: "c1", name: "search_knowledge_base", args: { query: "light" }, status: "started", by: "model" } },
+      { type: "tool", data: { id: "c1", name: "search_knowledge_base", args: { query: "light" }, status: "finished", summary: "2 passages", by: "model" } },
       { type: "metadata", data: citation(2) },
       { type: "metadata", data: citation(1) },
       { type: "metadata", data: citation(1) },
@@ -31,7 +31,7 @@ describe("a streamed turn", () => {
     expect(turn).toMatchObject({
       key: "u1", userMessageId: "u1", answerId: "a1", thinking: "Let me think.", answer: "Light [1] and dark [2].", status: "complete",
     });
-    expect(turn.tools).toEqual([{ id: "c1", name: "search_knowledge_base", args: { query: "light" }, status: "finished", summary: "2 passages" }]);
+    expect(turn.tools).toEqual([{ id: "c1", name: "search_knowledge_base", args: { query: "light" }, status: "finished", summary: "2 passages", by: "model" }]);
     expect(turn.citations.map((c) => c.n)).toEqual([1, 2]);
     expect(turn.memory?.budget_chars).toBe(100);
   });
@@ -39,7 +39,7 @@ describe("a streamed turn", () => {
   it("moves text written before a tool call out of the answer", () => {
     const turn = play([
       { type: "text", data: "Let me look." },
-      { type: "tool", data: { id: "c1", name: "calculator", args: {}, status: "started" } },
+      { type: "tool", data: { id: "c1", name: "calculator", args: {}, status: "started", by: "model" } },
       { type: "text", data: "42" },
     ]);
     expect(turn.preface).toBe("Let me look.");
@@ -48,7 +48,7 @@ describe("a streamed turn", () => {
 
   it("reports what it is doing", () => {
     expect(turnPhase(play([{ type: "thinking", data: "hm" }]))).toBe("thinking");
-    expect(turnPhase(play([{ type: "tool", data: { id: "c", name: "x", args: {}, status: "started" } }]))).toBe("searching");
+    expect(turnPhase(play([{ type: "tool", data: { id: "c", name: "x", args: {}, status: "started", by: "model" } }]))).toBe("searching");
     expect(turnPhase(play([{ type: "text", data: "A" }]))).toBe("answering");
   });
 
