@@ -42,7 +42,7 @@ from backend.api import (
 from backend.api.security import RequestGuard
 from backend.cluster.identity import resolve_executor_id
 from backend.cluster.membership import Membership
-from backend.config import Settings
+from backend.config import FRONTEND_DIST, Settings
 from backend.errors import install_error_handlers
 from backend.ingest.backfill import EmbedBackfill
 from backend.ingest.cache_sweeper import CacheSweeper
@@ -86,22 +86,23 @@ ROUTERS = (health.router, documents.router, document_versions.router, trash.rout
 def _build_services(settings: Settings, database_url: str, membership: Membership) -> Services:
     """Every service of the process, each handed what it uses. Building the DBOS ones registers their
     workflows, so this runs before `DBOS.launch()`."""
-    db = Database(database_url, origin=membership.executor_id, max_size=pool_sizes(settings.db_connections).app,
+    tuning = settings.tuning
+    db = Database(database_url, origin=membership.executor_id, max_size=pool_sizes(tuning.db_connections).app,
                   application_name=membership.session_name, guard=membership.guard_connection)
     db.open()  # applies the migrations
-    llm = LLMClient(settings.ollama_host, settings.chat_model, settings.embed_model, settings.ollama_timeout_s)
+    llm = LLMClient(settings.ollama_host, settings.chat_model, settings.embed_model, tuning.model_silence_s)
     embedder = build_embedder(settings.embedder, llm, settings.embed_model, settings.local_embed_model)
-    backend: SearchBackend = (PostgresBackend(db, embedder.model, settings.search_keyword_candidates or None)
+    backend: SearchBackend = (PostgresBackend(db, embedder.model, tuning.search_keyword_candidates or None)
                               if settings.search_backend == "postgres"
-                              else MemoryBackend(db, embedder.model, settings.index_poll_s))
+                              else MemoryBackend(db, embedder.model, tuning.index_poll_s))
     search = SearchService(backend, embedder)
     search.build()
     prompts = PromptLibrary(settings.prompts_dir)
     rules = rules_for(settings)
     activity = Activity(db, rules)
-    backfill = EmbedBackfill(db, embedder, search, batch_size=settings.embed_batch_size,
-                             first_pause_s=settings.embed_retry_s, executor_id=membership.executor_id)
-    ingest = IngestRuns(IngestSteps(db, search, embedder, settings), backfill, settings.embed_batch_size)
+    backfill = EmbedBackfill(db, embedder, search, batch_size=tuning.embed_batch_size,
+                             first_pause_s=tuning.embed_retry_s, executor_id=membership.executor_id)
+    ingest = IngestRuns(IngestSteps(db, search, embedder, settings), backfill, tuning.embed_batch_size)
     library = Library(db, settings.docs_dir, search, embedder.model, ingest)
     uploads = Uploads(db, settings.docs_dir, settings.max_upload_mb, ingest)
     drafting = Drafting(db, search, embedder.model, llm, prompts)
@@ -109,13 +110,11 @@ def _build_services(settings: Settings, database_url: str, membership: Membershi
         settings=settings, db=db, llm=llm, embedder=embedder, prompts=prompts, search=search,
         membership=membership, rules=rules, activity=activity, backfill=backfill, ingest=ingest, library=library,
         uploads=uploads,
-        url_importer=UrlImporter(uploads, max_bytes=settings.url_import_max_mb * 1024 * 1024,
-                                 timeout_s=settings.url_import_timeout_s,
-                                 allow_private=settings.url_import_allow_private),
-        trash_retention=TrashRetention(library, settings.trash_retention_days, settings.trash_sweep_cron),
+        url_importer=UrlImporter(uploads, allow_private=settings.url_import_allow_private),
+        trash_retention=TrashRetention(library, settings.trash_retention_days, tuning.trash_sweep_cron),
         study=StudyJobs(db, llm, settings.chat_model, drafting, RUNNERS),
         chat=ChatServices(db, search, llm, prompts, embedder.model, activity, settings),
-        viewer=Viewer(db, library, settings),
+        viewer=Viewer(db, library),
     )
 
 
@@ -135,15 +134,15 @@ def start_services(settings: Settings, mode: ProcessMode = "server") -> Services
     if mode == "server":  # the first search must not wait for an in-process model to load (a worker never searches)
         preload(services.embedder)
     services.library.maintain_originals()
-    services.cache_sweeper = CacheSweeper(services.db, settings.docs_dir, settings.cache_sweep_s)
+    services.cache_sweeper = CacheSweeper(services.db, settings.docs_dir, settings.tuning.cache_sweep_s)
     services.cache_sweeper.start()
-    services.keyword_folder = KeywordFolder(services.db, settings.keyword_fold_s)  # in either search mode
+    services.keyword_folder = KeywordFolder(services.db, settings.tuning.keyword_fold_s)  # in either search mode
     services.keyword_folder.start()
     services.connections = ConnectionWatch()
     services.connections.start()
     remove_orphaned_uploads(services.db, settings.docs_dir, started_at)
     remove_abandoned_scratch()
-    pools = pool_sizes(settings.db_connections)
+    pools = pool_sizes(settings.tuning.db_connections)
     durable.launch_dbos(settings, services.db.url, executor_id, system_engine(
         sibling_database_url(services.db.url, DBOS_SUFFIX), pool_size=pools.dbos,
         application_name=membership.session_name, guard=membership.guard_system_database))
@@ -223,7 +222,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in ROUTERS:
         app.include_router(router)
     mcp_http.mount(app, settings)
-    spa.mount(app, settings.frontend_dist)
+    spa.mount(app, FRONTEND_DIST)
     availability.install(app)
     app.add_middleware(RequestGuard, settings=settings)
     return app

@@ -30,7 +30,7 @@ from backend.process import configure_process
 
 configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
 
-from backend.config import Settings
+from backend.config import Tuning
 from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama
 from tests.support.postgres import ThrowawayPostgres
@@ -76,7 +76,7 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true")
     args = parser.parse_args()
     processes, documents = (2, 2) if args.smoke else (args.processes, args.documents)
-    budget = Settings.model_fields["db_connections"].default
+    budget = Tuning.model_fields["db_connections"].default
     with tempfile.TemporaryDirectory(prefix="quire-bench-conn-") as tmp:
         root = Path(tmp)
         pg, fake = ThrowawayPostgres(), FakeOllama().start()

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from backend.process import configure_process
 
-configure_process()  # process-wide settings first: before the imports below load onnxruntime's threads
+configure_process()  # process-wide settings first: before the imports below load onnxruntime (OpenMP)
 
 from backend.llm.errors import ModelUnavailable
 from backend.llm.local_embedder import LocalEmbedder

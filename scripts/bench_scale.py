@@ -89,8 +89,7 @@ class Cluster:
     def __init__(self, pg: ThrowawayPostgres, fake: FakeOllama, root: Path, takeover_after: float) -> None:
         self.url = pg.fresh_database()
         self.fake, self.root = fake, root
-        self.env = {"QUIRE_INGEST_CONCURRENCY": "1", "QUIRE_HEARTBEAT_S": "1",
-                    "QUIRE_TAKEOVER_AFTER_S": str(takeover_after)}
+        self.env = {"QUIRE_INGEST_CONCURRENCY": "1", "QUIRE_TAKEOVER_AFTER_S": str(takeover_after)}
         self.server = self._start(QuireServer(self.url, Path(tempfile.mkdtemp(dir=root)), fake.url, **self.env))
         self.workers: list[QuireWorker] = []
 

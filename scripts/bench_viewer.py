@@ -30,10 +30,9 @@ from backend.process import configure_process
 
 configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
 
-from backend.config import Settings
 from backend.ingest.extract.pdf import page_text
 from backend.sandbox import LimitBroken, ProcessPool
-from backend.viewer.page_workers import limits_for  # also has the forkserver preload the viewer's jobs
+from backend.viewer.page_workers import VIEWER_LIMITS  # also has the forkserver preload the viewer's jobs
 from backend.viewer.pdf_pages import passage_job, render_job, render_page_png
 from tests.support.hostile import tangled_lines_pdf
 
@@ -105,7 +104,7 @@ def main() -> None:
     arguments = [arg for arg in sys.argv[1:] if arg != "--hostile"]
     corpus = Path(arguments[0]) if arguments else REPO.parent / "shared" / "corpus"
     print(f"pages: {PAGES_PER_FILE} of each of {', '.join(PDFS)}")
-    pool = ProcessPool(1, limits_for(Settings.load()), name="bench-viewer")
+    pool = ProcessPool(1, VIEWER_LIMITS, name="bench-viewer")
     try:
         started = time.perf_counter()
         pool.run(render_job, (str(corpus / PDFS[0]), 1, SCALE))

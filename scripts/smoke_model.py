@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from backend.process import configure_process
 
-configure_process()  # process-wide settings first, like every entry point (tests/contract/test_process_settings.py)
+configure_process()  # process-wide settings first, as at every entry point (backend/process.py)
 
 from tests.support.corpus import CORPUS
 from tests.support.postgres import ThrowawayPostgres

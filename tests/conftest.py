@@ -15,6 +15,17 @@ from tests.support.postgres import ThrowawayPostgres
 from tests.support.server import QuireServer
 
 SHARED_UPLOAD_LIMIT_MB = 5
+E2E = Path(__file__).parent / "e2e"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tiers (`./scripts/test.sh --fast` runs neither): `e2e`, every browser test (tests/e2e);
+    `slow`, besides the tests marked so, every test that starts server processes of its own."""
+    for item in items:
+        if item.path.is_relative_to(E2E):
+            item.add_marker(pytest.mark.e2e)
+        if "server_factory" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -23,10 +23,10 @@ from backend.agent.context import RequestState
 from backend.agent.fallback import SILENT, STOPPED, UNAVAILABLE, answer_without_model
 from backend.agent.grounding import judge
 from backend.agent.loop import AgentLoop
-from backend.agent.memory import MemoryWindow, message_chars
+from backend.agent.memory import CHAT_MEMORY_CHARS, MemoryWindow, message_chars
 from backend.agent.model import ChatModel
 from backend.agent.prompting import system_prompt, with_scope
-from backend.agent.stream import EventChannel
+from backend.agent.stream import EventChannel, MemoryInfo, ModelInfo, Reasoning
 from backend.agent.thinking import is_trivial, think
 from backend.agent.tools import chat_tools
 from backend.llm.budget import chars_of
@@ -47,13 +47,13 @@ class TurnRecord:
     fell_back: bool = False  # the passages stand in for (the rest of) the model's answer
     window: MemoryWindow | None = field(default=None, repr=False)
     grounding: Grounding | None = None
-    model: dict[str, Any] | None = None
+    model: ModelInfo | None = None
 
     def fail(self, code: str, message: str, retryable: bool, status: MessageStatus) -> None:
         self.error = {"code": code, "message": message, "retryable": retryable}
         self.status = status
 
-    def memory(self) -> dict[str, int] | None:
+    def memory(self) -> MemoryInfo | None:
         """The `memory` line; None when nothing was sent to the model."""
         return self.window.stats() if self.window is not None and not self.unsent else None
 
@@ -78,7 +78,7 @@ async def answer(state: RequestState, start: sessions.TurnStart, scope_text: str
         await _fall_back(state, channel, record, question, trivial, exc)
         return
     state.context_tokens = model.context_tokens
-    reasoning = "skipped" if trivial else ("shown" if model.thinking else "unsupported")
+    reasoning: Reasoning = "skipped" if trivial else ("shown" if model.thinking else "unsupported")
     record.model = model.payload(reasoning)
     channel.model(record.model)
     tools = chat_tools()
@@ -136,7 +136,7 @@ async def _memory_window(state: RequestState, start: sessions.TurnStart, scope_t
     elif question.images:
         user["content"] = (f"{content}\n\n[Quire: the user attached {len(question.images)} image(s), but this model "
                            "cannot see images. Say so if the question needs them.]")
-    budget = min(state.services.settings.chat_memory_chars, chars_of(model.context_tokens - model.answer_tokens))
+    budget = min(CHAT_MEMORY_CHARS, chars_of(model.context_tokens - model.answer_tokens))
     budget = max(budget, message_chars(system) + message_chars(user))  # the question itself always goes
     window = MemoryWindow(system, start.history, [user], budget, images, tools_chars if model.tools else 0,
                           model.context_tokens, model.answer_tokens)

@@ -25,6 +25,7 @@ from backend.agent.attachments import Accepted, AttachmentIn, accept, extract
 from backend.agent.autosave import keep_saving
 from backend.agent.context import ChatServices, RequestState, request_state
 from backend.agent.grounding import message
+from backend.agent.memory import CHAT_MEMORY_CHARS
 from backend.agent.prompting import scope_payload, scope_statement
 from backend.agent.stream import EventChannel
 from backend.errors import QuireError
@@ -79,7 +80,7 @@ def prepare_chat(services: ChatServices, request: ChatInput) -> PreparedChat:
 def _read_documents(chat: PreparedChat) -> PreparedChat:
     """Extract the attached documents and store them with the question (blocking; a worker thread)."""
     settings = chat.state.services.settings
-    files = extract(chat.attached, settings.ocr_languages, settings.chat_memory_chars // 2, pool_for(settings))
+    files = extract(chat.attached, settings.ocr_languages, CHAT_MEMORY_CHARS // 2, pool_for(settings))
     start = sessions.add_documents(chat.state.services.db, chat.start, files.files, files.meta)
     return replace(chat, start=start, attached=Accepted())
 

@@ -7,7 +7,10 @@ call and learns which citations are new, to emit them before the next text of th
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, Field
 
 from backend.places import describe
 from backend.retrieval.types import Hit, Location
@@ -45,16 +48,41 @@ class Source:
         return ", ".join([self.filename, *describe(place_of(self.kind), self.page, self.page_label, self.section)])
 
 
+class PassageRef(BaseModel):
+    """A passage as a client is pointed at it: which block of which document, where, and a snippet. The
+    base of every passage a client meets (a chat citation here, the MCP tools' passages and citations)."""
+
+    block_id: str
+    document_id: str
+    filename: str
+    page: int | None
+    section: str | None
+    snippet: str
+
+
+class ChatCitation(PassageRef):
+    """One source of an answer, as the client sees it: the chat stream's `metadata` line (DESIGN §5, plus
+    the whole passage in `text`) and each of a stored answer's `citations`. The one declaration of a
+    citation: the OpenAPI document lists it, and the web app's type is generated from it. The fields
+    after `score` came later: an answer stored before them lacks them."""
+
+    n: int
+    score: float
+    text: str = ""  # the whole passage the UI can show
+    relevant: bool = True  # relevant enough to answer from; false: only the closest match
+    page_label: str | None = None  # the printed page label of a PDF page ("iv"), when the document has one
+    kind: str | None = None  # the cited document's format (pdf, pptx, xlsx, ...)
+    also_at: list[Location] = Field(default_factory=list)  # other places of the document holding the same text
+
+
 @dataclass(frozen=True)
 class Citation:
     n: int
     source: Source
 
-    def payload(self) -> dict[str, object]:
-        """The `metadata` line's data (DESIGN §5) plus `text`, the whole passage the UI can show."""
-        # The source's fields are flat values but `also_at`: a shallow copy (asdict deep-copies them all, at ten
-        # times the cost), its few locations as JSON objects.
-        return {"n": self.n, **vars(self.source), "also_at": [asdict(place) for place in self.source.also_at]}
+    def payload(self) -> dict[str, Any]:
+        """The citation as the stream sends it and the answer stores it (`ChatCitation`, as JSON)."""
+        return ChatCitation(n=self.n, **vars(self.source)).model_dump(mode="json")
 
 
 class CitationAccumulator:

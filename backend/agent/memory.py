@@ -2,7 +2,7 @@
 
 The budget counts everything the model is sent — system prompt, tool definitions, history, tool calls
 and results, the new question and the current request's tool rounds — and is the smaller of the user's
-`QUIRE_CHAT_MEMORY_CHARS` and what the model's context holds besides the answer (backend/llm/budget.py).
+`CHAT_MEMORY_CHARS` and what the model's context holds besides the answer (backend/llm/budget.py).
 Over budget, the oldest whole turn (question, tool calls, results, answer) is dropped; never half a turn,
 and never the turn being answered. If the current turn alone is still too large, its search results
 lose their lowest-ranked passages first (the fifth passage of every search before any fourth), so the
@@ -22,8 +22,12 @@ from itertools import groupby
 from typing import Any
 
 from backend.agent.quoting import RankedPassages
+from backend.agent.stream import MemoryInfo
 from backend.llm.budget import tokens_of
 
+# Characters of conversation sent to the model per turn at most (older whole turns are dropped); an
+# attachment's text may take half of it.
+CHAT_MEMORY_CHARS = 48_000
 # A vision model spends a few hundred tokens per image; counted as characters so images share the budget.
 IMAGE_CHARS = 1000
 
@@ -117,7 +121,7 @@ class MemoryWindow:
     def turns_kept(self) -> int:
         return len(self.history)
 
-    def stats(self) -> dict[str, int]:
+    def stats(self) -> MemoryInfo:
         """The stream's `memory` line (DESIGN §5 and the token budget), also stored with the answer."""
         used = self.used_chars
         return {"used_chars": used, "budget_chars": self.budget, "turns_kept": self.turns_kept,

@@ -9,7 +9,7 @@ from contextlib import aclosing
 from dataclasses import dataclass, replace
 from typing import Any
 
-from backend.agent.stream import EventChannel
+from backend.agent.stream import EventChannel, ModelInfo, Reasoning
 from backend.llm.budget import answer_tokens, context_tokens, prompt_tokens
 from backend.llm.capabilities import ModelFacts
 from backend.llm.client import ChatDelta, LLMClient
@@ -41,9 +41,12 @@ class ChatModel:
     def without_tools(self) -> ChatModel:
         return replace(self, facts=self.facts.without("tools"))
 
-    def payload(self, reasoning: str) -> dict[str, Any]:
+    def payload(self, reasoning: Reasoning) -> ModelInfo:
         """The stream's `model` line and the stored answer's `model`."""
-        return {**self.facts.payload(), "context_tokens": self.context_tokens, "reasoning": reasoning}
+        facts = self.facts
+        return {"name": facts.name, "context_length": facts.context_length, "tools": facts.tools,
+                "thinking": facts.thinking, "vision": facts.vision, "context_tokens": self.context_tokens,
+                "reasoning": reasoning}
 
     async def stream(self, channel: EventChannel, messages: Sequence[Mapping[str, Any]],
                      tools: Sequence[Mapping[str, Any]] | None = None, think: bool = False,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Query, status
@@ -17,8 +17,10 @@ from starlette.types import Receive, Scope, Send
 from backend.agent import sessions
 from backend.agent.attachments import MAX_ATTACHMENTS, AttachmentIn
 from backend.agent.chat import MAX_MESSAGE_CHARS, ChatInput, prepare_chat, run_chat
-from backend.agent.stream import MEDIA_TYPE, EventChannel
+from backend.agent.citations import ChatCitation
+from backend.agent.stream import MEDIA_TYPE, EventChannel, MemoryInfo, ModelInfo
 from backend.api.deps import ChatDep, DatabaseDep
+from backend.store.chat import Grounding
 
 router = APIRouter(prefix="/api/chat", tags=["chat"])
 MAX_OFFSET = 1_000_000  # far beyond any real history; unbounded, a huge offset overflowed Postgres (a 500)
@@ -56,33 +58,6 @@ class ChatSessionOut(BaseModel):
     updated_at: datetime
 
 
-class ChatMemoryOut(BaseModel):
-    """How full the conversation's memory was for this answer (the stream's `memory` line). The token
-    figures are absent in answers stored before Quire fitted prompts to the model's context."""
-
-    used_chars: int
-    budget_chars: int
-    turns_kept: int
-    turns_dropped: int
-    context_tokens: int | None = Field(None, description="The context (`num_ctx`) every call to the model named")
-    used_tokens: int | None = Field(None, description="Estimated tokens of what the model was sent")
-    answer_tokens: int | None = Field(None, description="Tokens of the context kept free for the answer")
-    passages_dropped: int | None = Field(None, description="Lowest-ranked passages left out to fit the context")
-
-
-class ChatModelOut(BaseModel):
-    """The model that wrote an answer and what it could do (the stream's `model` line)."""
-
-    name: str
-    context_length: int | None = Field(description="The model's trained maximum, as Ollama reports it")
-    tools: bool
-    thinking: bool
-    vision: bool
-    context_tokens: int
-    reasoning: Literal["shown", "unsupported", "skipped"] = Field(
-        description="unsupported: the model cannot show its reasoning; skipped: small talk")
-
-
 class ChatMessageOut(BaseModel):
     id: str
     turn: int
@@ -93,18 +68,18 @@ class ChatMessageOut(BaseModel):
     tool_call_id: str | None
     tool_name: str | None
     tool_summary: str | None
-    citations: list[dict[str, Any]]
+    citations: list[ChatCitation]
     thinking: str | None
     attachments: list[dict[str, Any]]
     scope: dict[str, Any] | None
     status: str
     error: dict[str, Any] | None
-    memory: ChatMemoryOut | None = Field(description="Final answers only; null when the model was not used")
-    grounding: Literal["cited", "uncited", "not_covered", "passages"] | None = Field(
+    memory: MemoryInfo | None = Field(description="Final answers only; null when the model was not used")
+    grounding: Grounding | None = Field(
         None, description="Final answers only: cited (cites a relevant passage), uncited (cites none of the "
         "relevant passages found), not_covered (nothing relevant found), passages (the model did not answer; "
         "the passages stand in); null for small talk and older answers")
-    model: ChatModelOut | None = Field(None, description="Final answers only; null when the model was not reached")
+    model: ModelInfo | None = Field(None, description="Final answers only; null when the model was not reached")
     created_at: datetime
 
 
@@ -133,7 +108,8 @@ class NdjsonStream(StreamingResponse):
 
 
 @router.post("", response_class=StreamingResponse,
-             responses={200: {"content": {MEDIA_TYPE: {}}, "description": "NDJSON events (DESIGN §5)"}})
+             responses={200: {"content": {MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/ChatStreamLine"}}},
+                              "description": "NDJSON: one `ChatStreamLine` a line (DESIGN §5)"}})
 async def chat(body: ChatRequest, services: ChatDep) -> NdjsonStream:
     """Ask a question; the answer streams as NDJSON lines `{type, data}`: start, model, progress, thinking,
     tool, metadata, text, grounding, memory, error, done."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from datetime import datetime
 from typing import Annotated
 from uuid import UUID
 
@@ -14,26 +12,15 @@ from pydantic import BaseModel
 from backend.api.deps import LibraryDep
 from backend.api.documents import DocumentOut, file_response
 from backend.ingest.library import LibraryDocument
-from backend.store.kinds import DocKind
+from backend.store.versions import VersionRow
 
 router = APIRouter(prefix="/api/documents/{document_id}/versions", tags=["documents"])
 
 VersionNumber = Annotated[int, Path(ge=1, le=1_000_000)]
 
 
-class VersionOut(BaseModel):
-    version: int
-    filename: str
-    sha256: str
-    size_bytes: int | None
-    pages: int | None
-    kind: DocKind | None
-    created_at: datetime
-    current: bool
-
-
 class VersionList(BaseModel):
-    versions: list[VersionOut]
+    versions: list[VersionRow]
 
 
 class VersionDeleted(BaseModel):
@@ -44,7 +31,7 @@ class VersionDeleted(BaseModel):
 def list_versions(document_id: UUID, library: LibraryDep) -> VersionList:
     """Newest first; `current` marks the one search and chat use."""
     rows = library.list_versions(document_id)
-    return VersionList(versions=[VersionOut.model_validate(asdict(row)) for row in rows])
+    return VersionList(versions=rows)
 
 
 @router.post("/{version}/restore", response_model=DocumentOut)

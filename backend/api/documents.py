@@ -26,19 +26,12 @@ from backend.ingest.uploads import (
     described,
 )
 from backend.store.documents import CategoryRow
-from backend.store.kinds import DocKind, DocumentStatus
+from backend.store.kinds import DocKind, DocumentStatus, PageWarningRow
 from backend.store.registration import OnConflict
 
 router = APIRouter(prefix="/api", tags=["documents"])
 
 _ON_CONFLICT = ("ask", "replace", "keep_both")
-
-
-class PageWarningOut(BaseModel):
-    """A page (or slide) that could not be read reliably; its image is still shown by the viewer."""
-
-    page: int
-    message: str
 
 
 class DocumentOut(BaseModel):
@@ -58,7 +51,7 @@ class DocumentOut(BaseModel):
     source_kind: Literal["document", "note"] = "document"  # note: written in Quire, edited there
     error: str | None
     warnings: list[str]
-    page_warnings: list[PageWarningOut] = []
+    page_warnings: list[PageWarningRow] = []
     source_url: str | None
     blocks: int
     embedded: int
@@ -97,11 +90,6 @@ class UrlImport(BaseModel):
 
 class CategoryUpdate(BaseModel):
     category: str | None = Field(max_length=200)
-
-
-class CategoryOut(BaseModel):
-    name: str
-    documents: int
 
 
 def _accepted(outcome: UploadOutcome) -> UploadAccepted:
@@ -237,6 +225,6 @@ def document_file(document_id: UUID, library: LibraryDep) -> FileResponse:
     return file_response(library.original_file(document_id))
 
 
-@router.get("/categories", response_model=list[CategoryOut])
+@router.get("/categories", response_model=list[CategoryRow])
 def list_categories(library: LibraryDep) -> list[CategoryRow]:
     return library.list_categories()

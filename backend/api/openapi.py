@@ -7,7 +7,9 @@ nothing else. Here every operation gets:
 - a 404 when its path names something (`{document_id}`, ...) that may not exist;
 - a `default` response for the other errors an endpoint may answer (400, 409, 413, 415, 503...), each
   with its own `code`, so a client generated from the document knows every error's shape;
-- `ErrorCode`, the closed set of codes (backend/errors.py), which the error body's `code` is one of.
+- `ErrorCode`, the closed set of codes (backend/errors.py), which the error body's `code` is one of;
+- `ChatStreamLine`, what each line of the chat's NDJSON stream is (backend/agent/stream.py), and the
+  records it carries, which no JSON endpoint returns whole.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from pydantic import TypeAdapter
 
+from backend.agent.stream import ChatStreamLine
 from backend.errors import ERROR_CODES
 
 ERROR_SCHEMA: dict[str, Any] = {
@@ -67,6 +71,10 @@ def with_errors(schema: dict[str, Any]) -> dict[str, Any]:
     for name in _FASTAPI_VALIDATION:
         schemas.pop(name, None)
     schemas["Error"] = ERROR_SCHEMA
+    stream = TypeAdapter(ChatStreamLine).json_schema(ref_template="#/components/schemas/{model}")
+    for name, definition in stream.pop("$defs", {}).items():
+        schemas.setdefault(name, definition)
+    schemas["ChatStreamLine"] = {"title": "ChatStreamLine", **stream}
     schemas["ErrorCode"] = {"title": "ErrorCode", "type": "string", "enum": list(ERROR_CODES),
                             "description": "What went wrong, for programs (`not_found`, ...)"}
     return schema

@@ -70,9 +70,10 @@ class RequestGuard:
         self.allowed = _LOOPBACK_NAMES | {h.lower() for h in settings.allowed_hosts} | {settings.host.lower()}
         self.token = settings.api_token
         self.body_limits: dict[str, int | None] = {
-            "/api/chat": settings.max_chat_body_mb * 1024 * 1024,
+            "/api/chat": settings.tuning.max_chat_body_mb * 1024 * 1024,
             "/api/documents": None,
-            "/api/transcribe": 51 * 1024 * 1024,  # the most QUIRE_VOICE_MAX_MB allows; the route checks its own
+            # Beyond any recording QUIRE_VOICE_MAX_SECONDS allows; the route checks its own limit.
+            "/api/transcribe": 51 * 1024 * 1024,
             "/mcp": 8 * 1024 * 1024,  # JSON-RPC; the write tool's upload is at most 5 MB before base64
         }
 

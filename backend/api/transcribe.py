@@ -34,7 +34,8 @@ _BODY: dict[str, Any] = {"requestBody": {"required": True, "content": {"multipar
 @router.post("/transcribe", response_model=TranscriptOut, openapi_extra=_BODY)
 async def transcribe(request: Request, settings: SettingsDep) -> TranscriptOut:
     """Speech to text with the local Whisper model: 503 voice_unavailable when it is not installed, 413 over
-    QUIRE_VOICE_MAX_MB, 415 for what is not a recording, 422 for one longer than QUIRE_VOICE_MAX_SECONDS."""
+    its size limit (`Settings.voice_max_mb`), 415 for what is not a recording, 422 for one longer than
+    QUIRE_VOICE_MAX_SECONDS."""
     service = transcriber(settings)
     limit = settings.voice_max_mb * 1024 * 1024
     too_large = QuireError("audio_too_large", f"A recording is at most {settings.voice_max_mb} MB.", 413)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from datetime import datetime
 from uuid import UUID
 
 from fastapi import APIRouter
 from pydantic import BaseModel
 
 from backend.api.deps import LibraryDep
+from backend.store.refusals import Refusal
 
 router = APIRouter(prefix="/api", tags=["documents"])
 
@@ -18,17 +17,8 @@ class TrashEmptied(BaseModel):
     deleted: int
 
 
-class RefusalOut(BaseModel):
-    id: str
-    filename: str
-    category: str | None
-    code: str
-    message: str
-    created_at: datetime
-
-
 class RefusalList(BaseModel):
-    refusals: list[RefusalOut]
+    refusals: list[Refusal]
 
 
 class RefusalsDismissed(BaseModel):
@@ -43,7 +33,7 @@ def empty_trash(library: LibraryDep) -> TrashEmptied:
 
 @router.get("/refusals", response_model=RefusalList)
 def list_refusals(library: LibraryDep) -> RefusalList:
-    return RefusalList(refusals=[RefusalOut.model_validate(asdict(row)) for row in library.list_refusals()])
+    return RefusalList(refusals=library.list_refusals())
 
 
 @router.delete("/refusals/{refusal_id}", response_model=RefusalsDismissed)

@@ -1,5 +1,6 @@
 """The source viewer's reads: a document's outline, windows of its extracted blocks, PDF page images and
-the boxes of a passage on a page. All bounded; all read-only."""
+the boxes of a passage (or of a search's words) on a page. All bounded; all read-only. The records
+answered are the viewer's own (backend/viewer/service.py, pdf_pages.py), declared once."""
 
 from __future__ import annotations
 
@@ -7,87 +8,25 @@ from typing import Annotated
 from uuid import UUID
 
 from fastapi import APIRouter, Path, Query, Request, Response
-from pydantic import BaseModel, Field
 
 from backend.api.deps import ViewerDep
-from backend.api.documents import PageWarningOut
 from backend.viewer import service
+from backend.viewer.pdf_pages import PageHighlights
+from backend.viewer.service import BlockWindow, Outline
 
-MAX_HIGHLIGHT_WORDS = 50
-MAX_WORD_CHARS = 100
 router = APIRouter(prefix="/api/documents", tags=["viewer"])
 
 MAX_PASSAGE_CHARS = 4000  # a query string; the whole cited passage goes by `block` instead
+MAX_HIGHLIGHT_WORDS = 50  # a search's words boxed on a page
+MAX_WORD_CHARS = 100
 
 
-class SectionOut(BaseModel):
-    title: str
-    block_id: str
-    ordinal: int
-    page: int | None
+@router.get("/{document_id}/outline", response_model=Outline)
+def document_outline(document_id: UUID, viewer: ViewerDep) -> Outline:
+    return viewer.outline(document_id)
 
 
-class OutlineOut(BaseModel):
-    id: str
-    filename: str
-    kind: str | None
-    status: str
-    pages: int | None = Field(description="PDF pages, slides or a workbook's sheets; null for formats without them")
-    language: str | None = Field(None, description="The language it was read in, where the reading decided one "
-                                                   "(a recording's speech: en, de)")
-    blocks: int
-    sections: list[SectionOut]
-    page_warnings: list[PageWarningOut] = Field(
-        [], description="Pages that could not be read reliably: shown as images, their text left out")
-
-
-class TableOut(BaseModel):
-    sheet: str | None
-    header: list[str]
-    rows: list[list[str]]
-
-
-class ViewerBlockOut(BaseModel):
-    id: str
-    ordinal: int
-    page: int | None
-    section: str | None
-    kind: str
-    text: str
-    table: TableOut | None = Field(description="Cells of a table block (sheet, CSV or DOCX table rows)")
-
-
-class BlockWindowOut(BaseModel):
-    blocks: list[ViewerBlockOut]
-    total: int
-    target: str | None = Field(description="The block asked for with `around`, when it is live")
-    has_before: bool
-    has_after: bool
-    notice: str | None = None
-
-
-class RectOut(BaseModel):
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-
-
-class HighlightsOut(BaseModel):
-    page: int
-    width: float
-    height: float
-    rects: list[RectOut]
-    matched_words: int
-    passage_words: int
-
-
-@router.get("/{document_id}/outline", response_model=OutlineOut)
-def document_outline(document_id: UUID, viewer: ViewerDep) -> OutlineOut:
-    return OutlineOut.model_validate(viewer.outline(document_id), from_attributes=True)
-
-
-@router.get("/{document_id}/blocks", response_model=BlockWindowOut)
+@router.get("/{document_id}/blocks", response_model=BlockWindow)
 def document_blocks(
     document_id: UUID,
     viewer: ViewerDep,
@@ -96,14 +35,14 @@ def document_blocks(
     start: Annotated[int, Query(ge=0, le=100_000_000,
                                 description="First ordinal, when neither page nor around is given")] = 0,
     limit: Annotated[int, Query(ge=1, le=service.MAX_BLOCKS)] = 60,
-) -> BlockWindowOut:
+) -> BlockWindow:
     if page is not None:
         window = viewer.blocks_on_page(document_id, page)
     elif around is not None:
         window = viewer.blocks_around(document_id, around, limit)
     else:
         window = viewer.blocks_from(document_id, start, limit)
-    return BlockWindowOut.model_validate(window, from_attributes=True)
+    return window
 
 
 @router.get("/{document_id}/pages/{page}.png", response_class=Response,
@@ -121,7 +60,7 @@ def document_page_image(
     return Response(png, media_type="image/png", headers=headers)
 
 
-@router.get("/{document_id}/pages/{page}/highlights", response_model=HighlightsOut)
+@router.get("/{document_id}/pages/{page}/highlights", response_model=PageHighlights)
 def document_page_highlights(
     document_id: UUID, page: Annotated[int, Path(ge=1)], viewer: ViewerDep,
     block: Annotated[UUID | None, Query(description="Highlight this block's text (a cited passage)")] = None,
@@ -129,10 +68,8 @@ def document_page_highlights(
                                    description="Or highlight this text")] = None,
     words: Annotated[list[str] | None, Query(max_length=MAX_HIGHLIGHT_WORDS,
                                              description="Or box every word beginning with one of these")] = None,
-) -> HighlightsOut:
+) -> PageHighlights:
     """Boxes (in PDF points, origin top left) of the passage's words on the page, or of a search's words."""
     if words and block is None and q is None:
-        found = viewer.page_word_highlights(document_id, page, [w[:MAX_WORD_CHARS] for w in words])
-        return HighlightsOut.model_validate(found, from_attributes=True)
-    found = viewer.page_highlights(document_id, page, block=block, text=q)
-    return HighlightsOut.model_validate(found, from_attributes=True)
+        return viewer.page_word_highlights(document_id, page, [w[:MAX_WORD_CHARS] for w in words])
+    return viewer.page_highlights(document_id, page, block=block, text=q)

@@ -5,11 +5,12 @@ heartbeat, notice being fenced; the watching of the others is `takeover.py`.
   advisory lock named after its id on a connection it keeps open. A second live process with the same id
   cannot take it and refuses to start; a crashed one releases it with its connection, so its restart is
   never blocked. **Register** (after the migrations) writes the process's row.
-- **Heartbeat**: a thread of its own does nothing but refresh `last_seen` every `QUIRE_HEARTBEAT_S` on
-  that same connection, and touch `<data dir>/heartbeat.json` (the container health check reads it). It
-  needs no pool connection, no DBOS call and no model, so a busy process still beats: only a process that
-  is stopped (SIGSTOP, a frozen VM), cut off from the database, or starved of the CPU for whole minutes
-  falls silent. "Silent" means exactly that its beat stopped reaching the database.
+- **Heartbeat**: a thread of its own does nothing but refresh `last_seen` every `Settings.heartbeat_s` (a
+  twelfth of `QUIRE_TAKEOVER_AFTER_S`) on that same connection, and touch `<data dir>/heartbeat.json` (the
+  container health check reads it). It needs no pool connection, no DBOS call and no model, so a busy
+  process still beats: only a process that is stopped (SIGSTOP, a frozen VM), cut off from the database,
+  or starved of the CPU for whole minutes falls silent. "Silent" means exactly that its beat stopped
+  reaching the database.
 - **Fenced**: a live process may fence a process that stayed silent past the fence bound while its
   session stayed open (`takeover.py`). Every session of the fenced instance is ended, and every new
   connection it opens is refused by the guard (`guard_connection`, `guard_system_database`), which checks

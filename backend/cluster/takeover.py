@@ -1,6 +1,6 @@
 """Watching the other processes: report this one's work, take over the dead, fence the hung.
 
-Every `QUIRE_HEARTBEAT_S` a thread (apart from the heartbeat, so a slow takeover or a slow DBOS query
+Every `Settings.heartbeat_s` a thread (apart from the heartbeat, so a slow takeover or a slow DBOS query
 never delays a beat) reports what this process is doing and looks for processes silent for longer than
 `QUIRE_TAKEOVER_AFTER_S` — only once it has itself beaten without a gap for a whole takeover window
 (after a database outage every process's beats stopped, and a living process's lock is free until its

@@ -1,5 +1,6 @@
 """What an ingestion run is doing: DBOS's status and step list plus our fine-grained progress,
-as one snapshot (`GET /api/ingest/{id}`) or as an NDJSON stream of snapshots until the run ends."""
+as one snapshot (`GET /api/ingest/{id}`) or as an NDJSON stream of snapshots until the run ends. The
+records here are what the API answers, declared once."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from typing import Literal, TypedDict
+from typing import Literal
 
 from dbos import DBOS
 from starlette.concurrency import run_in_threadpool
+from typing_extensions import TypedDict
 
 from backend.errors import NotFound
 from backend.ingest.validate import read_as
@@ -36,7 +38,7 @@ DocumentStepName = Literal["read", "store", "embed"]
 _STEP_NAMES: dict[str, DocumentStepName] = {"extract": "read", "store": "store", "embed": "embed"}
 
 
-class StepInfo(TypedDict):
+class RunStep(TypedDict):
     name: str
     status: StepStatus
     started_at: str | None
@@ -44,6 +46,8 @@ class StepInfo(TypedDict):
 
 
 class DocumentStep(TypedDict):
+    """One of a document's steps: read (extract and chunk), store, embed (all its batches)."""
+
     name: DocumentStepName
     status: StepStatus
     started_at: str
@@ -53,17 +57,17 @@ class DocumentStep(TypedDict):
     parts: int  # embedding batches; 1 for read and store
 
 
-class Counts(TypedDict):
+class Progress(TypedDict):
     done: int
     total: int
     detail: str
 
 
-class PhaseCounts(Counts):
+class RunProgress(Progress):
     phase: store.RunPhase
 
 
-class DocumentProgress(TypedDict):
+class RunDocument(TypedDict):
     """One document of a run as the snapshot shows it (its item; `status` is the item's state)."""
 
     id: str
@@ -75,25 +79,25 @@ class DocumentProgress(TypedDict):
     warnings: list[str]
     page_warnings: list[PageWarningRow]
     read_as: str | None  # set when the content, not the name, decided the kind (validate.read_as)
-    progress: Counts
+    progress: Progress
     pages: int | None
     blocks: int | None
     embedded: int | None
     steps: list[DocumentStep]
 
 
-class Snapshot(TypedDict):
+class RunSnapshot(TypedDict):
     workflow_id: str
     status: str  # DBOS's workflow status
     source: str
     created_at: str
-    documents: list[DocumentProgress]
-    steps: list[StepInfo]
-    executions: dict[str, int]
-    progress: PhaseCounts
+    documents: list[RunDocument]
+    steps: list[RunStep]
+    executions: dict[str, int]  # how many times each step started (more than once = resumed)
+    progress: RunProgress
 
 
-class RunInfo(TypedDict):
+class RunSummary(TypedDict):
     """A run in the list of recent runs."""
 
     workflow_id: str
@@ -112,8 +116,8 @@ def _iso(epoch_ms: int | None) -> str | None:
     return datetime.fromtimestamp(epoch_ms / 1000, UTC).isoformat() if epoch_ms else None
 
 
-def _steps(workflow_id: str) -> list[StepInfo]:
-    steps: list[StepInfo] = []
+def _steps(workflow_id: str) -> list[RunStep]:
+    steps: list[RunStep] = []
     for step in DBOS.list_workflow_steps(workflow_id) or []:
         finished = step.get("completed_at_epoch_ms")
         status: StepStatus = "error" if step.get("error") is not None else ("finished" if finished else "running")
@@ -142,7 +146,7 @@ def _document_steps(rows: list[store.DocumentStepRow]) -> dict[str, list[Documen
     return steps
 
 
-def _document(item: store.IngestItemRow, steps: list[DocumentStep]) -> DocumentProgress:
+def _document(item: store.IngestItemRow, steps: list[DocumentStep]) -> RunDocument:
     return {
         "id": item["document_id"],
         "filename": item["filename"],
@@ -161,7 +165,7 @@ def _document(item: store.IngestItemRow, steps: list[DocumentStep]) -> DocumentP
     }
 
 
-def run_snapshot(db: Database, workflow_id: str) -> Snapshot:
+def run_snapshot(db: Database, workflow_id: str) -> RunSnapshot:
     run = store.run_row(db, workflow_id)
     if run is None:
         raise NotFound("Ingestion run", workflow_id)
@@ -180,12 +184,12 @@ def run_snapshot(db: Database, workflow_id: str) -> Snapshot:
     }
 
 
-def list_runs(db: Database, limit: int) -> list[RunInfo]:
+def list_runs(db: Database, limit: int) -> list[RunSummary]:
     runs = store.recent_runs(db, limit)
     statuses = {s.workflow_id: s.status for s in DBOS.list_workflows(
         workflow_ids=[r["workflow_id"] for r in runs], load_input=False, load_output=False)} if runs else {}
     return [
-        RunInfo(workflow_id=run["workflow_id"], source=run["source"],
+        RunSummary(workflow_id=run["workflow_id"], source=run["source"],
                 status=statuses.get(run["workflow_id"], "ENQUEUED"), phase=run["phase"], done=run["done"],
                 total=run["total"], detail=run["detail"], documents=run["documents"],
                 created_at=run["created_at"].isoformat(), updated_at=run["updated_at"].isoformat())

@@ -65,9 +65,9 @@ class RecordingSteps:
         item = store.load_item(self.db, workflow_id, document_id)
         if item is None or not store.item_is_current(item):
             return {"ok": False, "reason": "superseded"}
-        size = self.settings.chunk_size
+        size = self.settings.tuning.chunk_size
         units = passages(staging.staged_segments(self.db, workflow_id, document_id), size)
-        chunks = iter_chunks(units, size, self.settings.chunk_overlap)
+        chunks = iter_chunks(units, size, self.settings.tuning.chunk_overlap)
         staged = staging.stage_chunks(self.db, workflow_id, document_id, chunks, batch_rows=BATCH_ROWS,
                                       stopped=lambda: self.reader.no_longer_wanted(workflow_id, document_id))
         if staged is None:

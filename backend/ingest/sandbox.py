@@ -52,11 +52,6 @@ class Limits:
     max_page_pixels: int = 25_000_000
     max_chars: int = 20_000_000
 
-    @classmethod
-    def from_settings(cls, settings: Settings) -> Limits:
-        return cls(memory_mb=settings.extract_memory_mb, cpu_s=settings.extract_cpu_s,
-                   max_page_pixels=settings.ocr_max_page_megapixels * 1_000_000, max_chars=settings.extract_max_chars)
-
 
 class SandboxPool(ProcessPool):
     """The extraction workers; `run` raises ExtractionError (`too_large` for a broken limit) or
@@ -115,5 +110,5 @@ def shared_pool(workers: int, limits: Limits) -> SandboxPool:
 
 
 def pool_for(settings: Settings) -> SandboxPool:
-    """The shared pool, sized and limited as `settings` say."""
-    return shared_pool(settings.extract_workers, Limits.from_settings(settings))
+    """The shared pool, with as many workers as `settings` say, each under the limits above."""
+    return shared_pool(settings.tuning.extract_workers, Limits())

@@ -155,7 +155,7 @@ class IngestSteps:
         if isinstance(result, str):
             return {"ok": False, "reason": result}
         # Chunks are cut and staged a batch at a time: a long document's chunks never sit in memory at once.
-        chunks = iter_chunks(result.units, self.settings.chunk_size, self.settings.chunk_overlap)
+        chunks = iter_chunks(result.units, self.settings.tuning.chunk_size, self.settings.tuning.chunk_overlap)
         staged = staging.stage_chunks(db, workflow_id, document_id, chunks, batch_rows=BATCH_ROWS,
                                       stopped=lambda: self.reader.no_longer_wanted(workflow_id, document_id))
         if staged is None:

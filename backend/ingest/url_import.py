@@ -28,6 +28,8 @@ from backend.store.db import Database
 
 Resolver = Callable[[str, int], list[str]]
 MAX_REDIRECTS = 5
+MAX_IMPORT_BYTES = 10 * 1024 * 1024  # the largest page (or file) an import downloads
+IMPORT_TIMEOUT_S = 20.0  # the whole import, redirects included
 _SPECIAL_NETS = [ipaddress.ip_network(n) for n in ("100.64.0.0/10", "64:ff9b::/96", "64:ff9b:1::/48", "2001::/23")]
 
 
@@ -193,7 +195,8 @@ def filename_for(page: FetchedPage, title: str | None) -> str:
 class UrlImporter:
     """Imports URLs into the vault through `uploads`, under the fetch limits (size, time, private addresses)."""
 
-    def __init__(self, uploads: Uploads, *, max_bytes: int, timeout_s: float, allow_private: bool) -> None:
+    def __init__(self, uploads: Uploads, *, allow_private: bool, max_bytes: int = MAX_IMPORT_BYTES,
+                 timeout_s: float = IMPORT_TIMEOUT_S) -> None:
         self.uploads = uploads
         self.max_bytes = max_bytes
         self.timeout_s = timeout_s

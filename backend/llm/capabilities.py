@@ -36,11 +36,6 @@ class ModelFacts:
                        thinking=self.thinking and capability != "thinking",
                        vision=self.vision and capability != "vision")
 
-    def payload(self) -> dict[str, Any]:
-        """As the chat stream's `model` line and the stored answer carry it."""
-        return {"name": self.name, "context_length": self.context_length, "tools": self.tools,
-                "thinking": self.thinking, "vision": self.vision}
-
 
 def facts_from_show(name: str, capabilities: list[str] | None, model_info: Mapping[str, Any] | None) -> ModelFacts:
     """Facts from `/api/show`'s `capabilities` and `model_info`."""

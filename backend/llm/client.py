@@ -83,8 +83,12 @@ def _model_present(model: str, available: Sequence[str]) -> bool:
     return any(name in (model, wanted) for name in available)
 
 
+# The longest one request to the model server may take: long enough for a slow CPU to answer a long prompt.
+MODEL_TIMEOUT_S = 120.0
+
+
 class LLMClient:
-    def __init__(self, host: str, chat_model: str, embed_model: str, timeout_s: float) -> None:
+    def __init__(self, host: str, chat_model: str, embed_model: str, timeout_s: float = MODEL_TIMEOUT_S) -> None:
         self.host = host
         self.chat_model = chat_model
         self.embed_model = embed_model

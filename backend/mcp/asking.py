@@ -17,19 +17,14 @@ import orjson
 from pydantic import BaseModel
 
 from backend.agent.chat import ChatInput, prepare_chat, run_chat
+from backend.agent.citations import PassageRef
 from backend.agent.context import ChatServices
 from backend.agent.stream import EventChannel
 from backend.errors import QuireError
 
 
-class Citation(BaseModel):
+class Citation(PassageRef):
     n: int
-    block_id: str
-    document_id: str
-    filename: str
-    page: int | None
-    section: str | None
-    snippet: str
 
 
 class Answer(BaseModel):

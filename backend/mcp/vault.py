@@ -8,13 +8,14 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
+from backend.agent.citations import PassageRef
 from backend.errors import NotFound, QuireError
 from backend.ingest.library import Library, LibraryDocument
 from backend.retrieval.scope import resolve_scope, search_query
 from backend.retrieval.service import SearchService
-from backend.retrieval.types import SearchMode
+from backend.retrieval.types import Location, SearchMode
 from backend.store import blocks as block_store
 from backend.store.db import Database
 from backend.store.kinds import DocKind, DocumentStatus
@@ -24,25 +25,12 @@ MAX_READ_CHARS = 20_000
 PASSAGE_CONTEXT = 3  # neighbouring passages a read_passage may add on each side
 
 
-class Place(BaseModel):
-    """Another place in a passage's document holding the same text."""
-
-    block_id: str
-    page: int | None
-    section: str | None
-
-
-class Passage(BaseModel):
+class Passage(PassageRef):
     """One passage (block) of a document: the unit search finds and citations point at."""
 
-    block_id: str
-    document_id: str
-    filename: str
-    page: int | None
-    section: str | None
-    snippet: str
     score: float
-    also_at: list[Place] = []  # the document repeats this text there too: one result for all its places
+    # The document repeats this text there too: one result for all its places.
+    also_at: list[Location] = Field(default_factory=list)
 
 
 class SearchResult(BaseModel):
@@ -125,7 +113,7 @@ def search(db: Database, index: SearchService, query: str, k: int, document_ids:
     result = index.search(text, k, scope=scope, mode=mode)
     passages = [Passage(block_id=h.block_id, document_id=h.document_id, filename=h.filename, page=h.page,
                         section=h.section, snippet=h.snippet, score=round(h.score, 6),
-                        also_at=[Place(block_id=a.block_id, page=a.page, section=a.section) for a in h.also_at])
+                        also_at=list(h.also_at))
                 for h in result.hits]
     return SearchResult(query=text, mode=mode, passages=passages, notice=result.notice)
 

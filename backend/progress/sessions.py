@@ -1,6 +1,6 @@
 """Study sessions, derived from activity events (never stored, so they follow the current settings).
 
-Events closer together than the idle gap (`QUIRE_STUDY_IDLE_GAP_S`, 900 s by default) belong to one
+Events closer together than the idle gap (`Rules.idle_gap_s`, 900 s) belong to one
 session; a longer gap starts a new one. A session's active time runs from its first event to its last
 plus a minimum credit for that last event (60 s), so a one-question session counts one minute, not zero.
 Per activity, each event is credited the time until the next event of its session (the last one the
@@ -42,7 +42,7 @@ class Rules:
 
 
 def rules_for(settings: Settings) -> Rules:
-    return Rules(idle_gap_s=settings.study_idle_gap_s, zone=settings.zone)
+    return Rules(zone=settings.zone)
 
 
 @dataclass(frozen=True)

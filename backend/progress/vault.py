@@ -47,20 +47,20 @@ class IndexOut(BaseModel):
     memory_bytes: int
 
 
-class Location(BaseModel):
+class StorageLocation(BaseModel):
     path: str | None
     bytes: int | None = None
 
 
-class DatabaseLocation(Location):
+class DatabaseLocation(StorageLocation):
     embedded: bool  # the bundled Postgres (data under `path`) rather than DATABASE_URL
 
 
 class StorageOut(BaseModel):
-    data_dir: Location
-    docs_dir: Location
+    data_dir: StorageLocation
+    docs_dir: StorageLocation
     database: DatabaseLocation
-    prompts_dir: Location
+    prompts_dir: StorageLocation
 
 
 class OllamaOut(BaseModel):

@@ -10,11 +10,12 @@ caller's analyser.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, TypedDict, cast
+from typing import Any
 
 import numpy as np
+from typing_extensions import TypedDict
 
-from backend.store.db import Database, one
+from backend.store.db import Database, one, rows_as
 
 _LIVE_BLOCKS = """
     SELECT b.id::text AS id, b.document_id::text AS document_id, d.filename, d.category, b.ordinal, b.page,
@@ -68,7 +69,7 @@ def live_block_copies(db: Database, block_ids: Sequence[str]) -> list[BlockCopyR
     document holding the very same text (migration 0020's index), in reading order: one round trip per
     batch of hits, an index lookup per hit and one per hit's text."""
     with db.connection() as conn:
-        return cast(list[BlockCopyRow], conn.execute(
+        return rows_as(BlockCopyRow, conn.execute(
             "SELECT h.id::text AS hit, c.id::text AS id, c.document_id::text AS document_id, d.filename,"
             " c.ordinal, c.page, c.section, c.kind, c.text, c.page_label, d.kind AS document_kind"
             " FROM blocks h JOIN documents d ON d.id = h.document_id"

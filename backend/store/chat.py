@@ -8,15 +8,16 @@ Functions that take a `conn` are meant to be composed inside one `turn_transacti
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, TypedDict, cast
+from typing import Any, Literal
 
 from psycopg.types.json import Jsonb
+from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Cursor, Database
+from backend.store.db import Connection, Cursor, Database, row_as, rows_as
 
 _SESSION_COLUMNS = """
     s.id::text AS id, s.title, s.title_is_custom, s.scope, s.created_at, s.updated_at,
@@ -109,9 +110,9 @@ class AnswerUpdate:
     thinking: str | None
     status: MessageStatus
     error: dict[str, Any] | None
-    memory: dict[str, int] | None = None  # the stream's `memory` line; None when the model was not used
+    memory: Mapping[str, object] | None = None  # the stream's `memory` line; None when the model was not used
     grounding: Grounding | None = None  # None: small talk (nothing was searched)
-    model: dict[str, Any] | None = None  # the stream's `model` line
+    model: Mapping[str, object] | None = None  # the stream's `model` line
 
 
 @contextmanager
@@ -152,7 +153,7 @@ def touch_session(conn: Connection, session_id: str, scope: dict[str, Any], titl
 
 def list_sessions(db: Database, limit: int, offset: int) -> list[SessionRow]:
     with db.connection() as conn:
-        return cast(list[SessionRow], conn.execute(
+        return rows_as(SessionRow, conn.execute(
             f"SELECT {_SESSION_COLUMNS} FROM chat_sessions s ORDER BY s.updated_at DESC, s.id LIMIT %s OFFSET %s",  # noqa: S608 - fixed fragment
             (limit, offset),
         ).fetchall())
@@ -160,7 +161,7 @@ def list_sessions(db: Database, limit: int, offset: int) -> list[SessionRow]:
 
 def get_session(db: Database, session_id: str) -> SessionRow | None:
     with db.connection() as conn:
-        return cast(SessionRow | None, conn.execute(
+        return row_as(SessionRow, conn.execute(
             f"SELECT {_SESSION_COLUMNS} FROM chat_sessions s WHERE s.id = %s", (session_id,)).fetchone())  # noqa: S608
 
 
@@ -183,7 +184,7 @@ def delete_session(db: Database, session_id: str) -> bool:
 
 def turn_question(conn: Connection, session_id: str, turn: int) -> QuestionRow | None:
     """The user message of a turn: id, content, model_content and attachments."""
-    return cast(QuestionRow | None, conn.execute(
+    return row_as(QuestionRow, conn.execute(
         "SELECT id::text AS id, content, model_content, attachments FROM chat_messages"
         " WHERE session_id = %s AND turn = %s AND role = 'user'",
         (session_id, turn),
@@ -307,7 +308,7 @@ def _jsonb(value: Any) -> Jsonb | None:
 def session_messages(db: Database, session_id: str) -> list[MessageRow]:
     """The session's messages in conversation order, every column the transcript shows."""
     with db.connection() as conn:
-        return cast(list[MessageRow], conn.execute(
+        return rows_as(MessageRow, conn.execute(
             f"SELECT {_MESSAGE_COLUMNS} FROM chat_messages WHERE session_id = %s"  # noqa: S608
             " ORDER BY turn, seq", (session_id,)).fetchall())
 

@@ -21,11 +21,11 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -35,6 +35,7 @@ from psycopg.rows import DictRow, dict_row
 from psycopg.types.json import set_json_dumps
 from psycopg.types.string import StrBinaryDumper, StrDumper, StrDumperUnknown
 from psycopg_pool import ConnectionPool, PoolTimeout
+from pydantic import TypeAdapter
 
 from backend.store.liveness import CONNECT_TIMEOUT_S, DatabaseUnavailable, Liveness, fails_fast
 
@@ -135,6 +136,41 @@ def configure_connection(conn: psycopg.Connection[Any]) -> None:
     conn.adapters.register_dumper(str, _BinaryTextDumper)
     conn.adapters.register_dumper(str, _UnknownTextDumper)
     set_json_dumps(lambda obj: json.dumps(_without_nul(obj), default=str), context=conn)
+
+
+R = TypeVar("R")
+
+
+_adapters: dict[Any, TypeAdapter[Any]] = {}
+
+
+def _adapter(kind: Any) -> TypeAdapter[Any]:
+    """The validator of a record type, built once (building one costs far more than using it)."""
+    adapter = _adapters.get(kind)
+    if adapter is None:
+        adapter = _adapters[kind] = TypeAdapter(kind)
+    return adapter
+
+
+def rows_as(kind: type[R], rows: Iterable[DictRow]) -> list[R]:
+    """Rows as the record type `kind` (a TypedDict), validated where they enter Quire: a column of another
+    type or a value outside a `Literal` fails here, naming the field, not as a KeyError layers above."""
+    adapter: TypeAdapter[R] = _adapter(kind)
+    return [adapter.validate_python(row) for row in rows]
+
+
+def row_as(kind: type[R], row: DictRow | None) -> R | None:
+    """One row (or none) as `kind`, validated as `rows_as` does."""
+    if row is None:
+        return None
+    adapter: TypeAdapter[R] = _adapter(kind)
+    return adapter.validate_python(row)
+
+
+def one_as(kind: type[R], cursor: Cursor) -> R:
+    """The row of a statement that always returns one, as `kind`."""
+    adapter: TypeAdapter[R] = _adapter(kind)
+    return adapter.validate_python(one(cursor))
 
 
 def one(cursor: Cursor) -> DictRow:

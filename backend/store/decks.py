@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Literal, TypedDict, cast
+from typing import Any, Literal
 
 from psycopg.types.json import Jsonb
+from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Database, one
+from backend.store.db import Connection, Database, one_as, row_as, rows_as
 
 _DECK = """
     SELECT d.id::text AS id, d.title, d.scope, d.purpose, d.created_at,
@@ -95,13 +96,13 @@ def insert_deck(conn: Connection, deck: dict[str, Any], cards: Sequence[dict[str
 
 def list_decks(db: Database, now: datetime) -> list[DeckRow]:
     with db.connection() as conn:
-        return cast(list[DeckRow],
+        return rows_as(DeckRow,
                     conn.execute(f"{_DECK} GROUP BY d.id ORDER BY d.created_at DESC", {"now": now}).fetchall())
 
 
 def get_deck(db: Database, deck_id: str, now: datetime) -> DeckRow | None:
     with db.connection() as conn:
-        return cast(DeckRow | None,
+        return row_as(DeckRow,
                     conn.execute(f"{_DECK} WHERE d.id = %(id)s GROUP BY d.id", {"now": now, "id": deck_id}).fetchone())
 
 
@@ -112,14 +113,14 @@ def delete_deck(db: Database, deck_id: str) -> bool:
 
 def cards(db: Database, deck_id: str) -> list[CardRow]:
     with db.connection() as conn:
-        return cast(list[CardRow], conn.execute(f"{_CARD} WHERE deck_id = %s AND {_LIVE} ORDER BY position",
+        return rows_as(CardRow, conn.execute(f"{_CARD} WHERE deck_id = %s AND {_LIVE} ORDER BY position",
                                                 (deck_id,)).fetchall())
 
 
 def due_cards(db: Database, deck_id: str, now: datetime, limit: int) -> list[CardRow]:
     """Cards due at `now`, most overdue first."""
     with db.connection() as conn:
-        return cast(list[CardRow], conn.execute(
+        return rows_as(CardRow, conn.execute(
             f"{_CARD} WHERE deck_id = %s AND {_LIVE} AND due <= %s ORDER BY due, position LIMIT %s",
             (deck_id, now, limit),
         ).fetchall())
@@ -127,7 +128,7 @@ def due_cards(db: Database, deck_id: str, now: datetime, limit: int) -> list[Car
 
 def get_card(db: Database, deck_id: str, card_id: str) -> CardRow | None:
     with db.connection() as conn:
-        return cast(CardRow | None,
+        return row_as(CardRow,
                     conn.execute(f"{_CARD} WHERE deck_id = %s AND id = %s", (deck_id, card_id)).fetchone())
 
 
@@ -149,14 +150,14 @@ def insert_cards(conn: Connection, deck_id: str, cards: Sequence[dict[str, Any]]
              "sources": Jsonb(card.get("sources", []))},
         )
     ids = [card["id"] for card in cards]
-    return cast(list[CardRow], conn.execute(f"{_CARD} WHERE id = ANY(%s::uuid[]) ORDER BY position",
+    return rows_as(CardRow, conn.execute(f"{_CARD} WHERE id = ANY(%s::uuid[]) ORDER BY position",
                                             (ids,)).fetchall())
 
 
 def note_cards(db: Database, deck_id: str, note_id: str) -> list[CardRow]:
     """The cards of one cloze note (retired ones too: editing the note may bring a deletion back)."""
     with db.connection() as conn:
-        return cast(list[CardRow], conn.execute(f"{_CARD} WHERE deck_id = %s AND note_id = %s ORDER BY cloze_n",
+        return rows_as(CardRow, conn.execute(f"{_CARD} WHERE deck_id = %s AND note_id = %s ORDER BY cloze_n",
                                                 (deck_id, note_id)).fetchall())
 
 
@@ -171,7 +172,7 @@ def update_card(db: Database, deck_id: str, card_id: str, fields: dict[str, Any]
                 f"UPDATE cards SET {sets}, updated_at = now() WHERE deck_id = %(deck)s AND id = %(id)s",  # noqa: S608
                 {**fields, "deck": deck_id, "id": card_id},
             )
-        return cast(CardRow | None,
+        return row_as(CardRow,
                     conn.execute(f"{_CARD} WHERE deck_id = %s AND id = %s", (deck_id, card_id)).fetchone())
 
 
@@ -199,12 +200,12 @@ def save_review(db: Database, card_id: str, before: CardRow, after: dict[str, An
             (card_id, rating, reviewed_at, before["fsrs_state"], before["due"], after["due"],
              after["stability"], after["difficulty"]),
         )
-        return cast(CardRow, one(conn.execute(f"{_CARD} WHERE id = %s", (card_id,))))
+        return one_as(CardRow, conn.execute(f"{_CARD} WHERE id = %s", (card_id,)))
 
 
 def reviews(db: Database, card_id: str) -> list[ReviewRow]:
     with db.connection() as conn:
-        return cast(list[ReviewRow], conn.execute(
+        return rows_as(ReviewRow, conn.execute(
             "SELECT rating, reviewed_at, state_before, due_before, due_after FROM card_reviews"
             " WHERE card_id = %s ORDER BY reviewed_at, id",
             (card_id,),
@@ -215,8 +216,8 @@ def create_deck(db: Database, deck_id: str, title: str, scope: dict[str, Any], n
     """An empty deck the user fills by hand (or with cards made from passages)."""
     with db.connection() as conn:
         conn.execute("INSERT INTO decks (id, title, scope) VALUES (%s, %s, %s)", (deck_id, title, Jsonb(scope)))
-        return cast(DeckRow, one(conn.execute(f"{_DECK} WHERE d.id = %(id)s GROUP BY d.id",
-                                              {"now": now, "id": deck_id})))
+        return one_as(DeckRow, conn.execute(f"{_DECK} WHERE d.id = %(id)s GROUP BY d.id",
+                                              {"now": now, "id": deck_id}))
 
 
 def delete_note_cards(db: Database, deck_id: str, card_ids: Sequence[str]) -> None:

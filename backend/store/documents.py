@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, TypedDict, cast
+from typing import Literal
 from uuid import UUID
 
 import psycopg
+from typing_extensions import TypedDict
 
 from backend.store import originals
-from backend.store.db import Connection, Database
+from backend.store.db import Connection, Database, row_as, rows_as
 from backend.store.kinds import DocKind, DocumentStatus, PageWarningRow
 from backend.store.registration import free_name
 
@@ -87,7 +88,7 @@ def list_documents(
     query = (f"SELECT {_LIST_COLUMNS} FROM documents d {_STATS_JOIN} WHERE {conditions}"  # noqa: S608 - fixed fragments
              f" ORDER BY {order}")
     with db.connection() as conn:
-        return cast(list[DocumentRow], conn.execute(query, params).fetchall())
+        return rows_as(DocumentRow, conn.execute(query, params).fetchall())
 
 
 def get_document(db: Database, document_id: UUID, embed_model: str, *,
@@ -95,7 +96,7 @@ def get_document(db: Database, document_id: UUID, embed_model: str, *,
     visible = "" if with_trashed else " AND d.status <> 'trashed'"
     query = f"SELECT {_LIST_COLUMNS} FROM documents d {_STATS_JOIN} WHERE d.id = %(id)s{visible}"  # noqa: S608
     with db.connection() as conn:
-        return cast(DocumentRow | None, conn.execute(query, {"id": document_id, "embed_model": embed_model}).fetchone())
+        return row_as(DocumentRow, conn.execute(query, {"id": document_id, "embed_model": embed_model}).fetchone())
 
 
 def existing_ids(db: Database, ids: list[UUID]) -> set[str]:
@@ -238,7 +239,7 @@ def empty_trash(db: Database, older_than_days: float | None = None) -> tuple[int
 
 def list_categories(db: Database) -> list[CategoryRow]:
     with db.connection() as conn:
-        return cast(list[CategoryRow], conn.execute(
+        return rows_as(CategoryRow, conn.execute(
             "SELECT category AS name, count(*) AS documents FROM documents"
             " WHERE status <> 'trashed' AND category IS NOT NULL GROUP BY category ORDER BY lower(category)"
         ).fetchall())

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal, TypedDict, cast
+from typing import Any, Literal
 
 from psycopg.types.json import Jsonb
+from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Database
+from backend.store.db import Connection, Database, row_as, rows_as
 
 GuideType = Literal["briefing", "faq", "glossary", "timeline"]
 _GUIDE = ("SELECT id::text AS id, title, guide_type, entries, scope, created_at,"
@@ -34,12 +35,12 @@ def insert(conn: Connection, guide: dict[str, Any]) -> None:
 
 def list_guides(db: Database) -> list[GuideRow]:
     with db.connection() as conn:
-        return cast(list[GuideRow], conn.execute(f"{_GUIDE} ORDER BY created_at DESC").fetchall())
+        return rows_as(GuideRow, conn.execute(f"{_GUIDE} ORDER BY created_at DESC").fetchall())
 
 
 def get(db: Database, guide_id: str) -> GuideRow | None:
     with db.connection() as conn:
-        return cast(GuideRow | None, conn.execute(f"{_GUIDE} WHERE id = %s", (guide_id,)).fetchone())
+        return row_as(GuideRow, conn.execute(f"{_GUIDE} WHERE id = %s", (guide_id,)).fetchone())
 
 
 def delete(db: Database, guide_id: str) -> bool:

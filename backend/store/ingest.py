@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal, TypedDict, Unpack, cast
+from typing import Literal, Unpack
 
 from psycopg.types.json import Jsonb
+from typing_extensions import TypedDict
 
-from backend.store.db import Database
+from backend.store.db import Database, row_as, rows_as
 from backend.store.kinds import DocKind, DocumentStatus, PageWarningRow
 
 # The scan's verdict (`readded` is allowed by the column's CHECK; only runs of older releases hold it).
@@ -123,7 +124,7 @@ class InFlightDocumentRow(TypedDict):
 
 def load_items(db: Database, workflow_id: str) -> list[IngestItemRow]:
     with db.connection() as conn:
-        return cast(list[IngestItemRow], conn.execute(
+        return rows_as(IngestItemRow, conn.execute(
             "SELECT i.*, i.document_id::text AS document_id FROM ingest_items i"
             " WHERE workflow_id = %s ORDER BY position",
             (workflow_id,),
@@ -142,7 +143,7 @@ def load_item(db: Database, workflow_id: str, document_id: str) -> IngestItemWit
             " WHERE i.workflow_id = %s AND i.document_id = %s",
             (workflow_id, document_id),
         ).fetchone()
-    return cast(IngestItemWithDocument | None, row)
+    return row_as(IngestItemWithDocument, row)
 
 
 def record_decisions(db: Database, workflow_id: str, decisions: Sequence[tuple[str, Decision]]) -> None:
@@ -234,13 +235,13 @@ def set_document_status(
 
 def run_row(db: Database, workflow_id: str) -> IngestRunRow | None:
     with db.connection() as conn:
-        return cast(IngestRunRow | None,
+        return row_as(IngestRunRow,
                     conn.execute("SELECT * FROM ingest_runs WHERE workflow_id = %s", (workflow_id,)).fetchone())
 
 
 def recent_runs(db: Database, limit: int) -> list[RunSummaryRow]:
     with db.connection() as conn:
-        return cast(list[RunSummaryRow], conn.execute(
+        return rows_as(RunSummaryRow, conn.execute(
             "SELECT r.workflow_id, r.source, r.phase, r.done, r.total, r.detail, r.created_at, r.updated_at,"
             " count(i.document_id) AS documents FROM ingest_runs r"
             " LEFT JOIN ingest_items i ON i.workflow_id = r.workflow_id"
@@ -278,7 +279,7 @@ def document_step_times(db: Database, workflow_id: str) -> list[DocumentStepRow]
     """Each document's steps in this run, from the step log: first start, last finish once every part
     (an embedding batch) has finished, and how many executions there were (more than parts: resumed)."""
     with db.connection() as conn:
-        return cast(list[DocumentStepRow], conn.execute(
+        return rows_as(DocumentStepRow, conn.execute(
             "SELECT document_id, step, min(started_at) AS started_at,"
             " CASE WHEN count(DISTINCT key) FILTER (WHERE finished_at IS NOT NULL) = count(DISTINCT key)"
             "      THEN max(finished_at) END AS finished_at,"
@@ -302,7 +303,7 @@ def step_run_counts(db: Database, workflow_id: str) -> dict[str, int]:
 
 def documents_in_flight(db: Database) -> list[InFlightDocumentRow]:
     with db.connection() as conn:
-        return cast(list[InFlightDocumentRow], conn.execute(
+        return rows_as(InFlightDocumentRow, conn.execute(
             "SELECT d.id::text AS id, d.last_workflow_id,"
             " EXISTS (SELECT 1 FROM blocks b WHERE b.document_id = d.id AND b.is_live) AS has_live_blocks"
             " FROM documents d WHERE d.status IN ('queued', 'ingesting')"

@@ -1,6 +1,6 @@
 """The closed vocabularies of the documents table, shared by the store, the ingestion pipeline and the
 API models (so they reach the OpenAPI schema and the generated TypeScript types). No imports beyond
-`typing` and the place vocabulary: the extraction sandbox's children import this too.
+`typing`, `typing_extensions` and the place vocabulary: the extraction sandbox's children import this too.
 
 Each kind is a format of backend/ingest/formats/ (one module each, which declares everything else about
 it); a test holds the two in step.
@@ -8,7 +8,9 @@ it); a test holds the two in step.
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal
+
+from typing_extensions import TypedDict  # pydantic validates it on Python 3.11 (API models, rows_as)
 
 from backend.places import PlaceKind
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal, TypedDict, cast
+from typing import Any, Literal
 
 from psycopg.types.json import Jsonb
+from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Database, one
+from backend.store.db import Connection, Database, one, row_as, rows_as
 
 _MINDMAP = """
     SELECT m.id::text AS id, m.title, m.depth, m.tree, m.layout, m.positions, m.scope, m.created_at, m.updated_at,
@@ -42,12 +43,12 @@ def insert_mindmap(conn: Connection, mindmap: dict[str, Any]) -> None:
 
 def list_mindmaps(db: Database) -> list[MindmapRow]:
     with db.connection() as conn:
-        return cast(list[MindmapRow], conn.execute(f"{_MINDMAP} ORDER BY m.created_at DESC").fetchall())
+        return rows_as(MindmapRow, conn.execute(f"{_MINDMAP} ORDER BY m.created_at DESC").fetchall())
 
 
 def get_mindmap(db: Database, mindmap_id: str) -> MindmapRow | None:
     with db.connection() as conn:
-        return cast(MindmapRow | None, conn.execute(f"{_MINDMAP} WHERE m.id = %s", (mindmap_id,)).fetchone())
+        return row_as(MindmapRow, conn.execute(f"{_MINDMAP} WHERE m.id = %s", (mindmap_id,)).fetchone())
 
 
 def delete_mindmap(db: Database, mindmap_id: str) -> bool:

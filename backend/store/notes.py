@@ -3,9 +3,11 @@ those of any Markdown document)."""
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict, cast
+from typing import Literal
 
-from backend.store.db import Database
+from typing_extensions import TypedDict
+
+from backend.store.db import Database, row_as
 
 
 class NoteRow(TypedDict):
@@ -25,6 +27,6 @@ def mark_note(db: Database, document_id: str) -> None:
 def get(db: Database, document_id: str) -> NoteRow | None:
     """The document (a note or not: the caller tells them apart), unless it is in the trash."""
     with db.connection() as conn:
-        return cast(NoteRow | None, conn.execute(
+        return row_as(NoteRow, conn.execute(
             "SELECT id::text AS id, filename, category, source_kind, status, current_version FROM documents"
             " WHERE id = %s AND status <> 'trashed'", (document_id,)).fetchone())

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime
-from typing import Any, TypedDict, cast
+from typing import Any
 
 from psycopg.types.json import Jsonb
+from typing_extensions import TypedDict
 
-from backend.store.db import Database, one
+from backend.store.db import Database, one, one_as, row_as, rows_as
 from backend.store.decks import CARD_COLUMNS, CardRow
 
 
@@ -48,7 +49,7 @@ def insert(db: Database, plan: dict[str, Any]) -> PlanRow:
         conn.execute("INSERT INTO exam_plans (id, title, exam_date, scope, target_retention)"
                      " VALUES (%(id)s, %(title)s, %(exam_date)s, %(scope)s, %(target_retention)s)",
                      {**plan, "scope": Jsonb(plan["scope"])})
-        return cast(PlanRow, one(conn.execute(f"{_PLAN} WHERE id = %s", (plan["id"],))))
+        return one_as(PlanRow, conn.execute(f"{_PLAN} WHERE id = %s", (plan["id"],)))
 
 
 def update(db: Database, plan_id: str, fields: dict[str, Any]) -> PlanRow | None:
@@ -60,17 +61,17 @@ def update(db: Database, plan_id: str, fields: dict[str, Any]) -> PlanRow | None
         if sets:
             conn.execute(f"UPDATE exam_plans SET {sets}, updated_at = now() WHERE id = %(id)s",  # noqa: S608
                          {**fields, "id": plan_id})
-        return cast(PlanRow | None, conn.execute(f"{_PLAN} WHERE id = %s", (plan_id,)).fetchone())
+        return row_as(PlanRow, conn.execute(f"{_PLAN} WHERE id = %s", (plan_id,)).fetchone())
 
 
 def get(db: Database, plan_id: str) -> PlanRow | None:
     with db.connection() as conn:
-        return cast(PlanRow | None, conn.execute(f"{_PLAN} WHERE id = %s", (plan_id,)).fetchone())
+        return row_as(PlanRow, conn.execute(f"{_PLAN} WHERE id = %s", (plan_id,)).fetchone())
 
 
 def list_plans(db: Database) -> list[PlanRow]:
     with db.connection() as conn:
-        return cast(list[PlanRow], conn.execute(f"{_PLAN} ORDER BY exam_date, created_at").fetchall())
+        return rows_as(PlanRow, conn.execute(f"{_PLAN} ORDER BY exam_date, created_at").fetchall())
 
 
 def delete(db: Database, plan_id: str) -> bool:
@@ -81,7 +82,7 @@ def delete(db: Database, plan_id: str) -> bool:
 def scope_cards(db: Database, scope: dict[str, Any]) -> list[CardRow]:
     """The live cards in the plan's scope, in deck order."""
     with db.connection() as conn:
-        return cast(list[CardRow], conn.execute(
+        return rows_as(CardRow, conn.execute(
             f"SELECT {CARD_COLUMNS} FROM cards WHERE id IN (SELECT c.id FROM cards c JOIN decks d ON d.id = c.deck_id"  # noqa: S608
             f" WHERE {_IN_SCOPE}) ORDER BY created_at, position",
             _scope_params(scope),

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TypedDict, cast
 
-from backend.store.db import Database, one
+from typing_extensions import TypedDict
+
+from backend.store.db import Database, one, rows_as
 
 
 class EventRow(TypedDict):
@@ -37,7 +38,7 @@ class AwardRow(TypedDict):
 def events(db: Database, since: datetime | None = None, until: datetime | None = None) -> list[EventRow]:
     """Events in [since, until), oldest first (all of them when unbounded)."""
     with db.connection() as conn:
-        return cast(list[EventRow], conn.execute(
+        return rows_as(EventRow, conn.execute(
             "SELECT id, kind, ref, occurred_at FROM activity_events"
             " WHERE (%(since)s::timestamptz IS NULL OR occurred_at >= %(since)s)"
             " AND (%(until)s::timestamptz IS NULL OR occurred_at < %(until)s) ORDER BY occurred_at, id",
@@ -68,7 +69,7 @@ def session_spans(db: Database, idle_gap_s: int, last_event_s: int) -> list[Span
     """Every study session's start, end, event count and active seconds, computed by Postgres — the
     same rules as `progress.sessions.derive_sessions`, without shipping every event to Python."""
     with db.connection() as conn:
-        return cast(list[SpanRow], conn.execute(_SESSION_SPANS, {"gap": idle_gap_s, "last": last_event_s}).fetchall())
+        return rows_as(SpanRow, conn.execute(_SESSION_SPANS, {"gap": idle_gap_s, "last": last_event_s}).fetchall())
 
 
 def kind_counts(db: Database) -> dict[str, int]:
@@ -96,7 +97,7 @@ def study_facts(db: Database) -> dict[str, int]:
 
 def awards(db: Database) -> dict[str, AwardRow]:
     with db.connection() as conn:
-        rows = cast(list[AwardRow], conn.execute("SELECT code, earned_at, value FROM badge_awards").fetchall())
+        rows = rows_as(AwardRow, conn.execute("SELECT code, earned_at, value FROM badge_awards").fetchall())
     return {row["code"]: row for row in rows}
 
 

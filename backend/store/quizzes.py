@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Literal, TypedDict, cast
+from typing import Any, Literal
 
 from psycopg.types.json import Jsonb
+from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Database, one
+from backend.store.db import Connection, Database, one_as, row_as, rows_as
 
 _SUMMARY = """
     SELECT q.id::text AS id, q.title, q.difficulty, q.types, q.requested_count, q.scope,
@@ -113,17 +114,17 @@ def insert_quiz(conn: Connection, quiz: dict[str, Any], questions: Sequence[dict
 def list_quizzes(db: Database, workshop_id: str | None = None) -> list[QuizRow]:
     where, params = ("WHERE q.workshop_id = %s", (workshop_id,)) if workshop_id else ("", ())
     with db.connection() as conn:
-        return cast(list[QuizRow], conn.execute(f"{_SUMMARY} {where} ORDER BY q.created_at DESC", params).fetchall())
+        return rows_as(QuizRow, conn.execute(f"{_SUMMARY} {where} ORDER BY q.created_at DESC", params).fetchall())
 
 
 def get_quiz(db: Database, quiz_id: str) -> QuizRow | None:
     with db.connection() as conn:
-        return cast(QuizRow | None, conn.execute(f"{_SUMMARY} WHERE q.id = %s", (quiz_id,)).fetchone())
+        return row_as(QuizRow, conn.execute(f"{_SUMMARY} WHERE q.id = %s", (quiz_id,)).fetchone())
 
 
 def questions(db: Database, quiz_id: str) -> list[QuestionRow]:
     with db.connection() as conn:
-        return cast(list[QuestionRow], conn.execute(
+        return rows_as(QuestionRow, conn.execute(
             "SELECT id::text AS id, position, type, question, options, correct_index, explanation, sources"
             " FROM quiz_questions WHERE quiz_id = %s AND retired_at IS NULL ORDER BY position",
             (quiz_id,),
@@ -137,7 +138,7 @@ def delete_quiz(db: Database, quiz_id: str) -> bool:
 
 def open_attempt(db: Database, quiz_id: str) -> AttemptRow | None:
     with db.connection() as conn:
-        return cast(AttemptRow | None, conn.execute(
+        return row_as(AttemptRow, conn.execute(
             f"{_ATTEMPT} WHERE a.quiz_id = %s AND a.finished_at IS NULL ORDER BY a.started_at DESC LIMIT 1",
             (quiz_id,),
         ).fetchone())
@@ -146,24 +147,24 @@ def open_attempt(db: Database, quiz_id: str) -> AttemptRow | None:
 def create_attempt(db: Database, attempt_id: str, quiz_id: str) -> AttemptRow:
     with db.connection() as conn:
         conn.execute("INSERT INTO quiz_attempts (id, quiz_id) VALUES (%s, %s)", (attempt_id, quiz_id))
-        return cast(AttemptRow, one(conn.execute(f"{_ATTEMPT} WHERE a.id = %s", (attempt_id,))))
+        return one_as(AttemptRow, conn.execute(f"{_ATTEMPT} WHERE a.id = %s", (attempt_id,)))
 
 
 def attempts(db: Database, quiz_id: str) -> list[AttemptRow]:
     with db.connection() as conn:
-        return cast(list[AttemptRow],
+        return rows_as(AttemptRow,
                     conn.execute(f"{_ATTEMPT} WHERE a.quiz_id = %s ORDER BY a.started_at DESC", (quiz_id,)).fetchall())
 
 
 def attempt(db: Database, quiz_id: str, attempt_id: str) -> AttemptRow | None:
     with db.connection() as conn:
-        return cast(AttemptRow | None,
+        return row_as(AttemptRow,
                     conn.execute(f"{_ATTEMPT} WHERE a.quiz_id = %s AND a.id = %s", (quiz_id, attempt_id)).fetchone())
 
 
 def answers(db: Database, attempt_ids: Sequence[str]) -> list[AnswerRow]:
     with db.connection() as conn:
-        return cast(list[AnswerRow], conn.execute(
+        return rows_as(AnswerRow, conn.execute(
             "SELECT x.attempt_id::text AS attempt_id, x.question_id::text AS question_id, x.choice_index,"
             " x.correct, x.unsure, x.answered_at, q.correct_index, q.explanation FROM quiz_answers x"
             " JOIN quiz_questions q ON q.id = x.question_id AND q.retired_at IS NULL"

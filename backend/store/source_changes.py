@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Literal, TypedDict, cast
+from typing import Any, Literal
 
 from psycopg.types.json import Jsonb
+from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Database
+from backend.store.db import Connection, Database, rows_as
 
 ItemKind = Literal["card", "question"]
 Decision = Literal["kept", "updated", "retired"]
@@ -50,7 +51,7 @@ class LiveBlockRow(TypedDict):
 def changed_citations(db: Database, limit: int) -> list[ChangedRow]:
     """Citations whose passage is gone from the live version of its document, undecided, oldest item first."""
     with db.connection() as conn:
-        return cast(list[ChangedRow], conn.execute(
+        return rows_as(ChangedRow, conn.execute(
             f"""
             SELECT c.item_kind, c.item_id::text AS item_id, c.parent_id::text AS parent_id,
                    c.source->>'block_id' AS block_id, d.id::text AS document_id, d.filename,
@@ -72,7 +73,7 @@ def changed_citations(db: Database, limit: int) -> list[ChangedRow]:
 
 def live_blocks(db: Database, document_ids: Sequence[str]) -> list[LiveBlockRow]:
     with db.connection() as conn:
-        return cast(list[LiveBlockRow], conn.execute(
+        return rows_as(LiveBlockRow, conn.execute(
             "SELECT id::text AS id, document_id::text AS document_id, ordinal, page, text FROM blocks"
             " WHERE document_id = ANY(%s::uuid[]) AND is_live ORDER BY document_id, ordinal",
             (list(document_ids),),
@@ -143,7 +144,7 @@ def items(db: Database, kind: ItemKind, item_ids: Sequence[str]) -> list[ItemRow
                  " q.correct_index, 'explanation', q.explanation) AS text, q.sources, z.created_at"
                  " FROM quiz_questions q JOIN quizzes z ON z.id = q.quiz_id WHERE q.id = ANY(%s::uuid[])")
     with db.connection() as conn:
-        return cast(list[ItemRow], conn.execute(query, (list(item_ids),)).fetchall())
+        return rows_as(ItemRow, conn.execute(query, (list(item_ids),)).fetchall())
 
 
 def note_siblings(db: Database, note_id: str) -> list[str]:

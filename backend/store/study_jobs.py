@@ -8,12 +8,13 @@ that was not stored, and a half-generated artifact is never visible.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal, TypedDict, cast
+from typing import Any, Literal
 
 from psycopg.types.json import Jsonb
+from typing_extensions import TypedDict
 
 from backend.errors import ErrorCode
-from backend.store.db import Connection, Database, one
+from backend.store.db import Connection, Database, one_as, row_as, rows_as
 
 JobKind = Literal["quiz", "deck", "workshop", "mindmap", "lesson", "recap", "weak_spots", "guide", "optimize"]
 JobState = Literal["queued", "running", "succeeded", "failed"]
@@ -41,7 +42,7 @@ _COLUMNS = "id, kind, request_key, attempt, params, state, result_id::text AS re
 
 def latest_for_key(db: Database, request_key: str) -> StudyJobRow | None:
     with db.connection() as conn:
-        return cast(StudyJobRow | None, conn.execute(
+        return row_as(StudyJobRow, conn.execute(
             f"SELECT {_COLUMNS} FROM study_jobs WHERE request_key = %s ORDER BY attempt DESC LIMIT 1",  # noqa: S608
             (request_key,),
         ).fetchone())
@@ -56,13 +57,13 @@ def insert(db: Database, job_id: str, kind: JobKind, request_key: str, attempt: 
             " ON CONFLICT DO NOTHING",
             (job_id, kind, request_key, attempt, Jsonb(params)),
         )
-        return cast(StudyJobRow, one(conn.execute(f"SELECT {_COLUMNS} FROM study_jobs WHERE id = %s",  # noqa: S608
-                                                 (job_id,))))
+        return one_as(StudyJobRow, conn.execute(f"SELECT {_COLUMNS} FROM study_jobs WHERE id = %s",  # noqa: S608
+                                                 (job_id,)))
 
 
 def recent(db: Database, states: list[str], limit: int) -> list[StudyJobRow]:
     with db.connection() as conn:
-        return cast(list[StudyJobRow], conn.execute(
+        return rows_as(StudyJobRow, conn.execute(
             f"SELECT {_COLUMNS} FROM study_jobs WHERE state = ANY(%s) ORDER BY created_at DESC LIMIT %s",  # noqa: S608
             (states, limit),
         ).fetchall())
@@ -70,7 +71,7 @@ def recent(db: Database, states: list[str], limit: int) -> list[StudyJobRow]:
 
 def get(db: Database, job_id: str) -> StudyJobRow | None:
     with db.connection() as conn:
-        return cast(StudyJobRow | None, conn.execute(f"SELECT {_COLUMNS} FROM study_jobs WHERE id = %s",  # noqa: S608
+        return row_as(StudyJobRow, conn.execute(f"SELECT {_COLUMNS} FROM study_jobs WHERE id = %s",  # noqa: S608
                                                      (job_id,)).fetchone())
 
 

@@ -3,10 +3,11 @@ its section starts (the outline). Every read is bounded by a limit the caller pa
 
 from __future__ import annotations
 
-from typing import Any, TypedDict, cast
 from uuid import UUID
 
-from backend.store.db import Database
+from typing_extensions import TypedDict
+
+from backend.store.db import Database, row_as, rows_as
 
 
 class BlockRow(TypedDict):
@@ -19,6 +20,8 @@ class BlockRow(TypedDict):
 
 
 class SectionRow(TypedDict):
+    """Where a section starts: the outline's entries (the viewer's `Section`)."""
+
     title: str
     block_id: str
     ordinal: int
@@ -53,8 +56,7 @@ def section_starts(db: Database, document_id: UUID, limit: int) -> list[SectionR
         ORDER BY ordinal LIMIT %(limit)s
     """
     with db.connection() as conn:
-        rows: list[Any] = conn.execute(query, {"id": document_id, "limit": limit}).fetchall()
-    return rows
+        return rows_as(SectionRow, conn.execute(query, {"id": document_id, "limit": limit}).fetchall())
 
 
 def block_place(db: Database, document_id: UUID, block_id: UUID) -> BlockPlace | None:
@@ -64,15 +66,14 @@ def block_place(db: Database, document_id: UUID, block_id: UUID) -> BlockPlace |
             "SELECT ordinal, page, is_live FROM blocks WHERE id = %s AND document_id = %s",
             (block_id, document_id),
         ).fetchone()
-    return cast("BlockPlace | None", row)
+    return row_as(BlockPlace, row)
 
 
 def blocks_on_page(db: Database, document_id: UUID, page: int, limit: int) -> list[BlockRow]:
     query = (f"SELECT {_BLOCK_COLUMNS} FROM blocks b WHERE b.document_id = %s AND b.is_live"  # noqa: S608
              " AND b.page = %s ORDER BY b.ordinal LIMIT %s")
     with db.connection() as conn:
-        rows: list[Any] = conn.execute(query, (document_id, page, limit)).fetchall()
-    return rows
+        return rows_as(BlockRow, conn.execute(query, (document_id, page, limit)).fetchall())
 
 
 def blocks_from(db: Database, document_id: UUID, start_ordinal: int, limit: int) -> list[BlockRow]:
@@ -80,8 +81,7 @@ def blocks_from(db: Database, document_id: UUID, start_ordinal: int, limit: int)
     query = (f"SELECT {_BLOCK_COLUMNS} FROM blocks b WHERE b.document_id = %s AND b.is_live"  # noqa: S608
              " AND b.ordinal >= %s ORDER BY b.ordinal LIMIT %s")
     with db.connection() as conn:
-        rows: list[Any] = conn.execute(query, (document_id, start_ordinal, limit)).fetchall()
-    return rows
+        return rows_as(BlockRow, conn.execute(query, (document_id, start_ordinal, limit)).fetchall())
 
 
 def ordinal_before(db: Database, document_id: UUID, ordinal: int, count: int) -> int:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Literal, TypedDict, cast
+from typing import Any, Literal
 
 from psycopg.types.json import Jsonb
+from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Database
+from backend.store.db import Connection, Database, row_as, rows_as
 
 _WORKSHOP = """
     SELECT w.id::text AS id, w.title, w.summary, w.difficulty, w.objectives, w.key_points, w.scope, w.sources,
@@ -77,12 +78,12 @@ def insert_workshop(conn: Connection, workshop: dict[str, Any], lessons: Sequenc
 
 def list_workshops(db: Database) -> list[WorkshopRow]:
     with db.connection() as conn:
-        return cast(list[WorkshopRow], conn.execute(f"{_WORKSHOP} GROUP BY w.id ORDER BY w.created_at DESC").fetchall())
+        return rows_as(WorkshopRow, conn.execute(f"{_WORKSHOP} GROUP BY w.id ORDER BY w.created_at DESC").fetchall())
 
 
 def get_workshop(db: Database, workshop_id: str) -> WorkshopRow | None:
     with db.connection() as conn:
-        return cast(WorkshopRow | None,
+        return row_as(WorkshopRow,
                     conn.execute(f"{_WORKSHOP} WHERE w.id = %s GROUP BY w.id", (workshop_id,)).fetchone())
 
 
@@ -93,13 +94,13 @@ def delete_workshop(db: Database, workshop_id: str) -> bool:
 
 def lessons(db: Database, workshop_id: str) -> list[LessonRow]:
     with db.connection() as conn:
-        return cast(list[LessonRow],
+        return rows_as(LessonRow,
                     conn.execute(f"{_LESSON} WHERE workshop_id = %s ORDER BY n", (workshop_id,)).fetchall())
 
 
 def lesson(db: Database, workshop_id: str, n: int) -> LessonRow | None:
     with db.connection() as conn:
-        return cast(LessonRow | None,
+        return row_as(LessonRow,
                     conn.execute(f"{_LESSON} WHERE workshop_id = %s AND n = %s", (workshop_id, n)).fetchone())
 
 

@@ -7,17 +7,17 @@ view, and a segfault would take the server down. So it runs in the same sandbox 
 (backend/sandbox.py: a forkserver child capping its own address space and CPU time, a fresh child after
 any broken limit, a stuck child replaced), with a separate pool and tighter limits:
 
-- **Its own pool** (`QUIRE_VIEWER_WORKERS`, 1 by default): ingesting a scanned book keeps every
+- **Its own pool** (`VIEWER_WORKERS`, one worker): ingesting a scanned book keeps every
   extraction worker busy for minutes, and a person opening a page must not wait behind that. One worker
   suffices for interactive viewing (a page takes 30–350 ms to draw; the image and its passage boxes are
   two quick jobs) and costs one idle process (about 100 MB resident) per Quire process; a hostile page
   holds it for at most its CPU limit, after which the next page is drawn.
-- **Limits fit for a page, not a book**: `QUIRE_VIEWER_CPU_S` (5 s: a normal page needs well under
+- **Limits fit for a page, not a book** (`VIEWER_LIMITS`): CPU (5 s: a normal page needs well under
   0.5 s; the CPU limit is counted in whole seconds; it also bounds how long a hostile page keeps others
-  waiting) and `QUIRE_VIEWER_MEMORY_MB` (512 MB: a 4-megapixel image, the decoded images of a 600 dpi
-  scan, and PyMuPDF; 256 MB draws the corpus pages but leaves no room for a large scan). No wall-clock
-  limit: on a busy machine a page takes longer to draw, and is drawn; refusing it as "too complex" (and
-  remembering the refusal) would blame the page for the machine's load.
+  waiting) and memory (512 MB: a 4-megapixel image, the decoded images of a 600 dpi scan, and PyMuPDF;
+  256 MB draws the corpus pages but leaves no room for a large scan). No wall-clock limit: on a busy
+  machine a page takes longer to draw, and is drawn; refusing it as "too complex" (and remembering the
+  refusal) would blame the page for the machine's load.
 
 A page over a limit answers 422 `page_too_complex`; that refusal is remembered for the file version, so
 the same page does not occupy the worker again (see backend/viewer/page_cache.py). Each Quire process has
@@ -29,7 +29,6 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from backend.config import Settings
 from backend.errors import QuireError
 from backend.sandbox import JobCrashed, LimitBroken, ProcessLimits, ProcessPool, preload
 from backend.viewer import pdf_pages
@@ -53,26 +52,24 @@ class _Shared:
     lock = threading.Lock()
 
 
-def limits_for(settings: Settings) -> ProcessLimits:
-    return ProcessLimits(memory_mb=settings.viewer_memory_mb, cpu_s=settings.viewer_cpu_s)
+# What drawing one page (or locating a passage on it) may use, in one worker of its own pool: beyond these
+# a page answers 422 page_too_complex. One worker: the viewer draws a page at a time per process.
+VIEWER_WORKERS = 1
+VIEWER_LIMITS = ProcessLimits(memory_mb=512, cpu_s=5)
 
 
-def viewer_pool(settings: Settings) -> ProcessPool:
-    """The process's viewer pool, made on first use, sized and limited as `settings` say."""
-    limits = limits_for(settings)
+def viewer_pool() -> ProcessPool:
+    """The process's viewer pool, made on first use."""
     with _Shared.lock:
-        current = _Shared.pool
-        if current is None or current.process_limits != limits or current.size != settings.viewer_workers:
-            if current is not None:
-                current.close()
-            current = _Shared.pool = ProcessPool(settings.viewer_workers, limits, name="quire-viewer")
-        return current
+        if _Shared.pool is None:
+            _Shared.pool = ProcessPool(VIEWER_WORKERS, VIEWER_LIMITS, name="quire-viewer")
+        return _Shared.pool
 
 
-def run_page_job(settings: Settings, job: Any, path: str, page: int, *args: Any) -> Any:
+def run_page_job(job: Any, path: str, page: int, *args: Any) -> Any:
     """`job(path, page, *args)` in a viewer worker; its refusals and broken limits as QuireErrors."""
     try:
-        return viewer_pool(settings).run(job, (path, page, *args))
+        return viewer_pool().run(job, (path, page, *args))
     except pdf_pages.PageError as exc:
         raise QuireError(exc.code, exc.message, _STATUS.get(exc.code, 422)) from None
     except LimitBroken as exc:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 from uuid import UUID
 
-from backend.config import Settings
+from pydantic import Field
+
 from backend.errors import QuireError
 from backend.ingest.library import Library
 from backend.store import page_words
@@ -27,12 +29,8 @@ MAX_BLOCKS = 200
 MAX_BLOCKS_PER_PAGE = 200
 
 
-@dataclass(frozen=True)
-class Section:
-    title: str
-    block_id: str
-    ordinal: int
-    page: int | None
+# The viewer's records, declared once: the API answers them as they are (backend/api/viewer.py).
+Section = store.SectionRow
 
 
 @dataclass(frozen=True)
@@ -41,29 +39,27 @@ class Outline:
     filename: str
     kind: str | None
     status: str
-    pages: int | None
-    language: str | None
+    pages: Annotated[int | None, Field(description="PDF pages, slides or a workbook's sheets; null for formats "
+                                                   "without them")]
+    language: Annotated[str | None, Field(description="The language it was read in, where the reading decided one "
+                                                      "(a recording's speech: en, de)")]
     blocks: int
     sections: list[Section]
-    page_warnings: list[PageWarningRow]
+    page_warnings: Annotated[list[PageWarningRow], Field(description="Pages that could not be read reliably: shown "
+                                                                     "as images, their text left out")]
 
 
-@dataclass(frozen=True)
-class ViewerBlock:
-    id: str
-    ordinal: int
-    page: int | None
-    section: str | None
-    kind: str
-    text: str
-    table: TableRows | None
+class ViewerBlock(store.BlockRow):
+    """A live block as the viewer shows it: its row, and a table block's cells."""
+
+    table: Annotated[TableRows | None, Field(description="Cells of a table block (sheet, CSV or DOCX table rows)")]
 
 
 @dataclass(frozen=True)
 class BlockWindow:
     blocks: list[ViewerBlock]
     total: int
-    target: str | None
+    target: Annotated[str | None, Field(description="The block asked for with `around`, when it is live")]
     has_before: bool
     has_after: bool
     notice: str | None = None
@@ -71,17 +67,15 @@ class BlockWindow:
 
 def _block(row: store.BlockRow) -> ViewerBlock:
     table = parse_table(row["text"]) if row["kind"] in TABLE_KINDS else None
-    return ViewerBlock(**row, table=table)
+    return {**row, "table": table}
 
 
 class Viewer:
-    """The viewer's reads over the database, the library (documents and their originals) and the settings
-    that limit its page workers."""
+    """The viewer's reads over the database and the library (documents and their originals)."""
 
-    def __init__(self, db: Database, library: Library, settings: Settings) -> None:
+    def __init__(self, db: Database, library: Library) -> None:
         self.db = db
         self.library = library
-        self.settings = settings
 
     def original_path(self, document_id: UUID) -> Path:
         """The local path of the document's original file (the one place the viewer asks where it lives)."""
@@ -89,7 +83,7 @@ class Viewer:
 
     def outline(self, document_id: UUID) -> Outline:
         document = self.library.get_document(document_id)
-        sections = [Section(**row) for row in store.section_starts(self.db, document_id, MAX_SECTIONS)]
+        sections = store.section_starts(self.db, document_id, MAX_SECTIONS)
         return Outline(id=document["id"], filename=document["filename"], kind=document["kind"],
                        status=document["status"], pages=document["pages"], language=document["language"],
                        blocks=document["blocks"], sections=sections, page_warnings=document["page_warnings"])
@@ -155,7 +149,7 @@ class Viewer:
         if (reason := PAGES.refusal(sha256, page)) is not None:
             raise page_workers.PageTooComplex(page, reason)
         try:
-            png = page_workers.run_page_job(self.settings, pdf_pages.render_job, str(path), page, scale, filetype)
+            png = page_workers.run_page_job(pdf_pages.render_job, str(path), page, scale, filetype)
         except page_workers.PageTooComplex as exc:
             PAGES.keep_refusal(sha256, page, exc.details["reason"])
             raise
@@ -173,16 +167,16 @@ class Viewer:
             raise QuireError("missing_passage", "Say which passage to find: `block` or `q`.", 422)
         path, _, filetype = self._require_page(document_id, page)
         ocr_words = page_words.live_page_words(self.db, document_id, page)
-        found: pdf_pages.PageHighlights = page_workers.run_page_job(self.settings, pdf_pages.passage_job, str(path),
-                                                                    page, text, filetype, ocr_words)
+        found: pdf_pages.PageHighlights = page_workers.run_page_job(pdf_pages.passage_job, str(path), page, text,
+                                                                     filetype, ocr_words)
         return found
 
     def page_word_highlights(self, document_id: UUID, page: int, words: list[str]) -> pdf_pages.PageHighlights:
         """Where each of a search's words stands on the page."""
         path, _, filetype = self._require_page(document_id, page)
         ocr_words = page_words.live_page_words(self.db, document_id, page)
-        found: pdf_pages.PageHighlights = page_workers.run_page_job(self.settings, pdf_pages.words_job, str(path),
-                                                                    page, words, filetype, ocr_words)
+        found: pdf_pages.PageHighlights = page_workers.run_page_job(pdf_pages.words_job, str(path), page, words,
+                                                                     filetype, ocr_words)
         return found
 
     def document_sha(self, document_id: UUID) -> str:

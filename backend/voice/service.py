@@ -15,4 +15,4 @@ def _transcriber(model: str, max_seconds: float, languages: tuple[str, ...]) -> 
 
 
 def transcriber(settings: Settings) -> Transcriber:
-    return _transcriber(settings.voice_model, settings.voice_max_seconds, tuple(settings.voice_languages))
+    return _transcriber(settings.voice_model, settings.tuning.voice_max_seconds, tuple(settings.voice_languages))

@@ -93,7 +93,7 @@ def test_memory_drops_the_oldest_whole_turns(api: httpx.Client, fake_ollama: Fak
         assert number <= 8, "the budget never filled up"
         memory = chat(api, long_question.format(number), session_id=sid).one("memory")
         assert memory["turns_kept"] + memory["turns_dropped"] == number - 1
-    # The budget: the smaller of QUIRE_CHAT_MEMORY_CHARS and the model's context less the answer's share.
+    # The budget: the smaller of CHAT_MEMORY_CHARS and the model's context less the answer's share.
     assert memory["budget_chars"] == min(48_000, (memory["context_tokens"] - memory["answer_tokens"]) * 3)
     assert memory["used_chars"] <= memory["budget_chars"]
     assert memory["turns_dropped"] == 1

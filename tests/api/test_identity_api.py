@@ -10,7 +10,6 @@ from pathlib import Path
 import httpx
 import psycopg
 
-from backend.api.documents import NameConflictError
 from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama
 from tests.support.server import QuireServer
@@ -69,6 +68,8 @@ def test_conflict_asks_and_stores_nothing(api: httpx.Client, unique: Unique, qui
         originals_before = conn.execute("SELECT count(*) FROM originals").fetchone()
     asked = upload(api, {name.upper(): V2}, category)  # names compare case-insensitively
     assert asked.status_code == 409, asked.text
+    from backend.api.documents import NameConflictError  # the API layer: imported here, not when collecting
+
     NameConflictError.model_validate(asked.json())  # the body is what the OpenAPI schema says it is
     error = asked.json()["error"]
     assert error["code"] == "name_conflict"

@@ -54,7 +54,7 @@ def mode_server(vault: str, fake_ollama: FakeOllama, tmp_path: Path) -> Iterator
         model = f"small-{mode.replace('_', '-')}:1b"
         fake_ollama.add_model(model, MODES[mode])
         server = QuireServer(vault, tmp_path / "data", fake_ollama.url, QUIRE_CHAT_MODEL=model,
-                             QUIRE_OLLAMA_TIMEOUT_S="2").start(timeout_s=300)
+                             QUIRE_MODEL_SILENCE_S="2").start(timeout_s=300)
         servers.append(server)
         clients.append(server.client(timeout=120))
         return clients[-1]

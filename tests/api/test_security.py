@@ -8,7 +8,6 @@ from collections.abc import Callable
 import httpx
 import pytest
 
-from backend.app import create_app
 from backend.config import Settings
 from tests.support.server import QuireServer
 
@@ -63,6 +62,8 @@ def test_api_token_is_required_when_configured(server_factory: Callable[..., Qui
 
 
 def test_binding_beyond_loopback_needs_a_token() -> None:
+    from backend.app import create_app  # the whole backend: imported by this test, not when collecting
+
     with pytest.raises(SystemExit, match="QUIRE_API_TOKEN"):
         create_app(Settings(QUIRE_HOST="0.0.0.0"))
     assert create_app(Settings(QUIRE_HOST="0.0.0.0", QUIRE_API_TOKEN="t")) is not None

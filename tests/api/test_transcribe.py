@@ -59,7 +59,7 @@ def error_of(response: httpx.Response, status: int) -> dict[str, Any]:
 
 
 def test_limits_and_bad_input(server_factory: Callable[..., QuireServer]) -> None:
-    quire = server_factory(QUIRE_VOICE_MAX_SECONDS="3", QUIRE_VOICE_MAX_MB="1", QUIRE_VOICE_MODEL="tiny.en")
+    quire = server_factory(QUIRE_VOICE_MAX_SECONDS="3", QUIRE_VOICE_MODEL="tiny.en")  # so at most 1 MB
     with quire.client() as api:
         long_wav = speak("This recording goes on for quite a while, much longer than three seconds allow.")
         assert error_of(post_audio(api, long_wav, "long.wav", "audio/wav"), 422)["code"] == "audio_too_long"

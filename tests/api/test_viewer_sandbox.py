@@ -19,6 +19,7 @@ import psutil
 import pytest
 from PIL import Image
 
+from backend.viewer.page_workers import VIEWER_LIMITS
 from tests.support.fake_ollama import FakeOllama
 from tests.support.hostile import tangled_lines_pdf, tree_cpu_seconds
 from tests.support.postgres import ThrowawayPostgres
@@ -27,7 +28,7 @@ from tests.support.vault import ingest
 
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 FEDERAL_REGISTER = "federal-register-2020-17221.pdf"  # 15 US Letter pages with a text layer
-VIEWER_CPU_S = 5  # QUIRE_VIEWER_CPU_S by default
+VIEWER_CPU_S = VIEWER_LIMITS.cpu_s
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from tests.support.server import QuireServer
 from tests.support.vault import upload
 from tests.support.worker import QuireWorker
 
-FAST = {"QUIRE_HEARTBEAT_S": "0.5", "QUIRE_TAKEOVER_AFTER_S": "3"}
+FAST = {"QUIRE_TAKEOVER_AFTER_S": "3"}  # a heartbeat every 0.25 s
 
 Launch = Callable[..., QuireServer]
 Cluster = tuple[str, Launch, Callable[..., QuireWorker]]

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from backend.cluster.identity import resolve_executor_id
-from backend.config import Settings
+from backend.config import Tuning
 from tests.support.server import REPO_ROOT
 
 APPS, WORKERS = 3, 4
@@ -62,7 +62,7 @@ def test_the_scaled_compose_config_runs_apps_and_workers_without_pinned_ids() ->
     assert "ports" not in services["db"]
     # Sessions: every process at most QUIRE_DB_CONNECTIONS, within the server's limit (3 kept for superusers).
     max_connections = int(next(arg.split("=")[1] for arg in services["db"]["command"] if "max_connections" in arg))
-    per_process = Settings.model_fields["db_connections"].default
+    per_process = Tuning.model_fields["db_connections"].default
     assert (APPS + WORKERS) * per_process + 3 <= max_connections
 
 

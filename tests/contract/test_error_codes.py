@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from backend.app import create_app
 from backend.config import Settings
 from backend.errors import ERROR_CODES
 
@@ -15,6 +14,8 @@ BACKEND = Path(__file__).resolve().parents[2] / "backend"
 
 
 def test_the_openapi_document_lists_the_codes_for_the_error_body() -> None:
+    from backend.app import create_app  # the whole backend: imported by this test, not when collecting
+
     schema = create_app(Settings(_env_file=None)).openapi()  # type: ignore[call-arg]
     schemas = schema["components"]["schemas"]
     assert schemas["Error"]["properties"]["error"]["properties"]["code"] == {"$ref": "#/components/schemas/ErrorCode"}

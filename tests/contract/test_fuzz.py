@@ -15,24 +15,22 @@ Excluded, and why:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-import requests
-import schemathesis
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis.errors import Unsatisfiable
-from schemathesis import checks
 
 from tests.support.fake_ollama import FakeOllama
 from tests.support.postgres import ThrowawayPostgres
 from tests.support.server import QuireServer
 
+if TYPE_CHECKING:
+    import requests
+    import schemathesis
+
 pytestmark = pytest.mark.slow
 
 EXAMPLES_PER_OPERATION = 25
 EXCLUDED = {("POST", "/api/documents/url")}
-CONFORMANCE = [checks.status_code_conformance, checks.content_type_conformance, checks.response_schema_conformance]
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +44,12 @@ def fuzzed_server(postgres: ThrowawayPostgres, fake_ollama_server: FakeOllama,
 
 def _fuzz(operation: Any, mode: schemathesis.GenerationMode, base_url: str, session: requests.Session) -> str | None:
     """Run the examples of one operation in one mode; the first failure's description, or None."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis.errors import Unsatisfiable
+    from schemathesis import checks
+
+    conformance = [checks.status_code_conformance, checks.content_type_conformance,
+                   checks.response_schema_conformance]
 
     @given(case=operation.as_strategy(generation_mode=mode))
     @settings(max_examples=EXAMPLES_PER_OPERATION, derandomize=True, deadline=None, database=None,
@@ -58,7 +62,7 @@ def _fuzz(operation: Any, mode: schemathesis.GenerationMode, base_url: str, sess
             _assert_error_shape(response, where)
         # And the answer is the one the OpenAPI document promises: a documented status, that response's
         # content type and body schema (generated API clients, the web app's types, rely on it).
-        case.validate_response(response, checks=CONFORMANCE)
+        case.validate_response(response, checks=conformance)
 
     try:
         run()
@@ -86,6 +90,10 @@ def _assert_error_shape(response: Any, where: str) -> None:
 
 
 def test_no_server_errors_and_every_error_in_the_one_shape(fuzzed_server: QuireServer) -> None:
+    # Imported here: both are large, and collecting the suite (the fast tier's too) would import them.
+    import requests
+    import schemathesis
+
     schema = schemathesis.openapi.from_url(f"{fuzzed_server.url}/api/openapi.json")
     operations = [result.ok() for result in schema.get_all_operations()]
     fuzzed = [op for op in operations if (op.method.upper(), op.path) not in EXCLUDED]

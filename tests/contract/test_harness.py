@@ -13,6 +13,8 @@ from tests.support.postgres import ThrowawayPostgres
 from tests.support.server import QuireServer
 from tests.support.worker import QuireWorker
 
+pytestmark = pytest.mark.slow
+
 
 def test_a_server_that_is_not_ready_in_time_is_killed(postgres: ThrowawayPostgres, fake_ollama: FakeOllama,
                                                       tmp_path: Path) -> None:
@@ -25,8 +27,8 @@ def test_a_server_that_is_not_ready_in_time_is_killed(postgres: ThrowawayPostgre
 
 def test_a_worker_whose_start_fails_is_gone_too(fake_ollama: FakeOllama, tmp_path: Path) -> None:
     worker = QuireWorker("postgresql://nobody@127.0.0.1:1/none", tmp_path / "data", fake_ollama.url,
-                         QUIRE_HEARTBEAT_S="not a number")  # refused by the settings: the worker exits
+                         QUIRE_TAKEOVER_AFTER_S="not a number")  # refused by the settings: the worker exits
     with pytest.raises(RuntimeError, match="exited with"):
-        worker.start(timeout_s=60)
+        worker.start(timeout_s=600)  # it fails at its settings, after importing the backend (slow when busy)
     assert worker.process is not None
     assert worker.process.poll() is not None

@@ -2,7 +2,7 @@
 from your documents" (live and after a reload), a model reading a long prompt says it is still reading, and
 an answer the model stops halfway keeps its text and shows the passages with their citations.
 
-The server notices a silent model after 2 s here (QUIRE_OLLAMA_TIMEOUT_S; reading a prompt is allowed more
+The server notices a silent model after 2 s here (QUIRE_MODEL_SILENCE_S; reading a prompt is allowed more
 by its size), so the stalled answer falls back within seconds."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import QuireServer
 from tests.support.vault import ingest
 
-SERVER_ENV = {"QUIRE_OLLAMA_TIMEOUT_S": "2"}
+SERVER_ENV = {"QUIRE_MODEL_SILENCE_S": "2"}
 RUST = "rust-book-ch04-01-ownership.md"
 MODEL = "gemma4:e4b"  # the server's chat model; each test gives it the behaviour it needs
 

@@ -172,7 +172,8 @@ def _last_seen(api: httpx.Client) -> datetime:
 def test_with_database_url_quire_answers_while_the_server_is_gone_and_reconnects(
         tmp_path: Path, fake_ollama: FakeOllama) -> None:
     own = ThrowawayPostgres()  # a server of this test's own: the suite's shared one must stay up
-    server = QuireServer(own.fresh_database(), tmp_path / "vault", fake_ollama.url, QUIRE_HEARTBEAT_S="0.5")
+    server = QuireServer(own.fresh_database(), tmp_path / "vault", fake_ollama.url,
+                         QUIRE_TAKEOVER_AFTER_S="6")  # a heartbeat every 0.5 s
     try:
         server.start()
         with server.client(timeout=10.0) as api:

@@ -14,7 +14,7 @@ Which pictures are read (measured on the corpus decks, see README "Reading files
 - **Enough pixels.** Fewer than MIN_PICTURE_PIXELS (e.g. 100 x 100) hold a word or two at most.
 - **A format Pillow decodes for tesseract**: READABLE_FORMATS. Vector pictures (EMF, WMF, SVG) are not
   read; rasterising them would need another renderer.
-- **Within the pixel cap** of a PDF page (`QUIRE_OCR_MAX_PAGE_MEGAPIXELS`), checked from the image's
+- **Within the pixel cap** of a PDF page (`Limits.max_page_pixels`, 25 megapixels), checked from the image's
   header before it is decoded; a larger picture is skipped with a warning.
 
 Reading follows a PDF page's OCR (ocr.py): transparency flattened onto white, grey, lighting evened,

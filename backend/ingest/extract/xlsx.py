@@ -37,7 +37,8 @@ from backend.ingest.types import ExtractedUnit, ExtractProgress, ExtractResult, 
 # (lxml's and ElementTree's parse errors are SyntaxErrors), and bad values inside parts.
 _OPENPYXL_ERRORS = (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError, TypeError, SyntaxError)
 # Cells looked at, empty ones padding a row included (~1 s): far beyond any sheet whose text would stay
-# under QUIRE_EXTRACT_MAX_CHARS, far below what a styled cell in column XFD of every row would cost.
+# under the sandbox's character limit (Limits.max_chars), far below what a styled cell in column XFD of
+# every row would cost.
 MAX_CELLS = 30_000_000
 
 

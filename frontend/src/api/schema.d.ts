@@ -1566,7 +1566,8 @@ export interface paths {
         /**
          * Transcribe
          * @description Speech to text with the local Whisper model: 503 voice_unavailable when it is not installed, 413 over
-         *     QUIRE_VOICE_MAX_MB, 415 for what is not a recording, 422 for one longer than QUIRE_VOICE_MAX_SECONDS.
+         *     its size limit (`Settings.voice_max_mb`), 415 for what is not a recording, 422 for one longer than
+         *     QUIRE_VOICE_MAX_SECONDS.
          */
         post: operations["transcribe_api_transcribe_post"];
         delete?: never;
@@ -1642,20 +1643,6 @@ export interface components {
              * @enum {string}
              */
             status: "queued" | "ingesting" | "ready" | "failed" | "trashed";
-        };
-        /**
-         * AlsoAt
-         * @description Another place in the hit's document holding the same text (collapsed into the hit).
-         */
-        AlsoAt: {
-            /** Block Id */
-            block_id: string;
-            /** Page */
-            page: number | null;
-            /** Page Label */
-            page_label: string | null;
-            /** Section */
-            section: string | null;
         };
         /** AnswerIn */
         AnswerIn: {
@@ -1786,10 +1773,10 @@ export interface components {
             /** Total */
             total: number;
         };
-        /** BlockWindowOut */
-        BlockWindowOut: {
+        /** BlockWindow */
+        BlockWindow: {
             /** Blocks */
-            blocks: components["schemas"]["ViewerBlockOut"][];
+            blocks: components["schemas"]["ViewerBlock"][];
             /** Has After */
             has_after: boolean;
             /** Has Before */
@@ -1966,8 +1953,8 @@ export interface components {
             /** Front */
             front: string;
         };
-        /** CategoryOut */
-        CategoryOut: {
+        /** CategoryRow */
+        CategoryRow: {
             /** Documents */
             documents: number;
             /** Name */
@@ -2037,39 +2024,45 @@ export interface components {
             name: string;
         };
         /**
-         * ChatMemoryOut
-         * @description How full the conversation's memory was for this answer (the stream's `memory` line). The token
-         *     figures are absent in answers stored before Quire fitted prompts to the model's context.
+         * ChatCitation
+         * @description One source of an answer, as the client sees it: the chat stream's `metadata` line (DESIGN §5, plus
+         *     the whole passage in `text`) and each of a stored answer's `citations`. The one declaration of a
+         *     citation: the OpenAPI document lists it, and the web app's type is generated from it. The fields
+         *     after `score` came later: an answer stored before them lacks them.
          */
-        ChatMemoryOut: {
+        ChatCitation: {
+            /** Also At */
+            also_at?: components["schemas"]["Location"][];
+            /** Block Id */
+            block_id: string;
+            /** Document Id */
+            document_id: string;
+            /** Filename */
+            filename: string;
+            /** Kind */
+            kind?: string | null;
+            /** N */
+            n: number;
+            /** Page */
+            page: number | null;
+            /** Page Label */
+            page_label?: string | null;
             /**
-             * Answer Tokens
-             * @description Tokens of the context kept free for the answer
+             * Relevant
+             * @default true
              */
-            answer_tokens?: number | null;
-            /** Budget Chars */
-            budget_chars: number;
+            relevant: boolean;
+            /** Score */
+            score: number;
+            /** Section */
+            section: string | null;
+            /** Snippet */
+            snippet: string;
             /**
-             * Context Tokens
-             * @description The context (`num_ctx`) every call to the model named
+             * Text
+             * @default
              */
-            context_tokens?: number | null;
-            /**
-             * Passages Dropped
-             * @description Lowest-ranked passages left out to fit the context
-             */
-            passages_dropped?: number | null;
-            /** Turns Dropped */
-            turns_dropped: number;
-            /** Turns Kept */
-            turns_kept: number;
-            /** Used Chars */
-            used_chars: number;
-            /**
-             * Used Tokens
-             * @description Estimated tokens of what the model was sent
-             */
-            used_tokens?: number | null;
+            text: string;
         };
         /** ChatMessageOut */
         ChatMessageOut: {
@@ -2078,9 +2071,7 @@ export interface components {
                 [key: string]: unknown;
             }[];
             /** Citations */
-            citations: {
-                [key: string]: unknown;
-            }[];
+            citations: components["schemas"]["ChatCitation"][];
             /** Content */
             content: string;
             /**
@@ -2100,9 +2091,9 @@ export interface components {
             /** Id */
             id: string;
             /** @description Final answers only; null when the model was not used */
-            memory: components["schemas"]["ChatMemoryOut"] | null;
+            memory: components["schemas"]["MemoryInfo"] | null;
             /** @description Final answers only; null when the model was not reached */
-            model?: components["schemas"]["ChatModelOut"] | null;
+            model?: components["schemas"]["ModelInfo"] | null;
             /** Role */
             role: string;
             /** Scope */
@@ -2127,33 +2118,6 @@ export interface components {
             tool_summary: string | null;
             /** Turn */
             turn: number;
-        };
-        /**
-         * ChatModelOut
-         * @description The model that wrote an answer and what it could do (the stream's `model` line).
-         */
-        ChatModelOut: {
-            /**
-             * Context Length
-             * @description The model's trained maximum, as Ollama reports it
-             */
-            context_length: number | null;
-            /** Context Tokens */
-            context_tokens: number;
-            /** Name */
-            name: string;
-            /**
-             * Reasoning
-             * @description unsupported: the model cannot show its reasoning; skipped: small talk
-             * @enum {string}
-             */
-            reasoning: "shown" | "unsupported" | "skipped";
-            /** Thinking */
-            thinking: boolean;
-            /** Tools */
-            tools: boolean;
-            /** Vision */
-            vision: boolean;
         };
         /** ChatRequest */
         ChatRequest: {
@@ -2237,6 +2201,8 @@ export interface components {
             /** Title */
             title: string;
         };
+        /** ChatStreamLine */
+        ChatStreamLine: components["schemas"]["StartLine"] | components["schemas"]["ModelLine"] | components["schemas"]["ProgressLine"] | components["schemas"]["ThinkingLine"] | components["schemas"]["ToolLine"] | components["schemas"]["MetadataLine"] | components["schemas"]["TextLine"] | components["schemas"]["GroundingLine"] | components["schemas"]["MemoryLine"] | components["schemas"]["ErrorLine"] | components["schemas"]["DoneLine"];
         /** CompleteIn */
         CompleteIn: {
             /**
@@ -2433,7 +2399,7 @@ export interface components {
              * Page Warnings
              * @default []
              */
-            page_warnings: components["schemas"]["PageWarningOut"][];
+            page_warnings: components["schemas"]["PageWarningRow"][];
             /** Pages */
             pages: number | null;
             /** Read As */
@@ -2464,6 +2430,41 @@ export interface components {
             versions: number;
             /** Warnings */
             warnings: string[];
+        };
+        /**
+         * DocumentStep
+         * @description One of a document's steps: read (extract and chunk), store, embed (all its batches).
+         */
+        DocumentStep: {
+            /** Executions */
+            executions: number;
+            /** Finished At */
+            finished_at: string | null;
+            /**
+             * Name
+             * @enum {string}
+             */
+            name: "read" | "store" | "embed";
+            /** Parts */
+            parts: number;
+            /** Seconds */
+            seconds: number | null;
+            /** Started At */
+            started_at: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "running" | "finished" | "error";
+        };
+        /** DoneLine */
+        DoneLine: {
+            data: components["schemas"]["StreamDone"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "done";
         };
         /** DueOut */
         DueOut: {
@@ -2552,6 +2553,15 @@ export interface components {
          * @enum {string}
          */
         ErrorCode: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "too_large" | "unsupported_media_type" | "invalid_request" | "too_many_requests" | "unavailable" | "http_error" | "internal_error" | "host_not_allowed" | "cross_site_request" | "database_unavailable" | "busy" | "malformed_upload" | "request_too_large" | "too_many_fields" | "field_too_large" | "too_many_files" | "no_files" | "empty_file" | "duplicate_name" | "invalid_category" | "invalid_on_conflict" | "name_conflict" | "name_taken" | "unsupported_type" | "content_mismatch" | "zip_bomb" | "pdf_corrupt" | "pdf_encrypted" | "pdf_no_pages" | "unreadable_pdf" | "csv_corrupt" | "docx_corrupt" | "pptx_corrupt" | "xlsx_corrupt" | "image_too_large" | "image_unreadable" | "ocr_unreadable" | "invalid_filename" | "no_text" | "extract_failed" | "file_missing" | "original_missing" | "not_ready" | "not_failed" | "not_trashed" | "current_version" | "invalid_document_id" | "unknown_documents" | "scope_too_large" | "url_invalid" | "url_scheme" | "url_private" | "url_unresolvable" | "url_unreachable" | "url_timeout" | "url_redirects" | "url_http_error" | "url_too_large" | "not_a_pdf" | "page_out_of_range" | "page_too_complex" | "block_not_found" | "missing_passage" | "invalid_page_range" | "out_of_range" | "empty_query" | "query_too_long" | "empty_message" | "message_too_long" | "too_many_attachments" | "invalid_attachment" | "unsupported_attachment" | "attachment_too_large" | "attachment_unreadable" | "attachment_failed" | "invalid_session_id" | "rewind_without_session" | "reuse_without_rewind" | "invalid_content" | "model_unavailable" | "model_error" | "empty_answer" | "prompt_error" | "storage_error" | "generation_failed" | "empty_scope" | "empty_title" | "lessons_incomplete" | "already_answered" | "invalid_choice" | "review_conflict" | "unknown_nodes" | "voice_unavailable" | "missing_audio" | "audio_too_large" | "audio_too_long" | "unreadable_audio" | "unsupported_audio" | "unsupported_language" | "audio_too_complex" | "no_weak_spots" | "not_enough_reviews" | "optimizer_missing" | "fit_failed" | "exam_in_past" | "exam_too_far" | "passage_removed" | "missing_update" | "invalid_card" | "draft_failed" | "lesson_not_written" | "not_a_note" | "note_moved" | "note_refused";
+        /** ErrorLine */
+        ErrorLine: {
+            data: components["schemas"]["StreamError"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "error";
+        };
         /** EventOut */
         EventOut: {
             /** Id */
@@ -2676,6 +2686,25 @@ export interface components {
             /** Unsure */
             unsure: boolean;
         };
+        /** GroundingInfo */
+        GroundingInfo: {
+            /** Message */
+            message: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "cited" | "uncited" | "not_covered" | "passages";
+        };
+        /** GroundingLine */
+        GroundingLine: {
+            data: components["schemas"]["GroundingInfo"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "grounding";
+        };
         /** GuideEntryOut */
         GuideEntryOut: {
             /** Heading */
@@ -2765,20 +2794,43 @@ export interface components {
             version: string;
             voice: components["schemas"]["VoiceHealth"];
         };
-        /** HighlightsOut */
-        HighlightsOut: {
-            /** Height */
-            height: number;
-            /** Matched Words */
-            matched_words: number;
+        /** Hit */
+        Hit: {
+            /**
+             * Also At
+             * @default []
+             */
+            also_at: components["schemas"]["Location"][];
+            /** Block Id */
+            block_id: string;
+            /** Dense Rank */
+            dense_rank: number | null;
+            /** Document Id */
+            document_id: string;
+            /** Document Kind */
+            document_kind?: string | null;
+            /** Filename */
+            filename: string;
+            /** Kind */
+            kind: string;
             /** Page */
-            page: number;
-            /** Passage Words */
-            passage_words: number;
-            /** Rects */
-            rects: components["schemas"]["RectOut"][];
-            /** Width */
-            width: number;
+            page: number | null;
+            /** Page Label */
+            page_label?: string | null;
+            /** Relevance */
+            relevance: number;
+            /** Relevant */
+            relevant: boolean;
+            /** Score */
+            score: number;
+            /** Section */
+            section: string | null;
+            /** Snippet */
+            snippet: string;
+            /** Sparse Rank */
+            sparse_rank: number | null;
+            /** Text */
+            text: string;
         };
         /** IndexOut */
         IndexOut: {
@@ -2938,12 +2990,59 @@ export interface components {
             /** Written At */
             written_at: string | null;
         };
-        /** Location */
+        /**
+         * Location
+         * @description Another place in the same document where a hit's text stands as well.
+         */
         Location: {
-            /** Bytes */
-            bytes?: number | null;
-            /** Path */
-            path: string | null;
+            /** Block Id */
+            block_id: string;
+            /** Page */
+            page: number | null;
+            /** Page Label */
+            page_label: string | null;
+            /** Section */
+            section: string | null;
+        };
+        /**
+         * MemoryInfo
+         * @description How full the conversation's memory was for an answer: the `memory` line, stored with the answer.
+         */
+        MemoryInfo: {
+            /** Answer Tokens */
+            answer_tokens?: number;
+            /** Budget Chars */
+            budget_chars: number;
+            /** Context Tokens */
+            context_tokens?: number;
+            /** Passages Dropped */
+            passages_dropped?: number;
+            /** Turns Dropped */
+            turns_dropped: number;
+            /** Turns Kept */
+            turns_kept: number;
+            /** Used Chars */
+            used_chars: number;
+            /** Used Tokens */
+            used_tokens?: number;
+        };
+        /** MemoryLine */
+        MemoryLine: {
+            data: components["schemas"]["MemoryInfo"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "memory";
+        };
+        /** MetadataLine */
+        MetadataLine: {
+            data: components["schemas"]["ChatCitation"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "metadata";
         };
         /** MindNode */
         MindNode: {
@@ -3040,6 +3139,38 @@ export interface components {
             card_id: string;
             /** Deck Id */
             deck_id: string;
+        };
+        /**
+         * ModelInfo
+         * @description The model that wrote an answer and what it could do: the `model` line, stored with the answer.
+         */
+        ModelInfo: {
+            /** Context Length */
+            context_length: number | null;
+            /** Context Tokens */
+            context_tokens: number;
+            /** Name */
+            name: string;
+            /**
+             * Reasoning
+             * @enum {string}
+             */
+            reasoning: "shown" | "unsupported" | "skipped";
+            /** Thinking */
+            thinking: boolean;
+            /** Tools */
+            tools: boolean;
+            /** Vision */
+            vision: boolean;
+        };
+        /** ModelLine */
+        ModelLine: {
+            data: components["schemas"]["ModelInfo"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "model";
         };
         /** ModelOut */
         ModelOut: {
@@ -3186,8 +3317,8 @@ export interface components {
             /** Url */
             url: string;
         };
-        /** OutlineOut */
-        OutlineOut: {
+        /** Outline */
+        Outline: {
             /** Blocks */
             blocks: number;
             /** Filename */
@@ -3200,28 +3331,42 @@ export interface components {
              * Language
              * @description The language it was read in, where the reading decided one (a recording's speech: en, de)
              */
-            language?: string | null;
+            language: string | null;
             /**
              * Page Warnings
              * @description Pages that could not be read reliably: shown as images, their text left out
-             * @default []
              */
-            page_warnings: components["schemas"]["PageWarningOut"][];
+            page_warnings: components["schemas"]["PageWarningRow"][];
             /**
              * Pages
              * @description PDF pages, slides or a workbook's sheets; null for formats without them
              */
             pages: number | null;
             /** Sections */
-            sections: components["schemas"]["SectionOut"][];
+            sections: components["schemas"]["SectionRow"][];
             /** Status */
             status: string;
         };
+        /** PageHighlights */
+        PageHighlights: {
+            /** Height */
+            height: number;
+            /** Matched Words */
+            matched_words: number;
+            /** Page */
+            page: number;
+            /** Passage Words */
+            passage_words: number;
+            /** Rects */
+            rects: components["schemas"]["Rect"][];
+            /** Width */
+            width: number;
+        };
         /**
-         * PageWarningOut
-         * @description A page (or slide) that could not be read reliably; its image is still shown by the viewer.
+         * PageWarningRow
+         * @description A page (or slide) that could not be read reliably, with what to say about it (`page_warnings`).
          */
-        PageWarningOut: {
+        PageWarningRow: {
             /** Message */
             message: string;
             /** Page */
@@ -3468,6 +3613,15 @@ export interface components {
             /** Total */
             total: number;
         };
+        /** ProgressLine */
+        ProgressLine: {
+            data: components["schemas"]["ReadingProgress"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "progress";
+        };
         /** ProgressOut */
         ProgressOut: {
             /** All Complete */
@@ -3641,8 +3795,20 @@ export interface components {
             /** Ready */
             ready: boolean;
         };
-        /** RectOut */
-        RectOut: {
+        /** ReadingProgress */
+        ReadingProgress: {
+            /** Prompt Tokens */
+            prompt_tokens: number;
+            /**
+             * Stage
+             * @constant
+             */
+            stage: "reading";
+            /** Waited S */
+            waited_s: number;
+        };
+        /** Rect */
+        Rect: {
             /** X0 */
             x0: number;
             /** X1 */
@@ -3652,13 +3818,8 @@ export interface components {
             /** Y1 */
             y1: number;
         };
-        /** RefusalList */
-        RefusalList: {
-            /** Refusals */
-            refusals: components["schemas"]["RefusalOut"][];
-        };
-        /** RefusalOut */
-        RefusalOut: {
+        /** Refusal */
+        Refusal: {
             /** Category */
             category: string | null;
             /** Code */
@@ -3674,6 +3835,11 @@ export interface components {
             id: string;
             /** Message */
             message: string;
+        };
+        /** RefusalList */
+        RefusalList: {
+            /** Refusals */
+            refusals: components["schemas"]["Refusal"][];
         };
         /** RefusalsDismissed */
         RefusalsDismissed: {
@@ -3759,7 +3925,10 @@ export interface components {
              */
             reviewed_at: string;
         };
-        /** RunDocument */
+        /**
+         * RunDocument
+         * @description One document of a run as the snapshot shows it (its item; `status` is the item's state).
+         */
         RunDocument: {
             /** Blocks */
             blocks: number | null;
@@ -3778,54 +3947,22 @@ export interface components {
              * @enum {string}
              */
             kind: "pdf" | "docx" | "pptx" | "xlsx" | "csv" | "md" | "txt" | "html" | "image" | "audio";
-            /**
-             * Page Warnings
-             * @default []
-             */
-            page_warnings: components["schemas"]["PageWarningOut"][];
+            /** Page Warnings */
+            page_warnings: components["schemas"]["PageWarningRow"][];
             /** Pages */
             pages: number | null;
             progress: components["schemas"]["Progress"];
             /** Read As */
-            read_as?: string | null;
+            read_as: string | null;
             /**
              * Status
              * @enum {string}
              */
             status: "queued" | "extracting" | "storing" | "embedding" | "ready" | "skipped" | "failed";
-            /**
-             * Steps
-             * @default []
-             */
-            steps: components["schemas"]["RunDocumentStep"][];
+            /** Steps */
+            steps: components["schemas"]["DocumentStep"][];
             /** Warnings */
             warnings: string[];
-        };
-        /**
-         * RunDocumentStep
-         * @description One of a document's steps: read (extract and chunk), store, embed (all its batches).
-         */
-        RunDocumentStep: {
-            /** Executions */
-            executions: number;
-            /** Finished At */
-            finished_at: string | null;
-            /**
-             * Name
-             * @enum {string}
-             */
-            name: "read" | "store" | "embed";
-            /** Parts */
-            parts: number;
-            /** Seconds */
-            seconds: number | null;
-            /** Started At */
-            started_at: string;
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "running" | "finished" | "error";
         };
         /** RunProgress */
         RunProgress: {
@@ -3875,7 +4012,10 @@ export interface components {
              */
             status: "running" | "finished" | "error";
         };
-        /** RunSummary */
+        /**
+         * RunSummary
+         * @description A run in the list of recent runs.
+         */
         RunSummary: {
             /** Created At */
             created_at: string;
@@ -3942,48 +4082,10 @@ export interface components {
             /** Document Ids */
             document_ids: string[];
         };
-        /** SearchHit */
-        SearchHit: {
-            /**
-             * Also At
-             * @default []
-             */
-            also_at: components["schemas"]["AlsoAt"][];
-            /** Block Id */
-            block_id: string;
-            /** Dense Rank */
-            dense_rank: number | null;
-            /** Document Id */
-            document_id: string;
-            /** Document Kind */
-            document_kind?: string | null;
-            /** Filename */
-            filename: string;
-            /** Kind */
-            kind: string;
-            /** Page */
-            page: number | null;
-            /** Page Label */
-            page_label?: string | null;
-            /** Relevance */
-            relevance: number;
-            /** Relevant */
-            relevant: boolean;
-            /** Score */
-            score: number;
-            /** Section */
-            section: string | null;
-            /** Snippet */
-            snippet: string;
-            /** Sparse Rank */
-            sparse_rank: number | null;
-            /** Text */
-            text: string;
-        };
         /** SearchResponse */
         SearchResponse: {
             /** Hits */
-            hits: components["schemas"]["SearchHit"][];
+            hits: components["schemas"]["Hit"][];
             /**
              * Mode
              * @enum {string}
@@ -3994,8 +4096,11 @@ export interface components {
             /** Query */
             query: string;
         };
-        /** SectionOut */
-        SectionOut: {
+        /**
+         * SectionRow
+         * @description Where a section starts: the outline's entries (the viewer's `Section`).
+         */
+        SectionRow: {
             /** Block Id */
             block_id: string;
             /** Ordinal */
@@ -4058,12 +4163,56 @@ export interface components {
             /** Page */
             page: number | null;
         };
+        /** StartLine */
+        StartLine: {
+            data: components["schemas"]["StreamStart"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "start";
+        };
+        /** StorageLocation */
+        StorageLocation: {
+            /** Bytes */
+            bytes?: number | null;
+            /** Path */
+            path: string | null;
+        };
         /** StorageOut */
         StorageOut: {
-            data_dir: components["schemas"]["Location"];
+            data_dir: components["schemas"]["StorageLocation"];
             database: components["schemas"]["DatabaseLocation"];
-            docs_dir: components["schemas"]["Location"];
-            prompts_dir: components["schemas"]["Location"];
+            docs_dir: components["schemas"]["StorageLocation"];
+            prompts_dir: components["schemas"]["StorageLocation"];
+        };
+        /** StreamDone */
+        StreamDone: {
+            /** Message Id */
+            message_id: string;
+            /** Session Id */
+            session_id: string;
+        };
+        /** StreamError */
+        StreamError: {
+            /**
+             * Code
+             * @enum {string}
+             */
+            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "too_large" | "unsupported_media_type" | "invalid_request" | "too_many_requests" | "unavailable" | "http_error" | "internal_error" | "host_not_allowed" | "cross_site_request" | "database_unavailable" | "busy" | "malformed_upload" | "request_too_large" | "too_many_fields" | "field_too_large" | "too_many_files" | "no_files" | "empty_file" | "duplicate_name" | "invalid_category" | "invalid_on_conflict" | "name_conflict" | "name_taken" | "unsupported_type" | "content_mismatch" | "zip_bomb" | "pdf_corrupt" | "pdf_encrypted" | "pdf_no_pages" | "unreadable_pdf" | "csv_corrupt" | "docx_corrupt" | "pptx_corrupt" | "xlsx_corrupt" | "image_too_large" | "image_unreadable" | "ocr_unreadable" | "invalid_filename" | "no_text" | "extract_failed" | "file_missing" | "original_missing" | "not_ready" | "not_failed" | "not_trashed" | "current_version" | "invalid_document_id" | "unknown_documents" | "scope_too_large" | "url_invalid" | "url_scheme" | "url_private" | "url_unresolvable" | "url_unreachable" | "url_timeout" | "url_redirects" | "url_http_error" | "url_too_large" | "not_a_pdf" | "page_out_of_range" | "page_too_complex" | "block_not_found" | "missing_passage" | "invalid_page_range" | "out_of_range" | "empty_query" | "query_too_long" | "empty_message" | "message_too_long" | "too_many_attachments" | "invalid_attachment" | "unsupported_attachment" | "attachment_too_large" | "attachment_unreadable" | "attachment_failed" | "invalid_session_id" | "rewind_without_session" | "reuse_without_rewind" | "invalid_content" | "model_unavailable" | "model_error" | "empty_answer" | "prompt_error" | "storage_error" | "generation_failed" | "empty_scope" | "empty_title" | "lessons_incomplete" | "already_answered" | "invalid_choice" | "review_conflict" | "unknown_nodes" | "voice_unavailable" | "missing_audio" | "audio_too_large" | "audio_too_long" | "unreadable_audio" | "unsupported_audio" | "unsupported_language" | "audio_too_complex" | "no_weak_spots" | "not_enough_reviews" | "optimizer_missing" | "fit_failed" | "exam_in_past" | "exam_too_far" | "passage_removed" | "missing_update" | "invalid_card" | "draft_failed" | "lesson_not_written" | "not_a_note" | "note_moved" | "note_refused";
+            /** Message */
+            message: string;
+            /** Retryable */
+            retryable: boolean;
+        };
+        /** StreamStart */
+        StreamStart: {
+            /** Message Id */
+            message_id: string;
+            /** Session Id */
+            session_id: string;
+            /** User Message Id */
+            user_message_id: string;
         };
         /** SummaryOut */
         SummaryOut: {
@@ -4100,8 +4249,8 @@ export interface components {
             /** Total Seconds */
             total_seconds: number;
         };
-        /** TableOut */
-        TableOut: {
+        /** TableRows */
+        TableRows: {
             /** Header */
             header: string[];
             /** Rows */
@@ -4135,6 +4284,26 @@ export interface components {
             /** Workflows */
             workflows: number;
         };
+        /** TextLine */
+        TextLine: {
+            /** Data */
+            data: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "text";
+        };
+        /** ThinkingLine */
+        ThinkingLine: {
+            /** Data */
+            data: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "thinking";
+        };
         /** TodayOut */
         TodayOut: {
             /**
@@ -4153,6 +4322,38 @@ export interface components {
             reviews_done: number;
             /** Reviews Due */
             reviews_due: number;
+        };
+        /** ToolCallEvent */
+        ToolCallEvent: {
+            /** Args */
+            args: {
+                [key: string]: unknown;
+            };
+            /**
+             * By
+             * @enum {string}
+             */
+            by: "quire" | "model";
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "started" | "finished";
+            /** Summary */
+            summary?: string;
+        };
+        /** ToolLine */
+        ToolLine: {
+            data: components["schemas"]["ToolCallEvent"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tool";
         };
         /** TranscriptOut */
         TranscriptOut: {
@@ -4213,10 +4414,10 @@ export interface components {
         /** VersionList */
         VersionList: {
             /** Versions */
-            versions: components["schemas"]["VersionOut"][];
+            versions: components["schemas"]["VersionRow"][];
         };
-        /** VersionOut */
-        VersionOut: {
+        /** VersionRow */
+        VersionRow: {
             /**
              * Created At
              * Format: date-time
@@ -4237,8 +4438,11 @@ export interface components {
             /** Version */
             version: number;
         };
-        /** ViewerBlockOut */
-        ViewerBlockOut: {
+        /**
+         * ViewerBlock
+         * @description A live block as the viewer shows it: its row, and a table block's cells.
+         */
+        ViewerBlock: {
             /** Id */
             id: string;
             /** Kind */
@@ -4250,7 +4454,7 @@ export interface components {
             /** Section */
             section: string | null;
             /** @description Cells of a table block (sheet, CSV or DOCX table rows) */
-            table: components["schemas"]["TableOut"] | null;
+            table: components["schemas"]["TableRows"] | null;
             /** Text */
             text: string;
         };
@@ -4399,7 +4603,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CategoryOut"][];
+                    "application/json": components["schemas"]["CategoryRow"][];
                 };
             };
             /** @description Any other error, with its own `code` */
@@ -4426,13 +4630,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description NDJSON events (DESIGN §5) */
+            /** @description NDJSON: one `ChatStreamLine` a line (DESIGN §5) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": unknown;
+                    "application/x-ndjson": components["schemas"]["ChatStreamLine"];
                 };
             };
             /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
@@ -4974,7 +5178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BlockWindowOut"];
+                    "application/json": components["schemas"]["BlockWindow"];
                 };
             };
             /** @description Not found: `not_found` */
@@ -5070,7 +5274,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OutlineOut"];
+                    "application/json": components["schemas"]["Outline"];
                 };
             };
             /** @description Not found: `not_found` */
@@ -5180,7 +5384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HighlightsOut"];
+                    "application/json": components["schemas"]["PageHighlights"];
                 };
             };
             /** @description Not found: `not_found` */

@@ -6,11 +6,15 @@ import type { components } from "./schema";
 type Schemas = components["schemas"];
 
 export type DocumentOut = Schemas["DocumentOut"];
-export type CategoryOut = Schemas["CategoryOut"];
+export type CategoryOut = Schemas["CategoryRow"];
 export type UploadAccepted = Schemas["UploadAccepted"];
 export type RejectedUpload = Schemas["RejectedUpload"];
 export type SearchResponse = Schemas["SearchResponse"];
-export type SearchHit = Schemas["SearchHit"];
+export type SearchHit = Schemas["Hit"];
+/** Another place in a document holding the same text (a hit's or a citation's `also_at`). */
+export type Location = Schemas["Location"];
+/** Every error code the server may answer with (backend/errors.py `ErrorCode`). */
+export type ErrorCode = Schemas["ErrorCode"];
 export type ChatSession = Schemas["ChatSessionOut"];
 export type DeckSummary = Schemas["DeckSummary"];
 

@@ -6,10 +6,10 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { components } from "@/api/schema";
 import { apiJson } from "@/lib/api";
 
-export type Outline = components["schemas"]["OutlineOut"];
-export type ViewerBlock = components["schemas"]["ViewerBlockOut"];
-export type BlockWindow = components["schemas"]["BlockWindowOut"];
-export type Highlights = components["schemas"]["HighlightsOut"];
+export type Outline = components["schemas"]["Outline"];
+export type ViewerBlock = components["schemas"]["ViewerBlock"];
+export type BlockWindow = components["schemas"]["BlockWindow"];
+export type Highlights = components["schemas"]["PageHighlights"];
 
 const base = (documentId: string) => `/api/documents/${encodeURIComponent(documentId)}`;
 

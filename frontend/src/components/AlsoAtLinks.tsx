@@ -5,15 +5,12 @@
  */
 import { Fragment } from "react";
 import { Link } from "react-router";
+import type { Location } from "@/api/types";
 import { ALSO_AT_NAMED, alsoAtSummary } from "@/lib/location";
 import { viewerHref } from "@/lib/viewerLinks";
 
-export interface AlsoAtPlace {
-  block_id: string;
-  page?: number | null;
-  page_label?: string | null;
-  section?: string | null;
-}
+/** Another place of the document holding the same text: a hit's or a citation's `also_at`. */
+export type AlsoAtPlace = Location;
 
 const LINK = "rounded-sm underline decoration-dotted underline-offset-2 hover:text-accent";
 

@@ -1,90 +1,47 @@
 /**
- * The chat stream's events (DESIGN §5, backend/agent/stream.py) and the transcript types. The stream
- * is NDJSON, so its events are described here; the request and the transcript come from the generated
- * schema.
+ * The chat stream's events (DESIGN §5, backend/agent/stream.py) and the transcript types, all generated
+ * from the backend's OpenAPI schema: the stream's lines are listed there as `ChatStreamLine`.
  */
 import type { components } from "@/api/schema";
 
-export type TranscriptMessage = components["schemas"]["ChatMessageOut"];
-export type ChatSessionDetail = components["schemas"]["ChatSessionDetail"];
+type Schemas = components["schemas"];
+
+export type TranscriptMessage = Schemas["ChatMessageOut"];
+export type ChatSessionDetail = Schemas["ChatSessionDetail"];
 export type { ChatSession } from "@/api/types";
 /** How full the conversation's memory is: the stream's `memory` line, also stored with each answer. */
-export type MemoryInfo = components["schemas"]["ChatMemoryOut"];
+export type MemoryInfo = Schemas["MemoryInfo"];
 /** The model that answers and what it can do: the stream's `model` line, also stored with each answer. */
-export type ModelInfo = components["schemas"]["ChatModelOut"];
-/** Whether an answer stands on the user's documents (backend/agent/grounding.py). */
-export type GroundingStatus = NonNullable<TranscriptMessage["grounding"]>;
-
-export interface GroundingInfo {
-  status: GroundingStatus;
-  message: string;
-}
-
+export type ModelInfo = Schemas["ModelInfo"];
+/** Whether an answer stands on the user's documents (backend/agent/grounding.py): the `grounding` line. */
+export type GroundingInfo = Schemas["GroundingInfo"];
+export type GroundingStatus = GroundingInfo["status"];
 /** The model is reading a prompt of about `prompt_tokens` tokens (no line of its answer yet). */
-export interface ProgressInfo {
-  stage: "reading";
-  prompt_tokens: number;
-  waited_s: number;
-}
+export type ProgressInfo = Schemas["ReadingProgress"];
 
-/** One source of an answer: the stream's `metadata` line, and each of a stored answer's `citations`. */
-export interface Citation {
-  n: number;
-  block_id: string;
-  document_id: string;
-  filename: string;
-  page: number | null;
-  section: string | null;
-  snippet: string;
-  score: number;
-  /** The whole passage (the server adds it to the contract's fields). */
-  text?: string;
-  /** Relevant enough to answer from; false: only the closest match. Absent in answers stored before it existed. */
-  relevant?: boolean;
-  /** The printed page label of a PDF page ("iv"), when the document has one. */
-  page_label?: string | null;
-  /** The cited document's kind (pdf, pptx, xlsx, …); absent in older transcripts. */
-  kind?: string | null;
-  /** Other places of the document holding the same text (a repeated passage is one source); absent in older transcripts. */
-  also_at?: { block_id: string; page: number | null; page_label: string | null; section: string | null }[];
-}
+/** One source of an answer: the stream's `metadata` line, and each of a stored answer's `citations`
+ * (`relevant`, `page_label`, `kind` and `also_at` are absent in answers stored before they existed). */
+export type Citation = Schemas["ChatCitation"];
 
-export interface ToolCallEvent {
-  id: string;
-  name: string;
-  args: Record<string, unknown>;
-  status: "started" | "finished";
-  summary?: string;
-  /** "quire": the search Quire runs itself for every question; "model": the model's own call. */
-  by?: "quire" | "model";
-}
+/** A tool call of the agent: the stream's `tool` line (`by` "quire": the search Quire runs itself for
+ * every question; "model": the model's own call). The stream always says `by`; a call rebuilt from an
+ * older stored transcript may not, so it is optional here. */
+export type ToolCallEvent = Omit<Schemas["ToolCallEvent"], "by"> & { by?: Schemas["ToolCallEvent"]["by"] };
 
-export interface ChatErrorInfo {
-  code: string;
-  message: string;
-  retryable: boolean;
-}
+/** What failed: the stream's `error` line, or `connection_lost`, the web app's own when the stream
+ * broke off before its end. */
+export type ChatErrorInfo = Omit<Schemas["StreamError"], "code"> & { code: Schemas["ErrorCode"] | "connection_lost" };
 
-export type ChatEvent =
-  | { type: "start"; data: { session_id: string; message_id: string; user_message_id?: string } }
-  | { type: "model"; data: ModelInfo }
-  | { type: "progress"; data: ProgressInfo }
-  | { type: "grounding"; data: GroundingInfo }
-  | { type: "thinking"; data: string }
-  | { type: "tool"; data: ToolCallEvent }
-  | { type: "metadata"; data: Citation }
-  | { type: "text"; data: string }
-  | { type: "memory"; data: MemoryInfo }
-  | { type: "error"; data: ChatErrorInfo }
-  | { type: "done"; data: { session_id: string; message_id: string } };
+/** One line of the stream. */
+export type ChatEvent = Schemas["ChatStreamLine"];
 
-/** `POST /api/chat`'s body (backend/agent/chat.py `ChatRequest`). */
-export type ChatRequest = components["schemas"]["ChatRequest"];
+/** `POST /api/chat`'s body (backend/api/chat.py `ChatRequest`). */
+export type ChatRequest = Schemas["ChatRequest"];
 
 /**
- * What the UI knows about an attachment (sent ones come back from the transcript with this shape).
- * This and `Citation` stay hand-written: the schema types a stored message's attachments and citations
- * as open dicts (`ChatMessageOut`), and the stream's events are NDJSON lines OpenAPI does not describe.
+ * What the UI knows about an attachment (sent ones come back from the transcript with this shape). It
+ * stays hand-written: the server stores each attachment's description as an open object (a picture's
+ * and an extracted document's differ), which the schema does not spell out.
  */
 export interface AttachmentMeta {
   name: string;

@@ -6,6 +6,7 @@ import { AnswerMarkdown } from "./AnswerMarkdown";
 
 const citation: Citation = {
   n: 1, block_id: "b1", document_id: "d1", filename: "bio.pdf", page: 3, section: null, snippet: "s", score: 1,
+  text: "", relevant: true,
 };
 
 describe("AnswerMarkdown", () => {

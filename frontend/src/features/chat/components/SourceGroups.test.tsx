@@ -4,10 +4,11 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Citation } from "../api/types";
 import { SourceGroups } from "./SourceGroups";
 
+// `relevant` left out: a citation stored before the server judged relevance (the UI counts it relevant).
 const citation = (n: number, relevant?: boolean): Citation => ({
   n, block_id: `b${n}`, document_id: "d", filename: `notes-${n}.md`, page: null, section: null, snippet: `passage ${n}`,
-  score: 0.1, ...(relevant === undefined ? {} : { relevant }),
-});
+  score: 0.1, text: "", ...(relevant === undefined ? {} : { relevant }),
+}) as Citation;
 
 afterEach(cleanup);
 

@@ -8,7 +8,7 @@ afterEach(cleanup);
 
 const source = (n: number, also_at?: Citation["also_at"]): Citation => ({
   n, block_id: `b${n}`, document_id: "d", filename: "handbook.pdf", page: n, section: null, snippet: `passage ${n}`,
-  score: 0.1, kind: "pdf", ...(also_at ? { also_at } : {}),
+  score: 0.1, text: "", relevant: true, kind: "pdf", ...(also_at ? { also_at } : {}),
 });
 
 describe("a source card", () => {

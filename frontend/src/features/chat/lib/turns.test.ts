@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { ErrorCode } from "@/api/types";
 import type { ChatEvent, Citation, TranscriptMessage } from "../api/types";
 import { applyEvent, latestMemory, newTurn, turnPhase, turnsFromTranscript } from "./turns";
 
 const citation = (n: number): Citation => ({
   n, block_id: `b${n}`, document_id: "d1", filename: "bio.pdf", page: n, section: null, snippet: "s", score: 0.5,
+  text: "", relevant: true,
 });
 
 function play(events: ChatEvent[]) {
@@ -16,8 +18,8 @@ describe("a streamed turn", () => {
       { type: "start", data: { session_id: "s", message_id: "a1", user_message_id: "u1" } },
       { type: "thinking", data: "Let me " },
       { type: "thinking", data: "think." },
-      { type: "tool", data: { id: "c1", name: "search_knowledge_base", args: { query: "light" }, status: "started" } },
-      { type: "tool", data: { id: "c1", name: "search_knowledge_base", args: { query: "light" }, status: "finished", summary: "2 passages" } },
+      { type: "tool", data: { id: "c1", name: "search_knowledge_base", args: { query: "light" }, status: "started", by: "model" } },
+      { type: "tool", data: { id: "c1", name: "search_knowledge_base", args: { query: "light" }, status: "finished", summary: "2 passages", by: "model" } },
       { type: "metadata", data: citation(2) },
       { type: "metadata", data: citation(1) },
       { type: "metadata", data: citation(1) },
@@ -29,7 +31,7 @@ describe("a streamed turn", () => {
     expect(turn).toMatchObject({
       key: "u1", userMessageId: "u1", answerId: "a1", thinking: "Let me think.", answer: "Light [1] and dark [2].", status: "complete",
     });
-    expect(turn.tools).toEqual([{ id: "c1", name: "search_knowledge_base", args: { query: "light" }, status: "finished", summary: "2 passages" }]);
+    expect(turn.tools).toEqual([{ id: "c1", name: "search_knowledge_base", args: { query: "light" }, status: "finished", summary: "2 passages", by: "model" }]);
     expect(turn.citations.map((c) => c.n)).toEqual([1, 2]);
     expect(turn.memory?.budget_chars).toBe(100);
   });
@@ -37,7 +39,7 @@ describe("a streamed turn", () => {
   it("moves text written before a tool call out of the answer", () => {
     const turn = play([
       { type: "text", data: "Let me look." },
-      { type: "tool", data: { id: "c1", name: "calculator", args: {}, status: "started" } },
+      { type: "tool", data: { id: "c1", name: "calculator", args: {}, status: "started", by: "model" } },
       { type: "text", data: "42" },
     ]);
     expect(turn.preface).toBe("Let me look.");
@@ -46,12 +48,12 @@ describe("a streamed turn", () => {
 
   it("reports what it is doing", () => {
     expect(turnPhase(play([{ type: "thinking", data: "hm" }]))).toBe("thinking");
-    expect(turnPhase(play([{ type: "tool", data: { id: "c", name: "x", args: {}, status: "started" } }]))).toBe("searching");
+    expect(turnPhase(play([{ type: "tool", data: { id: "c", name: "x", args: {}, status: "started", by: "model" } }]))).toBe("searching");
     expect(turnPhase(play([{ type: "text", data: "A" }]))).toBe("answering");
   });
 
   it("ends as partial or error after a failure, but complete without a model", () => {
-    const error = (code: string): ChatEvent => ({ type: "error", data: { code, message: "m", retryable: true } });
+    const error = (code: ErrorCode): ChatEvent => ({ type: "error", data: { code, message: "m", retryable: true } });
     const done: ChatEvent = { type: "done", data: { session_id: "s", message_id: "a" } };
     expect(play([{ type: "text", data: "half" }, error("model_error"), done]).status).toBe("partial");
     expect(play([error("model_error"), done]).status).toBe("error");
@@ -73,7 +75,7 @@ describe("a stored transcript", () => {
       message({ id: "u1", turn: 1, seq: 0, role: "user", content: "How?", attachments: [{ name: "a.png", kind: "image" }] }),
       message({ id: "r1", turn: 1, seq: 1, role: "assistant", content: "Searching.", tool_calls: [{ id: "c1", name: "search_knowledge_base", args: { query: "q" } }] }),
       message({ id: "t1", turn: 1, seq: 2, role: "tool", content: "...", tool_call_id: "c1", tool_name: "search_knowledge_base", tool_summary: "3 passages" }),
-      message({ id: "a1", turn: 1, seq: 3, role: "assistant", content: "Because [1].", citations: [citation(1) as unknown as Record<string, unknown>], thinking: "hm" }),
+      message({ id: "a1", turn: 1, seq: 3, role: "assistant", content: "Because [1].", citations: [citation(1)], thinking: "hm" }),
       message({ id: "u2", turn: 2, seq: 0, role: "user", content: "And?" }),
       message({ id: "a2", turn: 2, seq: 1, role: "assistant", content: "", status: "error", error: { code: "model_error", message: "x", retryable: true } }),
     ]);

@@ -46,7 +46,7 @@ export type ExistingDocument = Schemas["ExistingDocumentOut"];
 export type NameConflict = Schemas["NameConflictOut"];
 
 /** `GET /api/documents/{id}/versions`, newest first. */
-export type DocumentVersion = Schemas["VersionOut"];
+export type DocumentVersion = Schemas["VersionRow"];
 export type VersionList = Schemas["VersionList"];
 /** `DELETE /api/documents/{id}/versions/{version}`. */
 export type VersionDeleted = Schemas["VersionDeleted"];
@@ -55,7 +55,7 @@ export type VersionDeleted = Schemas["VersionDeleted"];
 export type TrashEmptied = Schemas["TrashEmptied"];
 
 /** `GET /api/refusals`: a file refused at upload or URL import, until dismissed. */
-export type Refusal = Schemas["RefusalOut"];
+export type Refusal = Schemas["Refusal"];
 export type RefusalList = Schemas["RefusalList"];
 /** `DELETE /api/refusals[/{id}]`: how many were dismissed. */
 export type RefusalsDismissed = Schemas["RefusalsDismissed"];

@@ -38,7 +38,7 @@ function seedSnapshot(accepted: UploadAccepted): IngestSnapshot {
     executions: {},
     progress: { phase: "queued", done: 0, total: 0, detail: "" },
     documents: accepted.documents.map((doc) => ({
-      id: doc.id, filename: doc.filename, kind: doc.kind, status: "queued", decision: null, error: null, warnings: [], page_warnings: [], steps: [], read_as: doc.read_as,
+      id: doc.id, filename: doc.filename, kind: doc.kind, status: "queued", decision: null, error: null, warnings: [], page_warnings: [], steps: [], read_as: doc.read_as ?? null,
       progress: { done: 0, total: 0, detail: "" }, pages: null, blocks: null, embedded: null,
     })),
   };

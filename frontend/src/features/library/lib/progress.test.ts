@@ -4,7 +4,7 @@ import { afterCancel, cancelOutcome, cancelWarning, inFlight, isActive, overallF
 
 function item(change: Partial<IngestItem>): IngestItem {
   return {
-    id: "d1", filename: "notes.pdf", kind: "pdf", status: "queued", decision: null, error: null, warnings: [], page_warnings: [],
+    id: "d1", filename: "notes.pdf", kind: "pdf", status: "queued", decision: null, error: null, warnings: [], page_warnings: [], read_as: null,
     progress: { done: 0, total: 0, detail: "" }, pages: null, blocks: null, embedded: null, steps: [], ...change,
   };
 }
