@@ -45,7 +45,7 @@ ExtractionCancelled = Cancelled
 
 @dataclass(frozen=True)
 class Limits:
-    """What one extraction job may use (see README, "Limits on reading files")."""
+    """What one extraction job may use (see docs/formats.md, "Reading files safely")."""
 
     memory_mb: int = 1024
     cpu_s: int = 300
