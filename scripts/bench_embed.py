@@ -30,6 +30,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from backend.process import configure_process
+
+configure_process()  # process-wide settings first: before the imports below load onnxruntime (OpenMP)
+
 from backend.llm.errors import ModelUnavailable
 from backend.llm.local_embedder import LocalEmbedder
 from backend.llm.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS, LocalModelName, model_folder

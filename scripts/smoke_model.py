@@ -33,6 +33,10 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from backend.process import configure_process
+
+configure_process()  # process-wide settings first, as at every entry point (backend/process.py)
+
 from tests.support.corpus import CORPUS
 from tests.support.postgres import ThrowawayPostgres
 from tests.support.server import QuireServer
