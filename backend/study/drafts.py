@@ -23,6 +23,7 @@ from backend.study.errors import GenerationFailed
 from backend.study.flashcards import CardKind
 from backend.study.generation import generate_object
 from backend.study.quizzes import QuizItem
+from backend.study.repairs import Report
 from backend.study.schemas import SourceOut
 
 _CARD_RULES: dict[str, tuple[str, str]] = {
@@ -65,9 +66,10 @@ class CardDraftOut(BaseModel):
 
 def _ask(ctx: AppContext, prompt: str, model: type[Any], what: str, check: Any) -> Any:
     """`generate_object`, with the model server's failures as the API's errors: 503 when it is not running
-    (what to start), 502 when it failed or kept answering unusably (try again)."""
+    (what to start), 502 when it failed or kept answering unusably (try again). A draft is not a job: its
+    report of repairs is not kept."""
     try:
-        return generate_object(ctx, prompt, model, what, check)
+        return generate_object(ctx, prompt, model, what, Report(), check=check)
     except ModelUnavailable as exc:
         raise jobs.model_unavailable(exc) from exc
     except ModelError as exc:
