@@ -1,7 +1,7 @@
 """Typo-tolerant search over HTTP on a real document (the Hochschulrahmengesetz from shared/corpus), in both
 search modes: a misspelt rare word finds its passage, judged relevant, while a question about a place the
 document never names stays not covered. In the Postgres mode a second process, which had read the
-vocabulary before the document arrived, learns its words from the table a trigger keeps (migration 0040).
+vocabulary before the document arrived, learns its words from the table a trigger keeps (migration 0023).
 The chat's search tool (the model scripted in the stand-in) gets the passage too."""
 
 from __future__ import annotations
