@@ -90,7 +90,7 @@ def test_eval_retrieval_without_a_local_model_says_what_to_install(tmp_path: Pat
     assert done.returncode == 1
     assert done.stdout == ""
     assert "No local embedding model can be loaded" in done.stderr
-    assert "pip install -r requirements-local.txt" in done.stderr
+    assert "./scripts/setup.sh --local" in done.stderr
     assert "Traceback" not in done.stderr
 
 
