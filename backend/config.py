@@ -2,8 +2,8 @@
 
 Built once by the process's entry point (`Settings.load()`), then handed down; nothing else reads
 `os.environ`. `Settings` holds what a user may choose, in groups; each field's description is its
-documentation: scripts/settings_table.py writes README.md's table and `.env.example` from it, and
-tests/contract/test_docs.py checks they agree. `Tuning` holds the few internal knobs that tests and
+documentation: scripts/settings_table.py writes docs/configuration.md's tables and `.env.example` from
+it, and tests/contract/test_docs.py checks they agree. `Tuning` holds the few internal knobs that tests and
 benchmarks turn (to make a minute-long interval observable in a second, say); they are listed in
 docs/development.md, not offered to users. Everything else that was once a setting is a constant next
 to the code that uses it, or derived from a setting here. A variable this build no longer reads is
@@ -85,7 +85,7 @@ class Tuning(BaseSettings):
                                         "1 MB per 12 seconds)", gt=0, le=900)
     model_silence_s: float = _setting(120.0, "QUIRE_MODEL_SILENCE_S", "internal", "Silence after which the model "
                                       "server counts as stuck (reading a prompt is allowed 1 s more per 2 tokens; "
-                                      "docs/notes/models.md)", gt=0)
+                                      "docs/models.md)", gt=0)
     db_connections: int = _setting(9, "QUIRE_DB_CONNECTIONS", "internal", "Postgres sessions one process may hold "
                                    "(its pool, DBOS's pool, heartbeat, probe); the server needs `max_connections` ≥ "
                                    "processes × this + 3", ge=5, le=200)
@@ -108,7 +108,7 @@ class Settings(BaseSettings):
     log_level: str = _setting("INFO", "QUIRE_LOG_LEVEL", GROUPS[0], "Log level")
     # -- where data lives
     data_dir: Path = _setting(Path("data"), "QUIRE_DATA_DIR", GROUPS[1], "This process's cache of originals "
-                              "(`docs/objects/`), the embedded database (`postgres/`) and local models (`models/`)")
+                              "(`docs/objects/`) and the embedded database (`postgres/`)")
     database_url: str | None = _setting(None, "DATABASE_URL", GROUPS[1], "Postgres with pgvector; unset = an "
                                         "embedded server under `$QUIRE_DATA_DIR/postgres`")
     prompts_dir: Path = _setting(REPO_ROOT / "prompts", "QUIRE_PROMPTS_DIR", GROUPS[1], "Prompt templates; "
@@ -121,7 +121,8 @@ class Settings(BaseSettings):
                                                     "for an in-process embedder (requirements-local.txt)")
     local_embed_model: Literal["all-mpnet-base-v2", "all-MiniLM-L6-v2"] = _setting(
         "all-mpnet-base-v2", "QUIRE_LOCAL_EMBED_MODEL", GROUPS[2], "The in-process model of `QUIRE_EMBEDDER=local`: "
-        "`all-mpnet-base-v2` (better search, unpacked once into `QUIRE_DATA_DIR/models`, ~440 MB) or "
+        "`all-mpnet-base-v2` (better search; exported once into the Python environment by "
+        "`./scripts/setup.sh --local`, 174 MB) or "
         "`all-MiniLM-L6-v2` (about 6× faster)")
     # -- documents
     max_upload_mb: int = _setting(100, "QUIRE_MAX_UPLOAD_MB", GROUPS[3], "Largest accepted file (enforced while "

@@ -2,7 +2,7 @@
 
     python scripts/real_file_campaign.py DIR_OR_FILE... [--batch 4] [--timeout 180] [--json OUT]
 
-How the README's real-file campaign figures are made (there over 323 PDFs and 439 Office files, web
+How the real-file campaign figures of docs/benchmarks.md are made (there over 323 PDFs and 439 Office files, web
 pages, Markdown, CSV and text files from the test suites of public projects' sdists: pikepdf, pypdf,
 PyMuPDF, python-docx, python-pptx, python-calamine, trafilatura, ...; the files are not in this repo).
 One server (embedded Postgres, the fake model server, as the tests run it) gets every file by upload,

@@ -1,6 +1,6 @@
 """Writes the settings documentation from the Settings class (backend/config.py), so it cannot drift:
-README.md's table (between its `settings` markers), `.env.example`, and the internal knobs' table in
-docs/development.md. `--check` writes nothing and fails when a file differs (tests/contract/test_docs.py
+docs/configuration.md's tables (between its `settings` markers), `.env.example`, and the internal knobs'
+table in docs/development.md. `--check` writes nothing and fails when a file differs (tests/contract/test_docs.py
 runs the same comparison).
 
     .venv/bin/python scripts/settings_table.py          # rewrite the three
@@ -26,7 +26,7 @@ configure_process()  # as every script does before importing the backend (tests/
 
 from backend.config import ENV_FILE_VARIABLE, GROUPS, REPO_ROOT, Settings, Tuning
 
-README = ROOT / "README.md"
+CONFIGURATION = ROOT / "docs" / "configuration.md"
 ENV_EXAMPLE = ROOT / ".env.example"
 DEVELOPMENT = ROOT / "docs" / "development.md"
 START, END = "<!-- settings:start (scripts/settings_table.py) -->", "<!-- settings:end -->"
@@ -73,7 +73,7 @@ def _table(rows: list[tuple[str, FieldInfo]]) -> list[str]:
     return lines
 
 
-def readme_section() -> str:
+def configuration_section() -> str:
     lines = [START, "", f"Environment variables, or a `.env` file (`{ENV_FILE_VARIABLE}` names another; "
              "`.env.example` lists them all with their defaults):", ""]
     for group in GROUPS:
@@ -110,7 +110,7 @@ def _replace_between(text: str, section: str) -> str:
 
 
 def expected() -> dict[Path, str]:
-    return {README: _replace_between(README.read_text(encoding="utf-8"), readme_section()),
+    return {CONFIGURATION: _replace_between(CONFIGURATION.read_text(encoding="utf-8"), configuration_section()),
             ENV_EXAMPLE: env_example(),
             DEVELOPMENT: _replace_between(DEVELOPMENT.read_text(encoding="utf-8"), tuning_section())}
 

@@ -5,8 +5,11 @@ A tool returns a `ToolOutput`: a short summary for the UI, the sources it found,
 function that writes the text for the model once the sources have their citation numbers — or, for a
 search, `ranked`, the passages best first, which the memory window may trim from the bottom.
 
-A tool that calls the model has no time limit of its own (`timeout_s=None`): the model client notices a
-stuck server, and a slow one is worth waiting for.
+No tool has a time limit: on a busy machine a search or a document listing may take long, and a limit
+would turn "slow" into "failed", the model answering without the passages it asked for. What bounds a
+tool is its work: a search reads an index of known size, a listing at most MAX_LISTED_DOCUMENTS rows, the
+calculator refuses oversized numbers before computing them, a model call is watched by the model client
+for a silent server. The user's Stop cancels a tool like the rest of the turn.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-import anyio
 import anyio.to_thread
 
 from backend.agent.citations import Source
@@ -57,11 +59,10 @@ class Tool:
     description: str
     parameters: dict[str, Any]
     fn: ToolFunction
-    timeout_s: float | None
     types: dict[str, type] = field(default_factory=dict)
 
     @classmethod
-    def from_function(cls, fn: ToolFunction, timeout_s: float | None) -> Tool:
+    def from_function(cls, fn: ToolFunction) -> Tool:
         description, arg_docs = _parse_docstring(inspect.getdoc(fn) or "")
         hints = typing.get_type_hints(fn)
         properties: dict[str, Any] = {}
@@ -74,7 +75,7 @@ class Tool:
             if param.default is inspect.Parameter.empty:
                 required.append(name)
         parameters = {"type": "object", "properties": properties, "required": required}
-        return cls(fn.__name__, description, parameters, fn, timeout_s, types)
+        return cls(fn.__name__, description, parameters, fn, types)
 
     def schema(self) -> dict[str, Any]:
         """The tool as Ollama's `tools` parameter expects it."""
@@ -85,17 +86,13 @@ class Tool:
         """Call the tool; a failure of any kind comes back as a ToolOutput the model can read."""
         try:
             kwargs = self._coerce(args)
-            with anyio.fail_after(self.timeout_s):  # None: no limit
-                if inspect.iscoroutinefunction(self.fn):
-                    return await cast(Awaitable[ToolOutput], self.fn(**kwargs))
-                # A sync tool runs in a worker thread; on timeout the thread is abandoned, not waited for.
-                sync = cast(Callable[..., ToolOutput], self.fn)
-                return await anyio.to_thread.run_sync(lambda: sync(**kwargs), abandon_on_cancel=True)
+            if inspect.iscoroutinefunction(self.fn):
+                return await cast(Awaitable[ToolOutput], self.fn(**kwargs))
+            # A sync tool runs in a worker thread; a cancelled turn abandons it instead of waiting for it.
+            sync = cast(Callable[..., ToolOutput], self.fn)
+            return await anyio.to_thread.run_sync(lambda: sync(**kwargs), abandon_on_cancel=True)
         except ToolFailure as exc:
             return ToolOutput.plain(f"Error: {exc}", f"failed: {exc}")
-        except TimeoutError:
-            message = f"{self.name} did not finish within {self.timeout_s or 0:g} seconds."
-            return ToolOutput.plain(f"Error: {message}", "timed out")
         except Exception:
             log.exception("tool %s failed with arguments %r", self.name, dict(args))
             return ToolOutput.plain(f"Error: {self.name} failed unexpectedly.", "failed")

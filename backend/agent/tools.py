@@ -27,8 +27,6 @@ MAX_PASSAGE_CHARS = 1500
 MAX_LISTED_DOCUMENTS = 200
 ANALYZE_MAX_CHARS = 24_000
 COMPARE_MAX_CHARS = 12_000  # per document
-QUICK_TIMEOUT_S = 10.0
-SEARCH_TIMEOUT_S = 30.0
 PROMPT_RESERVE_TOKENS = 700  # an analysis prompt's own words, around the document
 
 
@@ -198,10 +196,10 @@ def chat_tools() -> ToolRegistry:
     """The registry. Tools that call the model have no time limit of their own: the model client tells a
     stuck server from a slow one (backend/llm/patience.py)."""
     return ToolRegistry([
-        Tool.from_function(search_knowledge_base, SEARCH_TIMEOUT_S),
-        Tool.from_function(list_documents, QUICK_TIMEOUT_S),
-        Tool.from_function(analyze_document, None),
-        Tool.from_function(compare_documents, None),
-        Tool.from_function(calculator, QUICK_TIMEOUT_S),
-        Tool.from_function(current_time, QUICK_TIMEOUT_S),
+        Tool.from_function(search_knowledge_base),
+        Tool.from_function(list_documents),
+        Tool.from_function(analyze_document),
+        Tool.from_function(compare_documents),
+        Tool.from_function(calculator),
+        Tool.from_function(current_time),
     ])

@@ -154,18 +154,20 @@ def health(settings: SettingsDep, db: DatabaseDep, llm: LLMDep, search: SearchDe
     postgres_ok = db.ping()
     index: dict[str, Any] = {"state": search.state}
     cluster = Cluster(processes=[], takeovers=[], hints=[])
+    chat_ok = status.has(settings.chat_model)
+    ollama_has_embed_model = status.has(settings.embed_model)
+    embedding = embedder_status(embedder, settings.embed_model, ollama_has_embed_model)
+    progress: EmbeddingProgress | None = None
     if postgres_ok:
         # The database can go between the ping and these reads: health then reports it down, never a 503.
         try:
             index = search.stats()
             cluster = cluster_status(db, executor_id, settings.takeover_after_s)
+            progress = embedding_progress(db, embedder, embedding.name)
         except DATABASE_LOST:
             db.liveness.suspect()
             postgres_ok = False
     dbos_state = _dbos_state(postgres_ok)
-    chat_ok = status.has(settings.chat_model)
-    ollama_has_embed_model = status.has(settings.embed_model)
-    embedding = embedder_status(embedder, settings.embed_model, ollama_has_embed_model)
     # An in-process embedder (one with a load state) needs no Ollama model.
     ollama_embed_ok = embedding.state is not None or ollama_has_embed_model
     privacy = privacy_report(connections, settings.ollama_host, settings.database_url)
@@ -189,7 +191,7 @@ def health(settings: SettingsDep, db: DatabaseDep, llm: LLMDep, search: SearchDe
                      "state": embedding.state, "error": embedding.problem.message if embedding.problem else None,
                      "passages_per_s": embedder.speed.passages_per_s if isinstance(embedder, MeteredEmbedder)
                      else None,
-                     "progress": embedding_progress(db, embedder, embedding.name) if postgres_ok else None},
+                     "progress": progress},
         "index": index,
         "voice": asdict(transcriber(settings).status()),
         "processes": cluster.processes,

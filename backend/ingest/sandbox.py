@@ -35,9 +35,10 @@ from backend.store.kinds import DocKind
 
 # The jobs' module and every reader they call (PyMuPDF, python-docx/pptx, openpyxl, lxml), with the OCR of
 # a PDF's pages and of a slide's pictures (Pillow, pytesseract) named too, so that a worker's first OCR
-# job does not import them whichever readers import what.
+# job does not import them whichever readers import what. The format registry too: a worker that imports
+# it after its address-space cap is set may not have the room to (a small cap failed a small note).
 preload(["backend.ingest.sandbox_jobs", "backend.ingest.extract", "backend.ingest.extract.pictures",
-         "backend.ingest.chunk"])
+         "backend.ingest.formats", "backend.ingest.chunk"])
 log = logging.getLogger(__name__)
 # A run cancelled while a worker was reading (the worker has been killed).
 ExtractionCancelled = Cancelled
@@ -45,7 +46,7 @@ ExtractionCancelled = Cancelled
 
 @dataclass(frozen=True)
 class Limits:
-    """What one extraction job may use (see README, "Limits on reading files")."""
+    """What one extraction job may use (see docs/formats.md, "Reading files safely")."""
 
     memory_mb: int = 1024
     cpu_s: int = 300

@@ -4,7 +4,7 @@ A `FuzzyVocabulary` holds index terms (stems, as the analyser makes them) and fi
 within `max_edits(term)` edits (optimal string alignment: insertions, deletions, substitutions and
 transpositions of neighbours, each one edit). It is the same structure in both search modes: in memory
 the sparse channel feeds it every new term it interns (backend/retrieval/sparse.py); in the Postgres
-mode each process fills one from the vocabulary table that a trigger keeps (migration 0040,
+mode each process fills one from the vocabulary table that a trigger keeps (migration 0023,
 backend/store/search_sql.py) — the embedded Postgres has no pg_trgm, so no lookup runs in SQL.
 
 How a lookup works: each term is cut into character trigrams of the term padded by one mark on each

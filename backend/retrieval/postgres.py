@@ -87,7 +87,7 @@ class PostgresIndex:
         self._df: dict[str, int] = {}
         self._lock = threading.Lock()
         self._channels = ThreadPoolExecutor(max_workers=4, thread_name_prefix="dense-channel")
-        # The vault's correctable terms (migration 0040), read as they are added: the fuzzy channel's lookup.
+        # The vault's correctable terms (migration 0023), read as they are added: the fuzzy channel's lookup.
         self.vocabulary = FuzzyVocabulary()
         self._vocabulary_terms: set[str] = set()
         self._vocabulary_horizon = "0"

@@ -1,6 +1,6 @@
 """The Postgres search backend (QUIRE_SEARCH_BACKEND=postgres): `PostgresIndex` (backend/retrieval/postgres.py)
 searched in place, and its preparation in the background — the terms of blocks analysed by another
-analyser version, the vocabulary's trigram lookup (migration 0040), the keyword impact lists (migration
+analyser version, the vocabulary's trigram lookup (migration 0023), the keyword impact lists (migration
 0018) and the model's HNSW index.
 """
 

@@ -18,6 +18,12 @@ terms (both stems of a word of undetermined language; stop words dropped; a comp
    "studiengang"), since closed compounds (German above all) are worded one way in a question and
    another in the text.
 
+Words that frame a question rather than name its subject ("where does X *happen*", "what does X *mean*",
+"has *anyone* studied X", "wie *funktioniert* X") are left out of the judgement (`QUESTION_FRAME`): a vault
+about photosynthesis need not hold "happen" for "Where does the Calvin cycle happen?" to be covered, and
+as unknown words they would veto every passage of a short question. They are a closed set of a few verbs
+and indefinite pronouns, listed with their inflections, that Snowball's stop-word lists lack.
+
 The passage is read with its context: its document's name and the heading path it sits under (a table's
 rows do not repeat "penguins"; its file name does). Across languages only identical word forms count: a
 German question is not covered by an English passage because a German stem happens to equal an English
@@ -44,6 +50,16 @@ from backend.retrieval.tokenizer import _CONNECTOR, Analyzer, Language, fold_acc
 # lacks are decisive (see scripts/eval_relevance.py for how both were chosen).
 RELEVANT_COVERAGE = 0.3
 DECISIVE_UNKNOWN_SHARE = 0.2
+# Words that frame a question instead of naming its subject (see the module), casefolded with accents folded.
+_FRAME_WORDS = """
+    happen happens happened happening occur occurs occurred occurring
+    mean means meant explain explained describe described
+    anyone anybody someone somebody anything something everyone everybody
+    passiert passieren passierte geschieht geschehen geschah bedeutet bedeuten bedeutete
+    funktioniert funktionieren funktionierte erklare erklaren erklart beschreibe beschreiben beschreibt
+    jemand jemanden irgendwer etwas
+"""
+QUESTION_FRAME = frozenset(_FRAME_WORDS.split())
 # Parts of an unknown word are tried from this length on: shorter ones ("ab", "ein") match by chance.
 _MIN_PART = 4
 
@@ -67,6 +83,8 @@ def question_words(analyzer: Analyzer, query: str) -> tuple[list[Word], Language
         parts = [p for p in _CONNECTOR.split(token) if len(p) >= 2] if _is_compound(token) else [token]
         for part in parts:
             terms = tuple(dict.fromkeys(analyzer.terms(part, language)))
+            if fold_accents(part) in QUESTION_FRAME:
+                continue
             if terms and (language != "und" or (analyzer.terms(part, "en") and analyzer.terms(part, "de"))):
                 words.append(Word(fold_accents(part), terms))
     return words, language

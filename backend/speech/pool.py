@@ -5,7 +5,7 @@
   at once would only both be slower, and a second worker would hold a second copy of the model.
 - **CPU time in proportion to the audio**: each job may use CPU_BASE_S plus CPU_PER_AUDIO_S for every
   second of the audio it is given (measured: tiny.en needs about 0.15 CPU-seconds per second of speech and
-  base about 0.25, on 2 cores; docs/notes/formats.md). Bounding CPU time rather than wall-clock time keeps
+  base about 0.25, on 2 cores; docs/benchmarks.md). Bounding CPU time rather than wall-clock time keeps
   a busy machine from failing good recordings, and noise that makes Whisper babble cannot keep a core busy
   for long: 100 s of white noise is bounded by 230 CPU-seconds whatever the load.
 - **Memory**: MEMORY_MB holds the multilingual model joined in memory (about 600 MB resident) and a

@@ -58,7 +58,7 @@ BACKGROUND_WAIT_S = 600.0
 _CHECKOUT_SLICE_S = 0.25
 # Sessions a process holds besides its two pools: the heartbeat's (it holds the executor id's lock), the
 # liveness probe's and DBOS's LISTEN session. The rest of the QUIRE_DB_CONNECTIONS budget is split between
-# this pool and DBOS's (store/system_db.py); docs/notes/ops.md has the measurements.
+# this pool and DBOS's (store/system_db.py); docs/benchmarks.md has the measurements.
 FIXED_SESSIONS = 3
 DEFAULT_POOL_SIZE = 3
 

@@ -240,7 +240,7 @@ def release_claim(conn: Connection, victim: Silent, me: Registration) -> None:
 
 
 def beating_steadily(conn: Connection, me: Registration, for_s: float) -> bool:
-    """Whether this instance has itself beaten without a gap for `for_s` (see migration 0080): after a
+    """Whether this instance has itself beaten without a gap for `for_s` (see migration 0028): after a
     database outage, or a pause of its own, it may judge no other process until then."""
     row = conn.execute(
         "SELECT beating_since <= now() - make_interval(secs => %s) AS steady FROM quire_processes"

@@ -193,7 +193,7 @@ def vocabulary_since(db: Database, horizon: str) -> tuple[list[str], str]:
     """The keyword vocabulary's terms written by transactions from `horizon` on (a transaction id; "0":
     all), and the horizon to ask from next time: the oldest transaction still running now. Rows of
     transactions older than it are all visible now if ever, so nothing is missed; rows at or after it may
-    come again next time (migration 0040). One statement, so one snapshot for both."""
+    come again next time (migration 0023). One statement, so one snapshot for both."""
     with db.connection() as conn:
         row = one(conn.execute(
             "SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon,"

@@ -66,7 +66,8 @@ class CardDraftOut(BaseModel):
 
 def _ask(llm: LLMClient, prompt: str, model: type[Any], what: str, check: Any) -> Any:
     """`generate_object`, with the model server's failures as the API's errors: 503 when it is not running
-    (what to start), 502 when it failed or kept answering unusably (try again)."""
+    (what to start), 502 when it failed or kept answering unusably (try again). A draft is not a job: its
+    report of repairs is not kept."""
     try:
         return generate_object(llm, prompt, model, what, Report(), check=check)
     except ModelUnavailable as exc:

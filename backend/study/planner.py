@@ -138,6 +138,7 @@ def forecast(cards: Sequence[PlanCard], cal: Calendar, parameters: Sequence[floa
                    retention_planned=0.0, total=len(cards))
     now_sum = planned_sum = 0.0
     day_start = cal.at(cal.today, time(0))
+    day_end = cal.at(cal.today + timedelta(days=1), time(0))
     fresh = [c for c in cards if c.new and not c.due_now]
     urgent = [c for c in cards if c.new and c.due_now]
     for plan_card in (c for c in cards if not c.new):
@@ -148,8 +149,10 @@ def forecast(cards: Sequence[PlanCard], cal: Calendar, parameters: Sequence[floa
             missed = card.due < day_start if learning else scheduler.get_card_retrievability(card, day_start) < target
             out.missed += int(missed)
         reviews, final = simulate(scheduler, card, 0, cal, target)
-        if learning and days and (not reviews or reviews[0] != 0) and card.due <= cal.review_at(cal.today):
-            reviews = [0, *reviews]  # a card in a learning step is due today whatever its retrievability
+        # A card in a learning step comes back today whatever its retrievability: due before today ends,
+        # not only by the review time (after noon that was "now", and a step due in ten minutes was lost).
+        if learning and days and (not reviews or reviews[0] != 0) and card.due < day_end:
+            reviews = [0, *reviews]
         for index in reviews:
             days[index].reviews += 1
         if reviews and reviews[0] == 0:

@@ -1,5 +1,5 @@
 """Regressions found by pushing real Office files, web pages and text files from public projects' test
-suites through a real server (the campaign in README's "Reading files safely"): each file here is a minimal
+suites through a real server (the campaign in docs/benchmarks.md, "Real-file campaigns"): each file here is a minimal
 reproduction, generated with python-docx / python-pptx, of what a real file did."""
 
 from __future__ import annotations

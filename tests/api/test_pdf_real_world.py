@@ -190,7 +190,8 @@ def test_a_garbled_layer_ocr_cannot_read_is_not_called_a_scan(vault: dict[str, A
     assert document["status"] == "failed"
     # Was "The scanned pages could not be read reliably: ..." for a PDF that holds no scan.
     assert document["error"].startswith("The text of this PDF is garbled in the file (a font without a character "
-                                        "map) and OCR could not read it reliably either: page 1: ")
+                                        "map) and OCR could not read it reliably either: page(s) 1 read as no "
+                                        "words of the configured languages")
     assert document["error"].endswith("text in another language or script needs its language added there.")
 
 

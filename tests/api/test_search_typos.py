@@ -1,7 +1,7 @@
 """Typo-tolerant search over HTTP on a real document (the Hochschulrahmengesetz from shared/corpus), in both
 search modes: a misspelt rare word finds its passage, judged relevant, while a question about a place the
 document never names stays not covered. In the Postgres mode a second process, which had read the
-vocabulary before the document arrived, learns its words from the table a trigger keeps (migration 0040).
+vocabulary before the document arrived, learns its words from the table a trigger keeps (migration 0023).
 The chat's search tool (the model scripted in the stand-in) gets the passage too."""
 
 from __future__ import annotations
@@ -69,12 +69,12 @@ def test_a_misspelt_rare_word_finds_its_passage(backend: str, server_factory: Ca
                 Reply(content="Drei bis vier Jahre [1]."),
             )
             stream = chat(b, "Wie lang ist die Regelstudienzet für den Bachelor?")
-            (finished,) = [t for t in stream.of("tool") if t["status"] == "finished"]
+            (finished,) = [t for t in stream.of("tool") if t["status"] == "finished" and t.get("by") != "quire"]
             assert finished["summary"] != "nothing relevant found"
             assert any(c["relevant"] and "Regelstudienzeit" in c["text"] for c in stream.citations)
             tool_result = [m["content"] for m in fake_ollama.chat_requests[-1]["messages"] if m["role"] == "tool"]
-            assert "Regelstudienzeit" in tool_result[0]
-            assert "<passage" in tool_result[0]
+            assert any("Regelstudienzeit" in result for result in tool_result), tool_result  # the model's search
+            assert any("<passage" in result for result in tool_result), tool_result
             # "Australia" is no typo of any word here: the question is not covered.
             assert not any(h["relevant"] for h in _search(a, "Was ist die Hauptstadt von Australien?"))
             # Replaced by a version without the word, the law is found by the word it now uses, and a term

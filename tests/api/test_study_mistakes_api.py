@@ -75,7 +75,9 @@ def test_wrong_and_unsure_answers_become_due_cards_in_the_scopes_mistakes_deck(
     assert first["back"].startswith("option 1.1\n\nExplanation 1: the material says so.")
     assert "From the source: “" in first["back"]
     assert first["sources"] == questions[0]["sources"]
-    cited = api.get("/api/search", params={"q": first["back"].split("“", 1)[1][:60], "k": 1}).json()["hits"]
+    # Searched within the quiz's documents: other tests' vaults on this server hold the same sentences.
+    cited = api.get("/api/search", params={"q": first["back"].split("“", 1)[1][:60], "k": 1,
+                                           "documents": ",".join(vault["ids"])}).json()["hits"]
     assert cited[0]["block_id"] == first["sources"][0]["block_id"]  # the excerpt is the cited passage's text
     assert cards[questions[1]["id"]]["front"].startswith("True or false: Statement 2")
     assert first["id"] in {c["id"] for c in api.get(f"/api/study/decks/{deck_id}/due").json()["cards"]}
@@ -122,7 +124,8 @@ def test_weak_spots_quiz_is_made_from_the_passages_behind_mistakes(
     assert practice["title"].startswith("Weak spots: ")
     assert practice["questions"][0]["sources"][0]["block_id"] == question["sources"][0]["block_id"]
     prompt = fake_ollama.chat_requests[-1]["messages"][0]["content"]
-    cited = api.get("/api/search", params={"q": "activation energy enzymes", "k": 1}).json()["hits"][0]
+    cited = api.get("/api/search", params={"q": "activation energy enzymes", "k": 1,
+                                           "documents": doc["id"]}).json()["hits"][0]
     assert cited["block_id"] == question["sources"][0]["block_id"]
     assert "activation energy" in prompt
     assert prompt.count("<passage id=\"P") == 1  # only the passage behind the mistake

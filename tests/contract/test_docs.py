@@ -1,6 +1,7 @@
-"""The docs stay true: the settings' documentation is generated from the Settings class (README.md's table,
-.env.example, the internal knobs in docs/development.md), every prompt template the code renders exists,
-and every template in prompts/ is used."""
+"""The docs stay true: the settings' documentation is generated from the Settings class
+(docs/configuration.md's tables, .env.example, the internal knobs in docs/development.md), every prompt
+template the code renders exists, every template in prompts/ is used, and every relative link of the
+README and docs/ leads to a file (and a heading, when it names one) that exists."""
 
 from __future__ import annotations
 
@@ -23,21 +24,21 @@ def _env_names(model: type[Settings] | type[Tuning]) -> set[str]:
 
 
 def test_the_settings_docs_are_generated_from_the_settings_class() -> None:
-    """README's table, .env.example and docs/development.md's knobs are what scripts/settings_table.py
-    writes from backend/config.py (run it after changing a setting)."""
+    """docs/configuration.md's tables, .env.example and docs/development.md's knobs are what
+    scripts/settings_table.py writes from backend/config.py (run it after changing a setting)."""
     check = subprocess.run([sys.executable, "scripts/settings_table.py", "--check"], cwd=ROOT, capture_output=True,
                            text=True, check=False, timeout=120)
     assert check.returncode == 0, check.stdout + check.stderr
 
 
 def test_every_setting_is_documented_where_it_belongs() -> None:
-    readme = (ROOT / "README.md").read_text()
+    table = (ROOT / "docs" / "configuration.md").read_text()
     example = (ROOT / ".env.example").read_text()
     development = (ROOT / "docs" / "development.md").read_text()
     documented = set(re.findall(r"^#? ?([A-Z][A-Z0-9_]+)=", example, re.M))
     assert documented == _env_names(Settings)  # every user setting, and nothing else
     for name in _env_names(Settings):
-        assert f"`{name}`" in readme, f"{name} missing from README.md"
+        assert re.search(rf"^\| `{name}` \|", table, re.M), f"{name} missing from the table in docs/configuration.md"
     for name in _env_names(Tuning):
         assert f"`{name}`" in development, f"{name} missing from docs/development.md"
 
@@ -63,3 +64,34 @@ def test_prompt_templates_exist_and_are_used() -> None:
     assert used, "no prompt rendering found"
     assert used <= on_disk, f"missing templates: {used - on_disk}"
     assert on_disk <= used, f"unused templates: {on_disk - used}"
+
+
+_LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
+_FENCE = re.compile(r"^```.*?^```", re.M | re.S)
+
+
+def _anchors(markdown: str) -> set[str]:
+    """GitHub's heading anchors: lower case, punctuation but hyphens and underscores dropped, spaces to hyphens."""
+    headings = re.findall(r"^#+ (.+)$", _FENCE.sub("", markdown), re.M)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
+def _doc_pages() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def test_relative_links_resolve() -> None:
+    broken = []
+    for page in _doc_pages():
+        text = _FENCE.sub("", page.read_text())
+        for match in _LINK.finditer(text):
+            target = match.group(1) or match.group(2)
+            if re.match(r"^[a-z]+:", target):
+                continue  # http(s), mailto: not ours to check
+            path, _, anchor = target.partition("#")
+            file = (page.parent / path).resolve() if path else page
+            if not file.exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such file)")
+            elif anchor and file.suffix == ".md" and anchor not in _anchors(file.read_text()):
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
+    assert not broken, "\n".join(broken)

@@ -171,8 +171,9 @@ def test_mistakes_become_cards_reviewing_them_updates_the_plan_and_a_changed_pas
     dialog.get_by_label("Back").fill("One codon (three bases) at a time.")
     page.get_by_role("button", name="Save update").click()
     expect(flags).to_have_count(2)
-    for _ in range(2):
+    for left in (1, 0):  # one at a time: a click lands on the row the list shows once the last one is gone
         flags.first.get_by_role("button", name="Keep as it is").click()
+        expect(flags).to_have_count(left)
     expect(page.get_by_test_id("source-changes")).to_have_count(0)
     with e2e_server.client() as api:
         updated = next(c for c in api.get(f"/api/study/decks/{deck_id}").json()["cards"] if c["id"] == deck_card["id"])

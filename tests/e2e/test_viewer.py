@@ -98,17 +98,16 @@ def test_pdf_result_opens_its_page_with_the_passage_boxed(
     expect(page.get_by_test_id("open-original")).to_have_attribute("href", re.compile(r"/file$"))
 
 
-def test_scanned_page_shows_the_recognised_passage_under_the_image(
+def test_scanned_page_boxes_the_passage_from_its_ocr_words(
     page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]]
 ) -> None:
     _open_hit(page, e2e_server, "We scrouched down and laid still", "huckleberry-finn-p22-scan.pdf")
     view = page.get_by_test_id("pdf-view")
     expect(view).to_have_attribute("data-page", "1")
     expect(view.get_by_test_id("pdf-page-image")).to_be_visible()
-    # No text layer to box the passage on: the text recognised from the image is shown instead.
-    expect(view).to_contain_text("This page has no text layer")
-    expect(view.get_by_test_id("cited-block")).to_contain_text("scrouched")
-    expect(view.get_by_test_id("pdf-highlight")).to_have_count(0)
+    # No text layer, but OCR kept each word's box: the passage is boxed on the image itself.
+    expect(view.get_by_test_id("pdf-highlight").first).to_be_visible()
+    expect(view).not_to_contain_text("This page has no text layer")
 
 
 @pytest.mark.skipif(not tesseract_available(), reason="tesseract is not installed")
@@ -124,8 +123,7 @@ def test_a_photo_of_a_page_opens_upright_with_the_recognised_passage(
     image = view.get_by_test_id("pdf-page-image")
     expect(image).to_have_attribute("src", re.compile(r"/pages/1\.png"))
     assert image.evaluate("img => img.decode().then(() => img.naturalHeight > img.naturalWidth)"), "not upright"
-    expect(view).to_contain_text("A picture has no text layer")
-    expect(view.get_by_test_id("cited-block")).to_contain_text("light behind")
+    expect(view.get_by_test_id("pdf-highlight").first).to_be_visible()  # boxed from OCR's word boxes
     expect(page.get_by_test_id("viewer-title")).to_contain_text("IMG_2041.jpg")
     _screenshots(page, "picture")
 

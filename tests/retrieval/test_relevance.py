@@ -125,3 +125,14 @@ def test_stop_words_of_a_short_question_do_not_count_against_it() -> None:
     # Too short to tell its language: neither "what", "is", "the" (English) nor "die" (German) may count.
     index = index_of(TEXTS)
     assert best(index, "what is the mitochondria")[1] == 1.0
+
+
+def test_a_word_that_frames_the_question_is_not_one_the_vault_must_hold() -> None:
+    """"happen" is in no block; as an unknown word of a three-word question it vetoed every passage."""
+    index = index_of({"cycle": "The Calvin cycle takes place in the stroma of the chloroplast.", **TEXTS})
+    for question in ("Where does the Calvin cycle happen?", "What does the Calvin cycle mean?",
+                     "Wie funktioniert der Calvin cycle?"):
+        relevant = [h.document_id for h in index.search(question, 7) if h.relevant]
+        assert relevant == ["cycle"], question
+    # A framed question about something the vault never mentions is still not covered.
+    assert not any(h.relevant for h in index.search("Where does the Tour de France happen?", 7))

@@ -118,7 +118,8 @@ def test_a_chat_answer_cites_each_passage_once(backend_server: QuireServer, hand
         stream = chat(api, "What is the maximum annual compensation of a standing trustee?",
                       scope={"document_ids": [handbook["id"]]})
     sources = stream.citations
-    assert len(sources) == SEARCH_K  # the search's k, filled with distinct passages
+    # Quire's own search of the question and the model's search each fill their k with distinct passages.
+    assert len(sources) >= SEARCH_K
     texts = [(s["document_id"], normalise(s["text"])) for s in sources]
     assert len(set(texts)) == len(texts), "the answer's sources hold a passage twice"
     holding = [s for s in sources if normalise(PROBE) in normalise(s["text"])]

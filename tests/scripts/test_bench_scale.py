@@ -1,5 +1,5 @@
 """`scripts/bench_scale.py --smoke` runs as a user runs it (a subprocess) and prints its figures for 1, 2 and
-3 processes, every batch complete with no duplicate block: where the README's scale-out figures come from
+3 processes, every batch complete with no duplicate block: where the scale-out figures of docs/benchmarks.md come from
 must not break unnoticed."""
 
 from __future__ import annotations

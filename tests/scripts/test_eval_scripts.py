@@ -1,7 +1,7 @@
 """The evaluation scripts run as a user runs them (a subprocess on a collection folder) and report what the
 collection makes certain: every query's one relevant document found first, every off-topic question refused.
 
-They are where the README's retrieval figures come from and what a held-out collection is run through, so a
+They are where the retrieval figures of docs/benchmarks.md come from and what a held-out collection is run through, so a
 change to a function they call (as once broke `eval_relevance.py` before its first line of output) must
 fail here, not on the held-out run. `--embedder none` keeps them model-free and writes no embedding cache.
 """
@@ -90,7 +90,7 @@ def test_eval_retrieval_without_a_local_model_says_what_to_install(tmp_path: Pat
     assert done.returncode == 1
     assert done.stdout == ""
     assert "No local embedding model can be loaded" in done.stderr
-    assert "pip install -r requirements-local.txt" in done.stderr
+    assert "./scripts/setup.sh --local" in done.stderr
     assert "Traceback" not in done.stderr
 
 

@@ -5,7 +5,7 @@ The fresh-environment test builds a new venv with the app's requirements, record
 upgrade), few packages were added and no torch among them, and the exported models are in place, pass
 their SHA-256 check and embed. It installs ~900 MB and exports two models: about 20 minutes on two busy
 cores (6 of them the app's own install), so it is opt-in — `QUIRE_TEST_FRESH_INSTALL=1` — and runs on a
-developer's machine before a change to the install is committed (docs/notes/embed.md has its figures);
+developer's machine before a change to the install is committed (docs/benchmarks.md has its figures);
 CI, which installs only `--dev`, skips it. The cheap checks below run everywhere.
 """
 

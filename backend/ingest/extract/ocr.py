@@ -148,6 +148,8 @@ def ocr_page(page: pymupdf.Page, languages: str, max_pixels: int) -> PageOcr:
     except pytesseract.TesseractError:
         # Its tesseract was killed for the CPU time or memory it took: one page must not sink the document.
         return PageOcr(number, "", None, failed=True)
+    if not reading.words:  # nothing on it to read (a blank page, a photo of a wall): no text, not unreadable
+        return PageOcr(number, "", None)
     if not reading.readable(word_list(languages).judges):
         return PageOcr(number, "", reading.confidence, unreadable_warning(number), unreadable=True)
     points = page.rect.width / image.width

@@ -6,7 +6,7 @@ Decks (pptx.py) and Word documents (docx.py) are read in two passes, like a PDF:
 (`ocr_member`: the sandbox reads them in parallel, once each however often the file shows them), and the
 scan's `assemble` puts each picture's text where the picture sits, as a paragraph under PICTURE_LABEL.
 
-Which pictures are read (measured on the corpus decks, see README "Reading files safely"):
+Which pictures are read (measured on the corpus decks, docs/formats.md, "Text in pictures"):
 - **Shown large enough** (slides only: python-docx's API does not tie a Word picture to its shown size).
   A picture covering less than MIN_PICTURE_SHARE of the slide is a logo or an icon: the corpus lecture
   deck's university and licence badges cover 0.7% and 0.9% of their slides and OCR'd to "UMSI", while a

@@ -4,7 +4,7 @@ Upload validation, extraction, the stored MIME type, the viewer and the citation
 naming kinds. Each format is one module here declaring its `FORMAT`, listed in `_MODULES` (the order in
 which signatures are tried); its kind's name is in backend/store/kinds.py (the closed vocabulary the API's
 schema carries, which the sandbox's children import without this registry), and tests/ingest/test_formats.py
-holds the two, and the web app's frontend/src/lib/formats.ts, in step. docs/notes/formats.md walks through
+holds the two, and the web app's frontend/src/lib/formats.ts, in step. docs/formats.md walks through
 adding one.
 """
 
