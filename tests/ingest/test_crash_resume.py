@@ -10,6 +10,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import psutil
 import psycopg
@@ -113,6 +114,33 @@ def test_kill_during_embedding_resumes(
     assert runs["finish"] == 1
 
 
+def _resumed_across_builds(before: Path, postgres: ThrowawayPostgres, fake_ollama: FakeOllama,
+                           tmp_path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A run the build in `before` recorded, killed once it embeds (two batches done, the next ones
+    slowed), then finished by this build and checked complete: its snapshot before the kill and its last."""
+    url, data_dir, settings = postgres.fresh_database(), tmp_path / "data", {"QUIRE_EMBED_BATCH_SIZE": "4"}
+    files = {"thermo.pdf": _big_pdf(tmp_path / "src.pdf", 12), **MARKDOWN}
+    expected = _expected_blocks(files, tmp_path)
+    old = QuireServer(url, data_dir, fake_ollama.url, checkout=before, **settings).start()
+    try:
+        with old.client() as api:
+            workflow_id = upload(api, files).json()["workflow_id"]
+            fake_ollama.embed_delay_s = 0.4
+            before_kill = wait_until(api, workflow_id, lambda s: s["progress"]["phase"] == "embedding"
+                                      and s["progress"]["done"] >= 2)
+    finally:
+        old.kill()
+    fake_ollama.embed_delay_s = 0.0
+    new = QuireServer(url, data_dir, fake_ollama.url, **settings).start()
+    try:
+        with new.client() as api:
+            snapshot = wait_for_run(api, workflow_id, timeout_s=120)
+        _assert_complete(new, snapshot, expected)
+    finally:
+        new.stop()
+    return before_kill, snapshot
+
+
 def test_a_run_the_build_before_recorded_is_finished_by_this_one(
     postgres: ThrowawayPostgres, fake_ollama: FakeOllama, tmp_path: Path
 ) -> None:
@@ -127,30 +155,11 @@ def test_a_run_the_build_before_recorded_is_finished_by_this_one(
     source = workflow.read_text(encoding="utf-8")
     assert "if DBOS.patch(EMBED_EACH_WHEN_STORED):" in source
     workflow.write_text(source.replace("if DBOS.patch(EMBED_EACH_WHEN_STORED):", "if False:"), encoding="utf-8")
-    url, data_dir, settings = postgres.fresh_database(), tmp_path / "data", {"QUIRE_EMBED_BATCH_SIZE": "4"}
-    files = {"thermo.pdf": _big_pdf(tmp_path / "src.pdf", 12), **MARKDOWN}
-    expected = _expected_blocks(files, tmp_path)
-    old = QuireServer(url, data_dir, fake_ollama.url, checkout=before, **settings).start()
-    try:
-        with old.client() as api:
-            workflow_id = upload(api, files).json()["workflow_id"]
-            fake_ollama.embed_delay_s = 0.4
-            wait_until(api, workflow_id, lambda s: s["progress"]["phase"] == "embedding"
-                        and s["progress"]["done"] >= 2)
-    finally:
-        old.kill()
-    fake_ollama.embed_delay_s = 0.0
-    new = QuireServer(url, data_dir, fake_ollama.url, **settings).start()
-    try:
-        with new.client() as api:
-            snapshot = wait_for_run(api, workflow_id, timeout_s=120)
-        _assert_complete(new, snapshot, expected)
-        steps = [step["name"] for step in snapshot["steps"]]
-        assert any(name.endswith("await_documents_step") for name in steps), steps  # the recorded path
-        assert not any("patch" in name or name.endswith("document_ready_step") for name in steps), steps
-        assert all(n == 1 for key, n in snapshot["executions"].items() if key.startswith(("extract:", "store:")))
-    finally:
-        new.stop()
+    _, snapshot = _resumed_across_builds(before, postgres, fake_ollama, tmp_path)
+    steps = [step["name"] for step in snapshot["steps"]]
+    assert any(name.endswith("await_documents_step") for name in steps), steps  # the recorded path
+    assert not any("patch" in name or name.endswith("document_ready_step") for name in steps), steps
+    assert all(n == 1 for key, n in snapshot["executions"].items() if key.startswith(("extract:", "store:")))
 
 
 # The last build whose workflows were module-level functions reading a process-wide context: the services
@@ -178,32 +187,13 @@ def test_a_run_recorded_before_the_services_were_explicit_is_finished_by_this_bu
     and instance names too): the run the earlier build recorded, killed during its embedding, must resume
     here at its first unfinished step, with nothing redone and nothing orphaned."""
     before = _git_checkout(BUILD_BEFORE_EXPLICIT_SERVICES, tmp_path / "build-before")
-    url, data_dir, settings = postgres.fresh_database(), tmp_path / "data", {"QUIRE_EMBED_BATCH_SIZE": "4"}
-    files = {"thermo.pdf": _big_pdf(tmp_path / "src.pdf", 12), **MARKDOWN}
-    expected = _expected_blocks(files, tmp_path)
-    old = QuireServer(url, data_dir, fake_ollama.url, checkout=before, **settings).start()
-    try:
-        with old.client() as api:
-            workflow_id = upload(api, files).json()["workflow_id"]
-            fake_ollama.embed_delay_s = 0.4
-            before_kill = wait_until(api, workflow_id, lambda s: s["progress"]["phase"] == "embedding"
-                                      and s["progress"]["done"] >= 2)
-    finally:
-        old.kill()
-    fake_ollama.embed_delay_s = 0.0
-    new = QuireServer(url, data_dir, fake_ollama.url, **settings).start()
-    try:
-        with new.client() as api:
-            snapshot = wait_for_run(api, workflow_id, timeout_s=120)
-        _assert_complete(new, snapshot, expected)
-        runs = snapshot["executions"]
-        assert runs["scan"] == 1, runs
-        assert runs["finish"] == 1, runs
-        assert all(n == 1 for key, n in runs.items() if key.startswith(("extract:", "store:"))), runs
-        started_embeds = {key for key in before_kill["executions"] if key.startswith("embed:")}
-        assert {key for key, n in runs.items() if n > 1} <= started_embeds  # at most the batch in flight
-    finally:
-        new.stop()
+    before_kill, snapshot = _resumed_across_builds(before, postgres, fake_ollama, tmp_path)
+    runs = snapshot["executions"]
+    assert runs["scan"] == 1, runs
+    assert runs["finish"] == 1, runs
+    assert all(n == 1 for key, n in runs.items() if key.startswith(("extract:", "store:"))), runs
+    started_embeds = {key for key in before_kill["executions"] if key.startswith("embed:")}
+    assert {key for key, n in runs.items() if n > 1} <= started_embeds  # at most the batch in flight
 
 
 def test_stopping_mid_run_is_prompt_and_the_run_finishes_after_the_restart(
