@@ -16,7 +16,7 @@ import httpx
 import pymupdf
 import pytest
 
-from tests.support.corpus import CORPUS, contains, manifest, where_matches
+from tests.support.corpus import CORPUS, contains, manifest, places, where_matches
 from tests.support.server import QuireServer
 from tests.support.vault import wait_for_run
 
@@ -68,7 +68,7 @@ def test_every_corpus_file_is_ingested_and_every_probe_found(
             for probe in entry["probes"]:
                 hits = [hit for hit in _hits(api, probe["text"], document_id) if hit["document_id"] == document_id]
                 matching = [hit for hit in hits if contains(hit["text"], probe["text"], ocr=probe.get("ocr", False))]
-                placed = [hit for hit in matching if where_matches(probe["where"], hit)]
+                placed = [place for hit in matching for place in places(hit) if where_matches(probe["where"], place)]
                 if not placed:
                     found = [(hit["page"], hit["section"]) for hit in matching]
                     misses.append(f"{entry['file']}: {probe['text']!r} at {probe['where']}; found at {found}")
@@ -79,7 +79,7 @@ def test_every_corpus_file_is_ingested_and_every_probe_found(
         assert not misses, "probes not found where expected:\n" + "\n".join(misses)
 
         for name, words, section in FOOTNOTES:
-            hits = [hit for hit in _hits(api, words) if hit["document_id"] == documents[name]["id"]]
+            hits = _hits(api, words, documents[name]["id"])
             noted = [hit for hit in hits if contains(hit["text"], words, ocr=False) and "Footnote" in hit["text"]]
             assert noted, (name, words, [(hit["section"], hit["text"][:80]) for hit in hits])
             assert all((hit["section"] or "").endswith(section) for hit in noted), noted
@@ -88,8 +88,8 @@ def test_every_corpus_file_is_ingested_and_every_probe_found(
             if entry["format"] == "docx":
                 document = documents[entry["file"]]
                 assert document["warnings"] == [], (entry["file"], document["warnings"])
-                pictured = [hit for hit in _hits(api, "text in picture")
-                            if hit["document_id"] == document["id"] and "Text in picture:" in hit["text"]]
+                pictured = [hit for hit in _hits(api, "text in picture", document["id"])
+                            if "Text in picture:" in hit["text"]]
                 assert not pictured, (entry["file"], pictured)
 
 

@@ -73,6 +73,12 @@ def best_window_ratio(haystack: str, needle: str) -> float:
     return best
 
 
+def places(hit: dict[str, Any]) -> list[dict[str, Any]]:
+    """The hit at its own place and at each place it stands again (`also_at`): a document repeating a
+    passage — a scan of the same page in four orientations — has it as one hit, shown at its first place."""
+    return [hit] + [{**hit, **place} for place in hit.get("also_at", [])]
+
+
 def where_matches(where: dict[str, Any] | None, hit: dict[str, Any]) -> bool:
     """Whether a search hit sits where the probe says: page, slide, sheet or heading path."""
     if where is None:
