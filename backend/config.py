@@ -59,7 +59,7 @@ class Settings(BaseSettings):
     ocr_max_page_megapixels: int = Field(25, ge=1, le=1000, validation_alias=_env("QUIRE_OCR_MAX_PAGE_MEGAPIXELS"))
     # The viewer's own pool and limits for drawing PDF pages (backend/viewer/page_workers.py).
     viewer_workers: int = Field(1, ge=1, le=16, validation_alias=_env("QUIRE_VIEWER_WORKERS"))
-    viewer_memory_mb: int = Field(512, ge=256, validation_alias=_env("QUIRE_VIEWER_MEMORY_MB"))
+    viewer_memory_mb: int = Field(1024, ge=256, validation_alias=_env("QUIRE_VIEWER_MEMORY_MB"))
     viewer_cpu_s: int = Field(5, ge=1, validation_alias=_env("QUIRE_VIEWER_CPU_S"))
     ingest_concurrency: int = Field(2, ge=1, le=16, validation_alias=_env("QUIRE_INGEST_CONCURRENCY"))
     # None: generated once and kept in the data folder (backend/cluster/identity.py).
