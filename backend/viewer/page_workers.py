@@ -14,8 +14,11 @@ any broken limit, a stuck child replaced), with a separate pool and tighter limi
   holds it for at most its CPU limit, after which the next page is drawn.
 - **Limits fit for a page, not a book** (`VIEWER_LIMITS`): CPU (5 s: a normal page needs well under
   0.5 s; the CPU limit is counted in whole seconds; it also bounds how long a hostile page keeps others
-  waiting) and memory (512 MB: a 4-megapixel image, the decoded images of a 600 dpi scan, and PyMuPDF;
-  256 MB draws the corpus pages but leaves no room for a large scan). No wall-clock limit: on a busy
+  waiting) and memory (1024 MB of address space: a worker starts from the one forkserver, which has
+  imported every pool's libraries — extraction's readers and OCR too — so it holds about 400 MB of address
+  space, some 180 MB resident, before drawing anything; a 4-megapixel image and the decoded images of a
+  600 dpi scan need the rest. At 512 MB a worker reached the cap on large pages and was replaced after each
+  one). No wall-clock limit: on a busy
   machine a page takes longer to draw, and is drawn; refusing it as "too complex" (and remembering the
   refusal) would blame the page for the machine's load.
 
@@ -55,7 +58,7 @@ class _Shared:
 # What drawing one page (or locating a passage on it) may use, in one worker of its own pool: beyond these
 # a page answers 422 page_too_complex. One worker: the viewer draws a page at a time per process.
 VIEWER_WORKERS = 1
-VIEWER_LIMITS = ProcessLimits(memory_mb=512, cpu_s=5)
+VIEWER_LIMITS = ProcessLimits(memory_mb=1024, cpu_s=5)
 
 
 def viewer_pool() -> ProcessPool:
