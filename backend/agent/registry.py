@@ -1,5 +1,5 @@
 """Agent tools as typed Python functions: the JSON schema the model sees comes from each function's
-signature and Google-style docstring, and calling a tool coerces, bounds in time and reports failures.
+signature and Google-style docstring, and calling a tool coerces its arguments and reports failures.
 
 A tool returns a `ToolOutput`: a short summary for the UI, the sources it found, and a `render`
 function that writes the text for the model once the sources have their citation numbers — or, for a

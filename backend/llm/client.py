@@ -119,16 +119,19 @@ class LLMClient:
             await client.close()
 
     # -- model list ---------------------------------------------------------------------------
-    def status(self) -> ModelStatus:
+    def status(self, *, patient: bool = False) -> ModelStatus:
+        """Ollama's models, asked with a 3-second limit for what only reports (health, the dashboard), or
+        `patient`ly — as long as the server keeps answering, like every model call — where the answer
+        decides whether work is accepted: a busy machine makes Ollama slow to list its models, not absent."""
         try:
-            listing = self._status_client.list()
+            listing = (self._sync if patient else self._status_client).list()
         except (ConnectionError, httpx.HTTPError, ollama.ResponseError) as exc:
             return ModelStatus(reachable=False, models=[], error=str(exc))
         return ModelStatus(reachable=True, models=[m.model for m in listing.models if m.model])
 
     def require(self, model: str) -> None:
         """Raise ModelUnavailable unless Ollama is up and `model` is pulled."""
-        status = self.status()
+        status = self.status(patient=True)
         if not status.reachable:
             raise self._unreachable()
         if not status.has(model):

@@ -25,7 +25,7 @@ from tests.support.vault import ingest
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 FILES = ["huckleberry-finn-p22-scan.pdf", "federal-register-2020-17221.pdf", "py4e-02-expressions.pptx",
          "docling-word-sample.docx", "readxl-deaths.xlsx", "palmer-penguins.csv", "wikipedia-mozilla.html",
-         "rust-book-ch04-01-ownership.md"]
+         "rust-book-ch04-01-ownership.md", "linn-brochure-rotate-flag-skewed-scan.pdf"]
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +108,33 @@ def test_scanned_page_boxes_the_passage_from_its_ocr_words(
     # No text layer, but OCR kept each word's box: the passage is boxed on the image itself.
     expect(view.get_by_test_id("pdf-highlight").first).to_be_visible()
     expect(view).not_to_contain_text("This page has no text layer")
+
+
+@pytest.mark.skipif(not tesseract_available(), reason="tesseract is not installed")
+def test_a_scan_with_a_rotate_flag_is_shown_upright_with_its_boxes_along_the_lines(
+    page: Page, e2e_server: QuireServer, corpus: dict[str, dict[str, Any]]
+) -> None:
+    # OCRmyPDF's rotated_skew.pdf: the image lies sideways, /Rotate 90 turns it upright on screen. Boxes once
+    # ignored the flag: horizontal bars across text that runs horizontally only after the turn.
+    _open_hit(page, e2e_server, "Optional SMPTE time code synchronization", "linn-brochure-rotate-flag-skewed-scan.pdf")
+    view = page.get_by_test_id("pdf-view")
+    image = view.get_by_test_id("pdf-page-image")
+    expect(view.get_by_test_id("pdf-highlight").first).to_be_visible()
+    assert image.evaluate("img => img.complete && img.naturalHeight > img.naturalWidth"), "shown upright (portrait)"
+    boxes = view.evaluate("""view => {
+        const page = view.querySelector('[data-testid="pdf-page-image"]').getBoundingClientRect();
+        return [...view.querySelectorAll('[data-testid="pdf-highlight"]')].map((mark) => {
+            const box = mark.getBoundingClientRect();
+            return {inside: box.left >= page.left - 1 && box.right <= page.right + 1
+                            && box.top >= page.top - 1 && box.bottom <= page.bottom + 1,
+                    width: box.width, height: box.height};
+        });
+    }""")
+    assert boxes
+    assert all(box["inside"] for box in boxes), boxes
+    # A line of the passage as shown upright is wide and low; a box mapped without the turn is tall and narrow.
+    assert all(box["width"] > 2 * box["height"] for box in boxes), boxes
+    _screenshots(page, "rotate-flag")
 
 
 @pytest.mark.skipif(not tesseract_available(), reason="tesseract is not installed")

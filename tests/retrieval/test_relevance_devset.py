@@ -3,7 +3,7 @@ retrieval code: the corpus dev set (`../shared/corpus` read by the product's ext
 scripts/data/corpus_questions.jsonl) and Cranfield with the hand-written off-topic questions, searched with
 the stand-in model's hashed embeddings as the chat searches (hybrid, k = 7) and with keywords only.
 
-The rates asserted are those measured by scripts/eval_relevance.py (docs/notes/answers.md); where the
+The rates asserted are those measured by scripts/eval_relevance.py (docs/benchmarks.md); where the
 goal (95 % kept, 90 % refused) is not reached on a test half, the floor asserted is the measured rate, so
 that a change that makes the judgement worse fails here.
 """

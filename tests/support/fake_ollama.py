@@ -98,6 +98,7 @@ class FakeOllama:
             self.embed_delay_s = 0.0
             # Ollama's models do not all answer unit vectors: anything but 1 scales each one (Quire normalises).
             self.embed_scale = 1.0
+            self.tags_delay_s = 0.0  # a busy model server is slow to list its models too
             self.embed_gate.set()  # releases any request still held by the previous test
             self.embed_failures = 0
             self.embed_error_status = 500
@@ -272,6 +273,8 @@ class _Handler(BaseHTTPRequestHandler):
     # -- routes ---------------------------------------------------------------------------------
     def do_GET(self) -> None:
         if self.path == "/api/tags":
+            if self.fake.tags_delay_s:
+                time.sleep(self.fake.tags_delay_s)
             models = [{"name": m, "model": m, "modified_at": "2026-11-01T00:00:00Z", "size": 1000,
                        "digest": hashlib.sha256(m.encode()).hexdigest(), "details": {"format": "gguf"}}
                       for m in self.fake.models]

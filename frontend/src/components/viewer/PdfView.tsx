@@ -1,8 +1,8 @@
 /**
  * A PDF page as the server renders it (PNG), with the cited passage's lines boxed over it, and page
- * navigation; a picture uploaded on its own is shown the same way, a page per frame. When the passage
- * cannot be located on the image (a scanned page or a picture has no text layer), the
- * text recognised on the page is shown under it instead. A page the server refuses to draw (too complex
+ * navigation; a picture uploaded on its own is shown the same way, a page per frame. A scanned page or
+ * a picture has no text layer: its passage is boxed from the word boxes OCR kept. Only when no box can be
+ * found for the passage is the text recognised on the page shown under it. A page the server refuses to draw (too complex
  * for the viewer's limits, or unreadable) shows the server's reason in its place.
  */
 import { useEffect, useRef, useState, type RefObject } from "react";
