@@ -25,12 +25,19 @@ def _axe_source() -> str:
 def settle_transitions(page: Page) -> None:
     """Wait for running transitions to end (infinite animations, such as a pulsing dot, are left alone):
     colours measured or shown mid-transition, just after a theme switch, would be neither theme's."""
-    # Two frames first: a theme switched just now starts its transitions only at the next style update.
+    # A theme switched just now starts its transitions only at a later style update — on a loaded machine
+    # not always within two frames — so wait until two frames in a row have none running.
     page.evaluate("""async () => {
-        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-        await Promise.all(document.getAnimations()
-            .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
-            .map((animation) => animation.finished.catch(() => null)));
+        const frames = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        const running = () => document.getAnimations()
+            .filter((animation) => animation.effect?.getTiming().iterations !== Infinity
+                                   && animation.playState !== "finished");
+        for (let quiet = 0; quiet < 2;) {
+            await frames();
+            const now = running();
+            quiet = now.length ? 0 : quiet + 1;
+            await Promise.all(now.map((animation) => animation.finished.catch(() => null)));
+        }
     }""")
 
 
