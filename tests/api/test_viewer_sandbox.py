@@ -146,7 +146,10 @@ def test_a_page_too_complex_to_draw_is_refused_while_the_server_answers(server: 
     assert error["details"]["reason"] == f"needed more than {VIEWER_CPU_S} seconds of CPU time"
     assert len(health) >= 5
     assert max(health) < 1.0, health
-    assert _own_cpu(server) - own < 2.0  # the drawing's CPU was not the server's
+    # The drawing's CPU was not the server's: drawn in-process, the page would have cost the server its
+    # full ~11 s. What the server did use grows with the wall time of the view (the health requests above,
+    # its background chores), which a loaded machine stretches: bounded by the drawing's own limit.
+    assert _own_cpu(server) - own < VIEWER_CPU_S
     assert _alive(server)
 
     # The next page of another document is drawn; the refused page is refused again without drawing it.
