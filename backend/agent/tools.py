@@ -193,8 +193,8 @@ async def _ask_model(state: RequestState, prompt: str) -> str:
 
 @functools.cache
 def chat_tools() -> ToolRegistry:
-    """The registry. Tools that call the model have no time limit of their own: the model client tells a
-    stuck server from a slow one (backend/llm/patience.py)."""
+    """The registry. No tool has a time limit (backend/agent/registry.py says what bounds each); tools that
+    call the model rely on the model client to tell a stuck server from a slow one (backend/llm/patience.py)."""
     return ToolRegistry([
         Tool.from_function(search_knowledge_base),
         Tool.from_function(list_documents),

@@ -82,11 +82,12 @@ def question_words(analyzer: Analyzer, query: str) -> tuple[list[Word], Language
     for token in tokens:
         parts = [p for p in _CONNECTOR.split(token) if len(p) >= 2] if _is_compound(token) else [token]
         for part in parts:
-            terms = tuple(dict.fromkeys(analyzer.terms(part, language)))
-            if fold_accents(part) in QUESTION_FRAME:
+            surface = fold_accents(part)
+            if surface in QUESTION_FRAME:
                 continue
+            terms = tuple(dict.fromkeys(analyzer.terms(part, language)))
             if terms and (language != "und" or (analyzer.terms(part, "en") and analyzer.terms(part, "de"))):
-                words.append(Word(fold_accents(part), terms))
+                words.append(Word(surface, terms))
     return words, language
 
 
