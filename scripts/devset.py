@@ -75,23 +75,33 @@ def blocks_of(entry: dict[str, object], corpus: Path = CORPUS) -> list[dict[str,
     return rows
 
 
-def corpus_index(embed: Embed | None, corpus: Path = CORPUS, **options: Any) -> HybridIndex:
-    """Every corpus file as a document of blocks, with vectors from `embed` (None: keywords only);
-    `options` are `HybridIndex`'s (none: the shipped one)."""
+def corpus_blocks(corpus: Path = CORPUS) -> dict[str, list[IndexedBlock]]:
+    """Every corpus file's blocks, by file name (the document's id)."""
     entries = json.loads((corpus / "manifest.json").read_text(encoding="utf-8"))["files"]
-    index = HybridIndex(**options)
-    changes: dict[str, list[IndexedBlock]] = {}
+    out: dict[str, list[IndexedBlock]] = {}
     for entry in entries:
         doc = str(entry["file"])
-        changes[doc] = [IndexedBlock(id=f"{doc}#{i}", document_id=doc, filename=doc, category=None, ordinal=i,
-                                     page=row["page"], section=row["section"], kind=str(row["kind"]),  # type: ignore[arg-type]
-                                     text=str(row["text"]))
-                        for i, row in enumerate(blocks_of(entry, corpus))]
-    index.replace_documents(changes)
+        out[doc] = [IndexedBlock(id=f"{doc}#{i}", document_id=doc, filename=doc, category=None, ordinal=i,
+                                 page=row["page"], section=row["section"], kind=str(row["kind"]),  # type: ignore[arg-type]
+                                 text=str(row["text"]))
+                    for i, row in enumerate(blocks_of(entry, corpus))]
+    return out
+
+
+def index_of(documents: dict[str, list[IndexedBlock]], embed: Embed | None, **options: Any) -> HybridIndex:
+    """These documents as one vault, with vectors from `embed` (None: keywords only); `options` are
+    `HybridIndex`'s (none: the shipped one)."""
+    index = HybridIndex(**options)
+    index.replace_documents(documents)
     if embed is not None:
-        blocks = [b for bl in changes.values() for b in bl]
+        blocks = [b for bl in documents.values() for b in bl]
         index.set_embeddings([b.id for b in blocks], embed([b.text for b in blocks]))
     return index
+
+
+def corpus_index(embed: Embed | None, corpus: Path = CORPUS, **options: Any) -> HybridIndex:
+    """Every corpus file as a document of blocks, in one vault (see `index_of`)."""
+    return index_of(corpus_blocks(corpus), embed, **options)
 
 
 def standin_embedder(dimension: int = 64) -> Embed:

@@ -11,9 +11,14 @@ terms (both stems of a word of undetermined language; stop words dropped; a comp
 2. **No unknown word left out**: a question word that *no block of the vault holds* and that the passage
    does not hold either vetoes it, when such words are at least a fifth of the question's words
    (`DECISIVE_UNKNOWN_SHARE`: a short question is about its unknown word; one unknown among many is a
-   detail). A question about the capital of Australia, the rules of cricket or a Facebook account names
-   something the vault never mentions; its other words meeting a passage about capitalism or children's
-   moral rules is a coincidence, whatever their share. Before the veto, such a
+   detail) and the passage covers less than `VETO_BELOW` of the question. A question about the capital of
+   Australia, the rules of cricket or a Facebook account names something the vault never mentions; its
+   other words meeting a passage about capitalism or children's moral rules is a coincidence. But a
+   passage holding the question's every other word ("When did David Bowie die?", "How many cylinders…")
+   answers it even though the vault never uses the question's verb or quantifier: in a one-document vault,
+   where most words of a question are unknown, the veto alone refused a fifth of the on-topic questions.
+   An unknown word weighs as much as a word can, so a passage lacking it reaches `VETO_BELOW` only when the
+   question's other words are many or rare in the vault. Before the veto, such a
    word is split into parts the vault knows where it can be ("Bachelorstudiengang" → "bachelor" +
    "studiengang"), since closed compounds (German above all) are worded one way in a question and
    another in the text.
@@ -44,12 +49,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from backend.retrieval.bm25 import BM25Params, KeywordStatistics
-from backend.retrieval.tokenizer import _CONNECTOR, Analyzer, Language, fold_accents
+from backend.retrieval.tokenizer import CONNECTOR, Analyzer, Language, fold_accents
 
-# The lowest coverage of a relevant passage, and the share of a question's words from which words the vault
-# lacks are decisive (see scripts/eval_relevance.py for how both were chosen).
+# The lowest coverage of a relevant passage, the share of a question's words from which words the vault lacks
+# are decisive, and the coverage from which a passage lacking them is not vetoed (see scripts/eval_relevance.py
+# for how they were chosen).
 RELEVANT_COVERAGE = 0.3
 DECISIVE_UNKNOWN_SHARE = 0.2
+VETO_BELOW = 0.6
 # Words that frame a question instead of naming its subject (see the module), casefolded with accents folded.
 _FRAME_WORDS = """
     happen happens happened happening occur occurs occurred occurring
@@ -80,7 +87,7 @@ def question_words(analyzer: Analyzer, query: str) -> tuple[list[Word], Language
     language = analyzer.detect_language(tokens)
     words: list[Word] = []
     for token in tokens:
-        parts = [p for p in _CONNECTOR.split(token) if len(p) >= 2] if _is_compound(token) else [token]
+        parts = [p for p in CONNECTOR.split(token) if len(p) >= 2] if _is_compound(token) else [token]
         for part in parts:
             surface = fold_accents(part)
             if surface in QUESTION_FRAME:
@@ -92,7 +99,7 @@ def question_words(analyzer: Analyzer, query: str) -> tuple[list[Word], Language
 
 
 def _is_compound(token: str) -> bool:
-    return bool(_CONNECTOR.search(token)) and not all(p.isdigit() for p in _CONNECTOR.split(token) if p)
+    return bool(CONNECTOR.search(token)) and not all(p.isdigit() for p in CONNECTOR.split(token) if p)
 
 
 def split_candidates(analyzer: Analyzer, word: Word, language: Language) -> list[tuple[str, str]]:
@@ -125,7 +132,7 @@ def judged_terms(analyzer: Analyzer, query: str) -> list[str]:
 @dataclass(frozen=True)
 class Judgement:
     relevance: float  # the question's coverage by the passage, 0..1
-    vetoed: bool  # words no block holds are decisive, and one is missing from the passage too
+    vetoed: bool  # words no block holds are decisive, one is missing from the passage too, coverage is low
     relevant: bool  # coverage at the threshold and not vetoed
 
 
@@ -218,7 +225,8 @@ class Judge:
                       for (weight, alts), word in zip(self._groups, self._words, strict=True)]
         score = round(coverage(groups, terms, self._average, self._params), 4)
         held = set(terms)
-        vetoed = self._decisive and any(not held.intersection(groups[i][1]) for i in self._unknown)
+        vetoed = (self._decisive and score < VETO_BELOW
+                  and any(not held.intersection(groups[i][1]) for i in self._unknown))
         return Judgement(score, vetoed, score >= RELEVANT_COVERAGE and not vetoed)
 
 

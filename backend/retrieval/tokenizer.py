@@ -115,7 +115,7 @@ _TOKEN = re.compile(
     r"|[^\W\d_](?:\+\+|#)(?![\w+#])"  # C++, C#, F#
     r"|\w+(?:(?:[-./]|(?<=\d),(?=\d))\w+)*"  # words and compounds with inner connectors
 )
-_CONNECTOR = re.compile(r"[-./,_]")
+CONNECTOR = re.compile(r"[-./,_]")
 _ALPHA_RUN = re.compile(r"[^\W\d_]+")
 _GERMAN_LINK = re.compile(r"^(\w{3,}?(?:ung|heit|keit|schaft|tion|sion|tät|tum|ling))s(\w{3,})$")
 # Letters that Unicode does not decompose into base + accent.
@@ -271,7 +271,7 @@ class Analyzer:
             return ("§" + token.lstrip("§").lstrip(),)
         if token.endswith(("++", "#")):
             return (token,)
-        parts = [p for p in _CONNECTOR.split(token) if p]
+        parts = [p for p in CONNECTOR.split(token) if p]
         if len(parts) <= 1:
             return self._word(token, lang)
         if all(p.isdigit() for p in parts):

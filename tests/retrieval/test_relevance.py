@@ -136,3 +136,14 @@ def test_a_word_that_frames_the_question_is_not_one_the_vault_must_hold() -> Non
         assert relevant == ["cycle"], question
     # A framed question about something the vault never mentions is still not covered.
     assert not any(h.relevant for h in index.search("Where does the Tour de France happen?", 7))
+
+
+def test_a_passage_holding_the_rest_of_the_question_answers_it_though_the_vault_lacks_a_verb() -> None:
+    """In a small vault many of a question's words are unknown: "die" is in no block, yet the passage holds
+    everything else the question names. As one unknown word of three, it vetoed the passage."""
+    bowie = "David Bowie passed away in New York on 10 January 2016, two days after Blackstar came out."
+    index = index_of({"bowie": bowie, **TEXTS})
+    question = "When did David Bowie die?"
+    assert [h.document_id for h in index.search(question, 7) if h.relevant] == ["bowie"]
+    # Naming one thing the vault never mentions among words it does is still not enough.
+    assert not any(h.relevant for h in index.search("Did David Bowie ever play cricket?", 7))
