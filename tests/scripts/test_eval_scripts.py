@@ -79,7 +79,7 @@ def test_eval_relevance_keeps_the_collection_questions_and_refuses_off_topic_one
     at_threshold = out.split("\nat threshold ")[1]
     for half in ("tuning", "test"):
         # on-topic kept, off-topic refused
-        assert row(at_threshold, f"cranfield  keyword only  {half}") == [100.0, 100.0], half
+        assert row(at_threshold, f"{'cranfield':<14}keyword only  {half}") == [100.0, 100.0], half
 
 
 @pytest.mark.skipif(HAVE_LOCAL_MODEL, reason="a local model is installed here (its run writes data/cache)")
