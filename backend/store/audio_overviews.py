@@ -80,8 +80,10 @@ def clip_exists(db: Database, overview_id: str, n: int) -> bool:
 
 
 def add_clip(db: Database, overview_id: str, n: int, pcm: bytes, rate: int) -> None:
-    """Keep one line's audio; a replayed step's second copy is ignored, as is a deleted overview's."""
-    with db.connection() as conn:
+    """Keep one line's audio; a replayed step's second copy is ignored, as is a deleted overview's. Every
+    call is counted (`syntheses`), so that speaking a finished line again would show."""
+    with db.transaction() as conn:
+        conn.execute("UPDATE audio_overviews SET syntheses = syntheses + 1 WHERE id = %s", (overview_id,))
         conn.execute(
             "INSERT INTO audio_overview_clips (overview_id, n, pcm, rate) SELECT id, %s, %s, %s FROM audio_overviews"
             " WHERE id = %s AND state = 'synthesizing' ON CONFLICT DO NOTHING",

@@ -7,13 +7,16 @@ audio answers range requests and downloads under a file name."""
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import av
 import httpx
+import psycopg
 import pytest
 
 from tests.support.corpus import CORPUS
@@ -70,7 +73,7 @@ def test_an_overview_is_written_spoken_and_served(api: httpx.Client, fake_ollama
     assert job["kind"] == "audio_overview"
     assert fake_ollama.chat_requests[0]["format"]["properties"]["lines"]["type"] == "array"
     overview = wait_spoken(api, job["result_url"])
-    assert overview["state"] == "ready", overview
+    assert overview["state"] == "ready", overview["error"]
     assert overview["language"] == "en"
     assert "lowered" in overview["voices"]["B"]
     lines = overview["lines"]
@@ -80,15 +83,17 @@ def test_an_overview_is_written_spoken_and_served(api: httpx.Client, fake_ollama
     source = lines[2]["sources"][0]
     assert source["document_id"] == rust_book["id"]
     window = api.get(f"/api/documents/{source['document_id']}/blocks", params={"around": source["block_id"]})
-    assert window.status_code == 200 and window.json()["target"] == source["block_id"]
+    assert window.status_code == 200
+    assert window.json()["target"] == source["block_id"]
     # Line times run forward, one pause apart, and the audio is as long as the lines and pauses.
     assert lines[0]["start_s"] == 0
-    for before, after in zip(lines, lines[1:], strict=False):
+    for before, after in itertools.pairwise(lines):
         assert before["end_s"] > before["start_s"] + 0.5
         assert after["start_s"] == pytest.approx(before["end_s"] + PAUSE_S, abs=0.01)
     assert overview["duration_s"] == pytest.approx(lines[-1]["end_s"], abs=0.01)
     audio = api.get(overview["audio_url"])
-    assert audio.status_code == 200 and audio.headers["content-type"] == "audio/ogg"
+    assert audio.status_code == 200
+    assert audio.headers["content-type"] == "audio/ogg"
     assert audio.content[:4] == b"OggS"
     assert decoded_seconds(audio.content) == pytest.approx(overview["duration_s"], abs=0.1)
     # Range requests (seeking) and the download.
@@ -103,7 +108,8 @@ def test_an_overview_is_written_spoken_and_served(api: httpx.Client, fake_ollama
     assert api.delete(job["result_url"]).status_code == 204
     assert api.get(job["result_url"]).status_code == 404
     gone = api.get(overview["audio_url"])
-    assert gone.status_code == 404 and gone.json()["error"]["code"] == "not_found"
+    assert gone.status_code == 404
+    assert gone.json()["error"]["code"] == "not_found"
 
 
 def test_german_sources_are_spoken_by_the_labelled_last_resort_voice(
@@ -117,7 +123,7 @@ def test_german_sources_are_spoken_by_the_labelled_last_resort_voice(
                    script_reply(lines))
     assert job["status"] == "succeeded", job
     overview = wait_spoken(api, job["result_url"])
-    assert overview["state"] == "ready", overview
+    assert overview["state"] == "ready", overview["error"]
     assert overview["language"] == "de"
     assert all("espeak-ng" in label and "last resort" in label for label in overview["voices"].values())
     assert decoded_seconds(api.get(overview["audio_url"]).content) > 1.5
@@ -125,7 +131,46 @@ def test_german_sources_are_spoken_by_the_labelled_last_resort_voice(
 
 def test_audio_of_an_overview_not_spoken_yet_or_unknown(api: httpx.Client, fake_ollama: FakeOllama) -> None:
     missing = api.get(f"/api/study/overviews/{uuid.uuid4()}/audio")
-    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+    assert missing.status_code == 404
+    assert missing.json()["error"]["code"] == "not_found"
     assert api.get("/api/study/overviews/not-a-uuid").status_code == 422
     useless = generate(api, fake_ollama, "/api/study/overviews", {"scope": {}}, "Sure! Here is a podcast.")
-    assert useless["status"] == "failed" and useless["error"]["code"] == "generation_failed"
+    assert useless["status"] == "failed"
+    assert useless["error"]["code"] == "generation_failed"
+
+
+@pytest.mark.slow
+def test_a_kill_mid_speech_resumes_at_the_first_line_not_kept(
+        server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama) -> None:
+    """SIGKILL the server while an eight-line overview is being spoken; after the restart the same workflow
+    speaks the remaining lines only: every line is spoken exactly once (`syntheses`), in one audio file."""
+    server = server_factory()
+    name = "ownership.md"
+    sentence = "Each value in Rust has an owner, and when the owner goes out of scope the value is dropped."
+    lines = [{"speaker": "AB"[n % 2], "text": f"Point {n + 1}. {sentence}", "source_block_ids": ["P1"]}
+             for n in range(8)]
+    with server.client() as api:
+        doc = ingest(api, {name: (CORPUS / "rust-book-ch04-01-ownership.md").read_bytes()})[name]
+        job = generate(api, fake_ollama, "/api/study/overviews", {"scope": {"document_ids": [doc["id"]]}},
+                       script_reply(lines))
+        assert job["status"] == "succeeded", job
+        deadline = time.monotonic() + 600
+        while (done := api.get(job["result_url"]).json()["lines_done"]) < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+    server.kill()
+    with psycopg.connect(server.database_url) as conn:
+        kept = conn.execute("SELECT count(*) FROM audio_overview_clips WHERE overview_id = %s",
+                            (job["result_id"],)).fetchone()
+    assert kept is not None
+    assert 2 <= done <= kept[0] < 8
+    server.start()
+    with server.client() as api:
+        overview = wait_spoken(api, job["result_url"])
+        assert overview["state"] == "ready", overview["error"]
+        assert len(overview["lines"]) == 8
+        assert decoded_seconds(api.get(overview["audio_url"]).content) == pytest.approx(overview["duration_s"], abs=0.1)
+    with psycopg.connect(server.database_url) as conn:
+        spoken = conn.execute("SELECT syntheses FROM audio_overviews WHERE id = %s", (job["result_id"],)).fetchone()
+    assert spoken == (8,)  # no line kept before the kill was spoken again
+    assert server.starts == 2

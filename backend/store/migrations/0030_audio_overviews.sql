@@ -21,6 +21,7 @@ CREATE TABLE audio_overviews (
     audio bytea,
     audio_mime text,
     duration_s double precision,
+    syntheses integer NOT NULL DEFAULT 0,  -- lines spoken, counted as kept: a line spoken twice shows here
     created_at timestamptz NOT NULL DEFAULT now(),
     finished_at timestamptz
 );
