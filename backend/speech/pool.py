@@ -50,8 +50,9 @@ def transcription_pool() -> ProcessPool:
 
 # The speaking pool (audio overviews, backend/speech/tts.py): one worker keeping its voice loaded (Piper's
 # ONNX model takes about 200 MB). The cap is on address space, which onnxruntime's and FFmpeg's threads
-# reserve generously: 1 GB failed to encode a 50-second overview in the worker that had spoken it. A line may use SPEAK_CPU_BASE_S plus SPEAK_CPU_PER_CHAR_S for each of its
-# characters (measured: about 0.25 CPU-seconds per second of speech, a second of speech being ~15 characters).
+# reserve generously: 1 GB failed to encode a 50-second overview in the worker that had spoken it. A line
+# may use SPEAK_CPU_BASE_S plus SPEAK_CPU_PER_CHAR_S for each of its characters (measured: about 0.25
+# CPU-seconds per second of speech, a second of speech being ~15 characters: a wide margin).
 preload(["backend.speech.tts"])
 SPEAK_MEMORY_MB = 2048
 SPEAK_CPU_BASE_S = 30
