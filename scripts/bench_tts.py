@@ -73,7 +73,7 @@ def main() -> int:
                 a, w, c = measure(voice, texts)
                 audio, wall, cpu = audio + a, wall + w, cpu + c
             print(f"{language} {speaker} ({voice.label}): {audio:.1f} s of audio in {wall:.2f} s wall, "
-                  f"{cpu:.2f} s CPU: RTF wall {wall / audio:.2f}, CPU {cpu / audio:.2f}")
+                  f"{cpu:.2f} s CPU: RTF wall {wall / audio:.3f}, CPU {cpu / audio:.3f}")
     return 0
 
 
