@@ -1,7 +1,7 @@
 """An audio overview in a real browser: made from the study hub over a real document of the shared corpus
 (the fake model writes the script; the real Piper voice speaks it), then played: the line being heard is
 highlighted and the highlight moves on as it plays, a line's citation opens the passage in the viewer, and
-the audio downloads as an Ogg file."""
+the audio downloads as an Ogg file; the page breaks no axe rule."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.a11y import axe_violations
 from tests.e2e.conftest import ARTIFACTS
 from tests.support.corpus import CORPUS
 from tests.support.fake_ollama import FakeOllama, Reply
@@ -51,9 +52,10 @@ def test_an_audio_overview_is_made_played_and_followed_line_by_line(
     expect(page.get_by_text(re.compile(r"Host B: Joe, lowered"))).to_be_visible()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "overview-ready.png"))
+    assert axe_violations(page, "main") == []
 
     player.evaluate("audio => { audio.muted = true; }")  # real playback, silent
-    lines.nth(0).get_by_role("button").click()  # "Play from line 1", a user's gesture
+    lines.nth(0).get_by_role("button").click()  # play from the first line: a user's gesture
     expect(lines.nth(0)).to_have_attribute("aria-current", "true")
     expect(lines.nth(1)).to_have_attribute("aria-current", "true", timeout=60_000)
     expect(lines.nth(0)).not_to_have_attribute("aria-current", "true")

@@ -27,7 +27,7 @@ function Script({ overview, current, onSeek }: { overview: Overview; current: nu
           className={cn("rounded-xl border px-3 py-2 text-sm leading-relaxed transition-colors",
             index === current ? "border-accent/50 bg-accent-soft" : "border-transparent")}>
           <button type="button" disabled={line.start_s === null} onClick={() => line.start_s !== null && onSeek(line.start_s)}
-            className="block w-full text-left disabled:cursor-default" aria-label={`Play from line ${index + 1}`}>
+            className="block w-full text-left disabled:cursor-default" title={line.start_s !== null ? "Play from this line" : undefined}>
             <span className="mr-2 text-xs font-semibold text-ink-muted">
               Host {line.speaker}{line.start_s !== null && ` · ${clockTime(line.start_s)}`}
             </span>
