@@ -14,6 +14,7 @@ audio is stored.
 from __future__ import annotations
 
 import os
+import re
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -38,6 +39,7 @@ LINES = 12
 ANSWER_TOKENS_PER_LINE = 90
 Speaker = Literal["A", "B"]
 _analyzer = Analyzer()
+_LOOSE_SPEAKER = re.compile(r"^(?:host|speaker)?[\s_-]*([ab])\W*$", re.IGNORECASE)  # "Host B", "a:", "speaker_b"
 
 
 class ScriptLine(BaseModel):
@@ -88,12 +90,12 @@ def repair_line(raw: Any, report: Report) -> Any:
     if not isinstance(raw, dict):
         return raw
     line = dict(raw)
-    speaker = str(line.get("speaker", "")).strip().upper()
-    if speaker not in ("A", "B") and speaker[-1:] in ("A", "B"):
-        line["speaker"] = speaker[-1]
-        report.repaired["speaker named loosely"] += 1
-    elif speaker in ("A", "B"):
-        line["speaker"] = speaker
+    speaker = str(line.get("speaker", "")).strip()
+    named = _LOOSE_SPEAKER.match(speaker)
+    if named:
+        if speaker != named[1].upper():
+            report.repaired["speaker named loosely"] += 1
+        line["speaker"] = named[1].upper()
     if "source_block_ids" not in line and isinstance(line.get("citations"), list):
         line["source_block_ids"] = line.pop("citations")
     return line
