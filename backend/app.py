@@ -73,6 +73,7 @@ from backend.store.preflight import DBOS_SUFFIX, check_server
 from backend.store.processes import ProcessMode
 from backend.store.system_db import system_engine
 from backend.study.jobs import Drafting, StudyJobs
+from backend.study.overview_speech import OverviewSpeech
 from backend.study.runners import RUNNERS
 from backend.viewer.service import Viewer
 
@@ -112,7 +113,8 @@ def _build_services(settings: Settings, database_url: str, membership: Membershi
         uploads=uploads,
         url_importer=UrlImporter(uploads, allow_private=settings.url_import_allow_private),
         trash_retention=TrashRetention(library, settings.trash_retention_days, tuning.trash_sweep_cron),
-        study=StudyJobs(db, llm, settings.chat_model, drafting, RUNNERS),
+        study=StudyJobs(db, llm, settings.chat_model, drafting, RUNNERS,
+                        {"audio_overview": OverviewSpeech(db).speak}),
         chat=ChatServices(db, search, llm, prompts, embedder.model, activity, settings),
         viewer=Viewer(db, library),
     )

@@ -210,6 +210,11 @@ class Settings(BaseSettings):
         return self.data_dir / "docs"
 
     @property
+    def overview_cache_dir(self) -> Path:
+        """This process's copies of audio overviews (the audio itself is in Postgres)."""
+        return self.data_dir / "overviews"
+
+    @property
     def postgres_dir(self) -> Path:
         return self.data_dir / "postgres"
 

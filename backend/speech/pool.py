@@ -46,3 +46,27 @@ def transcription_pool() -> ProcessPool:
             limits = ProcessLimits(memory_mb=MEMORY_MB, cpu_s=budget)
             _Shared.pool = ProcessPool(1, limits, name="quire-transcribe", recycle_rss_mb=MEMORY_MB)
         return _Shared.pool
+
+
+# The speaking pool (audio overviews, backend/speech/tts.py): one worker keeping its voice loaded (Piper's
+# ONNX model takes about 200 MB). The cap is on address space, which onnxruntime's and FFmpeg's threads
+# reserve generously: 1 GB failed to encode a 50-second overview in the worker that had spoken it. A line
+# may use SPEAK_CPU_BASE_S plus SPEAK_CPU_PER_CHAR_S for each of its characters (measured: about 0.25
+# CPU-seconds per second of speech, a second of speech being ~15 characters: a wide margin).
+preload(["backend.speech.tts"])
+SPEAK_MEMORY_MB = 2048
+SPEAK_CPU_BASE_S = 30
+SPEAK_CPU_PER_CHAR_S = 0.2
+
+
+class _Speaking:
+    pool: ProcessPool | None = None
+
+
+def speaking_pool() -> ProcessPool:
+    """The process's one speaking pool, made on first use."""
+    with _Shared.lock:
+        if _Speaking.pool is None:
+            limits = ProcessLimits(memory_mb=SPEAK_MEMORY_MB, cpu_s=SPEAK_CPU_BASE_S + 3600)
+            _Speaking.pool = ProcessPool(1, limits, name="quire-speak", recycle_rss_mb=SPEAK_MEMORY_MB)
+        return _Speaking.pool

@@ -16,7 +16,8 @@ from typing_extensions import TypedDict
 from backend.errors import ErrorCode
 from backend.store.db import Connection, Database, one_as, row_as, rows_as
 
-JobKind = Literal["quiz", "deck", "workshop", "mindmap", "lesson", "recap", "weak_spots", "guide", "optimize"]
+JobKind = Literal["quiz", "deck", "workshop", "mindmap", "lesson", "recap", "weak_spots", "guide", "optimize",
+                  "audio_overview"]
 JobState = Literal["queued", "running", "succeeded", "failed"]
 
 

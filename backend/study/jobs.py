@@ -26,7 +26,7 @@ import json
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from dbos import DBOS, SetWorkflowID
 
@@ -77,7 +77,7 @@ RESULT_PATHS = {
     "quiz": "/api/study/quizzes/{id}", "recap": "/api/study/quizzes/{id}", "deck": "/api/study/decks/{id}",
     "workshop": "/api/study/workshops/{id}", "mindmap": "/api/study/mindmaps/{id}",
     "lesson": "/api/study/workshops/{id}", "weak_spots": "/api/study/quizzes/{id}", "guide": "/api/study/guides/{id}",
-    "optimize": "/api/study/scheduler",
+    "audio_overview": "/api/study/overviews/{id}", "optimize": "/api/study/scheduler",
 }
 
 
@@ -115,6 +115,7 @@ def job_out(row: store.StudyJobRow) -> JobOut:
 class StepOutcome(TypedDict):
     state: str  # the job's final state ("missing": its row is gone)
     result_id: str | None
+    kind: NotRequired[str]  # outcomes recorded by earlier builds have none
 
 
 class StudyJobs:
@@ -122,16 +123,23 @@ class StudyJobs:
     chat model is missing) and what the generators draft with."""
 
     def __init__(self, db: Database, llm: LLMClient, chat_model: str, drafting: Drafting,
-                 runners: Mapping[store.JobKind, Runner]) -> None:
+                 runners: Mapping[store.JobKind, Runner],
+                 followups: Mapping[str, Callable[[str], None]] | None = None) -> None:
         self.db = db
         self.llm = llm
         self.chat_model = chat_model
         self.drafting = drafting
         self.runners = runners  # the generator of each job kind (backend/study/runners.py)
+        # Durable work after the artifact is stored, by job kind, given its id (an audio overview is spoken).
+        self.followups = followups or {}
 
         @DBOS.workflow(name="study_job_workflow")
         def study_job_workflow(job_id: str) -> StepOutcome:
-            return self.generate_step(job_id)
+            outcome = self.generate_step(job_id)
+            followup = self.followups.get(outcome.get("kind", ""))
+            if followup is not None and outcome["state"] == "succeeded" and outcome["result_id"]:
+                followup(outcome["result_id"])
+            return outcome
 
         self._workflow = study_job_workflow
 
@@ -197,7 +205,7 @@ class StudyJobs:
             self._run(job)
             job = store.get(self.db, job_id)
             assert job is not None
-        return {"state": job["state"], "result_id": job["result_id"]}
+        return {"state": job["state"], "result_id": job["result_id"], "kind": job["kind"]}
 
     def _run(self, job: store.StudyJobRow) -> None:
         db = self.db

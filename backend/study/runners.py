@@ -5,7 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from backend.store.study_jobs import JobKind
-from backend.study import flashcards, fsrs_tuning, guides, lessons, mindmaps, mistakes, quizzes, workshops
+from backend.study import (
+    audio_overviews,
+    flashcards,
+    fsrs_tuning,
+    guides,
+    lessons,
+    mindmaps,
+    mistakes,
+    quizzes,
+    workshops,
+)
 from backend.study.jobs import Runner
 
 RUNNERS: Mapping[JobKind, Runner] = {
@@ -18,4 +28,5 @@ RUNNERS: Mapping[JobKind, Runner] = {
     "weak_spots": mistakes.run,
     "guide": guides.run,
     "optimize": fsrs_tuning.run,
+    "audio_overview": audio_overviews.run,
 }

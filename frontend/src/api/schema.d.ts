@@ -1154,6 +1154,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/study/overviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Overviews */
+        get: operations["list_overviews_api_study_overviews_get"];
+        put?: never;
+        /**
+         * Generate Overview
+         * @description Queue an audio overview of the scope: the job writes the script; the overview is then spoken
+         *     (`state` synthesizing → ready). 503 `voice_unavailable` when no voice is installed.
+         */
+        post: operations["generate_overview_api_study_overviews_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/overviews/{overview_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Overview */
+        get: operations["get_overview_api_study_overviews__overview_id__get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Overview
+         * @description Delete it (one still being spoken stops after the line in progress).
+         */
+        delete: operations["delete_overview_api_study_overviews__overview_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/study/overviews/{overview_id}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Overview Audio
+         * @description The spoken overview (Ogg/Opus), with range requests; 409 `not_ready` until it is spoken.
+         */
+        get: operations["overview_audio_api_study_overviews__overview_id__audio_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/study/plans": {
         parameters: {
             query?: never;
@@ -2905,7 +2968,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "quiz" | "deck" | "workshop" | "mindmap" | "lesson" | "recap" | "weak_spots" | "guide" | "optimize";
+            kind: "quiz" | "deck" | "workshop" | "mindmap" | "lesson" | "recap" | "weak_spots" | "guide" | "optimize" | "audio_overview";
             report?: components["schemas"]["JobReport"] | null;
             /** Result Id */
             result_id: string | null;
@@ -3346,6 +3409,91 @@ export interface components {
             sections: components["schemas"]["SectionRow"][];
             /** Status */
             status: string;
+        };
+        /** OverviewLineOut */
+        OverviewLineOut: {
+            /** End S */
+            end_s: number | null;
+            /** Sources */
+            sources: components["schemas"]["SourceOut"][];
+            /**
+             * Speaker
+             * @enum {string}
+             */
+            speaker: "A" | "B";
+            /** Start S */
+            start_s: number | null;
+            /** Text */
+            text: string;
+        };
+        /** OverviewOut */
+        OverviewOut: {
+            /** Audio Url */
+            audio_url: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Download Url */
+            download_url: string | null;
+            /** Duration S */
+            duration_s: number | null;
+            error: components["schemas"]["JobError"] | null;
+            /** Id */
+            id: string;
+            /** Language */
+            language: string;
+            /** Line Count */
+            line_count: number;
+            /** Lines */
+            lines: components["schemas"]["OverviewLineOut"][];
+            /** Lines Done */
+            lines_done: number;
+            scope: components["schemas"]["ScopeOut"];
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "synthesizing" | "ready" | "failed";
+            /** Title */
+            title: string;
+            /** Voices */
+            voices: {
+                [key: string]: string;
+            };
+        };
+        /** OverviewRequest */
+        OverviewRequest: {
+            /** Client Token */
+            client_token?: string | null;
+            scope?: components["schemas"]["ScopeIn"];
+        };
+        /** OverviewSummary */
+        OverviewSummary: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Duration S */
+            duration_s: number | null;
+            /** Id */
+            id: string;
+            /** Language */
+            language: string;
+            /** Line Count */
+            line_count: number;
+            /** Lines Done */
+            lines_done: number;
+            scope: components["schemas"]["ScopeOut"];
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "synthesizing" | "ready" | "failed";
+            /** Title */
+            title: string;
         };
         /** PageHighlights */
         PageHighlights: {
@@ -7836,6 +7984,222 @@ export interface operations {
             header?: never;
             path: {
                 mindmap_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_overviews_api_study_overviews_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OverviewSummary"][];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    generate_overview_api_study_overviews_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OverviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobOut"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_overview_api_study_overviews__overview_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                overview_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OverviewOut"];
+                };
+            };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_overview_api_study_overviews__overview_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                overview_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    overview_audio_api_study_overviews__overview_id__audio_get: {
+        parameters: {
+            query?: {
+                download?: boolean;
+            };
+            header?: never;
+            path: {
+                overview_id: string;
             };
             cookie?: never;
         };

@@ -20,6 +20,7 @@ const NewPlanPage = lazy(() => study().then((m) => ({ default: m.NewPlanPage }))
 const PlanPage = lazy(() => study().then((m) => ({ default: m.PlanPage })));
 const PlanReviewPage = lazy(() => study().then((m) => ({ default: m.PlanReviewPage })));
 const GuidePage = lazy(() => study().then((m) => ({ default: m.GuidePage })));
+const OverviewPage = lazy(() => study().then((m) => ({ default: m.OverviewPage })));
 const NoteEditorPage = lazy(() => import("@/features/library").then((m) => ({ default: m.NoteEditorPage })));
 const ViewerPage = lazy(() => import("@/features/viewer").then((m) => ({ default: m.ViewerPage })));
 const DashboardPage = lazy(() => import("@/features/dashboard").then((m) => ({ default: m.DashboardPage })));
@@ -49,6 +50,7 @@ export const router = createBrowserRouter([
       { path: "study/plans/:planId", element: page(<PlanPage />) },
       { path: "study/plans/:planId/review", element: page(<PlanReviewPage />) },
       { path: "study/guides/:guideId", element: page(<GuidePage />) },
+      { path: "study/overviews/:overviewId", element: page(<OverviewPage />) },
       { path: "notes/new", element: page(<NoteEditorPage />) },
       { path: "notes/:documentId", element: page(<NoteEditorPage />) },
       { path: "dashboard", element: page(<DashboardPage />) },

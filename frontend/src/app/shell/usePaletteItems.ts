@@ -54,6 +54,7 @@ const STUDY_NEW: Array<{ kind: GeneratorKind; label: string; keywords: string }>
   { kind: "deck", label: "New flashcards", keywords: "cards deck spaced repetition generate" },
   { kind: "workshop", label: "New workshop", keywords: "course lessons learn generate" },
   { kind: "mindmap", label: "New mind map", keywords: "mindmap topics diagram generate" },
+  { kind: "audio_overview", label: "New audio overview", keywords: "podcast listen speech voice audio generate" },
 ];
 
 /** The palette's items for what is typed; `loading` while the lists it just asked for are on their way. */

@@ -13,6 +13,7 @@ export { ReviewPage } from "./components/decks/ReviewPage";
 export { WorkshopPage } from "./components/workshops/WorkshopPage";
 export { NewPlanPage, PlanPage, PlanReviewPage } from "./components/plans/PlanPages";
 export { GuidePage } from "./components/guides/GuidePage";
+export { OverviewPage } from "./components/overviews/OverviewPage";
 const LazyMindmapPage = lazy(() => import("./components/mindmaps/MindmapPage").then((m) => ({ default: m.MindmapPage })));
 
 export function MindmapPage() {

@@ -15,6 +15,7 @@ const GENERATOR_PATHS: Record<GeneratorKind, string> = {
   workshop: "/api/study/workshops",
   mindmap: "/api/study/mindmaps",
   guide: "/api/study/guides",
+  audio_overview: "/api/study/overviews",
 };
 
 export function startGeneration(kind: GeneratorKind, params: GeneratorParams, clientToken: string): Promise<Job> {

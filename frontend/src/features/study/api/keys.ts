@@ -24,5 +24,7 @@ export const studyKeys = {
   scheduler: loopKeys.scheduler,
   weakSpots: ["study", "weak-spots"] as const,
   guides: ["study", "guides"] as const,
+  overviews: ["study", "overviews"] as const,
+  overview: (id: string) => ["study", "overviews", id] as const,
   guide: (id: string) => ["study", "guides", id] as const,
 };

@@ -42,6 +42,9 @@ export type MistakeCard = Schemas["MistakeCardOut"];
 export type GuideSummary = Schemas["GuideSummary"];
 export type Guide = Schemas["GuideOut"];
 export type GuideType = Guide["guide_type"];
+export type OverviewSummary = Schemas["OverviewSummary"];
+export type Overview = Schemas["OverviewOut"];
+export type OverviewLine = Overview["lines"][number];
 
 export type WorkshopSummary = Schemas["WorkshopSummary"];
 export type Workshop = Schemas["WorkshopOut"];
@@ -61,7 +64,7 @@ export type MindmapExportFormat = Schemas["ExportIn"]["format"];
  * sending. Every field is required here although the schema marks them optional (the server has
  * defaults): the UI always sends its scope and settings, and "try again" re-sends them as they were.
  */
-export type GeneratorKind = "quiz" | "deck" | "workshop" | "mindmap" | "guide";
+export type GeneratorKind = "quiz" | "deck" | "workshop" | "mindmap" | "guide" | "audio_overview";
 export type ScopeIn = Required<Schemas["ScopeIn"]>;
 type Sent<T> = Required<Omit<T, "client_token" | "scope">> & { scope: ScopeIn };
 export type QuizParams = Sent<Schemas["QuizRequest"]>;
@@ -69,4 +72,5 @@ export type DeckParams = Sent<Schemas["DeckRequest"]>;
 export type WorkshopParams = Sent<Schemas["WorkshopRequest"]>;
 export type MindmapParams = Sent<Schemas["MindmapRequest"]>;
 export type GuideParams = Sent<Schemas["GuideRequest"]>;
-export type GeneratorParams = QuizParams | DeckParams | WorkshopParams | MindmapParams | GuideParams;
+export type OverviewParams = Sent<Schemas["OverviewRequest"]>;
+export type GeneratorParams = QuizParams | DeckParams | WorkshopParams | MindmapParams | GuideParams | OverviewParams;

@@ -11,7 +11,8 @@ import { ButtonLink } from "@/components/ButtonLink";
 import { Progress } from "@/components/Progress";
 import { formatMinutesEstimate } from "@/lib/duration";
 import { formatDateTime, formatRelative, plural } from "@/lib/format";
-import type { DeckSummary, GuideSummary, MindmapSummary, Plan, QuizSummary, WorkshopSummary } from "../api/types";
+import type { DeckSummary, GuideSummary, MindmapSummary, OverviewSummary, Plan, QuizSummary, WorkshopSummary } from "../api/types";
+import { clockTime } from "../lib/overviews";
 import { GUIDE_NOUN } from "../lib/guides";
 import { examWhen, todayLeft } from "../lib/plans";
 import { formatScore, inProgressLabel, scoreTone } from "../lib/quiz";
@@ -146,6 +147,18 @@ export function GuideCard({ guide }: { guide: GuideSummary }) {
     <ItemCard to={`/study/guides/${guide.id}`} title={withoutKindPrefix(guide.title, GUIDE_NOUN[guide.guide_type])} icon={<Icon size={16} />} testId="guide-card"
       meta={`${GUIDE_NOUN[guide.guide_type]} · ${plural(guide.entry_count, "entry", "entries")}`}
       footer={<Created iso={guide.created_at} />}
+    />
+  );
+}
+
+export function OverviewCard({ overview }: { overview: OverviewSummary }) {
+  const Icon = KINDS.audio_overview.icon;
+  const state = overview.state === "ready" ? (overview.duration_s ? clockTime(overview.duration_s) : "ready")
+    : overview.state === "failed" ? "couldn't be spoken" : `speaking ${overview.lines_done} of ${overview.line_count} lines`;
+  return (
+    <ItemCard to={`/study/overviews/${overview.id}`} title={withoutKindPrefix(overview.title, "Audio overview")} icon={<Icon size={16} />} testId="overview-card"
+      meta={`Audio overview · ${plural(overview.line_count, "line")} · ${state}`}
+      footer={<Created iso={overview.created_at} />}
     />
   );
 }

@@ -60,6 +60,8 @@ function paramsFor(kind: GeneratorKind, scope: Scope, s: Settings): GeneratorPar
       return { ...base, depth: s.depth };
     case "guide":
       return { ...base, guide_type: s.guideType };
+    case "audio_overview":
+      return base;
   }
 }
 
@@ -131,6 +133,12 @@ function KindSettings({ kind, settings, set }: { kind: GeneratorKind; settings: 
           <Segmented label="Kind of guide" value={settings.guideType} options={GUIDE_TYPES}
             onChange={(guideType) => set({ guideType })} />
         </Field>
+      );
+    case "audio_overview":
+      return (
+        <p className="text-xs text-ink-faint">
+          English sources are read by Piper's natural "Joe" voice and the same voice lowered; German sources by espeak-ng, a robotic voice (no natural German voice can be installed).
+        </p>
       );
   }
 }

@@ -16,6 +16,7 @@ import { SkeletonRows } from "@/components/Skeleton";
 import { plural } from "@/lib/format";
 import { useDecks } from "../api/decks";
 import { useGuides } from "../api/guides";
+import { useOverviews } from "../api/overviews";
 import { startWeakSpots, useWeakSpots } from "../api/loop";
 import { usePlans } from "../api/plans";
 import { useMindmaps } from "../api/mindmaps";
@@ -25,7 +26,7 @@ import { useHubJobs } from "../hooks/pendingJobs";
 import { newClientToken } from "../lib/jobs";
 import { withoutKindPrefix } from "../lib/titles";
 import { pendingJobs } from "../hooks/pendingJobs";
-import { DeckCard, GuideCard, MindmapCard, PlanCard, QuizCard, WorkshopCard } from "./HubCards";
+import { DeckCard, GuideCard, MindmapCard, OverviewCard, PlanCard, QuizCard, WorkshopCard } from "./HubCards";
 import { SourceChanges } from "./SourceChanges";
 import { GENERATOR_KINDS, KINDS } from "./kinds";
 import { PendingJobs } from "./PendingJobs";
@@ -36,7 +37,7 @@ function CreateTiles() {
   return (
     <section aria-labelledby="create-title">
       <h2 id="create-title" className="sr-only">Make something new</h2>
-      <ul className="grid grid-cols-2 gap-3 lg:grid-cols-3 xl:grid-cols-5">
+      <ul className="grid grid-cols-2 gap-3 lg:grid-cols-3">
         {GENERATOR_KINDS.map((kind) => {
           const info = KINDS[kind];
           return (
@@ -120,16 +121,17 @@ export function StudyHub() {
   const mindmaps = useMindmaps();
   const plans = usePlans();
   const guides = useGuides();
+  const overviews = useOverviews();
   const pending = useHubJobs();
   const noDocuments = documents.isSuccess && documents.data.length === 0;
-  const nothingYet = [quizzes, decks, workshops, mindmaps, guides].every((q) => q.isSuccess && q.data.length === 0);
+  const nothingYet = [quizzes, decks, workshops, mindmaps, guides, overviews].every((q) => q.isSuccess && q.data.length === 0);
 
   return (
     <PageShell>
       <header>
         <h1 className="text-xl font-semibold tracking-tight">Study</h1>
         <p className="mt-0.5 text-sm text-ink-muted">
-          Quizzes, flashcards, workshops, mind maps and study guides made from your own documents — each one shows the passages it came from. Mistakes become cards; an exam plan tells you what to study each day.
+          Quizzes, flashcards, workshops, mind maps, study guides and audio overviews made from your own documents — each one shows the passages it came from. Mistakes become cards; an exam plan tells you what to study each day.
         </p>
       </header>
       <StudyModelNotice />
@@ -169,6 +171,9 @@ export function StudyHub() {
           </HubSection>
           <HubSection title="Study guides" query={guides}>
             {(items) => items.map((guide) => <GuideCard key={guide.id} guide={guide} />)}
+          </HubSection>
+          <HubSection title="Audio overviews" query={overviews}>
+            {(items) => items.map((overview) => <OverviewCard key={overview.id} overview={overview} />)}
           </HubSection>
           {[quizzes, decks, workshops, mindmaps].every((q) => q.isPending) && <SkeletonRows rows={6} label="Loading your study items" />}
         </>

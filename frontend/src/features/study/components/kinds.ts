@@ -1,5 +1,5 @@
 /** The things the study hub makes: their names, icons, and one sentence that says what each is for. */
-import { BookOpenText, Crosshair, Gauge, Layers, ListChecks, Network, ScrollText, type LucideIcon } from "lucide-react";
+import { AudioLines, BookOpenText, Crosshair, Gauge, Layers, ListChecks, Network, ScrollText, type LucideIcon } from "lucide-react";
 import type { GeneratorKind, JobKind } from "../api/types";
 
 export interface KindInfo {
@@ -30,6 +30,10 @@ export const KINDS: Record<GeneratorKind, KindInfo> = {
     kind: "guide", noun: "study guide", icon: ScrollText,
     blurb: "A briefing, FAQ, glossary or timeline where every statement cites its passage.",
   },
+  audio_overview: {
+    kind: "audio_overview", noun: "audio overview", icon: AudioLines,
+    blurb: "Two hosts talk your sources through, spoken on this machine; the script beside it cites its passages.",
+  },
 };
 
 export const GENERATOR_KINDS = Object.keys(KINDS) as GeneratorKind[];
@@ -41,5 +45,5 @@ export function isGeneratorKind(value: string | undefined): value is GeneratorKi
 /** The icon of any job (lessons and recaps borrow their parent's). */
 export const JOB_ICONS: Record<JobKind, LucideIcon> = {
   quiz: ListChecks, recap: ListChecks, deck: Layers, workshop: BookOpenText, lesson: BookOpenText, mindmap: Network,
-  weak_spots: Crosshair, guide: ScrollText, optimize: Gauge,
+  weak_spots: Crosshair, guide: ScrollText, optimize: Gauge, audio_overview: AudioLines,
 };

@@ -28,6 +28,7 @@ export const KIND_NOUN: Record<JobKind, string> = {
   recap: "recap quiz",
   weak_spots: "weak-spots quiz",
   guide: "study guide",
+  audio_overview: "audio overview",
   optimize: "personal scheduling parameters",
 };
 
@@ -45,6 +46,7 @@ export function jobActivity(kind: JobKind, status: JobStatus, elapsedS: number):
     mindmap: "Finding the main topics and how they connect",
     weak_spots: "Writing questions on what you got wrong",
     guide: "Reading your documents and writing the guide",
+    audio_overview: "Reading your documents and writing the hosts' script",
     optimize: "Fitting the scheduler to your reviews",
   };
   const tail = elapsedS > 90 ? " — larger scopes take a few minutes on a local model." : "…";
@@ -62,6 +64,8 @@ export function resultPath(job: Pick<Job, "kind" | "result_id" | "result_url">):
       return `/study/quizzes/${id}`;
     case "guide":
       return `/study/guides/${id}`;
+    case "audio_overview":
+      return `/study/overviews/${id}`;
     case "optimize":
       return "/dashboard";
     case "deck":
