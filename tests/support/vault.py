@@ -10,6 +10,10 @@ from typing import Any
 import httpx
 
 TERMINAL = {"SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"}
+# How long a test waits for a run by default: a bound against a hang, not a measure of speed. On a machine
+# running several suites (load 24 on 2 cores) a sandbox worker's first start alone took 51 s, and eight
+# one-line notes missed a 60-second wait.
+RUN_WAIT_S = 300.0
 
 
 def upload(api: httpx.Client, files: dict[str, bytes], category: str | None = None,
@@ -36,7 +40,7 @@ def wait_until(api: httpx.Client, workflow_id: str, ready: Callable[[dict[str, A
     raise TimeoutError(f"condition not reached: {snapshot}")
 
 
-def wait_for_run(api: httpx.Client, workflow_id: str, timeout_s: float = 60.0) -> dict[str, Any]:
+def wait_for_run(api: httpx.Client, workflow_id: str, timeout_s: float = RUN_WAIT_S) -> dict[str, Any]:
     """Poll the ingestion run until DBOS reports it finished; returns the final snapshot."""
     deadline = time.monotonic() + timeout_s
     while True:
@@ -49,7 +53,7 @@ def wait_for_run(api: httpx.Client, workflow_id: str, timeout_s: float = 60.0) -
 
 
 def ingest(api: httpx.Client, files: dict[str, bytes], category: str | None = None,
-           timeout_s: float = 60.0, on_conflict: str | None = None) -> dict[str, Any]:
+           timeout_s: float = RUN_WAIT_S, on_conflict: str | None = None) -> dict[str, Any]:
     """Upload and wait until ready; asserts success and returns {filename: document} for the new files."""
     response = upload(api, files, category, on_conflict)
     assert response.status_code == 202, response.text
