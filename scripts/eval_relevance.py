@@ -94,19 +94,27 @@ def measure_one_document(sets: Sets, embed: Callable[[list[str], str], np.ndarra
     answer's document alone, an off-topic one of every document alone."""
     indexes = {doc: index_of({doc: found}, (lambda t, d=doc: embed(list(t), f"devset-one-{d}")) if embed else None)
                for doc, found in corpus_blocks().items()}
-
-    def vectors_of(asked: list[str], mode: str) -> list[np.ndarray | None]:
-        return list(embed(asked, "devset-questions")) if mode == "hybrid" and embed is not None else [None] * len(asked)
-
+    embed_questions: Embed | None = (lambda t: embed(list(t), "devset-questions")) if embed else None
     for half in (TUNING, TEST):
         on = [q for q in questions() if q.half == half and q.on_topic and q.file in indexes]
         off = sets["corpus", "off", half] + sets["cranfield", "off", half]
-        for mode in ("hybrid", "keyword only") if embed is not None else ("keyword only",):
-            on_vectors, off_vectors = vectors_of([q.text for q in on], mode), vectors_of(off, mode)
+        for mode in modes_of(embed_questions):
+            on_vectors = query_vectors([q.text for q in on], mode, embed_questions)
+            off_vectors = query_vectors(off, mode, embed_questions)
             scores[mode, ONE_DOCUMENT, "on", half] = np.concatenate(
                 [best_coverage(indexes[q.file or ""], [q.text], [v]) for q, v in zip(on, on_vectors, strict=True)])
             scores[mode, ONE_DOCUMENT, "off", half] = np.concatenate(
                 [best_coverage(index, off, off_vectors) for index in indexes.values()])
+
+
+def modes_of(embed: Embed | None) -> tuple[str, ...]:
+    """The modes measured: hybrid only when there is a model to embed the questions."""
+    return ("hybrid", "keyword only") if embed is not None else ("keyword only",)
+
+
+def query_vectors(asked: Sequence[str], mode: str, embed: Embed | None) -> list[np.ndarray | None]:
+    """The questions' vectors in hybrid mode; none in keyword-only mode."""
+    return list(embed(asked)) if mode == "hybrid" and embed is not None else [None] * len(asked)
 
 
 def choose(on: Sequence[np.ndarray], min_kept: float) -> float:
@@ -119,11 +127,8 @@ def measure(name: str, index: HybridIndex, sets: Sets, embed: Embed | None, scor
     for (set_name, kind, half), asked in sets.items():
         if set_name != name:
             continue
-        for mode in ("hybrid", "keyword only") if embed is not None else ("keyword only",):
-            vectors: list[np.ndarray | None] = [None] * len(asked)
-            if mode == "hybrid" and embed is not None:
-                vectors = list(embed(asked))
-            scores[mode, name, kind, half] = best_coverage(index, asked, vectors)
+        for mode in modes_of(embed):
+            scores[mode, name, kind, half] = best_coverage(index, asked, query_vectors(asked, mode, embed))
 
 
 def report(scores: Scores, threshold: float, min_kept: float) -> None:
