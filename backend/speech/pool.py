@@ -8,8 +8,10 @@
   base about 0.25, on 2 cores; docs/benchmarks.md). Bounding CPU time rather than wall-clock time keeps
   a busy machine from failing good recordings, and noise that makes Whisper babble cannot keep a core busy
   for long: 100 s of white noise is bounded by 230 CPU-seconds whatever the load.
-- **Memory**: MEMORY_MB holds the multilingual model joined in memory (about 600 MB resident) and a
-  four-hour recording's samples. A worker keeps its model between jobs (it is not recycled for the
+- **Memory**: MEMORY_MB bounds the worker's address space, which is far more than what it keeps in RAM:
+  with the multilingual model loaded and a piece of speech transcribed, a worker forked from the
+  sandboxes' shared forkserver reserved 2.1 GB of address space (CTranslate2's and glibc's per-thread
+  reservations) for 0.73 GB resident. A worker keeps its model between jobs (it is not recycled for the
   model's size): a voice question does not pay for loading it again.
 - **No wall-clock limit**: a worker that uses no CPU at all for a minute is stuck, replaced and its job
   run again (backend/sandbox.py); a busy machine only makes transcription slower.
@@ -24,7 +26,7 @@ from backend.sandbox import ProcessLimits, ProcessPool, preload
 preload(["backend.speech.jobs"])
 CPU_BASE_S = 30
 CPU_PER_AUDIO_S = 2.0
-MEMORY_MB = 2048
+MEMORY_MB = 3072
 MAX_RECORDING_S = 4 * 3600.0  # the longest recording read as a document (a long lecture day)
 
 

@@ -53,21 +53,27 @@ def _threads() -> int:
     return threads
 
 
-@functools.cache
 def load(wanted: VoiceModelName) -> tuple[Any, ModelFiles]:
     """The model (kept for the child's life); its weights are joined in memory when shipped in parts."""
+    files = model_files(wanted)
+    return _loaded(files), files
+
+
+@functools.cache
+def _loaded(files: ModelFiles) -> Any:
+    """One model per installed model, whatever name asked for it: a recording's plan asks for "auto" and
+    its pieces for the model the plan chose ("base"), and caching by that name held two copies (1.6 GB
+    more address space, past the worker's limit)."""
     threads = _threads()
     from faster_whisper import WhisperModel
 
-    files = model_files(wanted)
     directory = str(files.directory)
     memory = None
     if len(files.weights) > 1:
         memory = {name: (files.directory / name).read_bytes() for name in ("config.json", "tokenizer.json",
                                                                           "vocabulary.txt")}
         memory["model.bin"] = b"".join(part.read_bytes() for part in files.weights)
-    model = WhisperModel(directory, device="cpu", compute_type="int8", cpu_threads=threads, files=memory)
-    return model, files
+    return WhisperModel(directory, device="cpu", compute_type="int8", cpu_threads=threads, files=memory)
 
 
 def speech_spans(samples: np.ndarray) -> list[tuple[float, float]]:
