@@ -18,13 +18,24 @@ SHARED_UPLOAD_LIMIT_MB = 5
 E2E = Path(__file__).parent / "e2e"
 
 
+# A test module that starts Quire processes itself (a module-scoped server with settings of its own, a
+# worker): its tests are slow whatever fixtures they use. A module that runs a script starting a server
+# says so with `pytestmark = pytest.mark.slow`.
+_STARTS_PROCESSES = ("QuireServer(", "QuireWorker(")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tiers (`./scripts/test.sh --fast` runs neither): `e2e`, every browser test (tests/e2e);
-    `slow`, besides the tests marked so, every test that starts server processes of its own."""
+    `slow`, besides the tests marked so, every test that starts server processes of its own: through
+    `server_factory`, or in a module that starts them itself."""
+    starts: dict[Path, bool] = {}
     for item in items:
         if item.path.is_relative_to(E2E):
             item.add_marker(pytest.mark.e2e)
-        if "server_factory" in getattr(item, "fixturenames", ()):
+        if item.path not in starts:
+            source = item.path.read_text()
+            starts[item.path] = any(marker in source for marker in _STARTS_PROCESSES)
+        if starts[item.path] or "server_factory" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
 
 

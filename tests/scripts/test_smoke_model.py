@@ -8,10 +8,14 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from tests.support.fake_model import MODES
 from tests.support.fake_ollama import FakeOllama
 from tests.support.postgres import ThrowawayPostgres
 from tests.support.server import REPO_ROOT
+
+pytestmark = pytest.mark.slow  # the script starts a Quire server of its own
 
 
 def test_smoke_model_reports_chat_and_study(fake_ollama: FakeOllama, postgres: ThrowawayPostgres) -> None:
