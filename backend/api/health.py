@@ -147,6 +147,15 @@ def _hints(reachable: bool, chat_ok: bool, ollama_embed_ok: bool, settings: Sett
     return hints + ([f"Pull the embedding model: `ollama pull {settings.embed_model}`."] if not ollama_embed_ok else [])
 
 
+def _embedding_blocked(reachable: bool, state: str | None, model_pulled: bool) -> str | None:
+    """Why an Ollama embedder cannot embed now (None: it can, or the embedder is the built-in one)."""
+    if state is not None:  # the built-in model: its own state says what it is doing
+        return None
+    if not reachable:
+        return "Ollama is not running"
+    return None if model_pulled else "the model is not pulled in Ollama"
+
+
 @router.get("/health", response_model=Health)
 def health(settings: SettingsDep, db: DatabaseDep, llm: LLMDep, search: SearchDep, embedder: EmbedderDep,
            executor_id: ExecutorIdDep, connections: ConnectionsDep) -> dict[str, Any]:
@@ -163,7 +172,8 @@ def health(settings: SettingsDep, db: DatabaseDep, llm: LLMDep, search: SearchDe
         try:
             index = search.stats()
             cluster = cluster_status(db, executor_id, settings.takeover_after_s)
-            progress = embedding_progress(db, embedder, embedding.name)
+            progress = embedding_progress(db, embedder, embedding.name,
+                                          _embedding_blocked(status.reachable, embedding.state, ollama_has_embed_model))
         except DATABASE_LOST:
             db.liveness.suspect()
             postgres_ok = False

@@ -1,5 +1,6 @@
 """How the embedding of new passages stands, in the words the status light, the library and the upload
-card show: "Embedding with the built-in model: 40 of 143 passages, about 2 min left".
+card show: "Embedding with the built-in model: 40 of 143 passages, about 2 min left", or, while nothing can
+embed them, why: "21 of 21 passages wait for embeddinggemma: Ollama is not running".
 
 A *wave* starts when passages begin waiting for their vectors and ends when none is left; its passages
 are the live ones stored since the oldest passage that was waiting when this process first saw the wave,
@@ -50,13 +51,17 @@ def _minutes(seconds: float) -> str:
     return f"about {round(seconds / 60)} min left"
 
 
-def describe(who: str, embedded: int, total: int, seconds_left: float | None) -> str:
+def describe(who: str, embedded: int, total: int, seconds_left: float | None, blocked: str | None = None) -> str:
+    if blocked is not None:  # nothing is being embedded: say why rather than "Embedding with …"
+        return f"{total - embedded:,} of {total:,} passages wait for {who}: {blocked}"
     sentence = f"Embedding with {who}: {embedded:,} of {total:,} passages"
     return f"{sentence}, {_minutes(seconds_left)}" if seconds_left is not None else sentence
 
 
-def embedding_progress(db: Database, embedder: Embedder, display_name: str) -> EmbeddingProgress | None:
-    """The current wave, or None when no passage waits for a vector of `embedder`'s model."""
+def embedding_progress(db: Database, embedder: Embedder, display_name: str,
+                       blocked: str | None = None) -> EmbeddingProgress | None:
+    """The current wave, or None when no passage waits for a vector of `embedder`'s model. `blocked` is
+    why nothing can be embedded now (Ollama is not running, the model is not pulled), if so."""
     backlog = store.backlog(db, embedder.model)
     start = _wave_start(embedder.model, backlog.oldest)
     if start is None:
@@ -68,4 +73,4 @@ def embedding_progress(db: Database, embedder: Embedder, display_name: str) -> E
     who = "the built-in model" if isinstance(embedder, LoadableEmbedder) else display_name
     return EmbeddingProgress(model=who, embedded=embedded, total=total, waiting_documents=backlog.documents,
                              passages_per_s=speed, seconds_left=seconds_left,
-                             sentence=describe(who, embedded, total, seconds_left))
+                             sentence=describe(who, embedded, total, seconds_left, blocked))

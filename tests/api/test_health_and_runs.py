@@ -4,12 +4,14 @@ an NDJSON stream that ends when the workflow does."""
 from __future__ import annotations
 
 import json
+import re
+import time
 from collections.abc import Callable
 
 import httpx
 
 from tests.support.fake_ollama import FakeOllama
-from tests.support.vault import upload
+from tests.support.vault import RUN_WAIT_S, upload
 
 
 def test_health_reports_postgres_dbos_models_and_index(api: httpx.Client, fake_ollama: FakeOllama) -> None:
@@ -54,3 +56,36 @@ def test_a_run_is_listed_and_its_event_stream_ends_with_the_workflow(
     assert workflow_id in [run["workflow_id"] for run in runs]
     assert next(run for run in runs if run["workflow_id"] == workflow_id)["status"] == "SUCCESS"
     assert api.get("/api/ingest", params={"limit": 0}).status_code == 422
+
+
+def test_passages_waiting_for_an_ollama_that_cannot_embed_say_why(
+        api: httpx.Client, fake_ollama: FakeOllama, unique: Callable[[str], str]) -> None:
+    # "Embedding with embeddinggemma: 0 of 21 passages" was shown while Ollama was not running at all:
+    # nothing was embedding, and the line said it was.
+    embed_model = api.get("/api/health").json()["ollama"]["embed_model"]["name"]
+    fake_ollama.hold_embeddings()  # the passages wait for their vectors
+    response = upload(api, {unique("waiting.md"): b"# Osmosis\n\nWater moves across a membrane. " * 40})
+    assert response.status_code == 202, response.text
+    waiting = re.compile(rf"^[\d,]+ of [\d,]+ passages wait for {re.escape(embed_model)}: (.+)$")
+
+    def reason() -> str:
+        deadline = time.monotonic() + RUN_WAIT_S  # until the note's passages are stored
+        while (progress := api.get("/api/health").json()["embedder"]["progress"]) is None:
+            assert time.monotonic() < deadline, "the passages never waited for vectors"
+            time.sleep(0.2)
+        matched = waiting.match(progress["sentence"])
+        assert matched, progress["sentence"]
+        return matched.group(1)
+
+    saved = list(fake_ollama.models)
+    fake_ollama.models[:] = [m for m in saved if m.split(":")[0] != embed_model.split(":")[0]]
+    try:
+        assert reason() == "the model is not pulled in Ollama"
+    finally:
+        fake_ollama.models[:] = saved
+    fake_ollama.stop()
+    assert reason() == "Ollama is not running"
+    fake_ollama.start()
+    fake_ollama.release_embeddings()
+    progress = api.get("/api/health").json()["embedder"]["progress"]
+    assert progress is None or progress["sentence"].startswith("Embedding with"), progress
