@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from backend.errors import NotFound, QuireError
+from backend.errors import NotFound, QuireError, found
 from backend.retrieval.tokenizer import Analyzer
 from backend.speech import tts
 from backend.store import audio_overviews as store
@@ -145,10 +145,7 @@ def _summary(row: store.OverviewRow) -> dict[str, Any]:
 
 
 def _row(db: Database, overview_id: str) -> store.OverviewRow:
-    row = store.get(db, overview_id)
-    if row is None:
-        raise NotFound("Audio overview", overview_id)
-    return row
+    return found(store.get(db, overview_id), "Audio overview", overview_id)
 
 
 def list_overviews(db: Database) -> list[OverviewSummary]:

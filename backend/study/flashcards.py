@@ -16,7 +16,7 @@ from typing import Any, Literal
 from fsrs import Card, Rating, Scheduler, State
 from pydantic import BaseModel, Field, field_validator
 
-from backend.errors import NotFound, QuireError
+from backend.errors import NotFound, QuireError, found
 from backend.progress.events import Activity
 from backend.store import decks as store
 from backend.store.db import Connection, Database
@@ -227,17 +227,11 @@ def review(db: Database, activity: Activity, deck_id: str, card_id: str, rating:
 
 # -- decks and cards -----------------------------------------------------------------------------------
 def deck_row(db: Database, deck_id: str, now: datetime) -> store.DeckRow:
-    row = store.get_deck(db, deck_id, now)
-    if row is None:
-        raise NotFound("Deck", deck_id)
-    return row
+    return found(store.get_deck(db, deck_id, now), "Deck", deck_id)
 
 
 def card_row(db: Database, deck_id: str, card_id: str) -> store.CardRow:
-    row = store.get_card(db, deck_id, card_id)
-    if row is None:
-        raise NotFound("Card", card_id)
-    return row
+    return found(store.get_card(db, deck_id, card_id), "Card", card_id)
 
 
 def list_decks(db: Database, now: datetime | None = None) -> list[DeckSummary]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from backend.errors import NotFound
+from backend.errors import NotFound, found
 from backend.store import guides as store
 from backend.store.db import Connection, Database
 from backend.store.guides import GuideType
@@ -185,10 +185,7 @@ def run(drafting: jobs.Drafting, params: dict[str, Any], job_id: str) -> jobs.Sa
 
 
 def _row(db: Database, guide_id: str) -> store.GuideRow:
-    row = store.get(db, guide_id)
-    if row is None:
-        raise NotFound("Study guide", guide_id)
-    return row
+    return found(store.get(db, guide_id), "Study guide", guide_id)
 
 
 def list_guides(db: Database) -> list[GuideSummary]:

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from backend.errors import NotFound, QuireError
+from backend.errors import NotFound, QuireError, found
 from backend.progress.events import Activity
 from backend.store import mindmaps as store
 from backend.store.db import Connection, Database
@@ -217,10 +217,7 @@ def _ids(node: dict[str, Any]) -> set[str]:
 
 
 def _row(db: Database, mindmap_id: str) -> store.MindmapRow:
-    row = store.get_mindmap(db, mindmap_id)
-    if row is None:
-        raise NotFound("Mind map", mindmap_id)
-    return row
+    return found(store.get_mindmap(db, mindmap_id), "Mind map", mindmap_id)
 
 
 def _summary(row: store.MindmapRow) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from backend.errors import NotFound
+from backend.errors import NotFound, found
 from backend.store import quizzes as store
 from backend.store.db import Connection, Database
 from backend.study import jobs
@@ -237,10 +237,7 @@ def list_quizzes(db: Database, workshop_id: str | None = None) -> list[QuizSumma
 
 
 def quiz_row(db: Database, quiz_id: str) -> store.QuizRow:
-    row = store.get_quiz(db, quiz_id)
-    if row is None:
-        raise NotFound("Quiz", quiz_id)
-    return row
+    return found(store.get_quiz(db, quiz_id), "Quiz", quiz_id)
 
 
 def get_quiz(db: Database, quiz_id: str) -> QuizOut:

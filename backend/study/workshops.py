@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from backend.errors import NotFound, QuireError
+from backend.errors import NotFound, QuireError, found
 from backend.progress.events import Activity
 from backend.store import workshops as store
 from backend.store.db import Connection, Database
@@ -164,10 +164,7 @@ def _clean(items: list[str]) -> list[str]:
 
 # -- reading and progress ------------------------------------------------------------------------------
 def workshop_row(db: Database, workshop_id: str) -> store.WorkshopRow:
-    row = store.get_workshop(db, workshop_id)
-    if row is None:
-        raise NotFound("Workshop", workshop_id)
-    return row
+    return found(store.get_workshop(db, workshop_id), "Workshop", workshop_id)
 
 
 def _summary(row: store.WorkshopRow) -> dict[str, Any]:
