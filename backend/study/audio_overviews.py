@@ -28,7 +28,7 @@ from backend.store import audio_overviews as store
 from backend.store.db import Connection, Database
 from backend.study import jobs
 from backend.study.errors import GenerationFailed
-from backend.study.generation import fitted_prompt, generate_items, resolve_ids
+from backend.study.generation import cited_ids, fitted_prompt, generate_items, resolve_ids
 from backend.study.passages import Passage
 from backend.study.repairs import Report
 from backend.study.schemas import GenerateRequest, JobError, JobOut, ScopeOut, SourceOut
@@ -45,8 +45,7 @@ _LOOSE_SPEAKER = re.compile(r"^(?:host|speaker)?[\s_-]*([ab])\W*$", re.IGNORECAS
 class ScriptLine(BaseModel):
     speaker: Speaker
     text: str = Field(min_length=2, max_length=500)
-    source_block_ids: list[str] = Field(default_factory=list, max_length=6,
-                                        description='ids of the passages this line states, e.g. ["P3"]')
+    source_block_ids: list[str] = cited_ids(6, 'ids of the passages this line states, e.g. ["P3"]')
 
 
 class Script(BaseModel):

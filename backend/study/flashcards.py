@@ -21,7 +21,7 @@ from backend.progress.events import Activity
 from backend.store import decks as store
 from backend.store.db import Connection, Database
 from backend.study import cloze, fsrs_tuning, jobs
-from backend.study.generation import fitted_prompt, generate_items
+from backend.study.generation import cited_ids, fitted_prompt, generate_items
 from backend.study.repairs import Report
 from backend.study.schemas import GenerateRequest, JobOut, ScopeOut, SourceOut
 from backend.study.scopes import as_scope, scope_params, scope_title
@@ -41,8 +41,7 @@ class CardItem(BaseModel):
     front: str = Field(min_length=3, max_length=400)
     back: str = Field(min_length=1, max_length=1200)
     tags: list[str] = Field(default_factory=list, max_length=6)
-    source_block_ids: list[str] = Field(default_factory=list, max_length=8,
-                                        description='ids of the passages used, e.g. ["P3"]')
+    source_block_ids: list[str] = cited_ids(8)
 
     @field_validator("front", "back")
     @classmethod

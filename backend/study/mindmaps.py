@@ -23,7 +23,7 @@ from backend.progress.events import Activity
 from backend.store import mindmaps as store
 from backend.store.db import Connection, Database
 from backend.study import jobs
-from backend.study.generation import closest, fitted_prompt, generate_object, resolve_ids
+from backend.study.generation import cited_ids, closest, fitted_prompt, generate_object, resolve_ids
 from backend.study.passages import Passage
 from backend.study.repairs import Report, cut
 from backend.study.schemas import GenerateRequest, JobOut, ScopeOut, SourceOut
@@ -37,8 +37,7 @@ MINDMAP_ANSWER_TOKENS = 1800
 
 class Leaf(BaseModel):
     label: str = Field(max_length=300)
-    source_block_ids: list[str] = Field(default_factory=list, max_length=6,
-                                        description='ids of the passages used, e.g. ["P3"]')
+    source_block_ids: list[str] = cited_ids(6)
 
 
 class Twig(Leaf):

@@ -25,7 +25,7 @@ from backend.errors import NotFound, found
 from backend.store import quizzes as store
 from backend.store.db import Connection, Database
 from backend.study import jobs
-from backend.study.generation import Grounded, fitted_prompt, generate_items, json_schema
+from backend.study.generation import Grounded, cited_ids, fitted_prompt, generate_items, json_schema
 from backend.study.passages import Passage
 from backend.study.repairs import MCQ_OPTIONS, Report, repair_question
 from backend.study.schemas import Difficulty, GenerateRequest, JobOut, ScopeOut, SourceOut
@@ -47,8 +47,7 @@ class QuizItem(BaseModel):
     options: list[str] = Field(default_factory=list, max_length=4)
     correct_index: int = Field(ge=0, le=3)
     explanation: str = Field(min_length=3, max_length=1500)
-    source_block_ids: list[str] = Field(default_factory=list, max_length=8,
-                                        description='ids of the passages used, e.g. ["P3"]')
+    source_block_ids: list[str] = cited_ids(8)
 
     @field_validator("question", "explanation")
     @classmethod

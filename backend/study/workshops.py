@@ -20,7 +20,15 @@ from backend.progress.events import Activity
 from backend.store import workshops as store
 from backend.store.db import Connection, Database
 from backend.study import jobs
-from backend.study.generation import closest, fitted_prompt, generate_object, json_schema, resolve_ids, with_count
+from backend.study.generation import (
+    cited_ids,
+    closest,
+    fitted_prompt,
+    generate_object,
+    json_schema,
+    resolve_ids,
+    with_count,
+)
 from backend.study.repairs import Report, clamp, cut
 from backend.study.schemas import Difficulty, GenerateRequest, JobOut, ScopeOut, SourceOut
 from backend.study.scopes import as_scope, scope_params
@@ -50,8 +58,7 @@ class Outline(BaseModel):
     objectives: list[str] = Field(min_length=1, max_length=MAX_OBJECTIVES)
     key_points: list[str] = Field(min_length=1, max_length=MAX_KEY_POINTS)
     lessons: list[LessonPlan] = Field(min_length=3, max_length=12)
-    source_block_ids: list[str] = Field(default_factory=list, max_length=20,
-                                        description='ids of the passages used, e.g. ["P3"]')
+    source_block_ids: list[str] = cited_ids(20)
 
 
 class WorkshopRequest(GenerateRequest):
