@@ -9,7 +9,7 @@ closed set that mypy holds every raise to and that the OpenAPI document lists (s
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypeVar, get_args
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -17,6 +17,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 ErrorCode = Literal[
     # HTTP and request shape (any endpoint)
@@ -83,6 +85,13 @@ class QuireError(Exception):
 class NotFound(QuireError):
     def __init__(self, what: str, ident: str) -> None:
         super().__init__("not_found", f"{what} {ident!r} does not exist.", 404)
+
+
+def found(row: T | None, what: str, ident: str) -> T:
+    """`row`, or `NotFound(what, ident)` where the read by id found nothing: every service's getter."""
+    if row is None:
+        raise NotFound(what, ident)
+    return row
 
 
 def error_body(code: ErrorCode, message: str, details: Any = None) -> dict[str, Any]:

@@ -10,16 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from backend.places import describe
 from backend.retrieval.types import Hit, Location
 from backend.store.kinds import place_of
 
 
-@dataclass(frozen=True)
-class Source:
-    """A passage of a document that a tool handed to the model."""
+class PassageRef(BaseModel):
+    """A passage as a client is pointed at it: which block of which document, where, and a snippet. The
+    base of every passage a client meets (a chat citation and a tool's source here, the MCP tools' passages
+    and citations)."""
 
     block_id: str
     document_id: str
@@ -27,6 +28,14 @@ class Source:
     page: int | None
     section: str | None
     snippet: str
+
+
+class Source(PassageRef):
+    """A passage of a document that a tool handed to the model: the passage a client is pointed at, with
+    what the model and the citation add (frozen: a registered source is never changed)."""
+
+    model_config = ConfigDict(frozen=True)
+
     score: float
     text: str
     # Relevant enough to answer from (backend/retrieval/relevance.py); False: only the closest match.
@@ -46,18 +55,6 @@ class Source:
         """`notes.pdf, page 7 (printed iv), "Intro > Setup"`, `deck.pptx, slide 3`, `data.xlsx, sheet "Q1"`,
         `lecture.m4a, at 12:34` — how a passage is introduced to the model and the user."""
         return ", ".join([self.filename, *describe(place_of(self.kind), self.page, self.page_label, self.section)])
-
-
-class PassageRef(BaseModel):
-    """A passage as a client is pointed at it: which block of which document, where, and a snippet. The
-    base of every passage a client meets (a chat citation here, the MCP tools' passages and citations)."""
-
-    block_id: str
-    document_id: str
-    filename: str
-    page: int | None
-    section: str | None
-    snippet: str
 
 
 class ChatCitation(PassageRef):
@@ -82,7 +79,7 @@ class Citation:
 
     def payload(self) -> dict[str, Any]:
         """The citation as the stream sends it and the answer stores it (`ChatCitation`, as JSON)."""
-        return ChatCitation(n=self.n, **vars(self.source)).model_dump(mode="json")
+        return ChatCitation(n=self.n, **dict(self.source)).model_dump(mode="json")
 
 
 class CitationAccumulator:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from uuid import UUID
 
-from backend.errors import NotFound, QuireError
+from backend.errors import NotFound, QuireError, found
 from backend.ingest import files
 from backend.ingest.formats import FORMATS
 from backend.ingest.validate import read_as
@@ -119,10 +119,7 @@ class Library:
         return deleted
 
     def list_versions(self, document_id: UUID) -> list[versions.VersionRow]:
-        rows = versions.list_versions(self.db, document_id)
-        if rows is None:
-            raise NotFound("Document", str(document_id))
-        return rows
+        return found(versions.list_versions(self.db, document_id), "Document", str(document_id))
 
     def restore_version(self, document_id: UUID, version: int) -> LibraryDocument:
         """Make an earlier version current: its kept blocks go live in one transaction (no ingestion);

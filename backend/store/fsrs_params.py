@@ -10,10 +10,9 @@ from typing_extensions import TypedDict
 from backend.store.db import Connection, Database, one, row_as, rows_as
 
 
-class ParamsRow(TypedDict):
-    id: str
-    job_id: str | None
-    parameters: list[float]
+class FitMeasures(TypedDict):
+    """How a fit was made and how well it predicts: the log's size, its error before and after."""
+
     reviews: int
     cards: int
     log_loss_before: float
@@ -21,6 +20,14 @@ class ParamsRow(TypedDict):
     rmse_before: float
     rmse_after: float
     created_at: datetime
+
+
+class ParamsRow(FitMeasures):
+    """A fit: its measures, the job that made it and the parameters themselves."""
+
+    id: str
+    job_id: str | None
+    parameters: list[float]
 
 
 class LogRow(TypedDict):

@@ -100,17 +100,9 @@ class IngestRunRow(TypedDict):
     updated_at: datetime
 
 
-class RunSummaryRow(TypedDict):
+class RunSummaryRow(IngestRunRow):
     """A run as `recent_runs` lists it, with its number of documents."""
 
-    workflow_id: str
-    source: str
-    phase: RunPhase
-    done: int
-    total: int
-    detail: str
-    created_at: datetime
-    updated_at: datetime
     documents: int
 
 
@@ -242,8 +234,7 @@ def run_row(db: Database, workflow_id: str) -> IngestRunRow | None:
 def recent_runs(db: Database, limit: int) -> list[RunSummaryRow]:
     with db.connection() as conn:
         return rows_as(RunSummaryRow, conn.execute(
-            "SELECT r.workflow_id, r.source, r.phase, r.done, r.total, r.detail, r.created_at, r.updated_at,"
-            " count(i.document_id) AS documents FROM ingest_runs r"
+            "SELECT r.*, count(i.document_id) AS documents FROM ingest_runs r"
             " LEFT JOIN ingest_items i ON i.workflow_id = r.workflow_id"
             " GROUP BY r.workflow_id ORDER BY r.created_at DESC LIMIT %s",
             (limit,),

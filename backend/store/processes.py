@@ -36,13 +36,21 @@ def session_name(instance_id: uuid.UUID) -> str:
 
 
 @dataclass(frozen=True)
-class ProcessRow:
+class Registration:
+    """Who the process is; written at start and refreshed by each heartbeat."""
+
     executor_id: str
     instance_id: uuid.UUID
     mode: ProcessMode
     hostname: str
     pid: int
     address: str | None
+
+
+@dataclass(frozen=True)
+class ProcessRow(Registration):
+    """A process's row: who it is (as it registered) and what it last reported, as `list_processes` reads it."""
+
     started_at: datetime
     last_seen: datetime
     activity: dict[str, Any]
@@ -67,18 +75,6 @@ class Takeover:
     silent_s: float
     sessions_ended: int
     workflows: int
-
-
-@dataclass(frozen=True)
-class Registration:
-    """Who the process is; written at start and refreshed by each heartbeat."""
-
-    executor_id: str
-    instance_id: uuid.UUID
-    mode: ProcessMode
-    hostname: str
-    pid: int
-    address: str | None
 
 
 @dataclass(frozen=True)

@@ -21,14 +21,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from backend.errors import NotFound, QuireError
+from backend.errors import NotFound, QuireError, found
 from backend.retrieval.tokenizer import Analyzer
 from backend.speech import tts
 from backend.store import audio_overviews as store
 from backend.store.db import Connection, Database
 from backend.study import jobs
 from backend.study.errors import GenerationFailed
-from backend.study.generation import fitted_prompt, generate_items, resolve_ids
+from backend.study.generation import cited_ids, fitted_prompt, generate_items, resolve_ids
 from backend.study.passages import Passage
 from backend.study.repairs import Report
 from backend.study.schemas import GenerateRequest, JobError, JobOut, ScopeOut, SourceOut
@@ -45,8 +45,7 @@ _LOOSE_SPEAKER = re.compile(r"^(?:host|speaker)?[\s_-]*([ab])\W*$", re.IGNORECAS
 class ScriptLine(BaseModel):
     speaker: Speaker
     text: str = Field(min_length=2, max_length=500)
-    source_block_ids: list[str] = Field(default_factory=list, max_length=6,
-                                        description='ids of the passages this line states, e.g. ["P3"]')
+    source_block_ids: list[str] = cited_ids(6, 'ids of the passages this line states, e.g. ["P3"]')
 
 
 class Script(BaseModel):
@@ -145,10 +144,7 @@ def _summary(row: store.OverviewRow) -> dict[str, Any]:
 
 
 def _row(db: Database, overview_id: str) -> store.OverviewRow:
-    row = store.get(db, overview_id)
-    if row is None:
-        raise NotFound("Audio overview", overview_id)
-    return row
+    return found(store.get(db, overview_id), "Audio overview", overview_id)
 
 
 def list_overviews(db: Database) -> list[OverviewSummary]:

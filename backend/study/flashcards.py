@@ -16,12 +16,12 @@ from typing import Any, Literal
 from fsrs import Card, Rating, Scheduler, State
 from pydantic import BaseModel, Field, field_validator
 
-from backend.errors import NotFound, QuireError
+from backend.errors import NotFound, QuireError, found
 from backend.progress.events import Activity
 from backend.store import decks as store
 from backend.store.db import Connection, Database
 from backend.study import cloze, fsrs_tuning, jobs
-from backend.study.generation import fitted_prompt, generate_items
+from backend.study.generation import cited_ids, fitted_prompt, generate_items
 from backend.study.repairs import Report
 from backend.study.schemas import GenerateRequest, JobOut, ScopeOut, SourceOut
 from backend.study.scopes import as_scope, scope_params, scope_title
@@ -41,8 +41,7 @@ class CardItem(BaseModel):
     front: str = Field(min_length=3, max_length=400)
     back: str = Field(min_length=1, max_length=1200)
     tags: list[str] = Field(default_factory=list, max_length=6)
-    source_block_ids: list[str] = Field(default_factory=list, max_length=8,
-                                        description='ids of the passages used, e.g. ["P3"]')
+    source_block_ids: list[str] = cited_ids(8)
 
     @field_validator("front", "back")
     @classmethod
@@ -227,17 +226,11 @@ def review(db: Database, activity: Activity, deck_id: str, card_id: str, rating:
 
 # -- decks and cards -----------------------------------------------------------------------------------
 def deck_row(db: Database, deck_id: str, now: datetime) -> store.DeckRow:
-    row = store.get_deck(db, deck_id, now)
-    if row is None:
-        raise NotFound("Deck", deck_id)
-    return row
+    return found(store.get_deck(db, deck_id, now), "Deck", deck_id)
 
 
 def card_row(db: Database, deck_id: str, card_id: str) -> store.CardRow:
-    row = store.get_card(db, deck_id, card_id)
-    if row is None:
-        raise NotFound("Card", card_id)
-    return row
+    return found(store.get_card(db, deck_id, card_id), "Card", card_id)
 
 
 def list_decks(db: Database, now: datetime | None = None) -> list[DeckSummary]:

@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
+from datetime import UTC
 from typing import Any
 
 from fsrs import Scheduler
@@ -41,14 +41,10 @@ FIT_LIMITS = ProcessLimits(memory_mb=3072, cpu_s=1800)
 INSTALL_HINT = "Install the optimizer's packages (torch, pandas): pip install -r requirements-optimizer.txt"
 
 
-class FitOut(BaseModel):
-    reviews: int
-    cards: int
-    log_loss_before: float
-    log_loss_after: float
-    rmse_before: float
-    rmse_after: float
-    created_at: datetime
+# The fit in use as the API shows it: its measures, under the name the web app's generated types use. No
+# docstring: it would become the schema's description and change those types.
+class FitOut(store.FitMeasures):
+    pass
 
 
 class SchedulerOut(BaseModel):
@@ -84,7 +80,7 @@ def status(study: jobs.StudyJobs) -> SchedulerOut:
         parameters=fitted["parameters"] if fitted else fsrs_fit.default_parameters(),
         default_parameters=fsrs_fit.default_parameters(), reviews=counts["reviews"],
         spaced_reviews=counts["spaced"], needed=ENOUGH_SPACED, optimizer_installed=installed,
-        hint=None if installed else INSTALL_HINT, fit=FitOut.model_validate(fitted) if fitted else None,
+        hint=None if installed else INSTALL_HINT, fit=fitted,  # validated as FitOut: the measures only
         job=study.latest_job("optimize", {}),
     )
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from backend.llm.budget import context_tokens, tokens_of
 from backend.llm.client import LLMClient
@@ -63,6 +63,12 @@ class Grounded(Generic[ItemT]):
 
 
 # -- the model call --------------------------------------------------------------------------------
+def cited_ids(most: int, description: str = 'ids of the passages used, e.g. ["P3"]') -> Any:
+    """The `source_block_ids` field of an item the model writes: the keys of at most `most` passages it
+    used, which `ground` resolves (an item may name none)."""
+    return Field(default_factory=list, max_length=most, description=description)
+
+
 def json_schema(model: type[BaseModel]) -> dict[str, Any]:
     """The model's JSON schema with every `$ref` replaced by its definition."""
     schema = model.model_json_schema()

@@ -13,12 +13,12 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from backend.errors import NotFound
+from backend.errors import NotFound, found
 from backend.store import guides as store
 from backend.store.db import Connection, Database
 from backend.store.guides import GuideType
 from backend.study import jobs
-from backend.study.generation import fitted_prompt, generate_items
+from backend.study.generation import cited_ids, fitted_prompt, generate_items
 from backend.study.repairs import Report
 from backend.study.schemas import GenerateRequest, JobOut, ScopeOut, SourceOut
 from backend.study.scopes import as_scope, scope_params, scope_title
@@ -28,8 +28,7 @@ ANSWER_TOKENS_PER_ENTRY = 120  # room kept for the answer: an FAQ answer or glos
 class _Entry(BaseModel):
     """An entry as the model writes it; each kind names its heading and text fields."""
 
-    source_block_ids: list[str] = Field(default_factory=list, max_length=8,
-                                        description='ids of the passages used, e.g. ["P3"]')
+    source_block_ids: list[str] = cited_ids(8)
 
     def heading(self) -> str:
         raise NotImplementedError  # every kind below defines it
@@ -185,10 +184,7 @@ def run(drafting: jobs.Drafting, params: dict[str, Any], job_id: str) -> jobs.Sa
 
 
 def _row(db: Database, guide_id: str) -> store.GuideRow:
-    row = store.get(db, guide_id)
-    if row is None:
-        raise NotFound("Study guide", guide_id)
-    return row
+    return found(store.get(db, guide_id), "Study guide", guide_id)
 
 
 def list_guides(db: Database) -> list[GuideSummary]:

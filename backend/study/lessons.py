@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from backend.errors import NotFound, QuireError
+from backend.errors import QuireError, found
 from backend.progress.events import Activity
 from backend.store import study_jobs
 from backend.store import workshops as store
@@ -50,10 +50,7 @@ class LessonOut(BaseModel):
 
 def _lesson_row(db: Database, workshop_id: str, n: int) -> store.LessonRow:
     workshop_row(db, workshop_id)
-    row = store.lesson(db, workshop_id, n)
-    if row is None:
-        raise NotFound("Lesson", str(n))
-    return row
+    return found(store.lesson(db, workshop_id, n), "Lesson", str(n))
 
 
 def _params(row: store.LessonRow) -> dict[str, Any]:

@@ -18,12 +18,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from backend.errors import NotFound, QuireError
+from backend.errors import NotFound, QuireError, found
 from backend.progress.events import Activity
 from backend.store import mindmaps as store
 from backend.store.db import Connection, Database
 from backend.study import jobs
-from backend.study.generation import closest, fitted_prompt, generate_object, resolve_ids
+from backend.study.generation import cited_ids, closest, fitted_prompt, generate_object, resolve_ids
 from backend.study.passages import Passage
 from backend.study.repairs import Report, cut
 from backend.study.schemas import GenerateRequest, JobOut, ScopeOut, SourceOut
@@ -37,8 +37,7 @@ MINDMAP_ANSWER_TOKENS = 1800
 
 class Leaf(BaseModel):
     label: str = Field(max_length=300)
-    source_block_ids: list[str] = Field(default_factory=list, max_length=6,
-                                        description='ids of the passages used, e.g. ["P3"]')
+    source_block_ids: list[str] = cited_ids(6)
 
 
 class Twig(Leaf):
@@ -217,10 +216,7 @@ def _ids(node: dict[str, Any]) -> set[str]:
 
 
 def _row(db: Database, mindmap_id: str) -> store.MindmapRow:
-    row = store.get_mindmap(db, mindmap_id)
-    if row is None:
-        raise NotFound("Mind map", mindmap_id)
-    return row
+    return found(store.get_mindmap(db, mindmap_id), "Mind map", mindmap_id)
 
 
 def _summary(row: store.MindmapRow) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from typing import Literal
 from fsrs import Card
 from pydantic import BaseModel, Field, field_validator
 
-from backend.errors import NotFound, QuireError
+from backend.errors import NotFound, QuireError, found
 from backend.progress.sessions import Rules
 from backend.store import decks as deck_store
 from backend.store import plans as store
@@ -123,10 +123,7 @@ def _calendar(rules: Rules, exam: date, now: datetime) -> Calendar:
 
 
 def _plan_row(db: Database, plan_id: str) -> store.PlanRow:
-    row = store.get(db, plan_id)
-    if row is None:
-        raise NotFound("Exam plan", plan_id)
-    return row
+    return found(store.get(db, plan_id), "Exam plan", plan_id)
 
 
 def _check_date(rules: Rules, exam: date, now: datetime) -> None:

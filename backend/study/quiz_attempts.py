@@ -38,14 +38,9 @@ class AnswerOut(BaseModel):
     answered_at: datetime
 
 
-class AttemptOut(BaseModel):
-    id: str
-    quiz_id: str
-    started_at: datetime
-    finished_at: datetime | None
-    total: int
-    answered: int
-    correct: int
+# The attempt's row as it is, with its score and answers. No docstring: it would become the schema's
+# description and change the web app's generated types.
+class AttemptOut(store.AttemptRow):
     score: float  # correct / total questions
     answers: list[AnswerOut]
 
@@ -62,11 +57,8 @@ def _attempts_out(db: Database, rows: list[store.AttemptRow]) -> list[AttemptOut
     answers: dict[str, list[AnswerOut]] = {row["id"]: [] for row in rows}
     for answer in store.answers(db, list(answers)) if answers else []:
         answers[answer["attempt_id"]].append(AnswerOut.model_validate(answer))
-    return [
-        AttemptOut.model_validate({**row, "answers": answers[row["id"]],
-                                   "score": round(row["correct"] / row["total"], 4) if row["total"] else 0.0})
-        for row in rows
-    ]
+    return [{**row, "score": round(row["correct"] / row["total"], 4) if row["total"] else 0.0,
+             "answers": answers[row["id"]]} for row in rows]
 
 
 def start_attempt(db: Database, quiz_id: str, restart: bool = False) -> tuple[AttemptOut, bool]:
@@ -108,6 +100,6 @@ def answer(db: Database, activity: Activity, quiz_id: str, attempt_id: str, give
         card = mistake.save(conn) if mistake else None
     activity.record("quiz_answer", ref=f"quiz:{quiz_id}")
     attempt = get_attempt(db, quiz_id, attempt_id)
-    stored = next(a for a in attempt.answers if a.question_id == question["id"])
+    stored = next(a for a in attempt["answers"] if a.question_id == question["id"])
     return GradedAnswer(**stored.model_dump(), sources=[SourceOut.model_validate(s) for s in question["sources"]],
                         attempt=attempt, mistake_card=card)

@@ -21,11 +21,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from backend.errors import NotFound
+from backend.errors import NotFound, found
 from backend.store import quizzes as store
 from backend.store.db import Connection, Database
 from backend.study import jobs
-from backend.study.generation import Grounded, fitted_prompt, generate_items, json_schema
+from backend.study.generation import Grounded, cited_ids, fitted_prompt, generate_items, json_schema
 from backend.study.passages import Passage
 from backend.study.repairs import MCQ_OPTIONS, Report, repair_question
 from backend.study.schemas import Difficulty, GenerateRequest, JobOut, ScopeOut, SourceOut
@@ -47,8 +47,7 @@ class QuizItem(BaseModel):
     options: list[str] = Field(default_factory=list, max_length=4)
     correct_index: int = Field(ge=0, le=3)
     explanation: str = Field(min_length=3, max_length=1500)
-    source_block_ids: list[str] = Field(default_factory=list, max_length=8,
-                                        description='ids of the passages used, e.g. ["P3"]')
+    source_block_ids: list[str] = cited_ids(8)
 
     @field_validator("question", "explanation")
     @classmethod
@@ -237,10 +236,7 @@ def list_quizzes(db: Database, workshop_id: str | None = None) -> list[QuizSumma
 
 
 def quiz_row(db: Database, quiz_id: str) -> store.QuizRow:
-    row = store.get_quiz(db, quiz_id)
-    if row is None:
-        raise NotFound("Quiz", quiz_id)
-    return row
+    return found(store.get_quiz(db, quiz_id), "Quiz", quiz_id)
 
 
 def get_quiz(db: Database, quiz_id: str) -> QuizOut:

@@ -15,12 +15,20 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from backend.errors import NotFound, QuireError
+from backend.errors import NotFound, QuireError, found
 from backend.progress.events import Activity
 from backend.store import workshops as store
 from backend.store.db import Connection, Database
 from backend.study import jobs
-from backend.study.generation import closest, fitted_prompt, generate_object, json_schema, resolve_ids, with_count
+from backend.study.generation import (
+    cited_ids,
+    closest,
+    fitted_prompt,
+    generate_object,
+    json_schema,
+    resolve_ids,
+    with_count,
+)
 from backend.study.repairs import Report, clamp, cut
 from backend.study.schemas import Difficulty, GenerateRequest, JobOut, ScopeOut, SourceOut
 from backend.study.scopes import as_scope, scope_params
@@ -50,8 +58,7 @@ class Outline(BaseModel):
     objectives: list[str] = Field(min_length=1, max_length=MAX_OBJECTIVES)
     key_points: list[str] = Field(min_length=1, max_length=MAX_KEY_POINTS)
     lessons: list[LessonPlan] = Field(min_length=3, max_length=12)
-    source_block_ids: list[str] = Field(default_factory=list, max_length=20,
-                                        description='ids of the passages used, e.g. ["P3"]')
+    source_block_ids: list[str] = cited_ids(20)
 
 
 class WorkshopRequest(GenerateRequest):
@@ -164,10 +171,7 @@ def _clean(items: list[str]) -> list[str]:
 
 # -- reading and progress ------------------------------------------------------------------------------
 def workshop_row(db: Database, workshop_id: str) -> store.WorkshopRow:
-    row = store.get_workshop(db, workshop_id)
-    if row is None:
-        raise NotFound("Workshop", workshop_id)
-    return row
+    return found(store.get_workshop(db, workshop_id), "Workshop", workshop_id)
 
 
 def _summary(row: store.WorkshopRow) -> dict[str, Any]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from backend.agent.citations import CitationAccumulator, Source
 from backend.retrieval.types import Location
 
@@ -32,7 +30,7 @@ def test_payload_is_the_metadata_line() -> None:
                                   "relevant": True, "page_label": None, "kind": None, "also_at": []}
     assert citation.source.where() == 'notes.pdf, page 3, "Intro > Setup"'
     # A passage the document repeats carries its other places, as JSON objects (the line is JSON).
-    repeated = replace(source("b", page=3), also_at=(Location("c", 9, "ix", "Intro > Setup"),))
+    repeated = source("b", page=3).model_copy(update={"also_at": (Location("c", 9, "ix", "Intro > Setup"),)})
     citations.register([repeated])
     assert citations.all()[1].payload()["also_at"] == [
         {"block_id": "c", "page": 9, "page_label": "ix", "section": "Intro > Setup"}]
