@@ -221,7 +221,7 @@ class IngestSteps:
             analysed = [analyzer.term_counts(chunk.text) for chunk in batch]
             versions.insert_blocks(self.db, workflow_id, document_id, item["sha256"], versions.AnalysedTerms(
                 analyzer.fingerprint, [chunk.ordinal for chunk in batch], [terms for terms, _ in analysed],
-                [counts for _, counts in analysed]))
+                [counts for _, counts in analysed]), self.embedder.model)
             done += len(batch)
             store.update_item(self.db, workflow_id, document_id, state="storing",
                               detail=f"{done:,} passages stored")
