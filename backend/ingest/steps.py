@@ -26,6 +26,7 @@ from backend.ingest.reading import DocumentReader, nothing_found
 from backend.llm.embedders import Embedder
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.metrics import WORK
+from backend.process import release_free_memory
 from backend.retrieval.service import SearchService
 from backend.store import embeddings, page_words, staging, versions
 from backend.store import ingest as store
@@ -141,7 +142,10 @@ class IngestSteps:
     def extract_step(self, workflow_id: str, document_id: str) -> Extracted:
         """Extract and chunk one document into `ingest_chunks`; a bad file fails only this document."""
         with self._logged(workflow_id, "extract", document_id):
-            return self._extract_and_stage(workflow_id, document_id)
+            extracted = self._extract_and_stage(workflow_id, document_id)
+        if extracted.get("chunks", 0) >= BATCH_ROWS:
+            release_free_memory()  # the long document's text, freed now, stayed resident otherwise
+        return extracted
 
     def _extract_and_stage(self, workflow_id: str, document_id: str) -> Extracted:
         db = self.db
