@@ -200,12 +200,12 @@ class IngestSteps:
         sha = item["sha256"]
         inserting = not versions.version_blocks_kept(db, document_id, sha)
         if inserting and not self._insert_blocks(item):
-            versions.drop_unlive_blocks(db, document_id, sha)  # cancelled mid-way: nothing half-stored
+            versions.drop_unlive_blocks(db, workflow_id, document_id, sha)  # cancelled mid-way: nothing half-stored
             return {"blocks": 0, "to_embed": 0, "sha256": sha}
         stored = versions.store_version(db, item, self.embedder.model, files.mime_for(item["kind"]))
         if stored.skipped:
             if inserting:  # blocks kept from an earlier version with these bytes stay
-                versions.drop_unlive_blocks(db, document_id, sha)
+                versions.drop_unlive_blocks(db, workflow_id, document_id, sha)
             return {"blocks": 0, "to_embed": 0, "sha256": sha}
         store.update_item(db, workflow_id, document_id, state="embedding", blocks=stored.blocks, done=0,
                           total=0, detail=f"{plural(stored.blocks, 'passage')} stored, waiting for embedding")

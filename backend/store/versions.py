@@ -90,13 +90,20 @@ def insert_blocks(db: Database, workflow_id: str, document_id: str, sha: str, te
         )
 
 
-def drop_unlive_blocks(db: Database, document_id: str, sha: str) -> None:
+def drop_unlive_blocks(db: Database, workflow_id: str, document_id: str, sha: str) -> None:
     """Delete the not-live blocks of these bytes: called only by a store step that found no kept blocks
     for them and inserted its own, so a cancelled document (or a cancelled restore of a version whose
-    blocks were gone) leaves nothing half-stored that a later store would take for kept."""
+    blocks were gone) leaves nothing half-stored that a later store would take for kept. Unless a newer
+    run ingests the same bytes into the document meanwhile (the file uploaded again right after a cancel):
+    its store step inserts the very same blocks (same ids, `ON CONFLICT DO NOTHING`) and counts on them."""
     with db.transaction() as conn:
-        conn.execute("DELETE FROM blocks WHERE document_id = %s AND doc_sha256 = %s AND NOT is_live",
-                     (document_id, sha))
+        conn.execute(
+            "DELETE FROM blocks WHERE document_id = %(doc)s AND doc_sha256 = %(sha)s AND NOT is_live"
+            " AND NOT EXISTS (SELECT 1 FROM documents d JOIN ingest_items i ON i.workflow_id = d.last_workflow_id"
+            " AND i.document_id = d.id WHERE d.id = %(doc)s AND d.last_workflow_id <> %(wf)s"
+            " AND d.status IN ('queued', 'ingesting') AND i.sha256 = %(sha)s)",
+            {"doc": document_id, "sha": sha, "wf": workflow_id},
+        )
 
 
 def store_version(db: Database, item: IngestItemRow, embed_model: str, mime: str) -> StoredVersion:

@@ -1,7 +1,8 @@
 """Cancelling a long document while it is stored: the cancel answers at once even when it lands in the
 version swap (every passage inserted, the blocks being made live), the document ends cancelled with no
 block of the cancelled version left, a previous version stays live and searchable, and the same file
-uploaded again afterwards is ingested (no name conflict).
+uploaded again afterwards is ingested (no name conflict), even while the cancelled run is still undoing
+what it stored.
 
 Passages of 200 characters make ~17,000 blocks of a 2.5-million-character Markdown file: the swap then
 takes a second or two here, long enough for the cancel to land in it. Before the swap was reworked, the
@@ -48,9 +49,9 @@ def api(server: QuireServer, fake_ollama: FakeOllama) -> Iterator[httpx.Client]:
         yield client
 
 
-def _all_inserted() -> Any:
-    """A wait condition: the document's every staged passage inserted (the swap comes next)."""
-    staged: list[int] = []
+def _all_inserted(staged: list[int]) -> Any:
+    """A wait condition: the document's every staged passage inserted (the swap comes next); `staged`
+    gets the count the extract step staged."""
 
     def ready(snapshot: dict[str, Any]) -> bool:
         item = snapshot["documents"][0]
@@ -64,7 +65,7 @@ def _all_inserted() -> Any:
 
 
 def _cancel_in_the_swap(api: httpx.Client, workflow_id: str) -> None:
-    wait_until(api, workflow_id, _all_inserted(), timeout_s=300)
+    wait_until(api, workflow_id, _all_inserted([]), timeout_s=300)
     started = time.monotonic()
     response = api.post(f"/api/ingest/{workflow_id}/cancel")
     answered = time.monotonic() - started
@@ -131,3 +132,23 @@ def test_a_long_new_version_cancelled_in_the_swap_keeps_the_previous_one(api: ht
     hits = api.get("/api/search", params={"q": "osmosis", "mode": "sparse", "documents": document_id}).json()["hits"]
     assert [hit["document_id"] for hit in hits] == [document_id]
     assert api.get(f"/api/documents/{document_id}").json()["blocks"] == 1
+
+
+def test_a_long_document_uploaded_again_right_after_its_cancel_is_stored_whole(api: httpx.Client,
+                                                                                server: QuireServer) -> None:
+    # The cancelled run's store step is still rolling back its swap and dropping its blocks when the new
+    # run starts: it must not take away the blocks the new run stores (the same ids: the same bytes).
+    data = prose_markdown(CHARS, seed=23)
+    response = upload(api, {"again-notes.md": data})
+    workflow_id, document_id = response.json()["workflow_id"], response.json()["documents"][0]["id"]
+    staged: list[int] = []
+    wait_until(api, workflow_id, _all_inserted(staged), timeout_s=300)
+    assert api.post(f"/api/ingest/{workflow_id}/cancel").status_code == 200
+
+    again = upload(api, {"again-notes.md": data})
+    assert again.status_code == 202, again.text
+    assert wait_for_run(api, again.json()["workflow_id"])["status"] == "SUCCESS"
+    _store_step_over(api, workflow_id)  # the cancelled one's, whatever it dropped
+    document = api.get(f"/api/documents/{document_id}").json()
+    assert (document["status"], document["blocks"]) == ("ready", staged[0])
+    assert _blocks_of(server, document_id, hashlib.sha256(data).hexdigest()) == staged[0]
