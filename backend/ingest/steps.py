@@ -26,6 +26,7 @@ from backend.ingest.reading import DocumentReader, nothing_found
 from backend.llm.embedders import Embedder
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.metrics import WORK
+from backend.process import release_free_memory
 from backend.retrieval.service import SearchService
 from backend.store import embeddings, page_words, staging, versions
 from backend.store import ingest as store
@@ -141,7 +142,10 @@ class IngestSteps:
     def extract_step(self, workflow_id: str, document_id: str) -> Extracted:
         """Extract and chunk one document into `ingest_chunks`; a bad file fails only this document."""
         with self._logged(workflow_id, "extract", document_id):
-            return self._extract_and_stage(workflow_id, document_id)
+            extracted = self._extract_and_stage(workflow_id, document_id)
+        if extracted.get("chunks", 0) >= BATCH_ROWS:
+            release_free_memory()  # the long document's text, freed now, stayed resident otherwise
+        return extracted
 
     def _extract_and_stage(self, workflow_id: str, document_id: str) -> Extracted:
         db = self.db
@@ -196,12 +200,12 @@ class IngestSteps:
         sha = item["sha256"]
         inserting = not versions.version_blocks_kept(db, document_id, sha)
         if inserting and not self._insert_blocks(item):
-            versions.drop_unlive_blocks(db, document_id, sha)  # cancelled mid-way: nothing half-stored
+            versions.drop_unlive_blocks(db, workflow_id, document_id, sha)  # cancelled mid-way: nothing half-stored
             return {"blocks": 0, "to_embed": 0, "sha256": sha}
         stored = versions.store_version(db, item, self.embedder.model, files.mime_for(item["kind"]))
         if stored.skipped:
             if inserting:  # blocks kept from an earlier version with these bytes stay
-                versions.drop_unlive_blocks(db, document_id, sha)
+                versions.drop_unlive_blocks(db, workflow_id, document_id, sha)
             return {"blocks": 0, "to_embed": 0, "sha256": sha}
         store.update_item(db, workflow_id, document_id, state="embedding", blocks=stored.blocks, done=0,
                           total=0, detail=f"{plural(stored.blocks, 'passage')} stored, waiting for embedding")
@@ -221,7 +225,7 @@ class IngestSteps:
             analysed = [analyzer.term_counts(chunk.text) for chunk in batch]
             versions.insert_blocks(self.db, workflow_id, document_id, item["sha256"], versions.AnalysedTerms(
                 analyzer.fingerprint, [chunk.ordinal for chunk in batch], [terms for terms, _ in analysed],
-                [counts for _, counts in analysed]))
+                [counts for _, counts in analysed]), self.embedder.model)
             done += len(batch)
             store.update_item(self.db, workflow_id, document_id, state="storing",
                               detail=f"{done:,} passages stored")

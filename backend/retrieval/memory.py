@@ -14,7 +14,6 @@ no longer live there, whichever process changed it.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
 import logging
 import os
@@ -26,6 +25,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from backend.process import glibc, release_free_memory
 from backend.retrieval.hybrid import HybridIndex
 from backend.retrieval.repeats import live_copies
 from backend.retrieval.tokenizer import Analyzer
@@ -35,6 +35,9 @@ from backend.store.db import Database
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+# A refresh that loaded this many blocks (a long document stored) trims the heap afterwards: its rows
+# stayed resident, freed, otherwise (see `release_free_memory`).
+_RELEASE_AFTER_BLOCKS = 5000
 
 
 def _indexed(rows: Sequence[dict[str, Any]], analyzer: Analyzer) -> list[IndexedBlock]:
@@ -61,14 +64,6 @@ _BUILD_MMAP_THRESHOLD = 128 * 1024
 _MMAP_THRESHOLD_MAX, _TRIM_THRESHOLD_MAX = 32 * 2**20, 64 * 2**20
 
 
-def _libc() -> ctypes.CDLL | None:
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:
-        return None
-    return libc if hasattr(libc, "mallopt") and hasattr(libc, "malloc_trim") else None
-
-
 @contextlib.contextmanager
 def large_blocks_mapped() -> Iterator[None]:
     """During a startup build, every block of 128 KiB or more gets its own mapping, returned to the system
@@ -79,7 +74,7 @@ def large_blocks_mapped() -> Iterator[None]:
     thresholds are those glibc's adaptive ones reach (searches' large numpy temporaries come from the
     heap again: mapping each one made BM25 several times slower). An operator's MALLOC_MMAP_THRESHOLD_
     or GLIBC_TUNABLES setting is left alone; elsewhere than glibc this does nothing."""
-    libc = _libc()
+    libc = glibc()
     if libc is None or "MALLOC_MMAP_THRESHOLD_" in os.environ or "glibc.malloc" in os.environ.get("GLIBC_TUNABLES", ""):
         yield
         return
@@ -89,15 +84,6 @@ def large_blocks_mapped() -> Iterator[None]:
     finally:
         libc.mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD_MAX)
         libc.mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD_MAX)
-
-
-def _release_free_memory() -> None:
-    """Hand the build's freed buffers back to the OS. glibc keeps freed heap (and the fetch thread's arena)
-    mapped; after a 100,000-block build that was ~500 MiB of resident memory holding nothing
-    (measured: 1,339 → 837 MiB). Elsewhere than glibc this does nothing."""
-    libc = _libc()
-    if libc is not None:
-        libc.malloc_trim(0)
 
 
 @contextlib.contextmanager
@@ -198,7 +184,7 @@ class MemoryBackend:
                 self.index.replace_documents(by_document)
             documents = len(by_document)
             del by_document  # the batches' vectors and term strings: free them before trimming the heap
-            _release_free_memory()
+            release_free_memory()
         self.built_in_s = round(time.perf_counter() - started, 3)
         self.state = "ready"
         log.info("index built: %d documents in %.2fs", documents, self.built_in_s)
@@ -226,11 +212,19 @@ class MemoryBackend:
         if not ids:
             return
         with self._refresh_lock:
-            rows = store.live_blocks_of(self.db, ids, self.embed_model, self.analyzer.fingerprint)
-            changes: dict[str, list[IndexedBlock]] = {doc: [] for doc in ids}
-            for block in _indexed(rows, self.analyzer):
-                changes[block.document_id].append(block)
-            self.index.replace_documents(changes)
+            loaded = self._replace(ids)
+        if loaded >= _RELEASE_AFTER_BLOCKS:
+            release_free_memory()
+
+    def _replace(self, ids: list[str]) -> int:
+        """Load and swap in; returns the blocks loaded. A function of its own so that its rows and records
+        (a long document's texts among them) are gone before the heap is trimmed."""
+        rows = store.live_blocks_of(self.db, ids, self.embed_model, self.analyzer.fingerprint)
+        changes: dict[str, list[IndexedBlock]] = {doc: [] for doc in ids}
+        for block in _indexed(rows, self.analyzer):
+            changes[block.document_id].append(block)
+        self.index.replace_documents(changes)
+        return len(rows)
 
     def notify(self, document_ids: Iterable[str]) -> None:
         """Apply a change this process just committed; if that fails the poller retries it."""

@@ -4,7 +4,8 @@ name conflicts, and the run with its items — all in one transaction.
 Identity: a document is its id. An upload targets the document of the same name in the same category
 (not in the trash); a URL import targets the document with the same `source_url`. Same bytes as the
 document's current or in-flight version: change detection (unchanged) or attaching to the run already
-ingesting them. Different bytes: a conflict, settled by `on_conflict` (ask → `ConflictsFound`).
+ingesting them; as a failed document's last try: ingested again. Different bytes: a conflict, settled by
+`on_conflict` (ask → `ConflictsFound`).
 
 The workflow id is derived from what the request would do, so identical requests racing each other
 insert the same `ingest_runs` row: `ON CONFLICT DO NOTHING` lets one win and the others attach to it.
@@ -101,6 +102,7 @@ class _Doc:
     updated_at: datetime
     last_workflow_id: str | None
     inflight_sha: str | None
+    failed_sha: str | None  # the bytes a failed document's last run tried (cancelled, or unreadable)
 
 
 @dataclass(frozen=True)
@@ -129,15 +131,16 @@ def _doc(conn: Connection, where: str, params: tuple[object, ...], lock: bool) -
     ).fetchone()
     if row is None:
         return None
-    inflight = None
-    if row["status"] in ("queued", "ingesting") and row["last_workflow_id"]:
+    tried = None
+    if row["status"] in ("queued", "ingesting", "failed") and row["last_workflow_id"]:
         # A separate statement: after waiting for the row lock it sees what the other transaction wrote.
         found = conn.execute(
             "SELECT sha256 FROM ingest_items WHERE workflow_id = %s AND document_id = %s",
             (row["last_workflow_id"], row["id"]),
         ).fetchone()
-        inflight = found["sha256"] if found else None
-    return _Doc(**row, inflight_sha=inflight)
+        tried = found["sha256"] if found else None
+    failed = row["status"] == "failed"
+    return _Doc(**row, inflight_sha=None if failed else tried, failed_sha=tried if failed else None)
 
 
 def _by_name(conn: Connection, category: str | None, filename: str, lock: bool) -> _Doc | None:
@@ -186,7 +189,9 @@ def _resolve(conn: Connection, items: Sequence[NewIngestItem], category: str | N
                 targets.append(_Target(item, doc, doc.filename))
             continue
         doc = _by_name(conn, category, item.filename, lock)
-        if doc is None or item.sha256 in (doc.sha256, doc.inflight_sha) or on_conflict == "replace":
+        # A failed document's own file (its run cancelled, say) uploaded again is no conflict: it holds no
+        # other bytes (a document with a version goes back to ready when a newer upload fails).
+        if doc is None or item.sha256 in (doc.sha256, doc.inflight_sha, doc.failed_sha) or on_conflict == "replace":
             targets.append(_Target(item, doc, doc.filename if doc else item.filename))
         elif on_conflict == "keep_both":
             targets.append(_Target(item, None, free_name(conn, category, item.filename)))

@@ -4,9 +4,9 @@ atomic swap that makes a new version live; listing, restoring and deleting versi
 Blocks are keyed by (document, content sha256), so every version keeps its blocks (and their vectors)
 after it is replaced, not live. Making a version current is one transaction that flips `is_live`; only a
 version whose blocks are gone needs ingesting again. No file work happens in these transactions: the
-BM25 terms are analysed batch by batch before the swap (each batch's insert its own short transaction, so
-a cancel is answered at once and a long document never holds a lock for minutes) and originals are
-removed from disk by the caller afterwards.
+BM25 terms are analysed, and unchanged passages' vectors found, batch by batch before the swap (each
+batch's insert its own short transaction, so a cancel is answered at once and a long document never holds
+a lock for minutes), and originals are removed from disk by the caller afterwards.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Literal
 from uuid import UUID
 
+from psycopg import Rollback
 from psycopg.types.json import Jsonb
 
 from backend.store import originals
@@ -63,64 +64,108 @@ def version_blocks_kept(db: Database, document_id: str, sha: str) -> bool:
         ).fetchone() is not None
 
 
-def insert_blocks(db: Database, workflow_id: str, document_id: str, sha: str, terms: AnalysedTerms) -> None:
+def insert_blocks(db: Database, workflow_id: str, document_id: str, sha: str, terms: AnalysedTerms,
+                  embed_model: str) -> None:
     """Copy the staged chunks of `terms.ordinals` into blocks, not live yet, with their BM25 terms: one
-    batch of a document, in its own short transaction (the swap in `store_version` makes them live)."""
+    batch of a document, in its own short transaction (the swap in `store_version` makes them live). A
+    chunk whose text a live block of the document holds already takes that block's vector (embedded by
+    `embed_model`): an edited file's unchanged passages are not embedded again. Looked up here, one index
+    probe a chunk (`blocks_live_text_md5`), not in the swap: there, one join over a long document's blocks
+    held the swap's locks (and a cancel waiting on them) for minutes."""
     with db.transaction() as conn:
         conn.execute(
             "INSERT INTO blocks (id, document_id, doc_sha256, ordinal, text, page, section, kind, terms,"
-            " term_counts, terms_analyzer, page_label)"
-            " SELECT md5(c.document_id::text || ':' || %s || ':' || c.ordinal)::uuid, c.document_id, %s, c.ordinal,"
-            " c.text, c.page, c.section, c.kind, t.terms, t.counts, CASE WHEN t.terms IS NOT NULL THEN %s END,"
-            " c.page_label FROM unnest(%s::int[], %s::text[], %s::bytea[]) AS t (ordinal, terms, counts)"
-            " JOIN ingest_chunks c ON c.ordinal = t.ordinal AND c.workflow_id = %s AND c.document_id = %s"
+            " term_counts, terms_analyzer, page_label, embedding, embed_model)"
+            " SELECT md5(c.document_id::text || ':' || %(sha)s || ':' || c.ordinal)::uuid, c.document_id, %(sha)s,"
+            " c.ordinal, c.text, c.page, c.section, c.kind, t.terms, t.counts,"
+            " CASE WHEN t.terms IS NOT NULL THEN %(analyzer)s END, c.page_label, kept.embedding, kept.embed_model"
+            " FROM unnest(%(ordinals)s::int[], %(terms)s::text[], %(counts)s::bytea[]) AS t (ordinal, terms, counts)"
+            " JOIN ingest_chunks c ON c.ordinal = t.ordinal AND c.workflow_id = %(wf)s AND c.document_id = %(doc)s"
+            " LEFT JOIN LATERAL (SELECT o.embedding, o.embed_model FROM blocks o WHERE o.document_id = c.document_id"
+            " AND o.is_live AND md5(o.text)::uuid = md5(c.text)::uuid AND o.text = c.text"
+            " AND o.embed_model = %(model)s LIMIT 1) kept ON true"
             " ON CONFLICT (id) DO NOTHING",
-            (sha, sha, terms.fingerprint, terms.ordinals, terms.terms, terms.counts, workflow_id, document_id),
+            {"sha": sha, "analyzer": terms.fingerprint, "ordinals": terms.ordinals, "terms": terms.terms,
+             "counts": terms.counts, "wf": workflow_id, "doc": document_id, "model": embed_model},
         )
 
 
-def drop_unlive_blocks(db: Database, document_id: str, sha: str) -> None:
+def drop_unlive_blocks(db: Database, workflow_id: str, document_id: str, sha: str) -> None:
     """Delete the not-live blocks of these bytes: called only by a store step that found no kept blocks
     for them and inserted its own, so a cancelled document (or a cancelled restore of a version whose
-    blocks were gone) leaves nothing half-stored that a later store would take for kept."""
+    blocks were gone) leaves nothing half-stored that a later store would take for kept. Unless a newer
+    run ingests the same bytes into the document meanwhile (the file uploaded again right after a cancel):
+    its store step inserts the very same blocks (same ids, `ON CONFLICT DO NOTHING`) and counts on them."""
     with db.transaction() as conn:
-        conn.execute("DELETE FROM blocks WHERE document_id = %s AND doc_sha256 = %s AND NOT is_live",
-                     (document_id, sha))
+        conn.execute(
+            "DELETE FROM blocks WHERE document_id = %(doc)s AND doc_sha256 = %(sha)s AND NOT is_live"
+            " AND NOT EXISTS (SELECT 1 FROM documents d JOIN ingest_items i ON i.workflow_id = d.last_workflow_id"
+            " AND i.document_id = d.id WHERE d.id = %(doc)s AND d.last_workflow_id <> %(wf)s"
+            " AND d.status IN ('queued', 'ingesting') AND i.sha256 = %(sha)s)",
+            {"doc": document_id, "sha": sha, "wf": workflow_id},
+        )
 
 
 def store_version(db: Database, item: IngestItemRow, embed_model: str, mime: str) -> StoredVersion:
     """Make the document's blocks of this version (inserted by `insert_blocks`, or kept from an earlier
-    version with the same bytes) live as a new version (or as the version being restored), in one short
-    transaction. A replay after the commit finds `stored_version` set."""
+    version with the same bytes) live as a new version (or as the version being restored), in one
+    transaction. A replay after the commit finds `stored_version` set.
+
+    Flipping `is_live` on a long document's blocks takes seconds (every block enters the live indexes:
+    2.8 s for 25,000), so it comes first, before the rows a cancel writes (the run, the document, the
+    item) are locked: they are locked and checked last, for the few statements that record the version.
+    A cancel waits for those milliseconds, never for the flip; one that got in first rolls the flip back."""
     wf, doc, sha = item["workflow_id"], item["document_id"], item["sha256"]
+    outcome: StoredVersion | None = None  # None: a replay, or another execution stored it meanwhile
     with db.transaction() as conn:
-        current = conn.execute(
-            "SELECT d.status, d.generation, r.cancelled, i.stored_version FROM documents d, ingest_runs r,"
-            " ingest_items i WHERE d.id = %s AND r.workflow_id = %s AND i.workflow_id = r.workflow_id"
-            " AND i.document_id = d.id FOR UPDATE OF d, r, i",
-            (doc, wf),
-        ).fetchone()
-        if current is not None and current["stored_version"] is not None:
-            return _live_counts(conn, doc, embed_model)
-        if (current is None or current["cancelled"] or current["status"] == "trashed"
-                or current["generation"] != item["generation"]):
-            return StoredVersion(0, 0, skipped=True)
-        _reuse_embeddings(conn, doc, sha, embed_model)
-        conn.execute("UPDATE blocks SET is_live = (doc_sha256 = %s) WHERE document_id = %s"
-                     " AND is_live IS DISTINCT FROM (doc_sha256 = %s)", (sha, doc, sha))
-        version = _record_version(conn, item, mime)
-        conn.execute(
-            "UPDATE documents SET sha256 = %s, stored_path = NULL, size_bytes = %s, kind = %s, mime = %s,"
-            " pages = %s, language = %s, current_version = %s, status = 'ingesting', warnings = %s,"
-            " page_warnings = %s, error = NULL, updated_at = now() WHERE id = %s",
-            (sha, item["size_bytes"], item["kind"], mime, item["pages"], item["language"], version,
-             Jsonb(item["warnings"]), Jsonb(item["page_warnings"]), doc),
-        )
-        conn.execute("UPDATE ingest_items SET stored_version = %s WHERE workflow_id = %s AND document_id = %s",
-                     (version, wf, doc))
-        conn.execute("DELETE FROM ingest_chunks WHERE workflow_id = %s AND document_id = %s", (wf, doc))
-        counts = _live_counts(conn, doc, embed_model)
-        record_index_change(conn, db, doc, "stored")
+        if _stored_version(conn, wf, doc) is None:
+            conn.execute("UPDATE blocks SET is_live = (doc_sha256 = %s) WHERE document_id = %s"
+                         " AND is_live IS DISTINCT FROM (doc_sha256 = %s)", (sha, doc, sha))
+            conn.execute("DELETE FROM ingest_chunks WHERE workflow_id = %s AND document_id = %s", (wf, doc))
+            outcome = _record_if_wanted(conn, db, item, embed_model, mime)
+            if outcome is None or outcome.skipped:
+                raise Rollback()  # the flip goes too: nothing of this version becomes live
+    if outcome is not None:
+        return outcome
+    with db.connection() as conn:
+        return _live_counts(conn, doc, embed_model)
+
+
+def _stored_version(conn: Connection, workflow_id: str, document_id: str) -> int | None:
+    row = conn.execute("SELECT stored_version FROM ingest_items WHERE workflow_id = %s AND document_id = %s",
+                       (workflow_id, document_id)).fetchone()
+    return None if row is None else row["stored_version"]
+
+
+def _record_if_wanted(conn: Connection, db: Database, item: IngestItemRow, embed_model: str,
+                      mime: str) -> StoredVersion | None:
+    """The swap's last part, under the locks a cancel or a trash takes too: the version recorded with the
+    live counts, `skipped` if the document is no longer wanted, None if another execution of the step
+    recorded it meanwhile (the caller rolls back the last two)."""
+    wf, doc, sha = item["workflow_id"], item["document_id"], item["sha256"]
+    current = conn.execute(
+        "SELECT d.status, d.generation, r.cancelled, i.stored_version FROM documents d, ingest_runs r,"
+        " ingest_items i WHERE d.id = %s AND r.workflow_id = %s AND i.workflow_id = r.workflow_id"
+        " AND i.document_id = d.id FOR UPDATE OF d, r, i",
+        (doc, wf),
+    ).fetchone()
+    if current is not None and current["stored_version"] is not None:
+        return None
+    if (current is None or current["cancelled"] or current["status"] == "trashed"
+            or current["generation"] != item["generation"]):
+        return StoredVersion(0, 0, skipped=True)
+    version = _record_version(conn, item, mime)
+    conn.execute(
+        "UPDATE documents SET sha256 = %s, stored_path = NULL, size_bytes = %s, kind = %s, mime = %s,"
+        " pages = %s, language = %s, current_version = %s, status = 'ingesting', warnings = %s,"
+        " page_warnings = %s, error = NULL, updated_at = now() WHERE id = %s",
+        (sha, item["size_bytes"], item["kind"], mime, item["pages"], item["language"], version,
+         Jsonb(item["warnings"]), Jsonb(item["page_warnings"]), doc),
+    )
+    conn.execute("UPDATE ingest_items SET stored_version = %s WHERE workflow_id = %s AND document_id = %s",
+                 (version, wf, doc))
+    counts = _live_counts(conn, doc, embed_model)
+    record_index_change(conn, db, doc, "stored")
     return counts
 
 
@@ -141,17 +186,6 @@ def _record_version(conn: Connection, item: IngestItemRow, mime: str) -> int:
     ).fetchone()
     assert row is not None
     return int(row["version"])
-
-
-def _reuse_embeddings(conn: Connection, document_id: str, sha: str, embed_model: str) -> None:
-    """Blocks whose text is unchanged from another version keep their vector (no re-embedding)."""
-    conn.execute(
-        "UPDATE blocks AS new SET embedding = old.embedding, embed_model = old.embed_model"
-        " FROM blocks AS old WHERE new.document_id = %s AND new.doc_sha256 = %s AND new.embedding IS NULL"
-        " AND old.document_id = new.document_id AND old.doc_sha256 <> %s"
-        " AND old.embed_model = %s AND md5(old.text) = md5(new.text)",
-        (document_id, sha, sha, embed_model),
-    )
 
 
 @dataclass(frozen=True)
