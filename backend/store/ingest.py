@@ -302,13 +302,18 @@ def documents_in_flight(db: Database) -> list[InFlightDocumentRow]:
 
 
 def abandon_document(db: Database, document_id: str, workflow_id: str | None, has_live: bool, message: str) -> None:
-    """Take a document out of a run that will never finish, keeping any live version searchable."""
+    """Take a document out of a run that will never finish, keeping any live version searchable. The
+    message is a warning on a document kept at an earlier version (this run's file was not added), and
+    none on one whose live version is this run's file (stored before the run ended: it was added)."""
     with db.transaction() as conn:
         if has_live:
             conn.execute(
-                "UPDATE documents SET status = 'ready', updated_at = now(), warnings = warnings || to_jsonb(%s::text)"
-                " WHERE id = %s AND status IN ('queued', 'ingesting')",
-                (message, document_id),
+                "UPDATE documents d SET status = 'ready', updated_at = now(),"
+                " warnings = CASE WHEN d.sha256 IS NOT DISTINCT FROM (SELECT i.sha256 FROM ingest_items i"
+                "   WHERE i.workflow_id = %s AND i.document_id = d.id) THEN d.warnings"
+                "   ELSE d.warnings || to_jsonb(%s::text) END"
+                " WHERE d.id = %s AND d.status IN ('queued', 'ingesting')",
+                (workflow_id, message, document_id),
             )
         else:
             conn.execute(

@@ -11,6 +11,7 @@ import httpx
 
 from backend.ingest.reconcile import CANCELLED_MESSAGE
 from tests.support.documents import make_pdf
+from tests.support.fake_ollama import FakeOllama
 from tests.support.vault import ingest, upload
 
 
@@ -62,7 +63,28 @@ def test_cancel_keeps_a_previous_version(api: httpx.Client, unique: Callable[[st
     assert api.post(f"/api/ingest/{workflow_id}/cancel").status_code == 200
     document = api.get(f"/api/documents/{doc_id}").json()
     assert document["status"] == "ready"
+    assert CANCELLED_MESSAGE in document["warnings"]  # version two was not added: upload it again
     hits = api.get("/api/search", params={"q": "osmosis", "mode": "sparse", "documents": doc_id}).json()["hits"]
+    assert hits
+
+
+def test_a_file_stored_before_the_cancel_is_kept_without_a_warning(
+        api: httpx.Client, fake_ollama: FakeOllama, unique: Callable[[str], str]) -> None:
+    # Cancelled while its passages wait for vectors: the file is stored and live, so it was added, and
+    # "upload the file again to add it" would tell the user something false.
+    name = unique("stored.md")
+    fake_ollama.hold_embeddings()
+    try:
+        response = upload(api, {name: b"# Tides\n\nThe moon's pull raises the tides twice a day. " * 20})
+        workflow_id = response.json()["workflow_id"]
+        _until(api, f"/api/ingest/{workflow_id}", lambda s: s["documents"][0]["status"] == "embedding")
+        assert api.post(f"/api/ingest/{workflow_id}/cancel").status_code == 200
+    finally:
+        fake_ollama.release_embeddings()
+    document = api.get(f"/api/documents/{response.json()['documents'][0]['id']}").json()
+    assert (document["status"], document["warnings"]) == ("ready", []), document
+    hits = api.get("/api/search", params={"q": "tides moon", "mode": "sparse",
+                                          "documents": document["id"]}).json()["hits"]
     assert hits
 
 
