@@ -82,7 +82,9 @@ def hostile(server: QuireServer, tmp: Path) -> None:
 def cancel(api: httpx.Client, pid: int, data: bytes) -> None:
     response = upload(api, {"cancelled.docx": data})
     workflow_id = response.json()["workflow_id"]
-    while api.get(f"/api/ingest/{workflow_id}").json()["documents"][0]["status"] != "extracting":
+    while (status := api.get(f"/api/ingest/{workflow_id}").json()["documents"][0]["status"]) != "extracting":
+        if status in ("ready", "failed"):  # never seen reading: say so rather than wait forever
+            raise SystemExit(f"the file to cancel ended {status} before it was seen being read")
         time.sleep(0.02)
     time.sleep(1.0)
     workers = {p.pid for p in tree(pid) if p.pid != pid and _busy(p)}
