@@ -13,7 +13,10 @@ round (embedding + hybrid search), the answer with a citation — and is measure
 Turns are tagged so the fake can attribute its own time to the turn that caused it. Scenarios: 200
 turns one after another (20 sessions × 10 turns), and 200 turns as 20 concurrent streams.
 
-    python scripts/bench_chat.py [--turns-per-session 10] [--sessions 20]
+    python scripts/bench_chat.py [--turns-per-session 10] [--sessions 20] [--smoke]
+
+`--smoke`: one note per topic, 2 sessions of 3 turns (both scenarios), to prove the benchmark runs; its
+times mean nothing.
 """
 
 from __future__ import annotations
@@ -162,11 +165,12 @@ def run_session(server: QuireServer, first_tag: int, turns: int) -> list[Turn]:
     return results
 
 
-def ingest_vault(server: QuireServer) -> None:
-    """The benchmark's vault: 32 Markdown notes on eight topics, four parts each (160 blocks)."""
+def ingest_vault(server: QuireServer, notes_per_topic: int = 4) -> None:
+    """The benchmark's vault: 32 Markdown notes on eight topics, four parts each (160 blocks); a smoke run
+    takes one note per topic."""
     files = {f"{topic}-{i}.md": (f"# {topic.title()} notes {i}\n\n" + "\n\n".join(
         f"## Part {p}\n\nKey facts about {topic}, part {p}: " + f"{topic} matters because of detail {p}. " * 8
-        for p in range(4))).encode() for topic in TOPICS for i in range(4)}
+        for p in range(4))).encode() for topic in TOPICS for i in range(notes_per_topic)}
     with server.client(timeout=120) as client:
         ingest(client, files, timeout_s=300)
 
@@ -202,7 +206,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--turns-per-session", type=int, default=10)
+    parser.add_argument("--smoke", action="store_true", help="a small vault, 2 sessions of 3 turns: proves it works")
     args = parser.parse_args()
+    if args.smoke:
+        args.sessions, args.turns_per_session = 2, 3
 
     postgres = ThrowawayPostgres()
     fake = TimedFake().start()
@@ -210,7 +217,7 @@ def main() -> None:
     server = QuireServer(postgres.fresh_database(), data_dir, fake.url, QUIRE_LOG_LEVEL="WARNING")
     try:
         server.start()
-        ingest_vault(server)
+        ingest_vault(server, 1 if args.smoke else 4)
         fake.respond_with(model)
         run_session(server, 10_000, 10)  # warm-up: connection pools, prompt cache, first queries
 

@@ -8,7 +8,10 @@ one fake model and one Postgres; whole sessions alternate between them, so both 
 giving this checkout as the baseline). Two identical sides differed by 0.2–0.4 ms.
 
     git worktree add /tmp/quire-main main
-    python scripts/bench_chat_ab.py --baseline /tmp/quire-main [--rounds 25] [--env-b QUIRE_X=1]
+    python scripts/bench_chat_ab.py --baseline /tmp/quire-main [--rounds 25] [--env-b QUIRE_X=1] [--smoke]
+
+`--smoke`: one note per topic, 2 rounds of 3-turn sessions, to prove the benchmark runs (its times mean
+nothing); without `--baseline` both sides run this checkout.
 """
 
 from __future__ import annotations
@@ -54,7 +57,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=25, help="sessions per server (10 turns each)")
     parser.add_argument("--env-a", nargs="*", default=[], metavar="KEY=VALUE")
     parser.add_argument("--env-b", nargs="*", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--smoke", action="store_true", help="a small vault, 2 rounds of 3 turns: proves it works")
     args = parser.parse_args()
+    rounds, per_session = (2, 3) if args.smoke else (args.rounds, TURNS_PER_SESSION)
 
     postgres = ThrowawayPostgres()
     fake = TimedFake().start()
@@ -65,15 +70,15 @@ def main() -> None:
     try:
         for server in sides:
             server.start()
-            ingest_vault(server)
+            ingest_vault(server, 1 if args.smoke else 4)
         fake.respond_with(model)
         for i, server in enumerate(sides):
-            run_session(server, 900_000 + i * TURNS_PER_SESSION, TURNS_PER_SESSION)  # warm-up
-        for round_number in range(args.rounds):
+            run_session(server, 900_000 + i * TURNS_PER_SESSION, per_session)  # warm-up
+        for round_number in range(rounds):
             order = (0, 1) if round_number % 2 == 0 else (1, 0)  # neither side always goes first
             for i in order:
                 tag = (round_number * 2 + i) * TURNS_PER_SESSION
-                turns[i] += run_session(sides[i], tag, TURNS_PER_SESSION)
+                turns[i] += run_session(sides[i], tag, per_session)
     finally:
         for server in sides:
             server.stop()

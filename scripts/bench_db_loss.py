@@ -5,7 +5,8 @@ an ingestion whose embedding the fake holds, then kills the postmaster `--kills`
 clients poll `/api/health` and `/api/documents` (a database read) every 50 ms. Printed: the worst and p99
 latency of each, how many answers were 503, the time from the kill until health reports the database up
 again and until `/api/documents` answers 200, and whether the ingestion then finished with every block.
-Usage: .venv/bin/python scripts/bench_db_loss.py [--kills 3]
+Usage: .venv/bin/python scripts/bench_db_loss.py [--kills 3] [--smoke]
+  --smoke: one kill, to prove the benchmark runs.
 """
 
 from __future__ import annotations
@@ -96,10 +97,18 @@ def _blocks(pgdata: Path) -> list[tuple[str, int, int, int]]:
             " JOIN blocks b ON b.document_id = d.id AND b.is_live GROUP BY d.filename ORDER BY 1").fetchall()
 
 
-def main() -> None:
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--kills", type=int, default=3)
+    parser.add_argument("--smoke", action="store_true", help="one kill: proves the script works")
     args = parser.parse_args()
+    if args.smoke:
+        args.kills = 1
+    return args
+
+
+def main() -> None:
+    args = _arguments()
     fake = FakeOllama().start()
     with tempfile.TemporaryDirectory(prefix="qdbloss", dir="/tmp") as tmp:
         vault = Path(tmp) / "vault"

@@ -9,6 +9,10 @@ load average.
 
     python scripts/bench_keyword_cap.py --pgdata DIR [--blocks 100000] [--dim 768] [--caps 2000 5000 10000]
                                         [--queries 210]
+    python scripts/bench_keyword_cap.py --smoke [--pgdata DIR]
+
+`--smoke`: 2,000 blocks of 64 dimensions, caps 100 and 400, 20 queries, to prove the benchmark runs; without
+`--pgdata` it writes that vault into a throwaway Postgres first.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from backend.retrieval.postgres import PostgresIndex
 from backend.retrieval.postgres_backend import PostgresBackend
 from backend.store import keyword_impacts as impact_lists
 from backend.store.db import Database
-from scripts.bench_search import MODEL, open_postgres, untrash_all
+from scripts.bench_search import MODEL, load_vault, open_postgres, untrash_all
 
 K = 10
 
@@ -55,20 +59,27 @@ def run(index: PostgresIndex, texts: Sequence[str]) -> tuple[list[list[str]], np
 
 def main(argv: Sequence[str] | None = None) -> None:
     p = argparse.ArgumentParser(description="keyword candidate cap: quality against exact BM25, and latency")
-    p.add_argument("--pgdata", type=Path, required=True)
+    p.add_argument("--pgdata", type=Path, help="the vault kept by bench_search.py (required unless --smoke)")
     p.add_argument("--blocks", type=int, default=100_000)
     p.add_argument("--dim", type=int, default=768)
     p.add_argument("--caps", type=int, nargs="+", default=[2_000, 5_000, 10_000])
     p.add_argument("--queries", type=int, default=210)
+    p.add_argument("--smoke", action="store_true", help="a small throwaway vault: proves the script works")
     args = p.parse_args(argv)
+    if args.pgdata is None and not args.smoke:
+        p.error("--pgdata is required (a vault kept by bench_search.py), unless --smoke")
+    if args.smoke:
+        args.blocks, args.dim, args.caps, args.queries = 2_000, 64, [100, 400], 20
     args.prepare_only = False
     pg, url, vault = open_postgres(args)
-    if vault is None:
+    if vault is None and args.pgdata is not None:
         pg.close()
         raise SystemExit(f"no kept vault of {args.blocks:,} blocks in {args.pgdata}: run bench_search.py first")
     db = Database(url, min_size=1, max_size=2)
     try:
         db.open()
+        if vault is None:  # --smoke without a kept vault: write one into the throwaway Postgres
+            vault = load_vault(db, args.blocks, args.dim, args.queries)
         untrash_all(db)
         texts = [q.text for q in vault.queries[:args.queries]]
         exact, exact_ms = run(PostgresIndex(db, MODEL, candidate_cap=None), texts)

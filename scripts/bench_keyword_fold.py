@@ -10,7 +10,9 @@ size on disk, the time a search takes to read BM25's statistics after a change
 `--queries` Cranfield queries), the fold's time (`keyword_impacts.fold`), and the statistics' time after it
 (dead rows still in the tables) and after a VACUUM of them (as autovacuum does next), with the load average.
 
-    python scripts/bench_keyword_fold.py [--changes 10000 50000] [--per-term 20] [--queries 25]
+    python scripts/bench_keyword_fold.py [--changes 10000 50000] [--per-term 20] [--queries 25] [--smoke]
+
+`--smoke`: one target of 2,000 changes and 5 queries, to prove the benchmark runs.
 """
 
 from __future__ import annotations
@@ -67,7 +69,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--changes", type=int, nargs="+", default=[10_000, 50_000])
     p.add_argument("--per-term", type=int, default=20)
     p.add_argument("--queries", type=int, default=25)
+    p.add_argument("--smoke", action="store_true", help="2,000 changes, 5 queries: proves the script works")
     args = p.parse_args(argv)
+    if args.smoke:
+        args.changes, args.queries = [2_000], 5
+    if not CRANFIELD.is_dir():
+        p.exit(2, f"no Cranfield collection in {CRANFIELD}: it reads its abstracts from there\n")
     analyzer = Analyzer()
     abstracts = [d["text"] for d in _jsonl("corpus.jsonl")]
     queries = [sorted(set(analyzer.terms(q["text"]))) for q in _jsonl("queries.jsonl")[:args.queries]]

@@ -6,7 +6,8 @@ Files: the corpus's workbooks, decks and Word documents, the hostile workbook de
 100,000-row workbook whose last column is a formula (openpyxl writes no cached values). Each file is
 read `--runs` times through the pool (median wall time) and once in this process for its CPU time,
 tesseract's included, which other work on the machine does not inflate as it does wall time.
-Usage: .venv/bin/python scripts/bench_office.py [--runs 3] [--kinds docx,pptx]
+Usage: .venv/bin/python scripts/bench_office.py [--runs 3] [--kinds docx,pptx] [--smoke]
+  --smoke: every file read once, the formula workbook 1,000 rows long, to prove the benchmark runs.
 """
 
 from __future__ import annotations
@@ -60,14 +61,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--kinds", default="xlsx,pptx,docx", help="which kinds of file to read, comma-separated")
+    parser.add_argument("--smoke", action="store_true", help="one read each, a short formula workbook")
     args = parser.parse_args()
+    if args.smoke:
+        args.runs = 1
+    formula_rows = 1_000 if args.smoke else 100_000
     kinds = set(args.kinds.split(","))
     with tempfile.TemporaryDirectory() as tmp:
         files: list[tuple[Path, DocKind]] = []
         if "xlsx" in kinds:
             files += [(CORPUS / "readxl-datasets.xlsx", "xlsx"), (CORPUS / "readxl-deaths.xlsx", "xlsx"),
                       (workbook_spanning_every_cell(Path(tmp) / "every-cell.xlsx"), "xlsx"),
-                      (formula_workbook(Path(tmp) / "formulas.xlsx", 100_000), "xlsx")]
+                      (formula_workbook(Path(tmp) / "formulas.xlsx", formula_rows), "xlsx")]
         if "pptx" in kinds:
             files += [(CORPUS / "py4e-02-expressions.pptx", "pptx"),
                       (CORPUS / "docling-powerpoint-sample.pptx", "pptx")]

@@ -5,7 +5,9 @@ from tests/support (embedding held for a second, so the run is still in flight w
 and a real Quire server process. Prints how many requests got which status, how many distinct
 workflows and documents they produced, what was left in the upload area, and request latency.
 
-    python scripts/bench_parallel_uploads.py [--clients 200]
+    python scripts/bench_parallel_uploads.py [--clients 200] [--smoke]
+
+`--smoke`: 8 clients, to prove the benchmark runs.
 """
 
 from __future__ import annotations
@@ -36,7 +38,10 @@ from tests.support.vault import upload, wait_for_run
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=200)
+    parser.add_argument("--smoke", action="store_true", help="8 clients: proves the script works")
     args = parser.parse_args()
+    if args.smoke:
+        args.clients = 8
     postgres, fake = ThrowawayPostgres(), FakeOllama().start()
     data_dir = Path(tempfile.mkdtemp(prefix="quire-bench-uploads-"))
     server = QuireServer(postgres.fresh_database(), data_dir, fake.url)

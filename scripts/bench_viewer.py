@@ -6,11 +6,13 @@ With --hostile, also the page of tests/support/hostile.py's `tangled_lines_pdf`:
 takes to refuse it, and what drawing it in this process costs (wall and CPU time; half a minute or so).
 
 Calls the same functions the endpoints call (backend/viewer/pdf_pages.py, backend/viewer/page_workers.py),
-so the figures leave out HTTP. Usage: python scripts/bench_viewer.py [--hostile] [corpus folder]
+so the figures leave out HTTP. Usage: python scripts/bench_viewer.py [--hostile] [--smoke] [corpus folder]
+`--smoke`: 3 pages of each PDF, to prove the benchmark runs (with --hostile, the tangled page as well).
 """
 
 from __future__ import annotations
 
+import argparse
 import resource
 import statistics
 import sys
@@ -59,13 +61,13 @@ def timed(run: Run, job: Callable[..., Any], args: tuple[Any, ...], into: list[f
     return result
 
 
-def measure(corpus: Path, runs: dict[str, Run]) -> dict[str, Figures]:
+def measure(corpus: Path, runs: dict[str, Run], pages: int) -> dict[str, Figures]:
     """Every page through each way in turn, so both meet the same machine load and the same file cache."""
     figures = {name: Figures() for name in runs}
     for name in PDFS:
         path = corpus / name
         with pymupdf.open(path) as document:
-            count = min(PAGES_PER_FILE, document.page_count)
+            count = min(pages, document.page_count)
             texts = [page_text(document.load_page(n)) for n in range(count)]
         for number, text in enumerate(texts, start=1):
             passage = text[len(text) // 3 : len(text) // 3 + PASSAGE_CHARS]
@@ -101,19 +103,23 @@ def hostile(pool: ProcessPool) -> None:
 
 
 def main() -> None:
-    arguments = [arg for arg in sys.argv[1:] if arg != "--hostile"]
-    corpus = Path(arguments[0]) if arguments else REPO.parent / "shared" / "corpus"
-    print(f"pages: {PAGES_PER_FILE} of each of {', '.join(PDFS)}")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", nargs="?", type=Path, default=REPO.parent / "shared" / "corpus")
+    parser.add_argument("--hostile", action="store_true", help="also the tangled page (half a minute or so)")
+    parser.add_argument("--smoke", action="store_true", help="3 pages of each PDF: proves the script works")
+    args = parser.parse_args()
+    corpus, pages = args.corpus, 3 if args.smoke else PAGES_PER_FILE
+    print(f"pages: {pages} of each of {', '.join(PDFS)}")
     pool = ProcessPool(1, VIEWER_LIMITS, name="bench-viewer")
     try:
         started = time.perf_counter()
-        pool.run(render_job, (str(corpus / PDFS[0]), 1, SCALE))
+        pool.run(render_job, (str(corpus / PDFS[0]), 1, SCALE, "pdf"))
         print(f"the sandbox worker's first job (starting the forkserver and the worker): "
               f"{(time.perf_counter() - started) * 1000:.0f} ms")
         figures = measure(corpus, {"in this process (before)": lambda job, args: job(*args, None),
-                                   "in the viewer's sandbox worker (now)": pool.run})
+                                   "in the viewer's sandbox worker (now)": pool.run}, pages)
         report(figures)
-        if "--hostile" in sys.argv[1:]:
+        if args.hostile:
             hostile(pool)
     finally:
         pool.close()

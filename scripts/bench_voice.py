@@ -6,7 +6,9 @@ WebM/Opus, the format Chromium's MediaRecorder sends. Each model is loaded once 
 printed apart), warmed with one clip, then every clip is transcribed `--rounds` times; the RTF is the
 sum of compute time over the sum of audio duration (target ≤ 0.5 for tiny.en on this machine).
 
-    python scripts/bench_voice.py [--rounds 3] [--threads 0]
+    python scripts/bench_voice.py [--rounds 3] [--smoke]
+
+`--smoke`: one English clip, one round, tiny.en only, to prove the benchmark runs.
 """
 
 from __future__ import annotations
@@ -38,11 +40,15 @@ CLIPS = [
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--smoke", action="store_true", help="one English clip, one round, tiny.en only")
     args = parser.parse_args()
-    clips = [(lang, text, encode(speak(text, voice=lang), "webm")) for lang, text in CLIPS]
+    chosen = CLIPS[:1] if args.smoke else CLIPS
+    if args.smoke:
+        args.rounds = 1
+    clips = [(lang, text, encode(speak(text, voice=lang), "webm")) for lang, text in chosen]
     print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.1f}, clips: {len(clips)}, "
           f"rounds: {args.rounds}")
-    for name in ("tiny.en", "base"):
+    for name in ("tiny.en",) if args.smoke else ("tiny.en", "base"):
         transcriber = Transcriber(name, 120.0, ("en", "de"))  # type: ignore[arg-type]
         if transcriber.files is None or transcriber.files.name != name:
             print(f"{name}: not installed")
