@@ -1,5 +1,6 @@
 """Extraction sandbox figures: memory of the server with its children while it reads hostile files, how
-fast a cancel stops the reading process, and OCR throughput of a scanned PDF with 1 worker vs one per core.
+fast a cancel stops the reading process, and OCR throughput of a scanned PDF with 1 worker vs one per core,
+side by side with its floor: two `tesseract` command-line runs at once over the same page renders.
 
 It starts a throwaway embedded Postgres, the fake Ollama and real Quire servers, and measures through the
 public API with psutil over the server's process tree (summed RSS: shared pages count in every process,
@@ -29,6 +30,10 @@ from backend.process import configure_process
 
 configure_process()  # process-wide settings first: before the imports below load FAISS (OpenMP)
 
+import pymupdf
+
+from backend.config import Settings
+from backend.ingest.extract.ocr import OCR_DPI
 from tests.support.documents import make_pdf, render_text_image
 from tests.support.fake_ollama import FakeOllama
 from tests.support.hostile import (
@@ -107,6 +112,7 @@ def ocr_throughput(postgres: ThrowawayPostgres, fake: FakeOllama, tmp: Path, pag
     texts = [f"Scanned page {n}: glaciers carve valleys, leave moraines and drumlins behind." * 3
              for n in range(pages)]
     pdf = make_pdf(tmp / "scans.pdf", texts, scanned=range(1, pages + 1)).read_bytes()
+    quire_s = 0.0
     for workers in ("1", "0"):
         server = QuireServer(postgres.fresh_database(), Path(tempfile.mkdtemp(dir=tmp)), fake.url,
                              QUIRE_EXTRACT_WORKERS=workers).start()
@@ -116,8 +122,32 @@ def ocr_throughput(postgres: ThrowawayPostgres, fake: FakeOllama, tmp: Path, pag
             label = "1 worker" if workers == "1" else f"{len(os.sched_getaffinity(0))} workers (one per core)"
             print(f"OCR {pages} scanned pages, {label}: {seconds:.1f} s ({pages / seconds:.2f} pages/s), "
                   f"{document['status']}")
+            quire_s = seconds
         finally:
             server.stop()
+    floor_s = tesseract_floor(tmp, pdf)
+    print(f"OCR {pages} scanned pages, 2 tesseract CLIs at once on the same renders: {floor_s:.1f} s; "
+          f"Quire (one worker per core, upload to ready) at {floor_s / quire_s:.2f}x their speed")
+
+
+def tesseract_floor(tmp: Path, pdf: bytes) -> float:
+    """Seconds two `tesseract` CLIs, one page each at a time, take over the PDF's pages rendered as Quire
+    renders them for OCR (OCR_DPI, grey), reading them as Quire does (its languages, `--psm 1`)."""
+    folder = tmp / "renders"
+    folder.mkdir(exist_ok=True)
+    images = []
+    with pymupdf.open(stream=pdf, filetype="pdf") as document:
+        for number, page in enumerate(document):
+            image = folder / f"{number}.png"
+            page.get_pixmap(dpi=OCR_DPI, colorspace=pymupdf.csGRAY).save(str(image))
+            images.append(image)
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}  # as the sandbox runs tesseract
+    languages = Settings.load().ocr_languages
+    started = time.perf_counter()
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(lambda image: subprocess.run(["tesseract", str(image), "-", "-l", languages, "--psm", "1",
+                                                    "tsv"], env=env, capture_output=True, check=True), images))
+    return time.perf_counter() - started
 
 
 def omp_threads(tmp: Path) -> None:

@@ -83,6 +83,8 @@ CASES = [
         r"^cancel -> reading process gone after \d+ ms",
         rf"^OCR 2 scanned pages, 1 worker: {NUMBER} s \({NUMBER} pages/s\), ready$",
         rf"^OCR 2 scanned pages, \d+ workers \(one per core\): {NUMBER} s \({NUMBER} pages/s\), ready$",
+        rf"^OCR 2 scanned pages, 2 tesseract CLIs at once on the same renders: {NUMBER} s; "
+        rf"Quire \(one worker per core, upload to ready\) at {NUMBER}x their speed$",
         rf"^4 pages, 2 tesseracts at once, OMP_THREAD_LIMIT=1: {NUMBER} s$",
     )),
     Case("bench_fuzzy", (
