@@ -38,8 +38,12 @@ def _eventually(check: Callable[[], bool], timeout_s: float = 30.0) -> None:
 
 
 def _finds_the_passage(api: httpx.Client, query: str) -> bool:
-    hits = _search(api, query)
-    return bool(hits) and "Regelstudienzeit" in hits[0]["text"] and hits[0]["relevant"] is True
+    """The first passage judged relevant is the law's: what a user meets, since the library lists only the
+    passages judged relevant and the chat withholds the others. One judged not relevant may still rank
+    above it: here the one-line note, first in the stand-in's hashed-vector channel by chance, tied the
+    law's passage, first in the typo channel, in the fused ranks (in about half the runs on one machine)."""
+    relevant = [hit for hit in _search(api, query) if hit["relevant"] is True]
+    return bool(relevant) and "Regelstudienzeit" in relevant[0]["text"]
 
 
 @pytest.mark.skipif(not HRG.is_file(), reason="no shared/corpus beside the repository")
