@@ -5,7 +5,7 @@ unknown decks are refused; a higher target plans more."""
 from __future__ import annotations
 
 import json
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -45,12 +45,15 @@ def test_a_plan_spreads_new_cards_serves_todays_and_follows_the_reviews(
     assert [c["deck_id"] for c in today["cards"]] == [deck_id]
     first = today["cards"][0]
     assert first["state"] == "new"
-    api.post(f"/api/study/decks/{deck_id}/cards/{first['id']}/review", json={"rating": "good"})
+    step = api.post(f"/api/study/decks/{deck_id}/cards/{first['id']}/review", json={"rating": "good"}).json()
     after = api.get(f"/api/study/plans/{plan['id']}").json()
     assert after["today"]["reviews_done"] == 1
     assert after["today"]["learnt_today"] == 1
     assert after["today"]["new_due"] == 0  # today's share is learnt
-    assert after["today"]["reviews_due"] == 1  # its learning step comes back today
+    # Its learning step comes back today, unless the step ends after midnight (the server and this test share
+    # a zone): a run just before midnight on CI met that case, and it is tomorrow's review, not today's.
+    step_today = datetime.fromisoformat(step["due"]).astimezone().date() == date.fromisoformat(after["today"]["date"])
+    assert after["today"]["reviews_due"] == int(step_today)
     assert after["new_left"] == 5
     assert after["retention_now"] > 0
     api.post(f"/api/study/decks/{deck_id}/cards/{first['id']}/review", json={"rating": "good"})

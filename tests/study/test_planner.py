@@ -73,3 +73,17 @@ def test_a_higher_target_plans_more_reviews() -> None:
     strict = forecast(cards, calendar(40), DEFAULTS, 0.95, learnt_today=0)
     assert sum(d.reviews for d in strict.days) > sum(d.reviews for d in relaxed.days)
     assert strict.retention_planned > relaxed.retention_planned
+
+
+def test_a_learning_step_comes_back_today_only_when_it_ends_before_midnight() -> None:
+    def step_card(now: datetime) -> PlanCard:
+        card, _ = Scheduler(enable_fuzzing=False).review_card(Card(), Rating.Good, now)  # a 10-minute step
+        return PlanCard("step", card, new=False, due_now=False)
+
+    evening = datetime(2026, 3, 2, 23, 55, tzinfo=ZONE).astimezone(UTC)  # the step ends at 00:05 tomorrow
+    for now, today in ((datetime(2026, 3, 2, 15, 0, tzinfo=ZONE).astimezone(UTC), True), (evening, False)):
+        cal = Calendar(today=TODAY, exam=TODAY + timedelta(days=5), zone=ZONE, now=now)
+        plan = forecast([step_card(now)], cal, DEFAULTS, 0.9, learnt_today=0)
+        assert plan.review_today == (["step"] if today else [])
+        assert plan.missed == 0
+        assert sum(d.reviews for d in plan.days) >= 1  # tomorrow's, when not today's
