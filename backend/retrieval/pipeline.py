@@ -16,6 +16,7 @@ the judgement reads the corrections too (backend/retrieval/relevance.py, `Judge`
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -143,4 +144,14 @@ def search(view: SearchView, query: str, k: int, scope: Scope | None = None, mod
     if not passages:
         return []
     shown = prepared.fuzzy or prepared.weights  # a snippet shows the corrected word too
-    return [make_hit(p, shown, prepared.judge, view.analyzer) for p in passages]
+    return relevant_first_in_ties([make_hit(p, shown, prepared.judge, view.analyzer) for p in passages])
+
+
+def relevant_first_in_ties(hits: list[Hit]) -> list[Hit]:
+    """Hits of one score keep their order, except that a passage judged relevant comes before those that are
+    not. Fusion breaks a tie by the order of its lists, so a passage first only in the dense list (found by a
+    vector near the query's, words in common or not) went before one first only in the typo channel."""
+    ranked: list[Hit] = []
+    for _, tied in itertools.groupby(hits, key=lambda hit: hit.score):
+        ranked += sorted(tied, key=lambda hit: not hit.relevant)  # stable: the fused order within each side
+    return ranked

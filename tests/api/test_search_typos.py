@@ -39,9 +39,9 @@ def _eventually(check: Callable[[], bool], timeout_s: float = 30.0) -> None:
 
 def _finds_the_passage(api: httpx.Client, query: str) -> bool:
     """The first passage judged relevant is the law's: what a user meets, since the library lists only the
-    passages judged relevant and the chat withholds the others. One judged not relevant may still rank
-    above it: here the one-line note, first in the stand-in's hashed-vector channel by chance, tied the
-    law's passage, first in the typo channel, in the fused ranks (in about half the runs on one machine)."""
+    passages judged relevant and the chat withholds the others. One judged not relevant may rank above it
+    by fused score alone (the stand-in's hashed vectors put passages near a query by chance); on a tie the
+    relevant one comes first (tests/retrieval/test_fuzzy.py)."""
     relevant = [hit for hit in _search(api, query) if hit["relevant"] is True]
     return bool(relevant) and "Regelstudienzeit" in relevant[0]["text"]
 

@@ -124,3 +124,18 @@ def test_a_word_no_live_block_holds_is_no_correction() -> None:
     assert index.search("regelstudienzet", 4)[0].block_id == "studium"
     index.replace_documents({"studium": []})
     assert index.search("regelstudienzet", 4) == []  # the vocabulary keeps the term; no live block holds it
+
+
+def test_a_tie_in_the_fused_ranks_puts_the_passage_judged_relevant_first() -> None:
+    index = HybridIndex(fuzzy=True)
+    vectors = {"ownership": np.eye(8, dtype=np.float32)[0], "borrowing": np.eye(8, dtype=np.float32)[1],
+               "slices": np.eye(8, dtype=np.float32)[2], "studium": None}  # its vector has not come yet
+    index.replace_documents({doc: [IndexedBlock(id=doc, document_id=doc, filename=f"{doc}.md", category=None,
+                                                ordinal=0, page=None, section=None, kind="text", text=text,
+                                                embedding=vectors[doc])] for doc, text in PASSAGES.items()})
+    hits = index.search("regelstudienzet", 4, query_vector=vectors["ownership"])
+    # First in the dense list and first in the typo channel: one fused score, the relevant passage first.
+    assert [h.block_id for h in hits[:2]] == ["studium", "ownership"]
+    assert (hits[0].dense_rank, hits[1].dense_rank) == (None, 1)
+    assert hits[0].score == hits[1].score
+    assert (hits[0].relevant, hits[1].relevant) == (True, False)
