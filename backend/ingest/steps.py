@@ -290,9 +290,7 @@ class IngestSteps:
     def _mark_ready(self, workflow_id: str, document_id: str, blocks: int) -> int:
         """Record a stored document as ready with its embedded count; returns how many blocks still lack a vector."""
         embedded = embeddings.embedded_count(self.db, document_id, self.embedder.model)
-        if store.update_item(self.db, workflow_id, document_id, state="ready", embedded=embedded, done=0, total=0,
-                             detail="ready"):  # False: the run was cancelled meanwhile
-            store.set_document_status(self.db, document_id, "ready")
+        store.mark_ready(self.db, workflow_id, document_id, embedded)  # not if the run was cancelled meanwhile
         return blocks - embedded
 
     @DBOS.step(name="finish_step", **RETRY_WHEN_DATABASE_LOST)

@@ -202,6 +202,23 @@ def update_item(db: Database, workflow_id: str, document_id: str, **fields: Unpa
     return cur.rowcount == 1
 
 
+def mark_ready(db: Database, workflow_id: str, document_id: str, embedded: int) -> bool:
+    """The run's item and its document ready in one transaction, so the run's progress and the library never
+    disagree (they did for a moment between two commits); False, and nothing changes, if the item had already
+    failed (its run was cancelled)."""
+    with db.transaction() as conn:
+        cur = conn.execute(
+            "UPDATE ingest_items SET state = 'ready', embedded = %s, done = 0, total = 0, detail = 'ready',"
+            " updated_at = now() WHERE workflow_id = %s AND document_id = %s AND state <> 'failed'",
+            (embedded, workflow_id, document_id),
+        )
+        if cur.rowcount != 1:
+            return False
+        conn.execute("UPDATE documents SET status = 'ready', error = NULL, updated_at = now()"
+                     " WHERE id = %s AND status <> 'trashed'", (document_id,))
+    return True
+
+
 def update_run(db: Database, workflow_id: str, phase: RunPhase, done: int = 0, total: int = 0,
                detail: str = "") -> None:
     with db.bookkeeping() as conn:
