@@ -29,7 +29,11 @@ from backend.periodic import Periodic
 
 log = logging.getLogger(__name__)
 
-WATCH_S = 2.0
+# Each look parses the machine's whole socket tables (/proc/net/tcp and the like) once per process of the
+# tree that holds a socket: with a busy browser or test run beside Quire that is thousands of lines, and at
+# 2 s it was a fifth of an idle server's CPU. Five seconds still sees every connection an HTTP client keeps
+# for reuse (httpx keeps an idle one 5 s) and every pooled database connection.
+WATCH_S = 5.0
 _LOCAL_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost")
 
 
