@@ -31,7 +31,9 @@ _PLANT_JS = """async ([url, name]) => {
 
 class _Page(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
-        body = b"<!doctype html><title>another local app</title><p>hello</p>"
+        # No favicon to fetch: Chromium asked for /favicon.ico after the page loaded, and on a busy machine
+        # that request was still open when the fixture shut this server down (a console error, a failure).
+        body = b'<!doctype html><title>another local app</title><link rel="icon" href="data:,"><p>hello</p>'
         self.send_response(200)
         self.send_header("content-type", "text/html")
         self.send_header("content-length", str(len(body)))

@@ -4,6 +4,8 @@ searching, filtering, recategorising and moving documents to the trash."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -15,6 +17,15 @@ from tests.support.server import QuireServer
 from tests.support.vault import ingest
 
 DROP_ZONE = "Drop files to add them to your library"
+
+
+@contextmanager
+def _saved(page: Page) -> Iterator[None]:
+    """Wait for the server to answer the category change made inside: the library shows it before the PATCH
+    returns, and on a busy machine the test's own read came first and found the old category."""
+    with page.expect_response(lambda r: r.request.method == "PATCH" and "/api/documents/" in r.url) as answer:
+        yield
+    assert answer.value.ok, answer.value.status
 
 
 def _row(page: Page, filename: str):  # type: ignore[no-untyped-def]
@@ -88,7 +99,8 @@ def test_documents_can_be_searched_filtered_recategorised_and_moved_to_the_trash
     _row(page, "poetry-notes.md").get_by_role("button", name=re.compile("change category of poetry-notes.md$")).click()
     editor = page.get_by_label("Category of poetry-notes.md", exact=True)
     editor.fill("English")
-    editor.press("Enter")
+    with _saved(page):  # the row shows the new name at once; the server's answer comes after
+        editor.press("Enter")
     expect(_row(page, "poetry-notes.md")).to_contain_text("English")
     with e2e_server.client() as api:
         poetry = next(d for d in api.get("/api/documents").json() if d["filename"] == "poetry-notes.md")
@@ -211,7 +223,8 @@ def test_on_a_phone_the_category_is_changed_under_the_name(
     row.get_by_role("button", name=re.compile("change category of phone-notes.md$")).click()
     editor = page.get_by_label("Category of phone-notes.md", exact=True)
     editor.fill("Commute")
-    editor.press("Enter")
+    with _saved(page):  # the row shows the new name at once; the server's answer comes after
+        editor.press("Enter")
     expect(row.get_by_role("button", name="Commute — change category of phone-notes.md")).to_be_visible()
     with e2e_server.client() as api:
         doc = next(d for d in api.get("/api/documents").json() if d["filename"] == "phone-notes.md")
