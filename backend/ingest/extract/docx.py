@@ -53,6 +53,7 @@ from backend.ingest.extract.docx_chunks import ALT_CHUNK, ImportedChunks
 from backend.ingest.extract.docx_text import (
     PARAGRAPH,
     TABLE,
+    holds_no_picture,
     paragraph_runs,
     paragraph_text,
     table_paragraphs,
@@ -210,6 +211,8 @@ class _Pictures:
 
     def in_paragraphs(self, paragraphs: Iterable[Paragraph]) -> Iterator[PicturePart]:
         for paragraph in paragraphs:
+            if holds_no_picture(paragraph):
+                continue
             members = [self._member(content) for run in paragraph_runs(paragraph)
                        for content in run.iter_inner_content() if isinstance(content, Drawing) and content.has_picture]
             # Legacy VML pictures (`w:pict`), as in documents converted from .doc: by their relationship.
