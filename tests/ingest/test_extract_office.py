@@ -81,6 +81,23 @@ def test_docx_custom_style_based_on_a_heading_is_a_heading(tmp_path: Path) -> No
     assert (unit.section, unit.text) == ("Genetics", "Genetics\n\nGenes are inherited.")
 
 
+def test_docx_paragraph_naming_a_missing_style_is_body_text(tmp_path: Path) -> None:
+    import zipfile
+
+    made = make_docx(tmp_path / "made.docx", [Heading("Cells", 1), Heading("Organelles", 1), Para("Body.")])
+    broken = tmp_path / "missing-style.docx"
+    with zipfile.ZipFile(made) as source, zipfile.ZipFile(broken, "w") as target:
+        for member in source.infolist():
+            data = source.read(member)
+            if member.filename == "word/document.xml":  # the second heading names a style no longer there
+                end = b'/></w:pPr><w:r><w:t>Organelles'
+                data = data.replace(b'"Heading1"' + end, b'"Gone"' + end)
+                assert b'w:val="Gone"' in data
+            target.writestr(member, data)
+    (unit,) = extract_document(broken, "docx").units  # as python-docx resolves it: the default style, body
+    assert (unit.section, unit.text) == ("Cells", "Cells\n\nOrganelles\n\nBody.")
+
+
 def test_docx_long_table_repeats_header_per_row_group(tmp_path: Path) -> None:
     rows = [["Year", "Event"]] + [[str(1900 + n), f"event {n}"] for n in range(45)]
     path = make_docx(tmp_path / "long.docx", [Heading("History"), Table(rows)])

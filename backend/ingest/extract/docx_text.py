@@ -53,6 +53,7 @@ _SYMBOL_FONT: dict[int, str] = {
     0xDD: "⇑", 0xDE: "⇒", 0xDF: "⇓", 0xE5: "∑", 0xF2: "∫",
 }
 _VML_IMAGE = "{urn:schemas-microsoft-com:vml}imagedata"
+_DRAWING = qn("w:drawing")
 _REL_ID = qn("r:id")
 _OFFICE_REL_ID = "{urn:schemas-microsoft-com:office:office}relid"
 
@@ -110,6 +111,12 @@ def _shown(node: BaseOxmlElement, paragraph: BaseOxmlElement) -> bool:
         if ancestor.tag in _NOT_SHOWN or ancestor.tag in (PARAGRAPH, EQUATION):
             return False
     return True
+
+
+def holds_no_picture(paragraph: Paragraph) -> bool:
+    """No drawing and no VML image anywhere in the paragraph: most paragraphs, told by one scan of its tree
+    rather than by asking each run for its inner content (a third of reading a long document)."""
+    return next(_element(paragraph).iter(_DRAWING, _VML_IMAGE), None) is None
 
 
 def vml_pictures(paragraph: Paragraph) -> Iterator[str]:
