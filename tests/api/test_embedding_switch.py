@@ -3,7 +3,7 @@
 The fake Ollama serves two embedding models whose vectors differ in size (64 and 48 dimensions) and space,
 so which model embedded a query, and which vectors a search used, can be told apart. While a switch runs,
 searches by meaning keep working on the old model's vectors (the query embedded with the old model);
-once it completes every process uses the new model; a kill mid-switch resumes it; cancelling keeps the
+once it completes every process uses the new model, in either search mode (in-memory FAISS, pgvector); a kill mid-switch resumes it; cancelling keeps the
 old model; a model one cannot switch to gets a 422."""
 
 from __future__ import annotations
@@ -75,12 +75,14 @@ def _vectors(database_url: str) -> tuple[set[tuple[str, int]], int]:
     return {(m, d) for m, d in kinds}, staged[0] if staged else 0
 
 
+@pytest.mark.parametrize("backend", ["memory", "postgres"])
 def test_switch_serves_old_vectors_until_done_then_every_process_uses_the_new(
-    server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama, tmp_path: Path
+    server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama, tmp_path: Path, backend: str
 ) -> None:
     _models(fake_ollama)
-    first = server_factory()
-    second = QuireServer(first.database_url, tmp_path / "second", fake_ollama.url).start()
+    first = server_factory(QUIRE_SEARCH_BACKEND=backend)
+    second = QuireServer(first.database_url, tmp_path / "second", fake_ollama.url,
+                         QUIRE_SEARCH_BACKEND=backend).start()
     try:
         with first.client() as api, second.client() as other:
             ingest(api, DOCS)
