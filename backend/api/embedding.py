@@ -8,7 +8,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from backend.api.deps import DatabaseDep, EmbedderDep, LLMDep, ModelSwitchDep
+from backend.api.deps import DatabaseDep, EmbedderDep, LLMDep, ModelSwitchDep, SearchDep
 from backend.progress.embedding import EmbeddingOut, embedding_overview
 
 router = APIRouter(prefix="/api/vault/embedding", tags=["vault"])
@@ -21,23 +21,24 @@ class SwitchIn(BaseModel):
 
 
 @router.get("")
-def get_embedding(db: DatabaseDep, llm: LLMDep, embedder: EmbedderDep) -> EmbeddingOut:
+def get_embedding(db: DatabaseDep, llm: LLMDep, embedder: EmbedderDep, search: SearchDep) -> EmbeddingOut:
     """The model searches use, its speed measured here, the models one can switch to, and the switch under way."""
-    return embedding_overview(db, llm, embedder)
+    return embedding_overview(db, llm, embedder, search)
 
 
-@router.put("", responses={422: {"description": "`unknown_embedding_model`: not a model one can switch to"},
-                           503: {"description": "`model_unavailable`: Ollama is not running"}})
-async def switch_model(body: SwitchIn, db: DatabaseDep, llm: LLMDep, embedder: EmbedderDep,
+@router.put("", responses={422: {"description": "`unknown_embedding_model`: not a model one can switch to"}})
+async def switch_model(body: SwitchIn, db: DatabaseDep, llm: LLMDep, embedder: EmbedderDep, search: SearchDep,
                        switch: ModelSwitchDep) -> EmbeddingOut:
     """Re-embed every passage with `model` in the background (durable); searches keep the active model's
-    vectors until the new ones cover every passage, then every process uses the new model."""
+    vectors until the new ones cover every passage, then every process uses the new model. 503
+    `model_unavailable` while Ollama, which lists its models, is not running."""
     await run_in_threadpool(switch.switch_to, body.model)
-    return await run_in_threadpool(embedding_overview, db, llm, embedder)
+    return await run_in_threadpool(embedding_overview, db, llm, embedder, search)
 
 
 @router.delete("/switch")
-async def cancel_switch(db: DatabaseDep, llm: LLMDep, embedder: EmbedderDep, switch: ModelSwitchDep) -> EmbeddingOut:
+async def cancel_switch(db: DatabaseDep, llm: LLMDep, embedder: EmbedderDep, search: SearchDep,
+                        switch: ModelSwitchDep) -> EmbeddingOut:
     """Stop the switch under way and drop its new vectors; searches go on with the active model."""
     await run_in_threadpool(switch.cancel)
-    return await run_in_threadpool(embedding_overview, db, llm, embedder)
+    return await run_in_threadpool(embedding_overview, db, llm, embedder, search)

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from backend.llm.client import LLMClient
 from backend.llm.embedders import MeteredEmbedder
 from backend.llm.embedding_models import ActiveEmbedder, ModelKind, choices, display_name, kind_of
+from backend.retrieval.service import SearchService
 from backend.store import embedding_model as store
 from backend.store.db import Database
 
@@ -61,13 +62,16 @@ def switch_state(db: Database, target: str | None, started_at: datetime | None) 
                      started_at=started_at)
 
 
-def embedding_overview(db: Database, llm: LLMClient, embedder: ActiveEmbedder) -> EmbeddingOut:
+def embedding_overview(db: Database, llm: LLMClient, embedder: ActiveEmbedder, search: SearchService) -> EmbeddingOut:
+    """`active` is the model this process's searches use: just after a switch completed, for the moment the
+    process takes to load the new vectors, that is still the old one, and the switch is reported until then."""
     row = store.current(db)
-    active = row["active"]
+    active = search.embed_model
+    target = row["target"] if row["active"] == active else row["active"]
     return EmbeddingOut(
         active=ActiveModelOut(model=active, name=display_name(active), kind=kind_of(active),
                               passages_per_s=speed(embedder, active)),
-        switch=switch_state(db, row["target"], row["switch_started_at"]),
+        switch=switch_state(db, target, row["switch_started_at"] or row["updated_at"]),
         choices=[EmbeddingChoiceOut(model=c.model, name=c.name, kind=c.kind, dimension=c.dimension)
                  for c in choices(llm)],
     )

@@ -1674,7 +1674,8 @@ export interface paths {
         /**
          * Switch Model
          * @description Re-embed every passage with `model` in the background (durable); searches keep the active model's
-         *     vectors until the new ones cover every passage, then every process uses the new model.
+         *     vectors until the new ones cover every passage, then every process uses the new model. 503
+         *     `model_unavailable` while Ollama, which lists its models, is not running.
          */
         put: operations["switch_model_api_vault_embedding_put"];
         post?: never;
@@ -9741,13 +9742,6 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
-            };
-            /** @description `model_unavailable`: Ollama is not running */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description Any other error, with its own `code` */
             default: {

@@ -25,7 +25,7 @@ export function EmbeddingChooser() {
     <div className="mt-2 space-y-2" data-testid="embedding-chooser">
       <div className="flex flex-wrap items-center gap-2">
         <label htmlFor="embedding-model" className="sr-only">Embedding model</label>
-        <Select id="embedding-model" className="min-w-0 flex-1" value={picked} disabled={change.isPending}
+        <Select id="embedding-model" className="min-w-[14rem] flex-1" value={picked} disabled={change.isPending}
           onChange={(event) => setChoice(event.target.value)}>
           {options.map((choice) => (
             <option key={choice.model} value={choice.model}>
