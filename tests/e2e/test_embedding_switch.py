@@ -33,7 +33,8 @@ def test_choosing_a_model_shows_the_switch_and_then_the_new_model_in_use(
     page.goto(server.url + "/dashboard")
     chooser = page.get_by_test_id("embedding-chooser")
     model = chooser.get_by_label("Embedding model")
-    expect(model).to_have_value("ollama:embeddinggemma")
+    # The chooser appears once the models are listed (Ollama asked about each): slow on a loaded machine.
+    expect(model).to_have_value("ollama:embeddinggemma", timeout=60_000)
     expect(chooser.get_by_role("button", name="Switch")).to_be_disabled()
 
     model.select_option("ollama:other-embed")
