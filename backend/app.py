@@ -26,6 +26,7 @@ from backend.api import (
     docs,
     document_versions,
     documents,
+    embedding,
     health,
     ingest,
     metrics,
@@ -47,6 +48,7 @@ from backend.errors import install_error_handlers
 from backend.ingest.backfill import EmbedBackfill
 from backend.ingest.cache_sweeper import CacheSweeper
 from backend.ingest.library import Library
+from backend.ingest.model_switch import ModelSwitch
 from backend.ingest.orphans import remove_orphaned_uploads
 from backend.ingest.reconcile import reconcile_stuck_documents
 from backend.ingest.steps import IngestSteps
@@ -56,6 +58,7 @@ from backend.ingest.url_import import UrlImporter
 from backend.ingest.workflow import IngestRuns
 from backend.llm.client import LLMClient
 from backend.llm.embedders import build_embedder, preload
+from backend.llm.embedding_models import ActiveEmbedder
 from backend.llm.prompts import PromptLibrary
 from backend.mcp import http as mcp_http
 from backend.progress.events import Activity
@@ -63,10 +66,12 @@ from backend.progress.privacy import ConnectionWatch
 from backend.progress.sessions import rules_for
 from backend.retrieval.keyword_fold import KeywordFolder
 from backend.retrieval.memory import MemoryBackend
+from backend.retrieval.model_watch import ModelWatch
 from backend.retrieval.postgres_backend import PostgresBackend
 from backend.retrieval.service import SearchBackend, SearchService
 from backend.scratch import remove_abandoned_scratch
 from backend.services import Services
+from backend.store import embedding_model as embedding_state
 from backend.store.db import Database, pool_sizes, sibling_database_url
 from backend.store.embedded import close_embedded_postgres, start_embedded_postgres, stop_supervising
 from backend.store.preflight import DBOS_SUFFIX, check_server
@@ -80,8 +85,8 @@ from backend.viewer.service import Viewer
 log = logging.getLogger(__name__)
 
 ROUTERS = (health.router, documents.router, document_versions.router, trash.router, ingest.router, search.router,
-           chat.router, study.router, progress.router, transcribe.router, viewer.router, docs.router, metrics.router,
-           notes.router)
+           chat.router, study.router, progress.router, embedding.router, transcribe.router, viewer.router, docs.router,
+           metrics.router, notes.router)
 
 
 def _build_services(settings: Settings, database_url: str, membership: Membership) -> Services:
@@ -92,30 +97,40 @@ def _build_services(settings: Settings, database_url: str, membership: Membershi
                   application_name=membership.session_name, guard=membership.guard_connection)
     db.open()  # applies the migrations
     llm = LLMClient(settings.ollama_host, settings.chat_model, settings.embed_model, tuning.model_silence_s)
-    embedder = build_embedder(settings.embedder, llm, settings.embed_model, settings.local_embed_model)
-    backend: SearchBackend = (PostgresBackend(db, embedder.model, tuning.search_keyword_candidates or None)
-                              if settings.search_backend == "postgres"
-                              else MemoryBackend(db, embedder.model, tuning.index_poll_s))
-    search = SearchService(backend, embedder)
+    configured = build_embedder(settings.embedder, llm, settings.embed_model, settings.local_embed_model)
+    state, setting_changed = embedding_state.ensure(db, configured.model)  # the vault's model, shared
+    embedder = ActiveEmbedder(configured, llm)
+    embedder.use(state["active"])
+
+    def search_backend(model: str) -> SearchBackend:
+        if settings.search_backend == "postgres":
+            return PostgresBackend(db, model, tuning.search_keyword_candidates or None)
+        return MemoryBackend(db, model, tuning.index_poll_s)
+
+    search = SearchService(search_backend(embedder.model), embedder)
     search.build()
     prompts = PromptLibrary(settings.prompts_dir)
     rules = rules_for(settings)
     activity = Activity(db, rules)
     backfill = EmbedBackfill(db, embedder, search, batch_size=tuning.embed_batch_size,
                              first_pause_s=tuning.embed_retry_s, executor_id=membership.executor_id)
+    watch = ModelWatch(db, embedder, search, search_backend, tuning.index_poll_s, on_change=backfill.start_if_missing)
+    switch = ModelSwitch(db, llm, embedder, watch, batch_size=tuning.embed_batch_size,
+                         first_pause_s=tuning.embed_retry_s, executor_id=membership.executor_id)
     ingest = IngestRuns(IngestSteps(db, search, embedder, settings), backfill, tuning.embed_batch_size)
-    library = Library(db, settings.docs_dir, search, embedder.model, ingest)
+    library = Library(db, settings.docs_dir, search, ingest)
     uploads = Uploads(db, settings.docs_dir, settings.max_upload_mb, ingest)
-    drafting = Drafting(db, search, embedder.model, llm, prompts)
+    drafting = Drafting(db, search, llm, prompts)
     return Services(
         settings=settings, db=db, llm=llm, embedder=embedder, prompts=prompts, search=search,
         membership=membership, rules=rules, activity=activity, backfill=backfill, ingest=ingest, library=library,
-        uploads=uploads,
+        uploads=uploads, model_watch=watch, model_switch=switch,
+        switch_to_configured=configured.model if setting_changed else None,
         url_importer=UrlImporter(uploads, allow_private=settings.url_import_allow_private),
         trash_retention=TrashRetention(library, settings.trash_retention_days, tuning.trash_sweep_cron),
         study=StudyJobs(db, llm, settings.chat_model, drafting, RUNNERS,
                         {"audio_overview": OverviewSpeech(db).speak}),
-        chat=ChatServices(db, search, llm, prompts, embedder.model, activity, settings),
+        chat=ChatServices(db, search, llm, prompts, activity, settings),
         viewer=Viewer(db, library),
     )
 
@@ -134,7 +149,7 @@ def start_services(settings: Settings, mode: ProcessMode = "server") -> Services
     services = _build_services(settings, database_url, membership)  # applies the migrations
     membership.register()
     if mode == "server":  # the first search must not wait for an in-process model to load (a worker never searches)
-        preload(services.embedder)
+        preload(services.embedder.current())
     services.library.maintain_originals()
     services.cache_sweeper = CacheSweeper(services.db, settings.docs_dir, settings.tuning.cache_sweep_s)
     services.cache_sweeper.start()
@@ -152,11 +167,16 @@ def start_services(settings: Settings, mode: ProcessMode = "server") -> Services
     services.trash_retention.schedule()
     reconcile_stuck_documents(services.db)
     services.search.start()
+    services.model_watch.start()
     services.backfill.start_if_missing()
+    if services.switch_to_configured is not None:  # the settings name another model than at the last start
+        services.model_switch.begin(services.switch_to_configured)
+    services.model_switch.resume_if_pending()
     return services
 
 
 def stop_services(services: Services) -> None:
+    services.model_watch.stop()
     services.search.stop()
     if services.cache_sweeper is not None:
         services.cache_sweeper.stop()
@@ -166,8 +186,9 @@ def stop_services(services: Services) -> None:
         services.connections.stop()
     try:
         services.backfill.stop()  # a backfill waiting for Ollama would otherwise hold up the exit
+        services.model_switch.stop()  # so would a model switch
     except Exception:  # the database gone, say: DBOS and the pool must still be shut down
-        log.warning("could not end the embedding backfill before stopping", exc_info=True)
+        log.warning("could not end the embedding backfill or model switch before stopping", exc_info=True)
     durable.shutdown_dbos()
     services.membership.stop()
     services.db.close()

@@ -116,7 +116,9 @@ class Settings(BaseSettings):
     # -- models
     ollama_host: str = _setting("http://127.0.0.1:11434", "OLLAMA_HOST", GROUPS[2], "Where Ollama listens")
     chat_model: str = _setting("gemma4:e4b", "QUIRE_CHAT_MODEL", GROUPS[2], "Ollama chat model")
-    embed_model: str = _setting("embeddinggemma", "QUIRE_EMBED_MODEL", GROUPS[2], "Ollama embedding model")
+    embed_model: str = _setting("embeddinggemma", "QUIRE_EMBED_MODEL", GROUPS[2], "Ollama embedding "
+                                   "model a new vault starts with; the vault panel switches it (changed here later, "
+                                   "the next start switches to it)")
     embedder: Literal["ollama", "local"] = _setting("ollama", "QUIRE_EMBEDDER", GROUPS[2], "`ollama`, or `local` "
                                                     "for an in-process embedder (requirements-local.txt)")
     local_embed_model: Literal["all-mpnet-base-v2", "all-MiniLM-L6-v2"] = _setting(

@@ -44,6 +44,8 @@ ErrorCode = Literal[
     "invalid_attachment", "unsupported_attachment", "attachment_too_large", "attachment_unreadable",
     "attachment_failed", "invalid_session_id", "rewind_without_session", "reuse_without_rewind",
     "invalid_content", "model_unavailable", "model_error", "empty_answer", "prompt_error", "storage_error",
+    # the vault's embedding model
+    "unknown_embedding_model",
     # study
     "generation_failed", "empty_scope", "empty_title", "lessons_incomplete", "already_answered",
     "invalid_choice", "review_conflict", "unknown_nodes",

@@ -18,17 +18,19 @@ if TYPE_CHECKING:
     from backend.ingest.backfill import EmbedBackfill
     from backend.ingest.cache_sweeper import CacheSweeper
     from backend.ingest.library import Library
+    from backend.ingest.model_switch import ModelSwitch
     from backend.ingest.trash import TrashRetention
     from backend.ingest.uploads import Uploads
     from backend.ingest.url_import import UrlImporter
     from backend.ingest.workflow import IngestRuns
     from backend.llm.client import LLMClient
-    from backend.llm.embedders import Embedder
+    from backend.llm.embedding_models import ActiveEmbedder
     from backend.llm.prompts import PromptLibrary
     from backend.progress.events import Activity
     from backend.progress.privacy import ConnectionWatch
     from backend.progress.sessions import Rules
     from backend.retrieval.keyword_fold import KeywordFolder
+    from backend.retrieval.model_watch import ModelWatch
     from backend.retrieval.service import SearchService
     from backend.store.db import Database
     from backend.study.jobs import StudyJobs
@@ -40,7 +42,7 @@ class Services:
     settings: Settings
     db: Database
     llm: LLMClient
-    embedder: Embedder
+    embedder: ActiveEmbedder  # embeds with the vault's active model
     prompts: PromptLibrary
     search: SearchService
     membership: Membership
@@ -55,6 +57,9 @@ class Services:
     study: StudyJobs
     chat: ChatServices
     viewer: Viewer
+    model_watch: ModelWatch  # keeps this process on the vault's active embedding model
+    model_switch: ModelSwitch
+    switch_to_configured: str | None = None  # the settings' model, when they changed it since the last start
     cache_sweeper: CacheSweeper | None = None  # started with the services, after the startup sweep
     keyword_folder: KeywordFolder | None = None  # started with the services
     connections: ConnectionWatch | None = None  # started with the services: what leaves this machine

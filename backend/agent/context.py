@@ -31,9 +31,13 @@ class ChatServices:
     search: SearchService
     llm: LLMClient
     prompts: PromptLibrary
-    embed_model: str  # the embedding model's name, as recorded with each vector
     activity: Activity  # a question is study activity: the badges it earns are judged after the answer
     settings: Settings  # the memory budget, the model's timeout, OCR languages and the sandbox's limits
+
+    @property
+    def embed_model(self) -> str:
+        """The embedding model whose vectors searches use, as recorded with each vector."""
+        return self.search.embed_model
 
 
 @dataclass

@@ -16,10 +16,11 @@ from backend.agent.context import ChatServices
 from backend.config import Settings
 from backend.ingest.backfill import EmbedBackfill
 from backend.ingest.library import Library
+from backend.ingest.model_switch import ModelSwitch
 from backend.ingest.uploads import Uploads
 from backend.ingest.url_import import UrlImporter
 from backend.llm.client import LLMClient
-from backend.llm.embedders import Embedder
+from backend.llm.embedding_models import ActiveEmbedder
 from backend.progress.events import Activity
 from backend.progress.privacy import ConnectionWatch
 from backend.progress.sessions import Rules
@@ -49,7 +50,8 @@ SettingsDep = Annotated[Settings, Depends(_service(lambda s: s.settings))]
 DatabaseDep = Annotated[Database, Depends(_service(lambda s: s.db))]
 SearchDep = Annotated[SearchService, Depends(_service(lambda s: s.search))]
 LLMDep = Annotated[LLMClient, Depends(_service(lambda s: s.llm))]
-EmbedderDep = Annotated[Embedder, Depends(_service(lambda s: s.embedder))]
+EmbedderDep = Annotated[ActiveEmbedder, Depends(_service(lambda s: s.embedder))]
+ModelSwitchDep = Annotated[ModelSwitch, Depends(_service(lambda s: s.model_switch))]
 ExecutorIdDep = Annotated[str, Depends(_executor_id)]
 RulesDep = Annotated[Rules, Depends(_service(lambda s: s.rules))]
 ActivityDep = Annotated[Activity, Depends(_service(lambda s: s.activity))]

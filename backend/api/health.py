@@ -25,6 +25,7 @@ from backend.cluster.status import Cluster, ProcessStatus, cluster_status
 from backend.config import APPLICATION_VERSION, Settings
 from backend.ingest.embed_progress import EmbeddingProgress, embedding_progress
 from backend.llm.embedders import LoadState, MeteredEmbedder, embedder_status
+from backend.llm.embedding_models import display_name, kind_of
 from backend.llm.errors import ModelUnavailable
 from backend.progress.privacy import PrivacyOut, privacy_report
 from backend.store.liveness import DATABASE_LOST, DatabaseUnavailable
@@ -140,11 +141,12 @@ def _local_model_hints(problem: ModelUnavailable | None) -> list[str]:
             f"`{problem.hint}`, then restart Quire."]
 
 
-def _hints(reachable: bool, chat_ok: bool, ollama_embed_ok: bool, settings: Settings) -> list[str]:
+def _hints(reachable: bool, chat_ok: bool, embed_model: str | None, settings: Settings) -> list[str]:
+    """`embed_model`: the vault's Ollama embedding model when Ollama lacks it."""
     if not reachable:
         return [f"Start Ollama with `ollama serve` (expected at {settings.ollama_host})."]
     hints = [f"Pull the chat model: `ollama pull {settings.chat_model}`."] if not chat_ok else []
-    return hints + ([f"Pull the embedding model: `ollama pull {settings.embed_model}`."] if not ollama_embed_ok else [])
+    return hints + ([f"Pull the embedding model: `ollama pull {embed_model}`."] if embed_model else [])
 
 
 def _embedding_blocked(reachable: bool, state: str | None, model_pulled: bool) -> str | None:
@@ -164,8 +166,10 @@ def health(settings: SettingsDep, db: DatabaseDep, llm: LLMDep, search: SearchDe
     index: dict[str, Any] = {"state": search.state}
     cluster = Cluster(processes=[], takeovers=[], hints=[])
     chat_ok = status.has(settings.chat_model)
-    ollama_has_embed_model = status.has(settings.embed_model)
-    embedding = embedder_status(embedder, settings.embed_model, ollama_has_embed_model)
+    active = embedder.current()  # the vault's embedding model, which a switch may have changed since start
+    embed_model = display_name(active.model)
+    ollama_has_embed_model = status.has(embed_model)
+    embedding = embedder_status(active, embed_model, ollama_has_embed_model)
     progress: EmbeddingProgress | None = None
     if postgres_ok:
         # The database can go between the ping and these reads: health then reports it down, never a 503.
@@ -193,14 +197,14 @@ def health(settings: SettingsDep, db: DatabaseDep, llm: LLMDep, search: SearchDe
             "host": settings.ollama_host,
             "models": status.models,
             "chat_model": {"name": settings.chat_model, "present": chat_ok},
-            "embed_model": {"name": settings.embed_model, "present": ollama_has_embed_model},
+            "embed_model": {"name": embed_model, "present": ollama_has_embed_model},
             "error": status.error,
         },
-        "embedder": {"kind": settings.embedder, "model": embedder.model, "ready": embedding.ready,
+        "embedder": {"kind": kind_of(active.model) or settings.embedder, "model": active.model,
+                     "ready": embedding.ready,
                      "name": embedding.name,
                      "state": embedding.state, "error": embedding.problem.message if embedding.problem else None,
-                     "passages_per_s": embedder.speed.passages_per_s if isinstance(embedder, MeteredEmbedder)
-                     else None,
+                     "passages_per_s": active.speed.passages_per_s if isinstance(active, MeteredEmbedder) else None,
                      "progress": progress},
         "index": index,
         "voice": asdict(transcriber(settings).status()),
@@ -208,7 +212,7 @@ def health(settings: SettingsDep, db: DatabaseDep, llm: LLMDep, search: SearchDe
         "takeovers": cluster.takeovers,
         "privacy": privacy,
         "hints": ([flag.message for flag in privacy.flags] + _database_hints(postgres_ok, settings) + cluster.hints
-                  + _hints(status.reachable, chat_ok, ollama_embed_ok, settings)
+                  + _hints(status.reachable, chat_ok, None if ollama_embed_ok else embed_model, settings)
                   + _local_model_hints(embedding.problem)),
     }
 

@@ -25,6 +25,7 @@ from dbos import DBOS, SetWorkflowID
 
 from backend.durable import RETRY_WHEN_DATABASE_LOST, embed_queue
 from backend.llm.embedders import Embedder
+from backend.llm.embedding_models import pinned
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.metrics import WORK
 from backend.retrieval.service import SearchService
@@ -36,10 +37,10 @@ log = logging.getLogger(__name__)
 WORKFLOW_NAME = "embed_backfill_workflow"
 _ACTIVE = ["PENDING", "ENQUEUED"]
 _SLEEP_MAX_S = 300.0
-_WAKE_TOPIC = "wake"
+WAKE_TOPIC = "wake"
 _STOP_WAIT_S = 10.0
 # Tells this process's shutdown from an earlier one's: a stop message left unread by a backfill that was
-# busy when its process stopped only wakes it early once it runs again (see `_wait`).
+# busy when its process stopped only wakes it early once it runs again (see `wait_or_stop`).
 _RUN_ID = uuid.uuid4().hex
 
 
@@ -70,19 +71,20 @@ class EmbedBackfill:
     @DBOS.step(name="backfill_batch_step", **RETRY_WHEN_DATABASE_LOST)
     def backfill_batch_step(self) -> BatchOutcome:
         """Embed the next batch of blocks missing a current-model vector; returns counts only."""
-        model = self.embedder.model
+        embedder = pinned(self.embedder)  # one model for the batch, should the vault's switch meanwhile
+        model = embedder.model
         rows = store.missing_embeddings(self.db, model, self.batch_size)
         if not rows:
             return {"embedded": 0, "remaining": 0, "unavailable": False}
         try:
-            vectors = self.embedder.embed([row.text for row in rows])
+            vectors = embedder.embed([row.text for row in rows])
         except (ModelUnavailable, ModelError) as exc:
             log.info("embedding backfill waiting for the model server: %s", exc)
             return {"embedded": 0, "remaining": len(rows), "unavailable": True}
         ids = [row.id for row in rows]
         changed = store.write_embeddings(self.db, ids, vectors, model)
         WORK.add("passages_embedded", len(ids))
-        self.search.attach_vectors([str(i) for i in ids], vectors, changed)
+        self.search.attach_vectors([str(i) for i in ids], vectors, changed, model)
         # Whether any is left, not how many: counting every missing block after each batch made a re-embed of
         # a large vault quadratic.
         return {"embedded": len(rows), "remaining": int(store.any_missing_embeddings(self.db, model)),
@@ -95,7 +97,7 @@ class EmbedBackfill:
             result = self.backfill_batch_step()
             embedded += int(result["embedded"])
             if result["unavailable"]:
-                if _wait(pause) == _RUN_ID:
+                if wait_or_stop(pause) == stop_message():
                     return embedded  # this process is stopping
                 pause = min(pause * 2, _SLEEP_MAX_S)
                 continue
@@ -129,16 +131,22 @@ class EmbedBackfill:
         running = DBOS.list_workflows(name=WORKFLOW_NAME, status="PENDING", load_input=False, load_output=False,
                                       executor_id=self.executor_id)
         for workflow in running:
-            DBOS.send(workflow.workflow_id, _RUN_ID, topic=_WAKE_TOPIC)
+            DBOS.send(workflow.workflow_id, _RUN_ID, topic=WAKE_TOPIC)
         deadline = time.monotonic() + _STOP_WAIT_S
         for workflow in running:
             while time.monotonic() < deadline and _is_pending(workflow.workflow_id):
                 time.sleep(0.05)
 
 
-def _wait(seconds: float) -> str | None:
-    """Wait durably for `seconds`, or until a stop message arrives (returned: the run id that sent it)."""
-    sender: str | None = DBOS.recv(_WAKE_TOPIC, timeout_seconds=seconds)
+def stop_message() -> str:
+    """What this process sends a waiting workflow when it stops (see `wait_or_stop`)."""
+    return _RUN_ID
+
+
+def wait_or_stop(seconds: float) -> str | None:
+    """Wait durably for `seconds`, or until a message arrives on the wake topic (returned: a stopping
+    process's `stop_message()`, or what else woke it)."""
+    sender: str | None = DBOS.recv(WAKE_TOPIC, timeout_seconds=seconds)
     return sender
 
 

@@ -59,13 +59,16 @@ class Library:
     """The vault's documents over the database, this process's cache of originals (`docs_dir`), the index
     (told of every change) and the ingestion runs (a retry or a restored version may start one)."""
 
-    def __init__(self, db: Database, docs_dir: Path, search: SearchService, embed_model: str,
-                 runs: IngestRuns) -> None:
+    def __init__(self, db: Database, docs_dir: Path, search: SearchService, runs: IngestRuns) -> None:
         self.db = db
         self.docs_dir = docs_dir
         self.search = search
-        self.embed_model = embed_model
         self.runs = runs
+
+    @property
+    def embed_model(self) -> str:
+        """The model whose vectors count as a document's embedded passages: the one searches use."""
+        return self.search.embed_model
 
     def list_documents(self, status: DocumentStatus | None, category: str | None) -> list[LibraryDocument]:
         rows = store.list_documents(self.db, self.embed_model, status=status, category=category)

@@ -24,6 +24,7 @@ from backend.ingest.chunk import iter_chunks
 from backend.ingest.formats import format_of
 from backend.ingest.reading import DocumentReader, nothing_found
 from backend.llm.embedders import Embedder
+from backend.llm.embedding_models import pinned
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.metrics import WORK
 from backend.process import release_free_memory
@@ -257,7 +258,8 @@ class IngestSteps:
 
     def _embed_batch(self, workflow_id: str, document_id: str, sha256: str, batch: int, batches: int,
                      size: int) -> Embedded:
-        db, model = self.db, self.embedder.model
+        embedder = pinned(self.embedder)  # one model for the batch, should the vault's switch meanwhile
+        db, model = self.db, embedder.model
         detail = f"batch {batch + 1} of {batches}"
         store.update_item(db, workflow_id, document_id, state="embedding", done=batch, total=batches, detail=detail)
         store.update_run(db, workflow_id, "embedding", batch, batches, detail)
@@ -266,7 +268,7 @@ class IngestSteps:
             return {"embedded": 0, "unavailable": False}
         for delay in (*EMBED_RETRY_DELAYS_S, None):
             try:
-                vectors = self.embedder.embed([row.text for row in rows])
+                vectors = embedder.embed([row.text for row in rows])
             except (ModelUnavailable, ModelError) as exc:
                 if delay is None:
                     log.warning("embedding %s batch %d gave up for now: %s", document_id, batch, exc)
@@ -276,7 +278,7 @@ class IngestSteps:
             ids = [row.id for row in rows]
             changed = embeddings.write_embeddings(db, ids, vectors, model)
             WORK.add("passages_embedded", len(ids))
-            self.search.attach_vectors([str(i) for i in ids], vectors, changed)
+            self.search.attach_vectors([str(i) for i in ids], vectors, changed, model)
             return {"embedded": len(rows), "unavailable": False}
         raise AssertionError("unreachable")
 

@@ -29,6 +29,7 @@ class ModelFacts:
     thinking: bool
     vision: bool
     assumed: bool = False  # the server listed no capabilities: tools and thinking are tried, not known
+    embedding: bool = False  # makes embeddings (assumed from an "embed" in the name when not listed)
 
     def without(self, capability: Capability) -> ModelFacts:
         """These facts after the server refused `capability` for this model."""
@@ -46,10 +47,11 @@ def facts_from_show(name: str, capabilities: list[str] | None, model_info: Mappi
         length = next((value for key, value in info.items() if key.endswith(".context_length")), None)
     context_length = int(length) if isinstance(length, int | float) and length > 0 else None
     if capabilities is None:
-        return ModelFacts(name, context_length, tools=True, thinking=True, vision=False, assumed=True)
+        return ModelFacts(name, context_length, tools=True, thinking=True, vision=False, assumed=True,
+                          embedding="embed" in name.lower())
     listed = set(capabilities)
     return ModelFacts(name, context_length, tools="tools" in listed, thinking="thinking" in listed,
-                      vision="vision" in listed)
+                      vision="vision" in listed, embedding="embedding" in listed)
 
 
 def refused_capability(message: str) -> Capability | None:

@@ -9,8 +9,9 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from backend.config import Settings
-from backend.llm.client import LLMClient
+from backend.llm.client import LLMClient, ModelStatus
 from backend.llm.embedders import Embedder, LoadState, MeteredEmbedder, embedder_status
+from backend.llm.embedding_models import display_name, kind_of, pinned
 from backend.progress.privacy import ConnectionWatch, PrivacyOut, privacy_report
 from backend.retrieval.service import SearchService
 from backend.retrieval.types import IndexState
@@ -75,10 +76,11 @@ class ModelOut(BaseModel):
 
 
 class EmbeddingModelOut(ModelOut):
-    """`name`: Ollama's embedding model, or the in-process one with QUIRE_EMBEDDER=local; `present`: it can
-    make vectors now (pulled in Ollama, or the local model not failing to load)."""
+    """The vault's active embedding model (`GET /api/vault/embedding` switches it). `name`: Ollama's model,
+    or the in-process one; `present`: it can make vectors now (pulled in Ollama, or the local model not
+    failing to load)."""
 
-    embedder: str
+    embedder: str  # "ollama" or "local": what runs it
     recorded_as: str
     state: LoadState | None  # the in-process model's load state; None for Ollama
     passages_per_s: float | None  # its speed measured here, in this process's last batches; None until then
@@ -129,12 +131,14 @@ def folder_size(path: Path) -> int:
     return total
 
 
-def embedding_model(settings: Settings, embedder: Embedder, ollama_has_model: bool) -> EmbeddingModelOut:
-    embedding = embedder_status(embedder, settings.embed_model, ollama_has_model)
-    return EmbeddingModelOut(name=embedding.name, present=embedding.ready, embedder=settings.embedder,
-                             recorded_as=embedder.model, state=embedding.state,
-                             passages_per_s=embedder.speed.passages_per_s
-                             if isinstance(embedder, MeteredEmbedder) else None)
+def embedding_model(embedder: Embedder, status: ModelStatus) -> EmbeddingModelOut:
+    """The active model of `embedder` (an `ActiveEmbedder`'s now), whose Ollama model `status` lists or not."""
+    active = pinned(embedder)
+    name = display_name(active.model)
+    embedding = embedder_status(active, name, status.has(name))
+    speed = active.speed.passages_per_s if isinstance(active, MeteredEmbedder) else None
+    return EmbeddingModelOut(name=embedding.name, present=embedding.ready, embedder=kind_of(active.model) or "ollama",
+                             recorded_as=active.model, state=embedding.state, passages_per_s=speed)
 
 
 def vault_stats(settings: Settings, db: Database, embedder: Embedder, llm: LLMClient, search: SearchService,
@@ -152,7 +156,7 @@ def vault_stats(settings: Settings, db: Database, embedder: Embedder, llm: LLMCl
     models = {
         "ollama": {"host": settings.ollama_host, "reachable": status.reachable, "available": status.models},
         "chat": {"name": settings.chat_model, "present": status.has(settings.chat_model)},
-        "embedding": embedding_model(settings, embedder, status.has(settings.embed_model)),
+        "embedding": embedding_model(embedder, status),
     }
     documents = {"total": counts["documents"], **{k: counts[k] for k in ("ready", "ingesting", "failed",
                                                                          "categories", "original_bytes")}}

@@ -19,6 +19,7 @@ import anyio.to_thread
 import numpy as np
 
 from backend.llm.embedders import AsyncEmbedder, Embedder, LoadableEmbedder
+from backend.llm.embedding_models import ActiveEmbedder
 from backend.llm.errors import ModelError, ModelUnavailable
 from backend.metrics import timed_search
 from backend.retrieval.tokenizer import Analyzer
@@ -37,6 +38,7 @@ class SearchBackend(Protocol):
 
     state: IndexState
     built_in_s: float | None
+    embed_model: str  # whose vectors it searches: a query is embedded with this model
 
     @property
     def analyzer(self) -> Analyzer:
@@ -74,9 +76,28 @@ def _keyword_only(exc: ModelUnavailable | ModelError) -> str:
 
 
 class SearchService:
+    """Searches go to `backend`, whose model embeds the query; `replace` swaps in a backend over another
+    model's vectors (a switch of the vault's model) between two searches, never during one."""
+
     def __init__(self, backend: SearchBackend, embedder: Embedder) -> None:
         self.backend = backend
         self.embedder = embedder
+
+    @property
+    def embed_model(self) -> str:
+        """The model whose vectors searches use now (the vault's active model, once this process follows it)."""
+        return self.backend.embed_model
+
+    def replace(self, backend: SearchBackend) -> SearchBackend:
+        """Serve searches from `backend` (ready to search) from now on; returns the one it replaces."""
+        old, self.backend = self.backend, backend
+        return old
+
+    def _query_embedder(self, backend: SearchBackend) -> Embedder:
+        """The embedder of the model whose vectors `backend` holds."""
+        if isinstance(self.embedder, ActiveEmbedder):
+            return self.embedder.for_model(backend.embed_model)
+        return self.embedder
 
     @property
     def state(self) -> IndexState:
@@ -99,44 +120,45 @@ class SearchService:
     def notify(self, document_ids: Iterable[str]) -> None:
         self.backend.notify(document_ids)
 
-    def attach_vectors(self, block_ids: Sequence[str], vectors: np.ndarray, document_ids: Iterable[str]) -> None:
-        self.backend.attach_vectors(block_ids, vectors, document_ids)
+    def attach_vectors(self, block_ids: Sequence[str], vectors: np.ndarray, document_ids: Iterable[str],
+                       model: str) -> None:
+        """New vectors of `model` for blocks already indexed; none if the index holds another model's."""
+        backend = self.backend
+        if backend.embed_model == model:
+            backend.attach_vectors(block_ids, vectors, document_ids)
 
     @timed_search
     def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid",
                query_vector: np.ndarray | None = None) -> SearchResult:
         """Search the index; the query is embedded here unless the caller already has its vector."""
+        backend = self.backend
         vector, notice = query_vector, None
         if mode != "sparse" and vector is None:
-            notice = self._loading_notice()
+            embedder = self._query_embedder(backend)
+            notice = _loading_notice(embedder)
             if notice is None:
                 try:
-                    vector = self.embedder.embed([query])[0]
+                    vector = embedder.embed([query])[0]
                 except (ModelUnavailable, ModelError) as exc:
                     notice = _keyword_only(exc)
             if vector is None and mode == "dense":
                 return SearchResult([], mode, notice)
-        return SearchResult(self.backend.search(query, k, scope, mode, vector), mode,
+        return SearchResult(backend.search(query, k, scope, mode, vector), mode,
                             notice or self._waiting_notice(mode))
 
     async def asearch(self, query: str, k: int, scope: Scope | None = None) -> SearchResult:
         """A hybrid `search` for the event loop. The query is embedded without blocking the loop; the search
         runs in a worker thread, since it reads its hits' details from Postgres."""
-        vector, notice = None, self._loading_notice()
+        backend = self.backend
+        embedder = self._query_embedder(backend)
+        vector, notice = None, _loading_notice(embedder)
         if notice is None:
             try:
-                vector = (await self._aembed(query))[0]
+                vector = (await _aembed(embedder, query))[0]
             except (ModelUnavailable, ModelError) as exc:
                 notice = _keyword_only(exc)
-        search = functools.partial(self.backend.search, query, k, scope, "hybrid", vector)
+        search = functools.partial(backend.search, query, k, scope, "hybrid", vector)
         return SearchResult(await anyio.to_thread.run_sync(search), "hybrid", notice or self._waiting_notice("hybrid"))
-
-    def _loading_notice(self) -> str | None:
-        """A search does not wait for an in-process model that is still loading (seconds; longer while it is
-        first unpacked): it runs on keywords meanwhile and says so."""
-        if isinstance(self.embedder, LoadableEmbedder) and self.embedder.state == "loading":
-            return "Keyword search only for a moment: the embedding model is still loading."
-        return None
 
     def _waiting_notice(self, mode: SearchMode) -> str | None:
         """Passages still waiting for their vectors are found by their words alone: say so."""
@@ -149,11 +171,21 @@ class SearchService:
         return (f"Keyword search only for {waiting:,} passage{'s' if waiting != 1 else ''} still being embedded; "
                 "the rest were searched by meaning too.")
 
-    async def _aembed(self, query: str) -> np.ndarray:
-        if isinstance(self.embedder, AsyncEmbedder):
-            return await self.embedder.aembed([query])
-        return await anyio.to_thread.run_sync(self.embedder.embed, [query])  # an in-process model: CPU-bound
-
     def stats(self) -> dict[str, Any]:
-        return {"state": self.backend.state, "built_in_s": self.backend.built_in_s,
-                "embed_model": self.embedder.model, **self.backend.stats()}
+        backend = self.backend
+        return {"state": backend.state, "built_in_s": backend.built_in_s, "embed_model": backend.embed_model,
+                **backend.stats()}
+
+
+def _loading_notice(embedder: Embedder) -> str | None:
+    """A search does not wait for an in-process model that is still loading (seconds; longer while it is
+    first unpacked): it runs on keywords meanwhile and says so."""
+    if isinstance(embedder, LoadableEmbedder) and embedder.state == "loading":
+        return "Keyword search only for a moment: the embedding model is still loading."
+    return None
+
+
+async def _aembed(embedder: Embedder, query: str) -> np.ndarray:
+    if isinstance(embedder, AsyncEmbedder):
+        return await embedder.aembed([query])
+    return await anyio.to_thread.run_sync(embedder.embed, [query])  # an in-process model: CPU-bound

@@ -49,13 +49,16 @@ from backend.study.schemas import JobError, JobOut, JobReport
 @dataclass(frozen=True)
 class Drafting:
     """What a generator works with: the database (passages, scope names), the index (a lesson searches its
-    title), the embedding model's name (passages' vectors for diversity), the model client and the prompts."""
+    title), the model client and the prompts."""
 
     db: Database
     search: SearchService
-    embed_model: str
     llm: LLMClient
     prompts: PromptLibrary
+
+    @property
+    def embed_model(self) -> str:
+        return self.search.embed_model
 
     def scope_passages(self, scope: Scope, count: int) -> list[Passage]:
         return passages.scope_passages(self.db, self.embed_model, scope, count)

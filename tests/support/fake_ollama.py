@@ -100,6 +100,12 @@ class FakeOllama:
             self.embed_scale = 1.0
             self.tags_delay_s = 0.0  # a busy model server is slow to list its models too
             self.embed_gate.set()  # releases any request still held by the previous test
+            for gate in getattr(self, "model_gates", {}).values():
+                gate.set()
+            self.model_gates: dict[str, threading.Event] = {}  # cleared: that model's embed requests wait
+            # Each embedding model's vectors have a size of their own (the default `embed_dim` otherwise), so a
+            # vector of one model can never pass for another's.
+            self.embed_dims: dict[str, int] = {}
             self.embed_failures = 0
             self.embed_error_status = 500
             self.seconds_in_fake = 0.0
@@ -127,6 +133,24 @@ class FakeOllama:
 
     def release_embeddings(self) -> None:
         self.embed_gate.set()
+
+    def hold_model(self, name: str) -> None:
+        """Embed requests for model `name` (without its tag) wait until `release_model(name)`."""
+        with self._lock:
+            self.model_gates.setdefault(name, threading.Event()).clear()
+
+    def release_model(self, name: str) -> None:
+        with self._lock:
+            gate = self.model_gates.get(name)
+        if gate is not None:
+            gate.set()
+
+    def add_embedding_model(self, name: str, dim: int) -> None:
+        """An embedding model (`name` with its tag) whose vectors have `dim` dimensions (until the next reset)."""
+        with self._lock:
+            self.embed_dims[name.split(":", maxsplit=1)[0]] = dim
+            if name not in self.models:
+                self.models.append(name)
 
     def script(self, *replies: Reply) -> None:
         with self._lock:
@@ -324,6 +348,12 @@ class _Handler(BaseHTTPRequestHandler):
         if self._model_missing(body.get("model", "")):
             return
         fake.embed_gate.wait(timeout=600)
+        base = body.get("model", "").split(":", maxsplit=1)[0]
+        with fake._lock:
+            model_gate = fake.model_gates.get(base)
+            dim = fake.embed_dims.get(base, fake.embed_dim)
+        if model_gate is not None:
+            model_gate.wait(timeout=600)
         if fake.embed_delay_s:
             time.sleep(fake.embed_delay_s)
         if failing:
@@ -331,8 +361,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         texts = body.get("input") or []
         texts = [texts] if isinstance(texts, str) else texts
-        space = "" if body.get("model", "").split(":")[0] == "embeddinggemma" else body.get("model", "")
-        vectors = [[x * fake.embed_scale for x in hash_embedding(t, fake.embed_dim, fake.synonyms, space)]
+        space = "" if base == "embeddinggemma" else body.get("model", "")
+        vectors = [[x * fake.embed_scale for x in hash_embedding(t, dim, fake.synonyms, space)]
                    for t in texts]
         self._json(200, {"model": body.get("model"), "embeddings": vectors, "total_duration": 1})
 
@@ -346,7 +376,9 @@ class _Handler(BaseHTTPRequestHandler):
             "details": {"format": "gguf", "family": "fake", "parameter_size": "0.5B", "quantization_level": "Q4_K_M"},
             "model_info": {"general.architecture": "fake", "fake.context_length": behaviour.context_length},
             "modified_at": "2026-11-01T00:00:00Z",
-            **({"capabilities": behaviour.capabilities()} if behaviour.lists_capabilities else {}),
+            # An embedding model (its name says so, as Ollama's do) lists only that it embeds.
+            **({"capabilities": ["embedding"] if "embed" in model else behaviour.capabilities()}
+               if behaviour.lists_capabilities else {}),
         })
 
     def _chat(self, body: dict[str, Any]) -> None:

@@ -1659,6 +1659,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vault/embedding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Embedding
+         * @description The model searches use, its speed measured here, the models one can switch to, and the switch under way.
+         */
+        get: operations["get_embedding_api_vault_embedding_get"];
+        /**
+         * Switch Model
+         * @description Re-embed every passage with `model` in the background (durable); searches keep the active model's
+         *     vectors until the new ones cover every passage, then every process uses the new model. 503
+         *     `model_unavailable` while Ollama, which lists its models, is not running.
+         */
+        put: operations["switch_model_api_vault_embedding_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vault/embedding/switch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel Switch
+         * @description Stop the switch under way and drop its new vectors; searches go on with the active model.
+         */
+        delete: operations["cancel_switch_api_vault_embedding_switch_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vault/stats": {
         parameters: {
             query?: never;
@@ -1706,6 +1752,17 @@ export interface components {
              * @enum {string}
              */
             status: "queued" | "ingesting" | "ready" | "failed" | "trashed";
+        };
+        /** ActiveModelOut */
+        ActiveModelOut: {
+            /** Kind */
+            kind: ("ollama" | "local") | null;
+            /** Model */
+            model: string;
+            /** Name */
+            name: string;
+            /** Passages Per S */
+            passages_per_s: number | null;
         };
         /** AnswerIn */
         AnswerIn: {
@@ -2564,10 +2621,25 @@ export interface components {
             /** State */
             state: ("not loaded" | "loading" | "ready" | "unavailable") | null;
         };
+        /** EmbeddingChoiceOut */
+        EmbeddingChoiceOut: {
+            /** Dimension */
+            dimension: number | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "ollama" | "local";
+            /** Model */
+            model: string;
+            /** Name */
+            name: string;
+        };
         /**
          * EmbeddingModelOut
-         * @description `name`: Ollama's embedding model, or the in-process one with QUIRE_EMBEDDER=local; `present`: it can
-         *     make vectors now (pulled in Ollama, or the local model not failing to load).
+         * @description The vault's active embedding model (`GET /api/vault/embedding` switches it). `name`: Ollama's model,
+         *     or the in-process one; `present`: it can make vectors now (pulled in Ollama, or the local model not
+         *     failing to load).
          */
         EmbeddingModelOut: {
             /** Embedder */
@@ -2582,6 +2654,13 @@ export interface components {
             recorded_as: string;
             /** State */
             state: ("not loaded" | "loading" | "ready" | "unavailable") | null;
+        };
+        /** EmbeddingOut */
+        EmbeddingOut: {
+            active: components["schemas"]["ActiveModelOut"];
+            /** Choices */
+            choices: components["schemas"]["EmbeddingChoiceOut"][];
+            switch: components["schemas"]["SwitchOut"] | null;
         };
         /** EmbeddingProgress */
         EmbeddingProgress: {
@@ -2615,7 +2694,7 @@ export interface components {
          * @description What went wrong, for programs (`not_found`, ...)
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "too_large" | "unsupported_media_type" | "invalid_request" | "too_many_requests" | "unavailable" | "http_error" | "internal_error" | "host_not_allowed" | "cross_site_request" | "database_unavailable" | "busy" | "malformed_upload" | "request_too_large" | "too_many_fields" | "field_too_large" | "too_many_files" | "no_files" | "empty_file" | "duplicate_name" | "invalid_category" | "invalid_on_conflict" | "name_conflict" | "name_taken" | "unsupported_type" | "content_mismatch" | "zip_bomb" | "pdf_corrupt" | "pdf_encrypted" | "pdf_no_pages" | "unreadable_pdf" | "csv_corrupt" | "docx_corrupt" | "pptx_corrupt" | "xlsx_corrupt" | "image_too_large" | "image_unreadable" | "ocr_unreadable" | "invalid_filename" | "no_text" | "extract_failed" | "file_missing" | "original_missing" | "not_ready" | "not_failed" | "not_trashed" | "current_version" | "invalid_document_id" | "unknown_documents" | "scope_too_large" | "url_invalid" | "url_scheme" | "url_private" | "url_unresolvable" | "url_unreachable" | "url_timeout" | "url_redirects" | "url_http_error" | "url_too_large" | "not_a_pdf" | "page_out_of_range" | "page_too_complex" | "block_not_found" | "missing_passage" | "invalid_page_range" | "out_of_range" | "empty_query" | "query_too_long" | "empty_message" | "message_too_long" | "too_many_attachments" | "invalid_attachment" | "unsupported_attachment" | "attachment_too_large" | "attachment_unreadable" | "attachment_failed" | "invalid_session_id" | "rewind_without_session" | "reuse_without_rewind" | "invalid_content" | "model_unavailable" | "model_error" | "empty_answer" | "prompt_error" | "storage_error" | "generation_failed" | "empty_scope" | "empty_title" | "lessons_incomplete" | "already_answered" | "invalid_choice" | "review_conflict" | "unknown_nodes" | "voice_unavailable" | "missing_audio" | "audio_too_large" | "audio_too_long" | "unreadable_audio" | "unsupported_audio" | "unsupported_language" | "audio_too_complex" | "no_weak_spots" | "not_enough_reviews" | "optimizer_missing" | "fit_failed" | "exam_in_past" | "exam_too_far" | "passage_removed" | "missing_update" | "invalid_card" | "draft_failed" | "lesson_not_written" | "not_a_note" | "note_moved" | "note_refused";
+        ErrorCode: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "too_large" | "unsupported_media_type" | "invalid_request" | "too_many_requests" | "unavailable" | "http_error" | "internal_error" | "host_not_allowed" | "cross_site_request" | "database_unavailable" | "busy" | "malformed_upload" | "request_too_large" | "too_many_fields" | "field_too_large" | "too_many_files" | "no_files" | "empty_file" | "duplicate_name" | "invalid_category" | "invalid_on_conflict" | "name_conflict" | "name_taken" | "unsupported_type" | "content_mismatch" | "zip_bomb" | "pdf_corrupt" | "pdf_encrypted" | "pdf_no_pages" | "unreadable_pdf" | "csv_corrupt" | "docx_corrupt" | "pptx_corrupt" | "xlsx_corrupt" | "image_too_large" | "image_unreadable" | "ocr_unreadable" | "invalid_filename" | "no_text" | "extract_failed" | "file_missing" | "original_missing" | "not_ready" | "not_failed" | "not_trashed" | "current_version" | "invalid_document_id" | "unknown_documents" | "scope_too_large" | "url_invalid" | "url_scheme" | "url_private" | "url_unresolvable" | "url_unreachable" | "url_timeout" | "url_redirects" | "url_http_error" | "url_too_large" | "not_a_pdf" | "page_out_of_range" | "page_too_complex" | "block_not_found" | "missing_passage" | "invalid_page_range" | "out_of_range" | "empty_query" | "query_too_long" | "empty_message" | "message_too_long" | "too_many_attachments" | "invalid_attachment" | "unsupported_attachment" | "attachment_too_large" | "attachment_unreadable" | "attachment_failed" | "invalid_session_id" | "rewind_without_session" | "reuse_without_rewind" | "invalid_content" | "model_unavailable" | "model_error" | "empty_answer" | "prompt_error" | "storage_error" | "unknown_embedding_model" | "generation_failed" | "empty_scope" | "empty_title" | "lessons_incomplete" | "already_answered" | "invalid_choice" | "review_conflict" | "unknown_nodes" | "voice_unavailable" | "missing_audio" | "audio_too_large" | "audio_too_long" | "unreadable_audio" | "unsupported_audio" | "unsupported_language" | "audio_too_complex" | "no_weak_spots" | "not_enough_reviews" | "optimizer_missing" | "fit_failed" | "exam_in_past" | "exam_too_far" | "passage_removed" | "missing_update" | "invalid_card" | "draft_failed" | "lesson_not_written" | "not_a_note" | "note_moved" | "note_refused";
         /** ErrorLine */
         ErrorLine: {
             data: components["schemas"]["StreamError"];
@@ -4000,7 +4079,7 @@ export interface components {
              * Code
              * @enum {string}
              */
-            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "too_large" | "unsupported_media_type" | "invalid_request" | "too_many_requests" | "unavailable" | "http_error" | "internal_error" | "host_not_allowed" | "cross_site_request" | "database_unavailable" | "busy" | "malformed_upload" | "request_too_large" | "too_many_fields" | "field_too_large" | "too_many_files" | "no_files" | "empty_file" | "duplicate_name" | "invalid_category" | "invalid_on_conflict" | "name_conflict" | "name_taken" | "unsupported_type" | "content_mismatch" | "zip_bomb" | "pdf_corrupt" | "pdf_encrypted" | "pdf_no_pages" | "unreadable_pdf" | "csv_corrupt" | "docx_corrupt" | "pptx_corrupt" | "xlsx_corrupt" | "image_too_large" | "image_unreadable" | "ocr_unreadable" | "invalid_filename" | "no_text" | "extract_failed" | "file_missing" | "original_missing" | "not_ready" | "not_failed" | "not_trashed" | "current_version" | "invalid_document_id" | "unknown_documents" | "scope_too_large" | "url_invalid" | "url_scheme" | "url_private" | "url_unresolvable" | "url_unreachable" | "url_timeout" | "url_redirects" | "url_http_error" | "url_too_large" | "not_a_pdf" | "page_out_of_range" | "page_too_complex" | "block_not_found" | "missing_passage" | "invalid_page_range" | "out_of_range" | "empty_query" | "query_too_long" | "empty_message" | "message_too_long" | "too_many_attachments" | "invalid_attachment" | "unsupported_attachment" | "attachment_too_large" | "attachment_unreadable" | "attachment_failed" | "invalid_session_id" | "rewind_without_session" | "reuse_without_rewind" | "invalid_content" | "model_unavailable" | "model_error" | "empty_answer" | "prompt_error" | "storage_error" | "generation_failed" | "empty_scope" | "empty_title" | "lessons_incomplete" | "already_answered" | "invalid_choice" | "review_conflict" | "unknown_nodes" | "voice_unavailable" | "missing_audio" | "audio_too_large" | "audio_too_long" | "unreadable_audio" | "unsupported_audio" | "unsupported_language" | "audio_too_complex" | "no_weak_spots" | "not_enough_reviews" | "optimizer_missing" | "fit_failed" | "exam_in_past" | "exam_too_far" | "passage_removed" | "missing_update" | "invalid_card" | "draft_failed" | "lesson_not_written" | "not_a_note" | "note_moved" | "note_refused";
+            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "too_large" | "unsupported_media_type" | "invalid_request" | "too_many_requests" | "unavailable" | "http_error" | "internal_error" | "host_not_allowed" | "cross_site_request" | "database_unavailable" | "busy" | "malformed_upload" | "request_too_large" | "too_many_fields" | "field_too_large" | "too_many_files" | "no_files" | "empty_file" | "duplicate_name" | "invalid_category" | "invalid_on_conflict" | "name_conflict" | "name_taken" | "unsupported_type" | "content_mismatch" | "zip_bomb" | "pdf_corrupt" | "pdf_encrypted" | "pdf_no_pages" | "unreadable_pdf" | "csv_corrupt" | "docx_corrupt" | "pptx_corrupt" | "xlsx_corrupt" | "image_too_large" | "image_unreadable" | "ocr_unreadable" | "invalid_filename" | "no_text" | "extract_failed" | "file_missing" | "original_missing" | "not_ready" | "not_failed" | "not_trashed" | "current_version" | "invalid_document_id" | "unknown_documents" | "scope_too_large" | "url_invalid" | "url_scheme" | "url_private" | "url_unresolvable" | "url_unreachable" | "url_timeout" | "url_redirects" | "url_http_error" | "url_too_large" | "not_a_pdf" | "page_out_of_range" | "page_too_complex" | "block_not_found" | "missing_passage" | "invalid_page_range" | "out_of_range" | "empty_query" | "query_too_long" | "empty_message" | "message_too_long" | "too_many_attachments" | "invalid_attachment" | "unsupported_attachment" | "attachment_too_large" | "attachment_unreadable" | "attachment_failed" | "invalid_session_id" | "rewind_without_session" | "reuse_without_rewind" | "invalid_content" | "model_unavailable" | "model_error" | "empty_answer" | "prompt_error" | "storage_error" | "unknown_embedding_model" | "generation_failed" | "empty_scope" | "empty_title" | "lessons_incomplete" | "already_answered" | "invalid_choice" | "review_conflict" | "unknown_nodes" | "voice_unavailable" | "missing_audio" | "audio_too_large" | "audio_too_long" | "unreadable_audio" | "unsupported_audio" | "unsupported_language" | "audio_too_complex" | "no_weak_spots" | "not_enough_reviews" | "optimizer_missing" | "fit_failed" | "exam_in_past" | "exam_too_far" | "passage_removed" | "missing_update" | "invalid_card" | "draft_failed" | "lesson_not_written" | "not_a_note" | "note_moved" | "note_refused";
             /** Filename */
             filename: string;
             /** Message */
@@ -4347,7 +4426,7 @@ export interface components {
              * Code
              * @enum {string}
              */
-            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "too_large" | "unsupported_media_type" | "invalid_request" | "too_many_requests" | "unavailable" | "http_error" | "internal_error" | "host_not_allowed" | "cross_site_request" | "database_unavailable" | "busy" | "malformed_upload" | "request_too_large" | "too_many_fields" | "field_too_large" | "too_many_files" | "no_files" | "empty_file" | "duplicate_name" | "invalid_category" | "invalid_on_conflict" | "name_conflict" | "name_taken" | "unsupported_type" | "content_mismatch" | "zip_bomb" | "pdf_corrupt" | "pdf_encrypted" | "pdf_no_pages" | "unreadable_pdf" | "csv_corrupt" | "docx_corrupt" | "pptx_corrupt" | "xlsx_corrupt" | "image_too_large" | "image_unreadable" | "ocr_unreadable" | "invalid_filename" | "no_text" | "extract_failed" | "file_missing" | "original_missing" | "not_ready" | "not_failed" | "not_trashed" | "current_version" | "invalid_document_id" | "unknown_documents" | "scope_too_large" | "url_invalid" | "url_scheme" | "url_private" | "url_unresolvable" | "url_unreachable" | "url_timeout" | "url_redirects" | "url_http_error" | "url_too_large" | "not_a_pdf" | "page_out_of_range" | "page_too_complex" | "block_not_found" | "missing_passage" | "invalid_page_range" | "out_of_range" | "empty_query" | "query_too_long" | "empty_message" | "message_too_long" | "too_many_attachments" | "invalid_attachment" | "unsupported_attachment" | "attachment_too_large" | "attachment_unreadable" | "attachment_failed" | "invalid_session_id" | "rewind_without_session" | "reuse_without_rewind" | "invalid_content" | "model_unavailable" | "model_error" | "empty_answer" | "prompt_error" | "storage_error" | "generation_failed" | "empty_scope" | "empty_title" | "lessons_incomplete" | "already_answered" | "invalid_choice" | "review_conflict" | "unknown_nodes" | "voice_unavailable" | "missing_audio" | "audio_too_large" | "audio_too_long" | "unreadable_audio" | "unsupported_audio" | "unsupported_language" | "audio_too_complex" | "no_weak_spots" | "not_enough_reviews" | "optimizer_missing" | "fit_failed" | "exam_in_past" | "exam_too_far" | "passage_removed" | "missing_update" | "invalid_card" | "draft_failed" | "lesson_not_written" | "not_a_note" | "note_moved" | "note_refused";
+            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "too_large" | "unsupported_media_type" | "invalid_request" | "too_many_requests" | "unavailable" | "http_error" | "internal_error" | "host_not_allowed" | "cross_site_request" | "database_unavailable" | "busy" | "malformed_upload" | "request_too_large" | "too_many_fields" | "field_too_large" | "too_many_files" | "no_files" | "empty_file" | "duplicate_name" | "invalid_category" | "invalid_on_conflict" | "name_conflict" | "name_taken" | "unsupported_type" | "content_mismatch" | "zip_bomb" | "pdf_corrupt" | "pdf_encrypted" | "pdf_no_pages" | "unreadable_pdf" | "csv_corrupt" | "docx_corrupt" | "pptx_corrupt" | "xlsx_corrupt" | "image_too_large" | "image_unreadable" | "ocr_unreadable" | "invalid_filename" | "no_text" | "extract_failed" | "file_missing" | "original_missing" | "not_ready" | "not_failed" | "not_trashed" | "current_version" | "invalid_document_id" | "unknown_documents" | "scope_too_large" | "url_invalid" | "url_scheme" | "url_private" | "url_unresolvable" | "url_unreachable" | "url_timeout" | "url_redirects" | "url_http_error" | "url_too_large" | "not_a_pdf" | "page_out_of_range" | "page_too_complex" | "block_not_found" | "missing_passage" | "invalid_page_range" | "out_of_range" | "empty_query" | "query_too_long" | "empty_message" | "message_too_long" | "too_many_attachments" | "invalid_attachment" | "unsupported_attachment" | "attachment_too_large" | "attachment_unreadable" | "attachment_failed" | "invalid_session_id" | "rewind_without_session" | "reuse_without_rewind" | "invalid_content" | "model_unavailable" | "model_error" | "empty_answer" | "prompt_error" | "storage_error" | "unknown_embedding_model" | "generation_failed" | "empty_scope" | "empty_title" | "lessons_incomplete" | "already_answered" | "invalid_choice" | "review_conflict" | "unknown_nodes" | "voice_unavailable" | "missing_audio" | "audio_too_large" | "audio_too_long" | "unreadable_audio" | "unsupported_audio" | "unsupported_language" | "audio_too_complex" | "no_weak_spots" | "not_enough_reviews" | "optimizer_missing" | "fit_failed" | "exam_in_past" | "exam_too_far" | "passage_removed" | "missing_update" | "invalid_card" | "draft_failed" | "lesson_not_written" | "not_a_note" | "note_moved" | "note_refused";
             /** Message */
             message: string;
             /** Retryable */
@@ -4396,6 +4475,30 @@ export interface components {
             total_minutes: number;
             /** Total Seconds */
             total_seconds: number;
+        };
+        /** SwitchIn */
+        SwitchIn: {
+            /**
+             * Model
+             * @description A model from `choices` (e.g. `ollama:nomic-embed-text`); the active one cancels a switch under way
+             */
+            model: string;
+        };
+        /**
+         * SwitchOut
+         * @description A switch under way: searches use the active model until `done` reaches `total`.
+         */
+        SwitchOut: {
+            /** Done */
+            done: number;
+            /** Name */
+            name: string;
+            /** Started At */
+            started_at: string | null;
+            /** Target */
+            target: string;
+            /** Total */
+            total: number;
         };
         /** TableRows */
         TableRows: {
@@ -9567,6 +9670,106 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrashEmptied"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_embedding_api_vault_embedding_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbeddingOut"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    switch_model_api_vault_embedding_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SwitchIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbeddingOut"];
+                };
+            };
+            /** @description Invalid request: `invalid_request` (each field's problem in `details`) or a rule of this endpoint */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, with its own `code` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancel_switch_api_vault_embedding_switch_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbeddingOut"];
                 };
             };
             /** @description Any other error, with its own `code` */

@@ -1,6 +1,7 @@
 /**
  * What the vault holds and where: documents and passages (with the embedded share), the search index,
- * the models, the folders and their sizes, and every request the app has made to the internet.
+ * the models (with the embedding model's chooser), the folders and their sizes, and every request the app
+ * has made to the internet.
  */
 import type { ReactNode } from "react";
 import { CheckCircle2, Database, Globe, HardDrive, XCircle } from "lucide-react";
@@ -8,6 +9,7 @@ import { Badge } from "@/components/Badge";
 import { Progress } from "@/components/Progress";
 import { formatBytes, formatDateTime, formatPercent, formatRelative, plural } from "@/lib/format";
 import type { VaultStats } from "../api/progress";
+import { EmbeddingChooser } from "./EmbeddingChooser";
 import { PrivacySection } from "./PrivacySection";
 
 function Stat({ label, value, hint }: { label: string; value: ReactNode; hint?: ReactNode }) {
@@ -79,7 +81,8 @@ export function VaultPanel({ stats }: { stats: VaultStats }) {
                 {models.embedding.passages_per_s
                   ? `${models.embedding.passages_per_s.toFixed(1)} passages/s measured here`
                   : "speed not measured yet (nothing embedded since start)"} · vectors recorded as {models.embedding.recorded_as}
-              </span></Row>
+              </span>
+              <EmbeddingChooser /></Row>
             <Row label="Ollama"><span className="mr-2 break-all">{models.ollama.host}</span><Present ok={models.ollama.reachable} label={models.ollama.reachable ? `${plural(models.ollama.available.length, "model")}` : "not reachable"} /></Row>
             <Row label="Search index">{index.state} · {plural(index.blocks, "passage")}{index.dimension ? ` · ${index.dimension} dimensions` : ""} · {formatBytes(index.memory_bytes)} in memory</Row>
           </dl>
