@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from tests.support.process import QuireProcess
+
+if TYPE_CHECKING:
+    from tests.support.fake_ollama import FakeOllama
+    from tests.support.postgres import ThrowawayPostgres
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,3 +75,12 @@ class QuireServer(QuireProcess):
     def restart(self) -> QuireServer:
         self.stop()
         return self.start()
+
+
+def serve(postgres: ThrowawayPostgres, ollama: FakeOllama, data_dir: Path, **env: str) -> Iterator[QuireServer]:
+    """A module's or the session's own server, for a fixture to `yield from`: started on a fresh database
+    of the test Postgres with `data_dir` and the settings in `env`, talking to the fake Ollama; stopped
+    when the fixture ends."""
+    server = QuireServer(postgres.fresh_database(), data_dir, ollama.url, **env).start()
+    yield server
+    server.stop()
