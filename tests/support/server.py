@@ -84,3 +84,11 @@ def serve(postgres: ThrowawayPostgres, ollama: FakeOllama, data_dir: Path, **env
     server = QuireServer(postgres.fresh_database(), data_dir, ollama.url, **env).start()
     yield server
     server.stop()
+
+
+def operations(quire: QuireServer) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every operation of the server's OpenAPI document, as (method, path, its spec)."""
+    with quire.client() as api:
+        schema = api.get("/api/openapi.json").json()
+    return [(method.upper(), path, spec) for path, methods in schema["paths"].items()
+            for method, spec in methods.items()]
