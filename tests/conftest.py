@@ -12,7 +12,7 @@ import pytest
 
 from tests.support.fake_ollama import FakeOllama
 from tests.support.postgres import ThrowawayPostgres
-from tests.support.server import QuireServer
+from tests.support.server import QuireServer, serve
 
 SHARED_UPLOAD_LIMIT_MB = 5
 E2E = Path(__file__).parent / "e2e"
@@ -98,11 +98,8 @@ def quire(
     postgres: ThrowawayPostgres, fake_ollama_server: FakeOllama, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[QuireServer]:
     """The Quire server shared by API tests (tests keep to their own uniquely named documents)."""
-    data_dir = tmp_path_factory.mktemp("quire-shared")
-    server = QuireServer(postgres.fresh_database(), data_dir, fake_ollama_server.url,
-                         QUIRE_MAX_UPLOAD_MB=str(SHARED_UPLOAD_LIMIT_MB)).start()
-    yield server
-    server.stop()
+    yield from serve(postgres, fake_ollama_server, tmp_path_factory.mktemp("quire-shared"),
+                     QUIRE_MAX_UPLOAD_MB=str(SHARED_UPLOAD_LIMIT_MB))
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from uuid import UUID
 from fastapi import APIRouter, Query, Response, status
 
 from backend.api.deps import ActivityDep, DatabaseDep, StudyJobsDep
+from backend.api.study_records import StudyRecord, add_record_routes
 from backend.study import cards, exports, flashcards, fsrs_tuning
 from backend.study.cards import CardIn, CardPatch, NewDeckIn
 from backend.study.flashcards import (
@@ -20,37 +21,20 @@ from backend.study.flashcards import (
     ReviewIn,
     ReviewOut,
 )
-from backend.study.schemas import JobOut
 
 router = APIRouter(prefix="/decks", tags=["study: flashcards"])
 
 
-@router.post("", status_code=status.HTTP_202_ACCEPTED)
-def generate_deck(body: DeckRequest, study: StudyJobsDep) -> JobOut:
-    """Queue a deck generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`."""
-    return flashcards.start(study, body)
+add_record_routes(router, StudyRecord(
+    name="deck", plural="decks", request=DeckRequest, summary=DeckSummary, out=DeckOut,
+    start=flashcards.start, list=flashcards.list_decks, get=flashcards.get_deck, delete=flashcards.delete_deck,
+    generate_doc="Queue a deck generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`."))
 
 
 @router.post("/manual", status_code=status.HTTP_201_CREATED)
 def create_deck(body: NewDeckIn, db: DatabaseDep) -> DeckSummary:
     """An empty deck, to fill by hand or with cards made from passages."""
     return cards.create_deck(db, body)
-
-
-@router.get("")
-def list_decks(db: DatabaseDep) -> list[DeckSummary]:
-    return flashcards.list_decks(db)
-
-
-@router.get("/{deck_id}")
-def get_deck(deck_id: UUID, db: DatabaseDep) -> DeckOut:
-    return flashcards.get_deck(db, str(deck_id))
-
-
-@router.delete("/{deck_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_deck(deck_id: UUID, db: DatabaseDep) -> Response:
-    flashcards.delete_deck(db, str(deck_id))
-    return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.get("/{deck_id}/due")

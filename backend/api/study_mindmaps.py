@@ -7,34 +7,18 @@ from uuid import UUID
 
 from fastapi import APIRouter, Response, status
 
-from backend.api.deps import ActivityDep, DatabaseDep, StudyJobsDep
+from backend.api.deps import ActivityDep, DatabaseDep
+from backend.api.study_records import StudyRecord, add_record_routes
 from backend.study import exports, mindmaps
 from backend.study.mindmaps import ExportIn, ExportOut, LayoutIn, MindmapOut, MindmapRequest, MindmapSummary
-from backend.study.schemas import JobOut
 
 router = APIRouter(prefix="/mindmaps", tags=["study: mind maps"])
 
 
-@router.post("", status_code=status.HTTP_202_ACCEPTED)
-def generate_mindmap(body: MindmapRequest, study: StudyJobsDep) -> JobOut:
-    """Queue a mind map generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`."""
-    return mindmaps.start(study, body)
-
-
-@router.get("")
-def list_mindmaps(db: DatabaseDep) -> list[MindmapSummary]:
-    return mindmaps.list_mindmaps(db)
-
-
-@router.get("/{mindmap_id}")
-def get_mindmap(mindmap_id: UUID, db: DatabaseDep) -> MindmapOut:
-    return mindmaps.get_mindmap(db, str(mindmap_id))
-
-
-@router.delete("/{mindmap_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_mindmap(mindmap_id: UUID, db: DatabaseDep) -> Response:
-    mindmaps.delete_mindmap(db, str(mindmap_id))
-    return Response(status_code=status.HTTP_204_NO_CONTENT)
+add_record_routes(router, StudyRecord(
+    name="mindmap", plural="mindmaps", request=MindmapRequest, summary=MindmapSummary, out=MindmapOut,
+    start=mindmaps.start, list=mindmaps.list_mindmaps, get=mindmaps.get_mindmap, delete=mindmaps.delete_mindmap,
+    generate_doc="Queue a mind map generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`."))
 
 
 @router.put("/{mindmap_id}/layout")

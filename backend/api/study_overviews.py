@@ -8,29 +8,20 @@ from uuid import UUID
 from fastapi import APIRouter, Response, status
 from fastapi.responses import FileResponse
 
-from backend.api.deps import DatabaseDep, SettingsDep, StudyJobsDep
+from backend.api.deps import DatabaseDep, SettingsDep
+from backend.api.study_records import StudyRecord, add_record_routes
 from backend.study import audio_overviews, exports
 from backend.study.audio_overviews import OverviewOut, OverviewRequest, OverviewSummary
-from backend.study.schemas import JobOut
 
 router = APIRouter(prefix="/overviews", tags=["study: audio overviews"])
 
 
-@router.post("", status_code=status.HTTP_202_ACCEPTED)
-def generate_overview(body: OverviewRequest, study: StudyJobsDep) -> JobOut:
-    """Queue an audio overview of the scope: the job writes the script; the overview is then spoken
-    (`state` synthesizing → ready). 503 `voice_unavailable` when no voice is installed."""
-    return audio_overviews.start(study, body)
-
-
-@router.get("")
-def list_overviews(db: DatabaseDep) -> list[OverviewSummary]:
-    return audio_overviews.list_overviews(db)
-
-
-@router.get("/{overview_id}")
-def get_overview(overview_id: UUID, db: DatabaseDep) -> OverviewOut:
-    return audio_overviews.get_overview(db, str(overview_id))
+add_record_routes(router, StudyRecord(
+    name="overview", plural="overviews", request=OverviewRequest, summary=OverviewSummary, out=OverviewOut,
+    start=audio_overviews.start, list=audio_overviews.list_overviews, get=audio_overviews.get_overview,
+    delete=None,  # below: it stops the speaking and removes the audio from the cache
+    generate_doc="""Queue an audio overview of the scope: the job writes the script; the overview is then spoken
+    (`state` synthesizing → ready). 503 `voice_unavailable` when no voice is installed."""))
 
 
 @router.delete("/{overview_id}", status_code=status.HTTP_204_NO_CONTENT)

@@ -9,11 +9,11 @@ from uuid import UUID
 from fastapi import APIRouter, Query, Response, status
 from pydantic import BaseModel
 
-from backend.api.deps import ActivityDep, DatabaseDep, StudyJobsDep
+from backend.api.deps import ActivityDep, DatabaseDep
+from backend.api.study_records import StudyRecord, add_record_routes
 from backend.study import exports, quiz_attempts, quizzes
 from backend.study.quiz_attempts import AnswerIn, AttemptOut, GradedAnswer
 from backend.study.quizzes import QuizOut, QuizRequest, QuizSummary
-from backend.study.schemas import JobOut
 
 router = APIRouter(prefix="/quizzes", tags=["study: quizzes"])
 
@@ -22,27 +22,16 @@ class AttemptIn(BaseModel):
     restart: bool = False  # true: start a fresh attempt even if one is unfinished
 
 
-@router.post("", status_code=status.HTTP_202_ACCEPTED)
-def generate_quiz(body: QuizRequest, study: StudyJobsDep) -> JobOut:
-    """Queue a quiz generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`."""
-    return quizzes.start(study, body)
+add_record_routes(router, StudyRecord(
+    name="quiz", plural="quizzes", request=QuizRequest, summary=QuizSummary, out=QuizOut,
+    start=quizzes.start, list=None, get=quizzes.get_quiz, delete=quizzes.delete_quiz,
+    generate_doc="Queue a quiz generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`.",
+    get_doc="The quiz with its questions; answers and explanations come back as each answer is graded."))
 
 
 @router.get("")
 def list_quizzes(db: DatabaseDep, workshop_id: UUID | None = None) -> list[QuizSummary]:
     return quizzes.list_quizzes(db, str(workshop_id) if workshop_id else None)
-
-
-@router.get("/{quiz_id}")
-def get_quiz(quiz_id: UUID, db: DatabaseDep) -> QuizOut:
-    """The quiz with its questions; answers and explanations come back as each answer is graded."""
-    return quizzes.get_quiz(db, str(quiz_id))
-
-
-@router.delete("/{quiz_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_quiz(quiz_id: UUID, db: DatabaseDep) -> Response:
-    quizzes.delete_quiz(db, str(quiz_id))
-    return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.post("/{quiz_id}/attempts")

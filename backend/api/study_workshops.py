@@ -17,6 +17,7 @@ from uuid import UUID
 from fastapi import APIRouter, Path, Response, status
 
 from backend.api.deps import ActivityDep, DatabaseDep, StudyJobsDep
+from backend.api.study_records import StudyRecord, add_record_routes
 from backend.study import lessons, workshops
 from backend.study.lessons import LessonOut
 from backend.study.schemas import JobOut
@@ -26,26 +27,11 @@ router = APIRouter(prefix="/workshops", tags=["study: workshops"])
 LessonNumber = Annotated[int, Path(ge=1, le=10)]
 
 
-@router.post("", status_code=status.HTTP_202_ACCEPTED)
-def generate_workshop(body: WorkshopRequest, study: StudyJobsDep) -> JobOut:
-    """Queue an outline generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`."""
-    return workshops.start(study, body)
-
-
-@router.get("")
-def list_workshops(db: DatabaseDep) -> list[WorkshopSummary]:
-    return workshops.list_workshops(db)
-
-
-@router.get("/{workshop_id}")
-def get_workshop(workshop_id: UUID, db: DatabaseDep) -> WorkshopOut:
-    return workshops.get_workshop(db, str(workshop_id))
-
-
-@router.delete("/{workshop_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_workshop(workshop_id: UUID, db: DatabaseDep) -> Response:
-    workshops.delete_workshop(db, str(workshop_id))
-    return Response(status_code=status.HTTP_204_NO_CONTENT)
+add_record_routes(router, StudyRecord(
+    name="workshop", plural="workshops", request=WorkshopRequest, summary=WorkshopSummary, out=WorkshopOut,
+    start=workshops.start, list=workshops.list_workshops, get=workshops.get_workshop,
+    delete=workshops.delete_workshop,
+    generate_doc="Queue an outline generation; poll `GET /api/study/jobs/{job_id}`, then read `result_url`."))
 
 
 @router.get("/{workshop_id}/progress")

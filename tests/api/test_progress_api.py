@@ -17,7 +17,7 @@ import pytest
 
 from tests.support.fake_ollama import FakeOllama
 from tests.support.postgres import ThrowawayPostgres
-from tests.support.server import QuireServer
+from tests.support.server import QuireServer, serve
 from tests.support.study import generate, mcq, mindmap_reply, study_vault
 from tests.support.vault import wait_for_run
 
@@ -28,10 +28,8 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def server(postgres: ThrowawayPostgres, fake_ollama_server: FakeOllama,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[QuireServer]:
-    quire = QuireServer(postgres.fresh_database(), tmp_path_factory.mktemp("quire-progress"), fake_ollama_server.url,
-                        QUIRE_TIMEZONE=ZONE, QUIRE_URL_IMPORT_ALLOW_PRIVATE="true").start()
-    yield quire
-    quire.stop()
+    yield from serve(postgres, fake_ollama_server, tmp_path_factory.mktemp("quire-progress"),
+                     QUIRE_TIMEZONE=ZONE, QUIRE_URL_IMPORT_ALLOW_PRIVATE="true")
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from backend.viewer.page_workers import VIEWER_LIMITS
 from tests.support.fake_ollama import FakeOllama
 from tests.support.hostile import tangled_lines_pdf, tree_cpu_seconds
 from tests.support.postgres import ThrowawayPostgres
-from tests.support.server import REPO_ROOT, QuireServer
+from tests.support.server import REPO_ROOT, QuireServer, serve
 from tests.support.vault import ingest
 
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
@@ -35,10 +35,7 @@ VIEWER_CPU_S = VIEWER_LIMITS.cpu_s
 def server(postgres: ThrowawayPostgres, fake_ollama_server: FakeOllama,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[QuireServer]:
     """A server of its own: the CPU time of its process and children is measured."""
-    started = QuireServer(postgres.fresh_database(), tmp_path_factory.mktemp("quire-viewer"),
-                          fake_ollama_server.url).start()
-    yield started
-    started.stop()
+    yield from serve(postgres, fake_ollama_server, tmp_path_factory.mktemp("quire-viewer"))
 
 
 @pytest.fixture(scope="module")

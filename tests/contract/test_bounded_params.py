@@ -8,22 +8,19 @@ from typing import Any
 
 import httpx
 
-from tests.support.server import QuireServer
+from tests.support.server import QuireServer, operations
 
 HUGE = 10**30  # beyond bigint, where an unbounded OFFSET used to fail inside Postgres
 
 
 def _numeric_query_params(quire: QuireServer) -> list[tuple[str, str, dict[str, Any]]]:
-    with quire.client() as api:
-        schema = api.get("/api/openapi.json").json()
     found = []
-    for path, methods in schema["paths"].items():
-        for method, spec in methods.items():
-            for param in spec.get("parameters", []):
-                variants = param["schema"].get("anyOf", [param["schema"]])
-                numeric = [v for v in variants if v.get("type") in ("integer", "number")]
-                if param["in"] == "query" and numeric:
-                    found.append((method.upper(), path, {**numeric[0], "name": param["name"]}))
+    for method, path, spec in operations(quire):
+        for param in spec.get("parameters", []):
+            variants = param["schema"].get("anyOf", [param["schema"]])
+            numeric = [v for v in variants if v.get("type") in ("integer", "number")]
+            if param["in"] == "query" and numeric:
+                found.append((method, path, {**numeric[0], "name": param["name"]}))
     return found
 
 

@@ -5,25 +5,14 @@ the running server's OpenAPI schema, so a new router is covered the day it is ad
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import httpx
 import pytest
 
 from backend.errors import ERROR_CODES
-from tests.support.server import QuireServer
+from tests.support.server import QuireServer, operations
 
 HOSTILE_SEGMENTS = ["not-a-uuid", "00000000-0000-0000-0000-000000000000", "..%2F..%2Fetc%2Fpasswd", "%00", "x" * 300]
-
-
-def _operations(quire: QuireServer) -> list[tuple[str, str, dict[str, Any]]]:
-    with quire.client() as api:
-        schema = api.get("/api/openapi.json").json()
-    ops = []
-    for path, methods in schema["paths"].items():
-        for method, spec in methods.items():
-            ops.append((method.upper(), path, spec))
-    return ops
 
 
 def _fill(path: str, value: str) -> str:
@@ -42,14 +31,14 @@ def _assert_error(response: httpx.Response) -> None:
 
 
 def test_openapi_lists_every_router(quire: QuireServer) -> None:
-    paths = {path for _, path, _ in _operations(quire)}
+    paths = {path for _, path, _ in operations(quire)}
     for prefix in ("/api/documents", "/api/ingest", "/api/search", "/api/chat", "/api/study", "/api/progress",
                    "/api/vault", "/api/health"):
         assert any(p.startswith(prefix) for p in paths), prefix
 
 
 def test_hostile_path_parameters(api: httpx.Client, quire: QuireServer) -> None:
-    for method, path, _ in _operations(quire):
+    for method, path, _ in operations(quire):
         if "{" not in path:
             continue
         for segment in HOSTILE_SEGMENTS:
@@ -60,7 +49,7 @@ def test_hostile_path_parameters(api: httpx.Client, quire: QuireServer) -> None:
 
 
 def test_malformed_json_bodies(api: httpx.Client, quire: QuireServer) -> None:
-    for method, path, spec in _operations(quire):
+    for method, path, spec in operations(quire):
         content = spec.get("requestBody", {}).get("content", {})
         if "application/json" not in content:
             continue
@@ -73,7 +62,7 @@ def test_malformed_json_bodies(api: httpx.Client, quire: QuireServer) -> None:
 
 
 def test_wrongly_typed_query_parameters(api: httpx.Client, quire: QuireServer) -> None:
-    for method, path, spec in _operations(quire):
+    for method, path, spec in operations(quire):
         if method != "GET" or "{" in path:
             continue
         for param in spec.get("parameters", []):

@@ -1,4 +1,5 @@
-"""Helpers for driving the web app in end-to-end tests: real drag-and-drop of files into the page."""
+"""Helpers for driving the web app in end-to-end tests: real drag-and-drop of files into the page, and
+asking the chat a question."""
 
 from __future__ import annotations
 
@@ -48,3 +49,10 @@ def record_ingest_statuses(page: Page) -> None:
 
 def recorded_statuses(page: Page) -> dict[str, Any]:
     return page.evaluate("() => window.__statuses")
+
+
+def ask(page: Page, question: str) -> None:
+    """Type a question into the chat's message box and send it, as a user does (Enter)."""
+    box = page.get_by_role("textbox", name="Message")
+    box.fill(question)
+    box.press("Enter")

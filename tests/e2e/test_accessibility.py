@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.a11y import axe_violations
+from tests.e2e.browser import ask
 from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import REPO_ROOT, QuireServer
 from tests.support.study import card, generate, mindmap_reply, outline_reply, quiz_reply, study_vault
@@ -173,9 +174,7 @@ def test_every_main_screen_passes_axe_in_both_themes(
 
     fake_ollama.respond_with(_answer)
     page.goto(e2e_server.url + "/chat")
-    box = page.get_by_role("textbox", name="Message")
-    box.fill("When are the ownership rules checked?")
-    box.press("Enter")
+    ask(page, "When are the ownership rules checked?")
     turn = page.get_by_test_id("turn")
     expect(turn).to_have_attribute("data-status", "complete")
     expect(turn).to_contain_text(ANSWER)

@@ -15,7 +15,7 @@ from PIL import Image
 from playwright.sync_api import Page, expect
 
 from tests.e2e.a11y import axe_violations
-from tests.e2e.browser import drop_files
+from tests.e2e.browser import ask, drop_files
 from tests.e2e.conftest import ARTIFACTS
 from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama, Reply
@@ -50,18 +50,12 @@ def _agent(request: dict[str, Any]) -> Reply:
     return Reply(content=f"**Chlorophyll** absorbs red and blue light [{number.group(1)}].", chunks=4, delay_s=0.05)
 
 
-def _ask(page: Page, question: str) -> None:
-    box = page.get_by_role("textbox", name="Message")
-    box.fill(question)
-    box.press("Enter")
-
-
 def test_answer_streams_with_a_citation_that_opens_the_pdf_at_its_page(
     page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama, notes: dict[str, Any]
 ) -> None:
     fake_ollama.respond_with(_agent)
     page.goto(e2e_server.url + "/chat")
-    _ask(page, QUESTION)
+    ask(page, QUESTION)
 
     expect(page).to_have_url(re.compile(r"/chat/[0-9a-f-]{36}$"))
     turn = page.get_by_test_id("turn")
@@ -125,7 +119,7 @@ def test_without_the_chat_model_a_notice_explains_it_and_passages_are_still_show
     expect(notice).to_contain_text("isn't installed")
     expect(notice).to_contain_text("ollama pull gemma4:e4b")
 
-    _ask(page, "Where does the Calvin cycle happen?")
+    ask(page, "Where does the Calvin cycle happen?")
     turn = page.get_by_test_id("turn")
     expect(turn.get_by_test_id("no-model-answer")).to_contain_text("Answered without the model")
     expect(turn.get_by_test_id("source-card").first).to_contain_text(PDF_NAME)
@@ -145,7 +139,7 @@ def test_a_question_can_be_edited_and_an_answer_regenerated(
     page.goto(e2e_server.url + "/chat")
     page.get_by_label("Files to attach").set_input_files(
         files=[{"name": "stroma.txt", "mimeType": "text/plain", "buffer": b"The Calvin cycle runs in the stroma."}])
-    _ask(page, "hello there")
+    ask(page, "hello there")
     turn = page.get_by_test_id("turn")
     expect(turn).to_have_attribute("data-status", "complete")
     assert "runs in the stroma" in _last_question_sent(fake_ollama)
@@ -194,7 +188,7 @@ def test_scope_and_attachments_go_with_the_question_and_stop_ends_the_answer(
         files=[{"name": "my-summary.txt", "mimeType": "text/plain", "buffer": b"My own summary: RuBisCO fixes CO2."}])
     expect(page.get_by_role("list", name="Attachments")).to_contain_text("my-summary.txt")
 
-    _ask(page, "Compare my summary with the notes")
+    ask(page, "Compare my summary with the notes")
     turn = page.get_by_test_id("turn")
     expect(turn).to_contain_text("my-summary.txt")
     expect(turn.get_by_test_id("answer")).to_contain_text("A slow answer.")
@@ -258,7 +252,7 @@ def test_files_dropped_on_the_message_box_go_with_the_question_and_the_stop_butt
     expect(attachments).to_contain_text("red-square.png")
     expect(attachments).to_contain_text("lab-notes.txt")
 
-    _ask(page, "What colour is the square, and what happened at pH 9?")
+    ask(page, "What colour is the square, and what happened at pH 9?")
     turn = page.get_by_test_id("turn")
     expect(turn.get_by_test_id("answer")).to_contain_text("A long answer.")
     question = [m for m in fake_ollama.chat_requests[-1]["messages"] if m["role"] == "user"][-1]

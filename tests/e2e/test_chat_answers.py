@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_chat_relevance import agent, ask
+from tests.e2e.browser import ask
+from tests.e2e.test_chat_relevance import agent
 from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import REPO_ROOT, QuireServer
 from tests.support.vault import ingest, upload

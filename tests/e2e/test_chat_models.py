@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.a11y import axe_violations
+from tests.e2e.browser import ask
 from tests.e2e.conftest import ARTIFACTS
 from tests.support.corpus import CORPUS
 from tests.support.fake_model import Behaviour
@@ -30,12 +31,6 @@ MODEL = "gemma4:e4b"  # the server's chat model; each test gives it the behaviou
 def rust_book(e2e_server: QuireServer) -> Iterator[dict[str, Any]]:
     with e2e_server.client() as api:
         yield ingest(api, {RUST: (CORPUS / RUST).read_bytes()})[RUST]
-
-
-def ask(page: Page, question: str) -> None:
-    box = page.get_by_role("textbox", name="Message")
-    box.fill(question)
-    box.press("Enter")
 
 
 def test_an_answer_citing_no_passage_says_it_is_not_from_your_documents(

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.browser import ask
 from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import REPO_ROOT, QuireServer
 from tests.support.vault import ingest
@@ -36,12 +37,6 @@ def agent(query: str, answer: Callable[[str], str]) -> Callable[[dict[str, Any]]
             return Reply(tool_calls=[("search_knowledge_base", {"query": query})])
         return Reply(content=answer(results[-1]))
     return reply
-
-
-def ask(page: Page, question: str) -> None:
-    box = page.get_by_role("textbox", name="Message")
-    box.fill(question)
-    box.press("Enter")
 
 
 def test_an_off_topic_question_says_not_covered_and_shows_no_source_cards(

@@ -24,7 +24,7 @@ from backend.ingest.reconcile import CANCELLED_MESSAGE
 from tests.support.fake_ollama import FakeOllama
 from tests.support.long_documents import prose_markdown
 from tests.support.postgres import ThrowawayPostgres
-from tests.support.server import QuireServer
+from tests.support.server import QuireServer, serve
 from tests.support.vault import ingest, upload, wait_for_run, wait_until
 
 pytestmark = pytest.mark.slow
@@ -37,10 +37,8 @@ DROP_WAIT_S = 120.0
 @pytest.fixture(scope="module")
 def server(postgres: ThrowawayPostgres, fake_ollama_server: FakeOllama,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[QuireServer]:
-    started = QuireServer(postgres.fresh_database(), tmp_path_factory.mktemp("long-documents"),
-                          fake_ollama_server.url, QUIRE_CHUNK_SIZE="200", QUIRE_CHUNK_OVERLAP="20").start()
-    yield started
-    started.stop()
+    yield from serve(postgres, fake_ollama_server, tmp_path_factory.mktemp("long-documents"),
+                     QUIRE_CHUNK_SIZE="200", QUIRE_CHUNK_OVERLAP="20")
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from tests.support.hostile import (
     tree_cpu_seconds,
 )
 from tests.support.postgres import ThrowawayPostgres
-from tests.support.server import QuireServer
+from tests.support.server import QuireServer, serve
 from tests.support.vault import upload, wait_for_run
 
 pytestmark = pytest.mark.slow
@@ -40,10 +40,7 @@ RUN_TIMEOUT_S = 300.0
 @pytest.fixture(scope="module")
 def hostile_server(postgres: ThrowawayPostgres, fake_ollama_server: FakeOllama,
                    tmp_path_factory: pytest.TempPathFactory) -> Iterator[QuireServer]:
-    server = QuireServer(postgres.fresh_database(), tmp_path_factory.mktemp("hostile"),
-                         fake_ollama_server.url).start()
-    yield server
-    server.stop()
+    yield from serve(postgres, fake_ollama_server, tmp_path_factory.mktemp("hostile"))
 
 
 @pytest.fixture(scope="module")

@@ -13,18 +13,11 @@ import pytest
 
 from backend.retrieval.tokenizer import Analyzer
 from tests.support.fake_ollama import FakeOllama
+from tests.support.polling import eventually
 from tests.support.server import QuireServer
 from tests.support.vault import ingest
 
 pytestmark = pytest.mark.slow
-
-
-def _eventually(check: Callable[[], bool], timeout_s: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not check():
-        if time.monotonic() > deadline:
-            raise TimeoutError("condition not reached")
-        time.sleep(0.05)
 
 
 def _sparse_ids(api: httpx.Client, query: str, **params: str) -> list[str]:
@@ -48,15 +41,15 @@ def test_two_processes_sharing_one_database_stay_current(two_processes: tuple) -
     with first.client() as a, second.client() as b:
         doc_id = ingest(a, {"volcano.md": b"# Volcanoes\n\nStratovolcanoes erupt viscous andesitic magma."})[
             "volcano.md"]["id"]
-        _eventually(lambda: _sparse_ids(b, "andesitic") == [doc_id])
+        eventually(lambda: _sparse_ids(b, "andesitic") == [doc_id])
         assert b.patch(f"/api/documents/{doc_id}", json={"category": "Geo"}).status_code == 200
-        _eventually(lambda: _sparse_ids(a, "andesitic", categories="Geo") == [doc_id])
+        eventually(lambda: _sparse_ids(a, "andesitic", categories="Geo") == [doc_id])
         assert b.delete(f"/api/documents/{doc_id}").status_code == 200  # to the trash
         assert _sparse_ids(b, "andesitic") == []  # the deleting process: at once
-        _eventually(lambda: _sparse_ids(a, "andesitic") == [])
+        eventually(lambda: _sparse_ids(a, "andesitic") == [])
         assert b.post(f"/api/documents/{doc_id}/restore").status_code == 200
         assert _sparse_ids(b, "andesitic") == [doc_id]
-        _eventually(lambda: _sparse_ids(a, "andesitic") == [doc_id])
+        eventually(lambda: _sparse_ids(a, "andesitic") == [doc_id])
 
 
 def _models_by_block(server: QuireServer) -> dict[str, str | None]:
@@ -91,7 +84,7 @@ def test_changing_the_embedding_model_reembeds_without_mixing_spaces(
             time.sleep(0.1)
         assert checked_while_running > 0  # the check really ran while the re-embed was under way
         fake_ollama.embed_delay_s = 0.0
-        _eventually(lambda: all(d["embedded_fraction"] == 1.0 for d in api.get("/api/documents").json()))
+        eventually(lambda: all(d["embedded_fraction"] == 1.0 for d in api.get("/api/documents").json()))
         hits = api.get("/api/search", params={"q": "glaciers fjords moraine 5", "mode": "dense"}).json()["hits"]
         assert len(hits) == 8
 

@@ -8,7 +8,6 @@ Blocks are Cranfield abstracts (shared/eval/cranfield) with terms cached by the 
 from __future__ import annotations
 
 import json
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -23,6 +22,7 @@ from backend.store import blocks as blocks_store
 from backend.store import keyword_impacts as impact_lists
 from backend.store import search_sql
 from backend.store.db import Database
+from tests.support.polling import eventually
 from tests.support.postgres import ThrowawayPostgres
 from tests.support.server import REPO_ROOT, QuireServer
 from tests.support.vault import ingest
@@ -196,14 +196,6 @@ def test_changes_committed_while_a_fold_runs_are_kept(db: Database) -> None:
     assert impact_lists.build(db, PER_TERM, BM25Params().k1, BM25Params().b) is not None  # the lock is free
 
 
-def _eventually(check: Callable[[], bool], timeout_s: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not check():
-        if time.monotonic() > deadline:
-            raise TimeoutError("condition not reached")
-        time.sleep(0.1)
-
-
 NOTES = {f"cranfield-{i}.md": f"# Abstract {i}\n\n{text}".encode() for i, text in enumerate(ABSTRACTS[:12])}
 
 
@@ -229,7 +221,8 @@ def test_a_process_in_the_memory_mode_folds_the_change_rows(server_factory: Call
             current = impact_lists.current(db)
             return current is not None and current.changes > 0 and _change_rows(server.database_url) == (0, 0)
 
-        _eventually(folded)  # the rows were recorded, and the server folded every one of them
+        # the rows were recorded, and the server folded every one of them
+        eventually(folded, timeout_s=20.0, interval_s=0.1)
         assert _statistics(db, terms) == _counted(server.database_url, terms)
     finally:
         db.close()

@@ -4,7 +4,6 @@ documents gone from results, blocks without vectors still found by keyword, chat
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +18,7 @@ from backend.store.db import Database
 from backend.store.keyword_impacts import ImpactBuild
 from tests.agent.chatting import chat
 from tests.support.fake_ollama import FakeOllama, Reply
+from tests.support.polling import eventually
 from tests.support.server import QuireServer
 from tests.support.study import generate, quiz_reply
 from tests.support.vault import ingest
@@ -42,14 +42,6 @@ def _ranked(hits: list[dict[str, Any]]) -> list[tuple[str, str, float]]:
     return [(h["block_id"], h["snippet"], round(h["score"], 9)) for h in hits]
 
 
-def _eventually(check: Callable[[], bool], timeout_s: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not check():
-        if time.monotonic() > deadline:
-            raise TimeoutError("condition not reached")
-        time.sleep(0.05)
-
-
 @pytest.mark.parametrize("backend", ["memory", "postgres"])
 def test_two_processes_return_identical_results_after_a_change(
     backend: str, server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama
@@ -63,13 +55,13 @@ def test_two_processes_return_identical_results_after_a_change(
             query = "glaciers carve fjords"
             # Either process may have run the upload's embedding; the other learns the vectors from the
             # change feed a moment later (QUIRE_INDEX_POLL_S): the two agree once both have all three.
-            _eventually(lambda: len(_search(b, query)) == 3
+            eventually(lambda: len(_search(b, query)) == 3
                         and _ranked(_search(a, query)) == _ranked(_search(b, query)))
             assert _ranked(_search(a, query)) == _ranked(_search(b, query))
             changed = ingest(a, {"glacier.md": b"# Ice\n\nIce sheets flow outward under their own weight."},
                              on_conflict="replace")
             doc_id = changed["glacier.md"]["id"]
-            _eventually(lambda: _ranked(_search(b, "ice sheets flow")) == _ranked(_search(a, "ice sheets flow")))
+            eventually(lambda: _ranked(_search(b, "ice sheets flow")) == _ranked(_search(a, "ice sheets flow")))
             top = _search(b, "ice sheets flow", mode="sparse")
             assert [h["document_id"] for h in top] == [doc_id]
             assert _search(b, "moraines unsorted till", mode="sparse") == []  # the old version is gone
@@ -207,7 +199,7 @@ def test_keyword_candidate_cap_is_exact_under_it_and_uses_the_impact_lists_over_
         def ranked(index: PostgresIndex, query: str) -> list[tuple[str, float]]:
             return [(h.block_id, round(h.score, 9)) for h in index.search(query, 20, mode="sparse")]
 
-        _eventually(lambda: (impact_lists.current(db) or ImpactBuild(-1, 0, 0, 0, 0, 0)).blocks == 0)
+        eventually(lambda: (impact_lists.current(db) or ImpactBuild(-1, 0, 0, 0, 0, 0)).blocks == 0)
         assert _statistics(db) == _counted(first.database_url)  # the build's (empty) counts + every change
         under = ranked(exact, "oxbow lagoon")
         assert len(under) == 2
@@ -227,7 +219,7 @@ def test_keyword_candidate_cap_is_exact_under_it_and_uses_the_impact_lists_over_
         # blocks (1 per word), and its best is the exact best.
         second = QuireServer(first.database_url, first.data_dir, fake_ollama.url, QUIRE_EXECUTOR_ID="second",
                              QUIRE_SEARCH_BACKEND="postgres", QUIRE_SEARCH_KEYWORD_CANDIDATES="4").start()
-        _eventually(lambda: (impact_lists.current(db) or ImpactBuild(-1, 0, 0, 0, 0, 0)).blocks > 0)
+        eventually(lambda: (impact_lists.current(db) or ImpactBuild(-1, 0, 0, 0, 0, 0)).blocks > 0)
         listed = ranked(capped, "sediment meander")
         assert 1 <= len(listed) <= 2
         assert listed[0] == full[0]

@@ -10,12 +10,17 @@ from __future__ import annotations
 import os
 import socket
 import ssl
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from tests.support.process import QuireProcess
+
+if TYPE_CHECKING:
+    from tests.support.fake_ollama import FakeOllama
+    from tests.support.postgres import ThrowawayPostgres
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # The servers speak plain HTTP, yet every httpx client builds a TLS context, loading the CA bundle: one
@@ -74,3 +79,20 @@ class QuireServer(QuireProcess):
     def restart(self) -> QuireServer:
         self.stop()
         return self.start()
+
+
+def serve(postgres: ThrowawayPostgres, ollama: FakeOllama, data_dir: Path, **env: str) -> Iterator[QuireServer]:
+    """A module's or the session's own server, for a fixture to `yield from`: started on a fresh database
+    of the test Postgres with `data_dir` and the settings in `env`, talking to the fake Ollama; stopped
+    when the fixture ends."""
+    server = QuireServer(postgres.fresh_database(), data_dir, ollama.url, **env).start()
+    yield server
+    server.stop()
+
+
+def operations(quire: QuireServer) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every operation of the server's OpenAPI document, as (method, path, its spec)."""
+    with quire.client() as api:
+        schema = api.get("/api/openapi.json").json()
+    return [(method.upper(), path, spec) for path, methods in schema["paths"].items()
+            for method, spec in methods.items()]

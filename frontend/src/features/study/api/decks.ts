@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { fetchDecks } from "@/api/lists";
 import { apiJson, apiSend } from "@/lib/api";
 import { studyKeys } from "./keys";
+import { useDeleteRecord } from "./records";
 import type { Card, CardInput, Deck, DeckSummary, Due, Rating, Review } from "./types";
 
 const base = (id: string) => `/api/study/decks/${encodeURIComponent(id)}`;
@@ -81,14 +82,7 @@ export function useDeleteCard(deckId: string) {
 }
 
 export function useDeleteDeck() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => apiSend<void>("DELETE", base(id)),
-    onSuccess: (_, id) => {
-      queryClient.setQueryData<DeckSummary[]>(studyKeys.decks, (all) => all?.filter((deck) => deck.id !== id));
-      queryClient.removeQueries({ queryKey: studyKeys.deck(id) });
-    },
-  });
+  return useDeleteRecord<DeckSummary>(base, studyKeys.decks, studyKeys.deck);
 }
 
 /** CSV for Anki's File → Import, or an `.apkg` package that updates the same notes when imported again. */

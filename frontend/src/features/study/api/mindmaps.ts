@@ -1,8 +1,9 @@
 /** Mind maps: list, read, save or reset the layout, record exports, the Markdown outline, delete. */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { apiFetch, apiJson, apiSend } from "@/lib/api";
 import { filenameFromDisposition } from "@/lib/download";
 import { studyKeys } from "./keys";
+import { useDeleteRecord } from "./records";
 import type { MapLayout, Mindmap, MindmapExportFormat, MindmapSummary, Positions } from "./types";
 
 const base = (id: string) => `/api/study/mindmaps/${encodeURIComponent(id)}`;
@@ -33,12 +34,5 @@ export async function fetchMarkdown(id: string): Promise<{ filename: string | nu
 }
 
 export function useDeleteMindmap() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => apiSend<void>("DELETE", base(id)),
-    onSuccess: (_, id) => {
-      queryClient.setQueryData<MindmapSummary[]>(studyKeys.mindmaps, (all) => all?.filter((m) => m.id !== id));
-      queryClient.removeQueries({ queryKey: studyKeys.mindmap(id) });
-    },
-  });
+  return useDeleteRecord<MindmapSummary>(base, studyKeys.mindmaps, studyKeys.mindmap);
 }

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { operations } from "@/api/schema";
 import { apiJson, apiSend, buildQuery } from "@/lib/api";
 import { studyKeys } from "./keys";
+import { useDeleteRecord } from "./records";
 import type { Attempt, GradedAnswer, Quiz, QuizSummary } from "./types";
 
 const base = (id: string) => `/api/study/quizzes/${encodeURIComponent(id)}`;
@@ -53,14 +54,7 @@ export function useAnswer(quizId: string) {
 }
 
 export function useDeleteQuiz() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => apiSend<void>("DELETE", base(id)),
-    onSuccess: (_, id) => {
-      queryClient.setQueryData<QuizSummary[]>(studyKeys.quizzes, (all) => all?.filter((quiz) => quiz.id !== id));
-      queryClient.removeQueries({ queryKey: studyKeys.quiz(id) });
-    },
-  });
+  return useDeleteRecord<QuizSummary>(base, studyKeys.quizzes, studyKeys.quiz);
 }
 
 /** What the printable export shows: the `mode` query parameter of `GET /api/study/quizzes/{id}/export`. */

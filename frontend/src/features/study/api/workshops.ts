@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch, apiJson, apiSend } from "@/lib/api";
 import { studyKeys } from "./keys";
+import { useDeleteRecord } from "./records";
 import type { Job, Lesson, Workshop, WorkshopProgress, WorkshopSummary } from "./types";
 
 const base = (id: string) => `/api/study/workshops/${encodeURIComponent(id)}`;
@@ -52,12 +53,5 @@ export function useRecap(id: string) {
 }
 
 export function useDeleteWorkshop() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => apiSend<void>("DELETE", base(id)),
-    onSuccess: (_, id) => {
-      queryClient.setQueryData<WorkshopSummary[]>(studyKeys.workshops, (all) => all?.filter((w) => w.id !== id));
-      queryClient.removeQueries({ queryKey: studyKeys.workshop(id) });
-    },
-  });
+  return useDeleteRecord<WorkshopSummary>(base, studyKeys.workshops, studyKeys.workshop);
 }

@@ -6,9 +6,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ChevronDown, Download, FileImage, FileText, FileType, RotateCcw, Trash2, X } from "lucide-react";
 import { useQueryClient } from "@tanstack/react-query";
-import { useNavigate, useParams } from "react-router";
+import { useParams } from "react-router";
 import { Button, IconButton } from "@/components/Button";
-import { ConfirmDialog } from "@/components/Dialog";
 import { Popover } from "@/components/Popover";
 import { SkeletonRows } from "@/components/Skeleton";
 import { Spinner } from "@/components/Spinner";
@@ -20,6 +19,7 @@ import { studyKeys } from "@/features/study/api/keys";
 import { fetchMarkdown, recordExport, resetLayout, saveLayout, useDeleteMindmap, useMindmap } from "@/features/study/api/mindmaps";
 import type { MapLayout, Mindmap, MindmapExportFormat, MindNode, Positions } from "@/features/study/api/types";
 import { countNodes } from "@/features/study/lib/mindmap";
+import { DeleteRecordDialog } from "../DeleteRecordDialog";
 import { Segmented } from "../Segmented";
 import { SourceLinks } from "../SourceLinks";
 import { BackLink, PageShell } from "../StudyLayout";
@@ -127,7 +127,6 @@ function ExportMenu({ onExport, busy, canRender }: { onExport: (format: MindmapE
 const SAVE_TEXT: Record<SaveState, string> = { idle: "", saving: "Saving…", saved: "Layout saved", error: "Couldn't save the layout" };
 
 function MapScreen({ map }: { map: Mindmap }) {
-  const navigate = useNavigate();
   const toast = useToast();
   const queryClient = useQueryClient();
   const remove = useDeleteMindmap();
@@ -239,18 +238,10 @@ function MapScreen({ map }: { map: Mindmap }) {
         )}
       </div>
 
-      <ConfirmDialog
-        open={confirming}
+      <DeleteRecordDialog open={confirming} id={map.id} remove={remove} onCancel={() => setConfirming(false)}
         title="Delete this mind map?"
         description="The map and its layout are removed. Files you exported stay where you saved them."
-        confirmLabel="Delete mind map"
-        busy={remove.isPending}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => remove.mutate(map.id, {
-          onSuccess: () => navigate("/study", { replace: true }),
-          onError: (error) => toast({ tone: "error", title: "Couldn't delete", body: errorMessage(error) }),
-        })}
-      />
+        confirmLabel="Delete mind map" />
     </div>
   );
 }

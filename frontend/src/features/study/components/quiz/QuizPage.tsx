@@ -4,10 +4,9 @@
  */
 import { useMemo, useState } from "react";
 import { Play, RotateCcw, Trash2 } from "lucide-react";
-import { useNavigate, useParams } from "react-router";
+import { useParams } from "react-router";
 import { Badge } from "@/components/Badge";
 import { Button, IconButton } from "@/components/Button";
-import { ConfirmDialog } from "@/components/Dialog";
 import { SkeletonRows } from "@/components/Skeleton";
 import { useToast } from "@/components/Toast";
 import { errorMessage } from "@/lib/api";
@@ -15,6 +14,7 @@ import { formatDateTime, formatRelative, plural } from "@/lib/format";
 import { useAttempts, useDeleteQuiz, useQuiz, useStartAttempt } from "@/features/study/api/quizzes";
 import type { Attempt, Question, Quiz } from "@/features/study/api/types";
 import { attemptsOverview, formatScore, inProgressLabel, nextQuestionIndex, QUESTION_TYPE_LABEL, scoreTone } from "@/features/study/lib/quiz";
+import { DeleteRecordDialog } from "../DeleteRecordDialog";
 import { SourceLinks } from "../SourceLinks";
 import { PageShell, Panel, StudyHeader } from "../StudyLayout";
 import { QuizExportMenu } from "./ExportMenu";
@@ -124,7 +124,6 @@ function Overview({ quiz, attempts, onStart, starting, onReview }: {
 
 export function QuizPage() {
   const { quizId = "" } = useParams();
-  const navigate = useNavigate();
   const toast = useToast();
   const quiz = useQuiz(quizId);
   const attempts = useAttempts(quizId);
@@ -175,18 +174,10 @@ export function QuizPage() {
             onBack={() => setView({ mode: "overview" })} />
         </div>
       )}
-      <ConfirmDialog
-        open={confirming}
+      <DeleteRecordDialog open={confirming} id={quizId} remove={remove} onCancel={() => setConfirming(false)}
         title="Delete this quiz?"
         description="The quiz and every attempt at it are removed. Your study time and badges stay."
-        confirmLabel="Delete quiz"
-        busy={remove.isPending}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => remove.mutate(quizId, {
-          onSuccess: () => navigate("/study", { replace: true }),
-          onError: (error) => toast({ tone: "error", title: "Couldn't delete", body: errorMessage(error) }),
-        })}
-      />
+        confirmLabel="Delete quiz" />
     </PageShell>
   );
 }

@@ -8,7 +8,6 @@ import { NavLink, useNavigate, useParams } from "react-router";
 import { Badge } from "@/components/Badge";
 import { Button, IconButton } from "@/components/Button";
 import { ButtonLink } from "@/components/ButtonLink";
-import { ConfirmDialog } from "@/components/Dialog";
 import { Progress } from "@/components/Progress";
 import { SkeletonRows } from "@/components/Skeleton";
 import { useToast } from "@/components/Toast";
@@ -19,6 +18,7 @@ import { plural } from "@/lib/format";
 import type { Workshop } from "@/features/study/api/types";
 import { useDeleteWorkshop, useRecap, useWorkshop } from "@/features/study/api/workshops";
 import { pendingJobs } from "@/features/study/hooks/pendingJobs";
+import { DeleteRecordDialog } from "../DeleteRecordDialog";
 import { SourceLinks } from "../SourceLinks";
 import { PageShell, Panel, StudyHeader } from "../StudyLayout";
 import { LessonView } from "./LessonView";
@@ -141,8 +141,6 @@ export function WorkshopPage() {
   const lessonNumber = n ? Number(n) : null;
   const workshop = useWorkshop(workshopId);
   const remove = useDeleteWorkshop();
-  const navigate = useNavigate();
-  const toast = useToast();
   const [confirming, setConfirming] = useState(false);
   const data = workshop.data;
 
@@ -172,18 +170,10 @@ export function WorkshopPage() {
           </div>
         </div>
       )}
-      <ConfirmDialog
-        open={confirming}
+      <DeleteRecordDialog open={confirming} id={workshopId} remove={remove} onCancel={() => setConfirming(false)}
         title="Delete this workshop?"
         description="Its outline, written lessons and recap quiz are removed. Your study time and badges stay."
-        confirmLabel="Delete workshop"
-        busy={remove.isPending}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => remove.mutate(workshopId, {
-          onSuccess: () => navigate("/study", { replace: true }),
-          onError: (error) => toast({ tone: "error", title: "Couldn't delete", body: errorMessage(error) }),
-        })}
-      />
+        confirmLabel="Delete workshop" />
     </PageShell>
   );
 }
