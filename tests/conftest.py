@@ -18,10 +18,10 @@ SHARED_UPLOAD_LIMIT_MB = 5
 E2E = Path(__file__).parent / "e2e"
 
 
-# A test module that starts Quire processes itself (a module-scoped server with settings of its own, a
-# worker): its tests are slow whatever fixtures they use. A module that runs a script starting a server
+# A test module that starts Quire processes itself (a module-scoped server with settings of its own, made
+# directly or through tests/support/server.serve; a worker): its tests are slow whatever fixtures they use. A module that runs a script starting a server
 # says so with `pytestmark = pytest.mark.slow`.
-_STARTS_PROCESSES = ("QuireServer(", "QuireWorker(")
+_STARTS_PROCESSES = ("QuireServer(", "QuireWorker(", "yield from serve(")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
