@@ -19,8 +19,8 @@ E2E = Path(__file__).parent / "e2e"
 
 
 # A test module that starts Quire processes itself (a module-scoped server with settings of its own, made
-# directly or through tests/support/server.serve; a worker): its tests are slow whatever fixtures they use. A module that runs a script starting a server
-# says so with `pytestmark = pytest.mark.slow`.
+# directly or through tests/support/server.serve; a worker): its tests are slow whatever fixtures they use.
+# A module that runs a script starting a server says so with `pytestmark = pytest.mark.slow`.
 _STARTS_PROCESSES = ("QuireServer(", "QuireWorker(", "yield from serve(")
 
 
