@@ -52,11 +52,10 @@ def test_choosing_a_model_shows_the_switch_and_then_the_new_model_in_use(
         use_inner_text=True)
     expect(progress.get_by_role("progressbar")).to_have_attribute("aria-valuenow", "0")
     page.get_by_test_id("vault-panel").screenshot(path=str(tmp_path / "embedding-switch.png"))
-    page.get_by_test_id("vault-panel").screenshot(path="/tmp/quire-embedding-switch.png")
 
     fake_ollama.release_model("nomic-embed-text")
     expect(progress).to_have_count(0, timeout=60_000)
     expect(model).to_have_value("ollama:nomic-embed-text")
     expect(chooser.get_by_role("option", name="nomic-embed-text (Ollama) · in use")).to_have_count(1)
     expect(page.get_by_test_id("vault-panel")).to_contain_text("vectors recorded as ollama:nomic-embed-text")
-    page.get_by_test_id("vault-panel").screenshot(path="/tmp/quire-embedding-switched.png")
+    page.get_by_test_id("vault-panel").screenshot(path=str(tmp_path / "embedding-switched.png"))

@@ -18,7 +18,7 @@ export function PrivacySection({ privacy }: { privacy: VaultStats["privacy"] }) 
       ))}
       {privacy.destinations.length === 0 ? (
         <p className="text-[13px] text-ink-muted">
-          None since Quire started {formatRelative(privacy.watching_since)}: its processes' own sockets are watched every two seconds.
+          None since Quire started {formatRelative(privacy.watching_since)}: its processes' own sockets are watched every five seconds.
         </p>
       ) : (
         <ul className="divide-y divide-line" data-testid="privacy-destinations">
