@@ -37,16 +37,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             starts[item.path] = any(marker in source for marker in _STARTS_PROCESSES)
         if starts[item.path] or "server_factory" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
-    # Longest first: xdist hands out whole modules in this order, so the modules that start processes or a
-    # browser (minutes each, the starved-CPU test mostly waiting) begin early and the many short unit
-    # modules fill in at the end, instead of one long module running alone after the rest are done.
-    weight = dict.fromkeys(starts, 2)
-    for item in items:
-        if item.get_closest_marker("slow") or item.get_closest_marker("e2e"):
-            weight[item.path] = 0
-        elif "quire" in getattr(item, "fixturenames", ()):
-            weight[item.path] = min(weight[item.path], 1)
-    items.sort(key=lambda item: weight[item.path])  # stable: a module's tests keep their order
 
 
 @pytest.fixture(scope="session")
