@@ -140,7 +140,10 @@ def ollama_down(fake: FakeOllama) -> Iterator[None]:
 
 def test_model_down_still_answers_with_passages(api: httpx.Client, fake_ollama: FakeOllama, lib: Library) -> None:
     with ollama_down(fake_ollama):
-        stream = chat(api, "How do mitochondria make ATP?", scope=lib.scope("respiration", "enzymes"))
+        # Every word of the question is in the respiration note: whether a word the vault lacks ("make")
+        # vetoes it depends on what the session's other tests have put in the shared vault (idf), which
+        # is the relevance gate's concern (tests/retrieval/test_relevance.py), not this fallback's.
+        stream = chat(api, "How do mitochondria produce ATP?", scope=lib.scope("respiration", "enzymes"))
     kinds = stream.types
     assert kinds[0] == "start"
     assert kinds[-4:] == ["text", "grounding", "error", "done"]
