@@ -68,12 +68,12 @@ def insert_blocks(db: Database, workflow_id: str, document_id: str, sha: str, te
                   embed_model: str) -> None:
     """Copy the staged chunks of `terms.ordinals` into blocks, not live yet, with their BM25 terms: one
     batch of a document, in its own short transaction (the swap in `store_version` makes them live). A
-    chunk whose text a live block of the document holds already takes that block's vector (embedded by
-    `embed_model`): an edited file's unchanged passages are not embedded again. Looked up here, one index
-    probe a chunk (`blocks_live_text_md5`), not in the swap: there, one join over a long document's blocks
-    held the swap's locks (and a cancel waiting on them) for minutes. Under the document's blocks lock: a
-    delete for good that committed meanwhile took the staged chunks with it (nothing is inserted), one that
-    comes later waits."""
+    chunk whose text a block of any stored version of the document holds already takes that block's vector
+    (embedded by `embed_model`): an edited file's unchanged passages, and a file reverted to an older
+    version, are not embedded again. Looked up here, one index probe a chunk (`blocks_embedded_text_md5`),
+    not in the swap: there, one join over a long document's blocks held the swap's locks (and a cancel
+    waiting on them) for minutes. Under the document's blocks lock: a delete for good that committed
+    meanwhile took the staged chunks with it (nothing is inserted), one that comes later waits."""
     with db.transaction() as conn:
         lock_documents_blocks(conn, [document_id])
         conn.execute(
@@ -85,7 +85,7 @@ def insert_blocks(db: Database, workflow_id: str, document_id: str, sha: str, te
             " FROM unnest(%(ordinals)s::int[], %(terms)s::text[], %(counts)s::bytea[]) AS t (ordinal, terms, counts)"
             " JOIN ingest_chunks c ON c.ordinal = t.ordinal AND c.workflow_id = %(wf)s AND c.document_id = %(doc)s"
             " LEFT JOIN LATERAL (SELECT o.embedding, o.embed_model FROM blocks o WHERE o.document_id = c.document_id"
-            " AND o.is_live AND md5(o.text)::uuid = md5(c.text)::uuid AND o.text = c.text"
+            " AND o.embedding IS NOT NULL AND md5(o.text)::uuid = md5(c.text)::uuid AND o.text = c.text"
             " AND o.embed_model = %(model)s LIMIT 1) kept ON true"
             " ON CONFLICT (id) DO NOTHING",
             {"sha": sha, "analyzer": terms.fingerprint, "ordinals": terms.ordinals, "terms": terms.terms,
