@@ -7,6 +7,7 @@ records an index change, so search follows at once and nothing is re-extracted o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -113,6 +114,24 @@ def existing_ids(db: Database, ids: list[UUID]) -> set[str]:
 _INDEX_CHANGE_LOCK = 727_002
 
 
+# The lock every transaction takes first that changes which of a document's blocks are live, or deletes
+# or rewrites them: the store step's swap (its flip, then the document, run and item rows), the trash and
+# its restore, a delete for good, a version restored or deleted, vectors written. Their row locks came in
+# two orders: the swap flipped the blocks and then locked the document; a delete for good locked the
+# document and then the blocks it cascades to. Met in the middle, each waited for the other and Postgres
+# aborted one. Under this lock they take turns (a trash waits for the flip's seconds); a cancel takes no
+# blocks and not this lock, so it still waits only for the swap's last statements.
+_DOCUMENT_BLOCKS_LOCK = 727_003
+
+
+def lock_documents_blocks(conn: Connection, document_ids: Sequence[UUID | str]) -> None:
+    """Take the documents' blocks lock (see `_DOCUMENT_BLOCKS_LOCK`) until the transaction ends. Several
+    are taken in the order of their keys, so two transactions locking overlapping sets never wait in a circle."""
+    conn.execute("SELECT pg_advisory_xact_lock(%s, keys.key) FROM (SELECT DISTINCT hashtext(id::text) AS key"
+                 " FROM unnest(%s::uuid[]) AS id ORDER BY key) AS keys",
+                 (_DOCUMENT_BLOCKS_LOCK, [str(d) for d in document_ids]))
+
+
 def record_index_change(conn: Connection, db: Database, document_id: UUID | str, reason: str) -> None:
     """Append to the change feed; `db.origin` tells other processes who already applied it.
 
@@ -149,6 +168,7 @@ def trash_document(db: Database, document_id: UUID) -> bool:
     """Move to the trash: out of search at once (blocks not live), blocks and vectors kept for a restore.
     An ingestion still running for it stops at its next step (the generation changes)."""
     with db.transaction() as conn:
+        lock_documents_blocks(conn, [document_id])
         row = conn.execute(
             "UPDATE documents SET status = 'trashed', trashed_at = now(), generation = generation + 1,"
             " updated_at = now() WHERE id = %s AND status <> 'trashed' RETURNING id",
@@ -179,6 +199,7 @@ def restore_document(db: Database, document_id: UUID) -> RestoredDocument:
     """Bring a document back from the trash with its current version's blocks live again, in one
     transaction; it comes back as `Name (n).ext` if its name was taken in its category meanwhile."""
     with db.transaction() as conn:
+        lock_documents_blocks(conn, [document_id])
         doc = conn.execute("SELECT status, filename, category, sha256, current_version FROM documents"
                            " WHERE id = %s FOR UPDATE", (document_id,)).fetchone()
         if doc is None:
@@ -206,6 +227,7 @@ def purge_document(db: Database, document_id: UUID) -> tuple[PurgeOutcome, list[
     """Delete a trashed document for good with its versions, blocks and the originals nothing else needs;
     returns the originals deleted (the caller removes their cached files after the commit)."""
     with db.transaction() as conn:
+        lock_documents_blocks(conn, [document_id])
         doc = conn.execute("SELECT status FROM documents WHERE id = %s FOR UPDATE", (document_id,)).fetchone()
         if doc is None:
             return "not_found", []
@@ -226,13 +248,15 @@ def _purge(conn: Connection, document_ids: list[UUID]) -> list[str]:
 
 def empty_trash(db: Database, older_than_days: float | None = None) -> tuple[int, list[str]]:
     """Delete every trashed document (or those trashed more than `older_than_days` ago) for good."""
+    expired = ("SELECT id FROM documents WHERE status = 'trashed'"
+               " AND (%(days)s::float8 IS NULL OR trashed_at < now() - %(days)s::float8 * interval '1 day')")
     with db.transaction() as conn:
-        rows = conn.execute(
-            "SELECT id FROM documents WHERE status = 'trashed'"
-            " AND (%s::float8 IS NULL OR trashed_at < now() - %s::float8 * interval '1 day')"
-            " ORDER BY id FOR UPDATE",
-            (older_than_days, older_than_days),
-        ).fetchall()
+        candidates = [row["id"] for row in conn.execute(expired, {"days": older_than_days}).fetchall()]
+        if not candidates:
+            return 0, []
+        lock_documents_blocks(conn, candidates)
+        rows = conn.execute(expired + " AND id = ANY(%(ids)s) ORDER BY id FOR UPDATE",
+                            {"days": older_than_days, "ids": candidates}).fetchall()
         ids = [row["id"] for row in rows]
         return len(ids), _purge(conn, ids) if ids else []
 

@@ -10,7 +10,7 @@ from datetime import datetime
 import numpy as np
 
 from backend.store.db import Database
-from backend.store.documents import record_index_change
+from backend.store.documents import lock_documents_blocks, record_index_change
 
 
 @dataclass(frozen=True)
@@ -62,17 +62,17 @@ def write_embeddings(
 ) -> list[str]:
     """Store vectors for still-live blocks; returns the affected document ids (for the index feed)."""
     with db.transaction() as conn:
+        docs = [row["id"] for row in conn.execute(
+            "SELECT DISTINCT document_id::text AS id FROM blocks WHERE id = ANY(%s)", (list(ids),)).fetchall()]
+        lock_documents_blocks(conn, docs)  # before the blocks, as a version's swap takes it
         with conn.cursor() as cur:
             cur.executemany(
                 "UPDATE blocks SET embedding = %s, embed_model = %s WHERE id = %s AND is_live",
                 [(vector, embed_model, block_id) for block_id, vector in zip(ids, vectors, strict=True)],
             )
-        docs = conn.execute(
-            "SELECT DISTINCT document_id::text AS id FROM blocks WHERE id = ANY(%s)", (list(ids),)
-        ).fetchall()
-        for row in docs:
-            record_index_change(conn, db, row["id"], "embedded")
-    return [row["id"] for row in docs]
+        for document_id in docs:
+            record_index_change(conn, db, document_id, "embedded")
+    return docs
 
 
 def embedded_count(db: Database, document_id: str, embed_model: str) -> int:

@@ -21,7 +21,7 @@ from psycopg.types.json import Jsonb
 
 from backend.store import originals
 from backend.store.db import Connection, Database
-from backend.store.documents import record_index_change
+from backend.store.documents import lock_documents_blocks, record_index_change
 from backend.store.ingest import IngestItemRow
 from backend.store.kinds import DocKind
 
@@ -68,11 +68,14 @@ def insert_blocks(db: Database, workflow_id: str, document_id: str, sha: str, te
                   embed_model: str) -> None:
     """Copy the staged chunks of `terms.ordinals` into blocks, not live yet, with their BM25 terms: one
     batch of a document, in its own short transaction (the swap in `store_version` makes them live). A
-    chunk whose text a live block of the document holds already takes that block's vector (embedded by
-    `embed_model`): an edited file's unchanged passages are not embedded again. Looked up here, one index
-    probe a chunk (`blocks_live_text_md5`), not in the swap: there, one join over a long document's blocks
-    held the swap's locks (and a cancel waiting on them) for minutes."""
+    chunk whose text a block of any stored version of the document holds already takes that block's vector
+    (embedded by `embed_model`): an edited file's unchanged passages, and a file reverted to an older
+    version, are not embedded again. Looked up here, one index probe a chunk (`blocks_embedded_text_md5`),
+    not in the swap: there, one join over a long document's blocks held the swap's locks (and a cancel
+    waiting on them) for minutes. Under the document's blocks lock: a delete for good that committed
+    meanwhile took the staged chunks with it (nothing is inserted), one that comes later waits."""
     with db.transaction() as conn:
+        lock_documents_blocks(conn, [document_id])
         conn.execute(
             "INSERT INTO blocks (id, document_id, doc_sha256, ordinal, text, page, section, kind, terms,"
             " term_counts, terms_analyzer, page_label, embedding, embed_model)"
@@ -82,7 +85,7 @@ def insert_blocks(db: Database, workflow_id: str, document_id: str, sha: str, te
             " FROM unnest(%(ordinals)s::int[], %(terms)s::text[], %(counts)s::bytea[]) AS t (ordinal, terms, counts)"
             " JOIN ingest_chunks c ON c.ordinal = t.ordinal AND c.workflow_id = %(wf)s AND c.document_id = %(doc)s"
             " LEFT JOIN LATERAL (SELECT o.embedding, o.embed_model FROM blocks o WHERE o.document_id = c.document_id"
-            " AND o.is_live AND md5(o.text)::uuid = md5(c.text)::uuid AND o.text = c.text"
+            " AND o.embedding IS NOT NULL AND md5(o.text)::uuid = md5(c.text)::uuid AND o.text = c.text"
             " AND o.embed_model = %(model)s LIMIT 1) kept ON true"
             " ON CONFLICT (id) DO NOTHING",
             {"sha": sha, "analyzer": terms.fingerprint, "ordinals": terms.ordinals, "terms": terms.terms,
@@ -97,6 +100,7 @@ def drop_unlive_blocks(db: Database, workflow_id: str, document_id: str, sha: st
     run ingests the same bytes into the document meanwhile (the file uploaded again right after a cancel):
     its store step inserts the very same blocks (same ids, `ON CONFLICT DO NOTHING`) and counts on them."""
     with db.transaction() as conn:
+        lock_documents_blocks(conn, [document_id])
         conn.execute(
             "DELETE FROM blocks WHERE document_id = %(doc)s AND doc_sha256 = %(sha)s AND NOT is_live"
             " AND NOT EXISTS (SELECT 1 FROM documents d JOIN ingest_items i ON i.workflow_id = d.last_workflow_id"
@@ -114,10 +118,13 @@ def store_version(db: Database, item: IngestItemRow, embed_model: str, mime: str
     Flipping `is_live` on a long document's blocks takes seconds (every block enters the live indexes:
     2.8 s for 25,000), so it comes first, before the rows a cancel writes (the run, the document, the
     item) are locked: they are locked and checked last, for the few statements that record the version.
-    A cancel waits for those milliseconds, never for the flip; one that got in first rolls the flip back."""
+    A cancel waits for those milliseconds, never for the flip; one that got in first rolls the flip back.
+    Whatever else touches the blocks (a trash, a delete for good) waits for the whole swap: the document's
+    blocks lock comes before all of it (`lock_documents_blocks`)."""
     wf, doc, sha = item["workflow_id"], item["document_id"], item["sha256"]
     outcome: StoredVersion | None = None  # None: a replay, or another execution stored it meanwhile
     with db.transaction() as conn:
+        lock_documents_blocks(conn, [doc])
         if _stored_version(conn, wf, doc) is None:
             conn.execute("UPDATE blocks SET is_live = (doc_sha256 = %s) WHERE document_id = %s"
                          " AND is_live IS DISTINCT FROM (doc_sha256 = %s)", (sha, doc, sha))
@@ -240,6 +247,7 @@ RestoreOutcome = Literal["restored", "current", "needs_ingest", "no_version", "n
 def restore_version(db: Database, document_id: UUID, version: int) -> RestoreOutcome:
     """Make `version` current in one transaction: its kept blocks go live, the others stop being live."""
     with db.transaction() as conn:
+        lock_documents_blocks(conn, [document_id])
         doc = conn.execute("SELECT status, current_version FROM documents WHERE id = %s AND status <> 'trashed'"
                            " FOR UPDATE", (document_id,)).fetchone()
         if doc is None:
@@ -275,6 +283,7 @@ def delete_version(db: Database, document_id: UUID, version: int) -> tuple[Delet
     """Delete a non-current version, its blocks (unless another version has the same bytes) and its
     original (unless anything else needs it); returns the originals deleted, for the caller's cache."""
     with db.transaction() as conn:
+        lock_documents_blocks(conn, [document_id])
         doc = conn.execute("SELECT current_version FROM documents WHERE id = %s FOR UPDATE",
                            (document_id,)).fetchone()
         row = conn.execute("SELECT sha256 FROM document_versions WHERE document_id = %s AND version = %s",

@@ -97,3 +97,28 @@ def test_failed_new_version_keeps_the_previous_one(api: httpx.Client, unique: Ca
     assert document["status"] == "ready"
     assert any("previous version is kept" in w for w in document["warnings"])
     assert "Q3" in _block_texts(api, doc_id, "Q3")[0]
+
+
+def _section(word: str) -> str:
+    """A section of its own passage (about 900 characters), every sentence naming `word`."""
+    return f"## {word.title()}\n\n" + " ".join(
+        f"Sentence {n} of the notes explains how {word} behaves in experiment number {n}." for n in range(12)) + "\n\n"
+
+
+def test_a_version_reverting_to_older_passages_takes_their_vectors(
+    api: httpx.Client, fake_ollama: FakeOllama, unique: Callable[[str], str]
+) -> None:
+    """Passages that only an older version (not the live one) holds keep their vectors: a file edited back
+    towards an earlier version embeds only its new passages."""
+    name = unique("reverting.md")
+    first = _section("feldspar") + _section("gypsum")
+    doc_id = _run(api, name, first.encode())["documents"][0]["id"]
+    _run(api, name, (_section("basalt") + _section("granite")).encode(), on_conflict="replace")
+    before = len(fake_ollama.embed_requests)
+    _run(api, name, (first + _section("zeolite")).encode(), on_conflict="replace")
+
+    embedded = [text for request in fake_ollama.embed_requests[before:] for text in request["input"]]
+    document = api.get(f"/api/documents/{doc_id}").json()
+    assert (document["current_version"], document["embedded_fraction"]) == (3, 1.0)
+    assert document["blocks"] > len(embedded) > 0, embedded  # feldspar's and gypsum's vectors were kept
+    assert all("zeolite" in text.lower() for text in embedded), embedded  # only what no version held
