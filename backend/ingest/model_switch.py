@@ -159,7 +159,7 @@ class ModelSwitch:
         flipped = store.flip(self.db, switch_id, target)
         if flipped:
             log.info("the vault's embedding model is now %s", target)
-            self.watch.check_now()
+            self.watch.wake()
         return flipped
 
     def _run(self, switch_id: int, target: str) -> SwitchEnd:
