@@ -78,10 +78,11 @@ class ModelSwitch:
                              "use a name from the list of models (e.g. `ollama:nomic-embed-text`).", 422)
         if target == store.current(self.db)["active"]:
             return self.cancel()
-        if kind_of(target) == "ollama" and not self.llm.status(patient=True).reachable:
+        offer = choices(self.llm, patient=True)
+        if kind_of(target) == "ollama" and not offer.ollama_reachable:
             raise QuireError("model_unavailable", "Ollama is not running, so its models cannot be listed: "
                              "start it with `ollama serve` and choose again.", 503)
-        offered = [choice.model for choice in choices(self.llm, patient=True)]
+        offered = [choice.model for choice in offer.models]
         if target not in offered:
             raise QuireError("unknown_embedding_model", f"{target!r} is not an embedding model one can switch to "
                              f"here; choose one of: {', '.join(offered) or 'none'}.", 422)

@@ -68,7 +68,13 @@ class EmbeddingChoice:
     dimension: int | None  # known for the built-in models; Ollama's says so at its first vector
 
 
-def choices(llm: LLMClient, *, patient: bool = False) -> list[EmbeddingChoice]:
+@dataclass(frozen=True)
+class EmbeddingChoices:
+    ollama_reachable: bool  # False: Ollama's models could not be listed (it is not running)
+    models: list[EmbeddingChoice]
+
+
+def choices(llm: LLMClient, *, patient: bool = False) -> EmbeddingChoices:
     """The models one can switch to now: Ollama's embedding models (none while it is down) and the built-in
     models installed in this environment. `patient`: as `LLMClient.status` (where the answer decides)."""
     found: list[EmbeddingChoice] = []
@@ -87,7 +93,7 @@ def choices(llm: LLMClient, *, patient: bool = False) -> list[EmbeddingChoice]:
         except ModelUnavailable:
             continue
         found.append(EmbeddingChoice(local_model(spec.name), spec.name, "local", spec.dimension))
-    return found
+    return EmbeddingChoices(status.reachable, found)
 
 
 def embedder_for(model: str, llm: LLMClient) -> Embedder:

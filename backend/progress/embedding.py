@@ -43,6 +43,7 @@ class EmbeddingOut(BaseModel):
     active: ActiveModelOut
     switch: SwitchOut | None
     choices: list[EmbeddingChoiceOut]
+    ollama_reachable: bool  # False: Ollama is not running, so `choices` lacks its models
 
 
 def speed(embedder: ActiveEmbedder, model: str) -> float | None:
@@ -68,10 +69,12 @@ def embedding_overview(db: Database, llm: LLMClient, embedder: ActiveEmbedder, s
     row = store.current(db)
     active = search.embed_model
     target = row["target"] if row["active"] == active else row["active"]
+    offer = choices(llm)
     return EmbeddingOut(
         active=ActiveModelOut(model=active, name=display_name(active), kind=kind_of(active),
                               passages_per_s=speed(embedder, active)),
         switch=switch_state(db, target, row["switch_started_at"] or row["updated_at"]),
         choices=[EmbeddingChoiceOut(model=c.model, name=c.name, kind=c.kind, dimension=c.dimension)
-                 for c in choices(llm)],
+                 for c in offer.models],
+        ollama_reachable=offer.ollama_reachable,
     )

@@ -1,7 +1,8 @@
 """The vault panel's embedding model chooser in Chromium: switching to another model shows the switch's
 progress ("Re-embedding with nomic-embed-text: 0 of 3 passages; search uses embeddinggemma until done")
 while the new model's vectors are held back, a switch can be cancelled, and once the new vectors cover
-every passage the panel names the new model as the one in use."""
+every passage the panel names the new model as the one in use; with Ollama stopped, the chooser says why it
+lists none of Ollama's models."""
 
 from __future__ import annotations
 
@@ -59,3 +60,9 @@ def test_choosing_a_model_shows_the_switch_and_then_the_new_model_in_use(
     expect(chooser.get_by_role("option", name="nomic-embed-text (Ollama) · in use")).to_have_count(1)
     expect(page.get_by_test_id("vault-panel")).to_contain_text("vectors recorded as ollama:nomic-embed-text")
     page.get_by_test_id("vault-panel").screenshot(path=str(tmp_path / "embedding-switched.png"))
+
+    fake_ollama.stop()  # Ollama not running: the chooser says why it offers none of Ollama's models
+    page.reload()
+    expect(page.get_by_test_id("embedding-offer-note")).to_have_text(
+        "Ollama isn't running, so its embedding models aren't listed. Start it with ollama serve.", timeout=60_000)
+    expect(chooser.get_by_role("option")).to_have_count(1)

@@ -2660,6 +2660,8 @@ export interface components {
             active: components["schemas"]["ActiveModelOut"];
             /** Choices */
             choices: components["schemas"]["EmbeddingChoiceOut"][];
+            /** Ollama Reachable */
+            ollama_reachable: boolean;
             switch: components["schemas"]["SwitchOut"] | null;
         };
         /** EmbeddingProgress */

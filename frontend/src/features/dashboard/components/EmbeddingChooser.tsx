@@ -53,6 +53,15 @@ export function EmbeddingChooser() {
             label={`Re-embedding with ${running.name}: ${running.done} of ${running.total} passages`} />
         </div>
       )}
+      {!data.ollama_reachable ? (
+        <p className="text-xs text-ink-muted" data-testid="embedding-offer-note">
+          Ollama isn't running, so its embedding models aren't listed. Start it with <code>ollama serve</code>.
+        </p>
+      ) : options.length === 1 && (
+        <p className="text-xs text-ink-muted" data-testid="embedding-offer-note">
+          No other embedding model is installed. To offer one, pull it with <code>ollama pull nomic-embed-text</code>.
+        </p>
+      )}
       {change.isError && <p className="text-xs text-danger" role="alert">{errorMessage(change.error)}</p>}
     </div>
   );
