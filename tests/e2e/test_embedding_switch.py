@@ -66,3 +66,6 @@ def test_choosing_a_model_shows_the_switch_and_then_the_new_model_in_use(
     expect(page.get_by_test_id("embedding-offer-note")).to_have_text(
         "Ollama isn't running, so its embedding models aren't listed. Start it with ollama serve.", timeout=60_000)
     expect(chooser.get_by_role("option")).to_have_count(1)
+    # Whether Ollama has the models is not known while it cannot be asked: not "not installed".
+    expect(page.get_by_test_id("vault-panel")).to_contain_text("unknown: Ollama not reachable")
+    expect(page.get_by_test_id("vault-panel")).not_to_contain_text("not installed")

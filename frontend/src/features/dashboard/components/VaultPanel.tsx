@@ -28,9 +28,14 @@ function Present({ ok, label }: { ok: boolean; label: string }) {
     : <span className="inline-flex items-center gap-1 text-warn"><XCircle size={13} />{label}</span>;
 }
 
+/** Whether Ollama has a model: unknown while Ollama cannot be asked (not running is not "not installed"). */
+function ollamaModelLabel(present: boolean, reachable: boolean): string {
+  return present ? "present" : reachable ? "not installed" : "unknown: Ollama not reachable";
+}
+
 /** A built-in (in-process) model loads in the background at start; Ollama's is pulled or not. */
-function embeddingLabel(embedding: VaultStats["models"]["embedding"]): string {
-  if (embedding.embedder !== "local") return embedding.present ? "present" : "not installed";
+function embeddingLabel(embedding: VaultStats["models"]["embedding"], ollamaReachable: boolean): string {
+  if (embedding.embedder !== "local") return ollamaModelLabel(embedding.present, ollamaReachable);
   if (embedding.state === "loading" || embedding.state === "not loaded") return "built in, loading";
   return embedding.present ? "built in" : "built in, not installed";
 }
@@ -75,8 +80,8 @@ export function VaultPanel({ stats }: { stats: VaultStats }) {
         <section aria-labelledby="models-title">
           <h3 id="models-title" className="mb-1 flex items-center gap-1.5 text-xs font-medium tracking-wide text-ink-faint uppercase"><Database size={13} />Models and index</h3>
           <dl className="divide-y divide-line">
-            <Row label="Chat model"><span className="mr-2 font-medium">{models.chat.name}</span><Present ok={models.chat.present} label={models.chat.present ? "present" : "not installed"} /></Row>
-            <Row label="Embeddings"><span className="mr-2 font-medium">{models.embedding.name}</span><Present ok={models.embedding.present} label={embeddingLabel(models.embedding)} />
+            <Row label="Chat model"><span className="mr-2 font-medium">{models.chat.name}</span><Present ok={models.chat.present} label={ollamaModelLabel(models.chat.present, models.ollama.reachable)} /></Row>
+            <Row label="Embeddings"><span className="mr-2 font-medium">{models.embedding.name}</span><Present ok={models.embedding.present} label={embeddingLabel(models.embedding, models.ollama.reachable)} />
               <span className="block text-xs text-ink-faint" data-testid="embedding-speed">
                 {models.embedding.passages_per_s
                   ? `${models.embedding.passages_per_s.toFixed(1)} passages/s measured here`
