@@ -75,6 +75,7 @@ def test_a_recording_is_played_from_any_second(api: httpx.Client, unique: Callab
     assert outline["kind"] == "audio"
 
 
+@pytest.mark.slow  # Whisper hears a German lecture: about 24 s (the fast tier stays under 5 min)
 def test_german_is_heard_as_german(api: httpx.Client, unique: Callable[[str], str]) -> None:
     """Two sentences (seven seconds of speech) are too little for Whisper's own language detection, which
     hears this as English; Quire reads them in each of the user's languages and keeps the fluent one."""

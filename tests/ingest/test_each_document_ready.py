@@ -24,6 +24,7 @@ def _scan(path: Path, pages: int) -> bytes:
     return make_pdf(path, texts, scanned=range(1, pages + 1)).read_bytes()
 
 
+@pytest.mark.slow  # OCR of a scan: about 14 s (the fast tier stays under 5 min)
 @pytest.mark.skipif(not tesseract_available(), reason="tesseract is not installed")
 def test_a_note_is_ready_while_the_scan_beside_it_is_still_read(api: httpx.Client, unique: Callable[[str], str],
                                                                 tmp_path: Path) -> None:

@@ -121,6 +121,7 @@ def test_a_truncated_corpus_pdf_is_read_as_far_as_it_goes_with_a_warning(
     assert any(hit["page"] == 1 for hit in hits)
 
 
+@pytest.mark.slow  # OCR of a scanned PDF's pages: about 14 s (the fast tier stays under 5 min)
 @needs_tesseract
 def test_the_pages_of_a_scanned_pdf_are_read_in_parallel(quire: QuireServer, api: httpx.Client,
                                                          unique: Callable[[str], str], tmp_path: Path) -> None:
@@ -153,6 +154,7 @@ def _is_tesseract(process: psutil.Process) -> bool:
         return False
 
 
+@pytest.mark.slow  # OCR of four scanned pages: about 19 s (the fast tier stays under 5 min)
 @needs_tesseract
 def test_a_public_scan_in_four_orientations_is_read_upright_on_every_page(
         api: httpx.Client, unique: Callable[[str], str]) -> None:

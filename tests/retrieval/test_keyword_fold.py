@@ -138,6 +138,7 @@ def _built(db: Database) -> Database:
     return db
 
 
+@pytest.mark.slow  # builds and folds the impact lists of a collection: about 15 s (the fast tier stays under 5 min)
 def test_a_fold_keeps_the_statistics_and_rankings_and_empties_the_change_tables(db: Database) -> None:
     _built(db)
     terms = _terms(db.url)

@@ -103,6 +103,7 @@ def test_eval_retrieval_on_a_folder_that_is_no_collection_says_so(tmp_path: Path
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow  # Quire and raw faster-whisper transcribe: about 15 s (fast tier under 5 min)
 def test_bench_transcribe_smoke_measures_both_sides() -> None:
     """scripts/bench_transcribe.py --smoke: Quire's transcription path and raw faster-whisper side by side."""
     if importlib.util.find_spec("faster_whisper") is None:
