@@ -30,7 +30,9 @@ Words that frame a question rather than name its subject ("where does X *happen*
 "has *anyone* studied X", "wie *funktioniert* X") are left out of the judgement (`QUESTION_FRAME`): a vault
 about photosynthesis need not hold "happen" for "Where does the Calvin cycle happen?" to be covered, and
 as unknown words they would veto every passage of a short question. They are a closed set of a few verbs
-and indefinite pronouns, listed with their inflections, that Snowball's stop-word lists lack.
+and indefinite pronouns, listed with their inflections, that Snowball's stop-word lists lack, and the
+German question words that list lacks though the English one drops theirs ("wer", "wann", "warum": "who",
+"when", "why").
 
 The passage is read with its context: its document's name and the heading path it sits under (a table's
 rows do not repeat "penguins"; its file name does). Across languages only identical word forms count: a
@@ -68,6 +70,7 @@ _FRAME_WORDS = """
     passiert passieren passierte geschieht geschehen geschah bedeutet bedeuten bedeutete
     funktioniert funktionieren funktionierte erklare erklaren erklart beschreibe beschreiben beschreibt
     jemand jemanden irgendwer etwas
+    wer wen wem wessen wann warum wieso weshalb weswegen woher wohin wozu
 """
 QUESTION_FRAME = frozenset(_FRAME_WORDS.split())
 # Parts of an unknown word are tried from this length on: shorter ones ("ab", "ein") match by chance.
