@@ -11,23 +11,28 @@ terms (both stems of a word of undetermined language; stop words dropped; a comp
 2. **No unknown word left out**: a question word that *no block of the vault holds* and that the passage
    does not hold either vetoes it, when such words are at least a fifth of the question's words
    (`DECISIVE_UNKNOWN_SHARE`: a short question is about its unknown word; one unknown among many is a
-   detail) and the passage covers less than `VETO_BELOW` of the question. A question about the capital of
-   Australia, the rules of cricket or a Facebook account names something the vault never mentions; its
-   other words meeting a passage about capitalism or children's moral rules is a coincidence. But a
-   passage holding the question's every other word ("When did David Bowie die?", "How many cylinders…")
-   answers it even though the vault never uses the question's verb or quantifier: in a one-document vault,
-   where most words of a question are unknown, the veto alone refused a fifth of the on-topic questions.
-   An unknown word weighs as much as a word can, so a passage lacking it reaches `VETO_BELOW` only when the
-   question's other words are many or rare in the vault. Before the veto, such a
-   word is split into parts the vault knows where it can be ("Bachelorstudiengang" → "bachelor" +
-   "studiengang"), since closed compounds (German above all) are worded one way in a question and
-   another in the text.
+   detail) and the words the passage holds are less than `VETO_BELOW` of the question's weight. A question
+   about the capital of Australia, the rules of cricket or a Facebook account names something the vault
+   never mentions; its other words meeting a passage about capitalism or children's moral rules is a
+   coincidence. But a passage holding the question's every other word ("When did David Bowie die?", "How
+   many cylinders…") answers it even though the vault never uses the question's verb or quantifier: in a
+   one-document vault, where most words of a question are unknown, the veto alone refused a fifth of the
+   on-topic questions. An unknown word weighs as much as a word can, so a passage lacking it reaches
+   `VETO_BELOW` only when the question's other words are many or rare in the vault. What counts there is
+   which words the passage holds, not how often (the idf-weighted share it holds, without coverage's term
+   factor): the veto is about words missing, and a passage longer than the vault's average that held four
+   of a question's six words once each covered less than that share and was vetoed for it. Before the
+   veto, such a word is split into parts the vault knows where it can be ("Bachelorstudiengang" →
+   "bachelor" + "studiengang"), since closed compounds (German above all) are worded one way in a question
+   and another in the text.
 
 Words that frame a question rather than name its subject ("where does X *happen*", "what does X *mean*",
 "has *anyone* studied X", "wie *funktioniert* X") are left out of the judgement (`QUESTION_FRAME`): a vault
 about photosynthesis need not hold "happen" for "Where does the Calvin cycle happen?" to be covered, and
 as unknown words they would veto every passage of a short question. They are a closed set of a few verbs
-and indefinite pronouns, listed with their inflections, that Snowball's stop-word lists lack.
+and indefinite pronouns, listed with their inflections, that Snowball's stop-word lists lack, and the
+German question words that list lacks though the English one drops theirs ("wer", "wann", "warum": "who",
+"when", "why").
 
 The passage is read with its context: its document's name and the heading path it sits under (a table's
 rows do not repeat "penguins"; its file name does). Across languages only identical word forms count: a
@@ -52,8 +57,8 @@ from backend.retrieval.bm25 import BM25Params, KeywordStatistics
 from backend.retrieval.tokenizer import CONNECTOR, Analyzer, Language, fold_accents
 
 # The lowest coverage of a relevant passage, the share of a question's words from which words the vault lacks
-# are decisive, and the coverage from which a passage lacking them is not vetoed (see scripts/eval_relevance.py
-# for how they were chosen).
+# are decisive, and the share of the question's weight held (however often) from which a passage lacking them
+# is not vetoed (see scripts/eval_relevance.py for how they were chosen).
 RELEVANT_COVERAGE = 0.3
 DECISIVE_UNKNOWN_SHARE = 0.2
 VETO_BELOW = 0.6
@@ -65,6 +70,7 @@ _FRAME_WORDS = """
     passiert passieren passierte geschieht geschehen geschah bedeutet bedeuten bedeutete
     funktioniert funktionieren funktionierte erklare erklaren erklart beschreibe beschreiben beschreibt
     jemand jemanden irgendwer etwas
+    wer wen wem wessen wann warum wieso weshalb weswegen woher wohin wozu
 """
 QUESTION_FRAME = frozenset(_FRAME_WORDS.split())
 # Parts of an unknown word are tried from this length on: shorter ones ("ab", "ein") match by chance.
@@ -152,6 +158,15 @@ def coverage(groups: Sequence[tuple[float, tuple[str, ...]]], terms: Sequence[st
     return sum(weight * max(factor(counts[t]) for t in alts) for weight, alts in groups) / total
 
 
+def held_share(groups: Sequence[tuple[float, tuple[str, ...]]], held: set[str]) -> float:
+    """Share of the query's weight whose words a passage holding the index terms `held` holds at all, however
+    often (`coverage` without BM25's term factor). A query without any term gives 1.0."""
+    total = sum(weight for weight, _ in groups)
+    if total <= 0.0:
+        return 1.0
+    return round(sum(weight for weight, alts in groups if held.intersection(alts)) / total, 4)
+
+
 @dataclass(frozen=True)
 class Question:
     """A question's content words as the vault knows them: an unknown word read as two known parts where it
@@ -225,7 +240,7 @@ class Judge:
                       for (weight, alts), word in zip(self._groups, self._words, strict=True)]
         score = round(coverage(groups, terms, self._average, self._params), 4)
         held = set(terms)
-        vetoed = (self._decisive and score < VETO_BELOW
+        vetoed = (self._decisive and held_share(groups, held) < VETO_BELOW
                   and any(not held.intersection(groups[i][1]) for i in self._unknown))
         return Judgement(score, vetoed, score >= RELEVANT_COVERAGE and not vetoed)
 

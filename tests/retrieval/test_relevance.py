@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from backend.retrieval.hybrid import HybridIndex
-from backend.retrieval.relevance import RELEVANT_COVERAGE
+from backend.retrieval.relevance import RELEVANT_COVERAGE, VETO_BELOW
 from backend.retrieval.types import IndexedBlock
 
 TEXTS = {
@@ -147,3 +147,34 @@ def test_a_passage_holding_the_rest_of_the_question_answers_it_though_the_vault_
     assert [h.document_id for h in index.search(question, 7) if h.relevant] == ["bowie"]
     # Naming one thing the vault never mentions among words it does is still not enough.
     assert not any(h.relevant for h in index.search("Did David Bowie ever play cricket?", 7))
+
+
+def test_the_veto_asks_which_words_a_long_passage_holds_not_how_often() -> None:
+    """A passage longer than the vault's average holds four of the question's six words, once each: its
+    coverage (BM25's term factor below 1) fell under VETO_BELOW, and the two words no block holds ("hide",
+    "dawn") vetoed it, though the words it holds are two thirds of the question's weight."""
+    raft = ("We hid the raft in a towhead under the willows, and all day we laid low while the steamboats went up "
+            "and down the river; Jim said the fog would lift by morning, so we waited and watched the shore for a "
+            "long time without saying a word, and when night came we pushed out again into the current.")
+    index = index_of({"raft": raft, **TEXTS})
+    hits = index.search("Where did Jim hide the raft under the willows from the steamboats at dawn?", 7)
+    assert [h.document_id for h in hits if h.relevant] == ["raft"]
+    assert hits[0].relevance < VETO_BELOW
+    # Holding half of the question's weight is not enough: the words the vault lacks still decide.
+    assert not any(h.relevant for h in index.search("Where did Jim hide the raft at dawn?", 7))
+
+
+def test_a_german_question_word_is_not_one_the_vault_must_hold() -> None:
+    """Snowball's English list drops "who", "when", "why"; its German list keeps "wer", "wann", "warum", which
+    as unknown words of a short question vetoed the passage that answers it (a vault about the Hochschule:
+    the word weighs little, so the passage covered less than VETO_BELOW of the question)."""
+    index = index_of({"hrg": "Mitglieder der Hochschule sind die an ihr hauptberuflich tätigen Angehörigen des "
+                             "öffentlichen Dienstes und die eingeschriebenen Studierenden.",
+                      "aufgaben": "Die Hochschule dient der Pflege der Wissenschaften durch Forschung und Lehre.",
+                      "leitung": "Die Hochschule hat eine zentrale Leitung mit hauptberuflichem Präsidenten.",
+                      **TEXTS})
+    for question in ("Wer ist Mitglied der Hochschule?", "Wann ist man Mitglied der Hochschule?"):
+        hits = index.search(question, 7)
+        assert hits[0].document_id == "hrg", question
+        assert hits[0].relevant, question
+    assert not any(h.relevant for h in index.search("Wer ist Mitglied im Fußballverein?", 7))
