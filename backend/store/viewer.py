@@ -7,7 +7,7 @@ from uuid import UUID
 
 from typing_extensions import TypedDict
 
-from backend.store.db import Database, row_as, rows_as
+from backend.store.db import Database, fetch_rows, row_as
 
 
 class BlockRow(TypedDict):
@@ -55,8 +55,7 @@ def section_starts(db: Database, document_id: UUID, limit: int) -> list[SectionR
         WHERE title IS NOT NULL AND title IS DISTINCT FROM previous
         ORDER BY ordinal LIMIT %(limit)s
     """
-    with db.connection() as conn:
-        return rows_as(SectionRow, conn.execute(query, {"id": document_id, "limit": limit}).fetchall())
+    return fetch_rows(db, SectionRow, query, {"id": document_id, "limit": limit})
 
 
 def block_place(db: Database, document_id: UUID, block_id: UUID) -> BlockPlace | None:
@@ -72,16 +71,14 @@ def block_place(db: Database, document_id: UUID, block_id: UUID) -> BlockPlace |
 def blocks_on_page(db: Database, document_id: UUID, page: int, limit: int) -> list[BlockRow]:
     query = (f"SELECT {_BLOCK_COLUMNS} FROM blocks b WHERE b.document_id = %s AND b.is_live"  # noqa: S608
              " AND b.page = %s ORDER BY b.ordinal LIMIT %s")
-    with db.connection() as conn:
-        return rows_as(BlockRow, conn.execute(query, (document_id, page, limit)).fetchall())
+    return fetch_rows(db, BlockRow, query, (document_id, page, limit))
 
 
 def blocks_from(db: Database, document_id: UUID, start_ordinal: int, limit: int) -> list[BlockRow]:
     """Up to `limit` live blocks in reading order, from ordinal `start_ordinal` on."""
     query = (f"SELECT {_BLOCK_COLUMNS} FROM blocks b WHERE b.document_id = %s AND b.is_live"  # noqa: S608
              " AND b.ordinal >= %s ORDER BY b.ordinal LIMIT %s")
-    with db.connection() as conn:
-        return rows_as(BlockRow, conn.execute(query, (document_id, start_ordinal, limit)).fetchall())
+    return fetch_rows(db, BlockRow, query, (document_id, start_ordinal, limit))
 
 
 def ordinal_before(db: Database, document_id: UUID, ordinal: int, count: int) -> int:
