@@ -6,6 +6,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 
@@ -36,24 +37,30 @@ def blocks_to_embed(
 # Live blocks without a vector of the model whose document no ingestion run is working on: a run in
 # flight (on any process, or resumed after a takeover) embeds its own blocks, and a backfill that took
 # them too only duplicated its model calls. The run starts a backfill when it ends with any left over.
-_MISSING = ("FROM blocks b WHERE b.is_live AND b.embed_model IS DISTINCT FROM %s AND NOT EXISTS"
+_MISSING = ("FROM blocks b WHERE b.is_live AND b.embed_model IS DISTINCT FROM %(model)s AND NOT EXISTS"
             " (SELECT 1 FROM documents d WHERE d.id = b.document_id AND d.status IN ('queued', 'ingesting'))")
+
+
+def next_blocks(db: Database, blocks: str, params: dict[str, Any], limit: int) -> list[BlockText]:
+    """The first `limit` of `blocks` (a `FROM blocks b WHERE ...` clause with named `params`) in reading
+    order: the next batch of a job that works through blocks until none is left."""
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT b.id, b.text, b.document_id::text AS document_id " + blocks
+            + " ORDER BY b.document_id, b.ordinal LIMIT %(limit)s", {**params, "limit": limit},
+        ).fetchall()
+    return [BlockText(**row) for row in rows]
 
 
 def missing_embeddings(db: Database, embed_model: str, limit: int) -> list[BlockText]:
     """The next `limit` blocks the backfill should embed (see `_MISSING`)."""
-    with db.connection() as conn:
-        rows = conn.execute(
-            "SELECT b.id, b.text, b.document_id::text AS document_id " + _MISSING
-            + " ORDER BY b.document_id, b.ordinal LIMIT %s", (embed_model, limit),
-        ).fetchall()
-    return [BlockText(**row) for row in rows]
+    return next_blocks(db, _MISSING, {"model": embed_model}, limit)
 
 
 def any_missing_embeddings(db: Database, embed_model: str) -> bool:
     """Whether the backfill has any block to embed (see `_MISSING`); stops at the first one found."""
     with db.connection() as conn:
-        row = conn.execute("SELECT EXISTS (SELECT 1 " + _MISSING + ") AS missing", (embed_model,)).fetchone()
+        row = conn.execute("SELECT EXISTS (SELECT 1 " + _MISSING + ") AS missing", {"model": embed_model}).fetchone()
     return bool(row and row["missing"])
 
 
