@@ -17,7 +17,7 @@ from typing import Any, Literal
 from psycopg.types.json import Jsonb
 from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Cursor, Database, fetch_row, fetch_rows, row_as
+from backend.store.db import Connection, Cursor, Database, fetch_row, fetch_rows, first_row, row_as
 
 _SESSION_COLUMNS = """
     s.id::text AS id, s.title, s.title_is_custom, s.scope, s.created_at, s.updated_at,
@@ -287,13 +287,12 @@ def finish_answer(db: Database, session_id: str, answer_id: str, rounds: Sequenc
         # Reading `answer` first also orders the two: the answer leaves seq 1 before a round takes it.
         inserted = f", rounds AS ({_insert_sql('a.session_id', 'a.turn', f'answer a, {values}')})"
         params += row_params
-    with db.connection() as conn:
-        row = conn.execute(
-            f"WITH answer AS ({answer}),"  # noqa: S608 - fixed fragments
-            " touched AS (UPDATE chat_sessions SET updated_at = now() WHERE id IN (SELECT session_id FROM answer))"
-            f"{inserted} SELECT turn FROM answer",
-            params,
-        ).fetchone()
+    row = first_row(db,
+        f"WITH answer AS ({answer}),"  # noqa: S608 - fixed fragments
+        " touched AS (UPDATE chat_sessions SET updated_at = now() WHERE id IN (SELECT session_id FROM answer))"
+        f"{inserted} SELECT turn FROM answer",
+        params,
+    )
     return row is not None
 
 

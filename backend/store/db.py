@@ -176,8 +176,13 @@ def fetch_rows(db: Database, kind: type[R], query: QueryNoTemplate, params: Para
 
 def fetch_row(db: Database, kind: type[R], query: QueryNoTemplate, params: Params | None = None) -> R | None:
     """The first row (or none) of one statement, on a connection of its own, as `kind` (see `row_as`)."""
+    return row_as(kind, first_row(db, query, params))
+
+
+def first_row(db: Database, query: QueryNoTemplate, params: Params | None = None) -> DictRow | None:
+    """The first row (or none) of one statement, on a connection of its own."""
     with db.connection() as conn:
-        return row_as(kind, conn.execute(query, params).fetchone())
+        return conn.execute(query, params).fetchone()
 
 
 def one_as(kind: type[R], cursor: Cursor) -> R:

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from backend.store.db import Database
+from backend.store.db import Database, first_row
 from backend.store.documents import lock_documents_blocks, record_index_change
 
 
@@ -59,8 +59,7 @@ def missing_embeddings(db: Database, embed_model: str, limit: int) -> list[Block
 
 def any_missing_embeddings(db: Database, embed_model: str) -> bool:
     """Whether the backfill has any block to embed (see `_MISSING`); stops at the first one found."""
-    with db.connection() as conn:
-        row = conn.execute("SELECT EXISTS (SELECT 1 " + _MISSING + ") AS missing", {"model": embed_model}).fetchone()
+    row = first_row(db, "SELECT EXISTS (SELECT 1 " + _MISSING + ") AS missing", {"model": embed_model})
     return bool(row and row["missing"])
 
 
@@ -83,11 +82,10 @@ def write_embeddings(
 
 
 def embedded_count(db: Database, document_id: str, embed_model: str) -> int:
-    with db.connection() as conn:
-        row = conn.execute(
-            "SELECT count(*) AS n FROM blocks WHERE document_id = %s AND is_live AND embed_model = %s",
-            (document_id, embed_model),
-        ).fetchone()
+    row = first_row(db,
+        "SELECT count(*) AS n FROM blocks WHERE document_id = %s AND is_live AND embed_model = %s",
+        (document_id, embed_model),
+    )
     return int(row["n"]) if row else 0
 
 
@@ -101,19 +99,19 @@ class Backlog:
 
 
 def backlog(db: Database, embed_model: str) -> Backlog:
-    with db.connection() as conn:
-        row = conn.execute(
-            "SELECT count(*) AS waiting, count(DISTINCT document_id) AS documents, min(created_at) AS oldest"
-            " FROM blocks WHERE is_live AND embed_model IS DISTINCT FROM %s", (embed_model,),
-        ).fetchone()
+    row = first_row(db,
+        "SELECT count(*) AS waiting, count(DISTINCT document_id) AS documents, min(created_at) AS oldest"
+        " FROM blocks WHERE is_live AND embed_model IS DISTINCT FROM %s",
+        (embed_model,),
+    )
     return Backlog(int(row["waiting"]), int(row["documents"]), row["oldest"]) if row else Backlog(0, 0, None)
 
 
 def stored_since(db: Database, embed_model: str, since: datetime) -> tuple[int, int]:
     """(live passages stored since `since`, how many of them have a vector of the model)."""
-    with db.connection() as conn:
-        row = conn.execute(
-            "SELECT count(*) AS total, count(*) FILTER (WHERE embed_model = %s) AS embedded"
-            " FROM blocks WHERE is_live AND created_at >= %s", (embed_model, since),
-        ).fetchone()
+    row = first_row(db,
+        "SELECT count(*) AS total, count(*) FILTER (WHERE embed_model = %s) AS embedded"
+        " FROM blocks WHERE is_live AND created_at >= %s",
+        (embed_model, since),
+    )
     return (int(row["total"]), int(row["embedded"])) if row else (0, 0)

@@ -15,7 +15,7 @@ from typing import Literal, Unpack
 from psycopg.types.json import Jsonb
 from typing_extensions import TypedDict
 
-from backend.store.db import Database, fetch_row, fetch_rows, row_as
+from backend.store.db import Database, fetch_row, fetch_rows
 from backend.store.kinds import DocKind, DocumentStatus, PageWarningRow
 
 # The scan's verdict (`readded` is allowed by the column's CHECK; only runs of older releases hold it).
@@ -124,17 +124,15 @@ def load_items(db: Database, workflow_id: str) -> list[IngestItemRow]:
 
 def load_item(db: Database, workflow_id: str, document_id: str) -> IngestItemWithDocument | None:
     """The run's item joined with its document's state; None once the document was deleted for good."""
-    with db.connection() as conn:
-        row = conn.execute(
-            "SELECT i.*, i.document_id::text AS document_id, d.status AS document_status,"
-            " d.generation AS document_generation, d.filename AS document_filename,"
-            " d.current_version AS document_current_version, r.cancelled"
-            " FROM ingest_items i JOIN documents d ON d.id = i.document_id"
-            " JOIN ingest_runs r ON r.workflow_id = i.workflow_id"
-            " WHERE i.workflow_id = %s AND i.document_id = %s",
-            (workflow_id, document_id),
-        ).fetchone()
-    return row_as(IngestItemWithDocument, row)
+    return fetch_row(db, IngestItemWithDocument,
+        "SELECT i.*, i.document_id::text AS document_id, d.status AS document_status,"
+        " d.generation AS document_generation, d.filename AS document_filename,"
+        " d.current_version AS document_current_version, r.cancelled"
+        " FROM ingest_items i JOIN documents d ON d.id = i.document_id"
+        " JOIN ingest_runs r ON r.workflow_id = i.workflow_id"
+        " WHERE i.workflow_id = %s AND i.document_id = %s",
+        (workflow_id, document_id),
+    )
 
 
 def record_decisions(db: Database, workflow_id: str, decisions: Sequence[tuple[str, Decision]]) -> None:
