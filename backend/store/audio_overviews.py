@@ -10,7 +10,7 @@ from psycopg.types.json import Jsonb
 from typing_extensions import TypedDict
 
 from backend.errors import ErrorCode
-from backend.store.db import Connection, Database, row_as, rows_as
+from backend.store.db import Connection, Database, fetch_row, fetch_rows
 
 OverviewState = Literal["synthesizing", "ready", "failed"]
 _OVERVIEW = ("SELECT o.id::text AS id, o.title, o.scope, o.language, o.voices, o.lines, o.state, o.error_code,"
@@ -52,13 +52,11 @@ def insert(conn: Connection, overview: dict[str, Any]) -> None:
 
 
 def list_overviews(db: Database) -> list[OverviewRow]:
-    with db.connection() as conn:
-        return rows_as(OverviewRow, conn.execute(f"{_OVERVIEW} ORDER BY o.created_at DESC").fetchall())
+    return fetch_rows(db, OverviewRow, f"{_OVERVIEW} ORDER BY o.created_at DESC")
 
 
 def get(db: Database, overview_id: str) -> OverviewRow | None:
-    with db.connection() as conn:
-        return row_as(OverviewRow, conn.execute(f"{_OVERVIEW} WHERE o.id = %s", (overview_id,)).fetchone())
+    return fetch_row(db, OverviewRow, f"{_OVERVIEW} WHERE o.id = %s", (overview_id,))
 
 
 def audio(db: Database, overview_id: str) -> bytes | None:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from typing_extensions import TypedDict
 
-from backend.store.db import Database, one, rows_as
+from backend.store.db import Database, fetch_rows, one
 
 _LIVE_BLOCKS = """
     SELECT b.id::text AS id, b.document_id::text AS document_id, d.filename, d.category, b.ordinal, b.page,
@@ -68,16 +68,15 @@ def live_block_copies(db: Database, block_ids: Sequence[str]) -> list[BlockCopyR
     """What search hits show of these blocks, for those still live, each with every live block of its
     document holding the very same text (migration 0020's index), in reading order: one round trip per
     batch of hits, an index lookup per hit and one per hit's text."""
-    with db.connection() as conn:
-        return rows_as(BlockCopyRow, conn.execute(
-            "SELECT h.id::text AS hit, c.id::text AS id, c.document_id::text AS document_id, d.filename,"
-            " c.ordinal, c.page, c.section, c.kind, c.text, c.page_label, d.kind AS document_kind"
-            " FROM blocks h JOIN documents d ON d.id = h.document_id"
-            " JOIN blocks c ON c.document_id = h.document_id AND md5(c.text)::uuid = md5(h.text)::uuid AND c.is_live"
-            " WHERE h.id = ANY(%s::uuid[]) AND h.is_live AND d.status <> 'trashed'"
-            " ORDER BY h.id, c.ordinal",
-            (list(block_ids),),
-        ).fetchall())
+    return fetch_rows(db, BlockCopyRow,
+        "SELECT h.id::text AS hit, c.id::text AS id, c.document_id::text AS document_id, d.filename,"
+        " c.ordinal, c.page, c.section, c.kind, c.text, c.page_label, d.kind AS document_kind"
+        " FROM blocks h JOIN documents d ON d.id = h.document_id"
+        " JOIN blocks c ON c.document_id = h.document_id AND md5(c.text)::uuid = md5(h.text)::uuid AND c.is_live"
+        " WHERE h.id = ANY(%s::uuid[]) AND h.is_live AND d.status <> 'trashed'"
+        " ORDER BY h.id, c.ordinal",
+        (list(block_ids),),
+    )
 
 
 def decode_vectors(raw: Sequence[bytes]) -> np.ndarray:

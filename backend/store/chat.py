@@ -17,7 +17,7 @@ from typing import Any, Literal
 from psycopg.types.json import Jsonb
 from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Cursor, Database, row_as, rows_as
+from backend.store.db import Connection, Cursor, Database, fetch_row, fetch_rows, first_row, row_as
 
 _SESSION_COLUMNS = """
     s.id::text AS id, s.title, s.title_is_custom, s.scope, s.created_at, s.updated_at,
@@ -152,17 +152,15 @@ def touch_session(conn: Connection, session_id: str, scope: dict[str, Any], titl
 
 
 def list_sessions(db: Database, limit: int, offset: int) -> list[SessionRow]:
-    with db.connection() as conn:
-        return rows_as(SessionRow, conn.execute(
-            f"SELECT {_SESSION_COLUMNS} FROM chat_sessions s ORDER BY s.updated_at DESC, s.id LIMIT %s OFFSET %s",  # noqa: S608 - fixed fragment
-            (limit, offset),
-        ).fetchall())
+    return fetch_rows(db, SessionRow,
+        f"SELECT {_SESSION_COLUMNS} FROM chat_sessions s ORDER BY s.updated_at DESC, s.id LIMIT %s OFFSET %s",  # noqa: S608 - fixed fragment
+        (limit, offset),
+    )
 
 
 def get_session(db: Database, session_id: str) -> SessionRow | None:
-    with db.connection() as conn:
-        return row_as(SessionRow, conn.execute(
-            f"SELECT {_SESSION_COLUMNS} FROM chat_sessions s WHERE s.id = %s", (session_id,)).fetchone())  # noqa: S608
+    return fetch_row(db, SessionRow, f"SELECT {_SESSION_COLUMNS} FROM chat_sessions s WHERE s.id = %s",  # noqa: S608
+                     (session_id,))
 
 
 def rename_session(db: Database, session_id: str, title: str) -> bool:
@@ -289,13 +287,12 @@ def finish_answer(db: Database, session_id: str, answer_id: str, rounds: Sequenc
         # Reading `answer` first also orders the two: the answer leaves seq 1 before a round takes it.
         inserted = f", rounds AS ({_insert_sql('a.session_id', 'a.turn', f'answer a, {values}')})"
         params += row_params
-    with db.connection() as conn:
-        row = conn.execute(
-            f"WITH answer AS ({answer}),"  # noqa: S608 - fixed fragments
-            " touched AS (UPDATE chat_sessions SET updated_at = now() WHERE id IN (SELECT session_id FROM answer))"
-            f"{inserted} SELECT turn FROM answer",
-            params,
-        ).fetchone()
+    row = first_row(db,
+        f"WITH answer AS ({answer}),"  # noqa: S608 - fixed fragments
+        " touched AS (UPDATE chat_sessions SET updated_at = now() WHERE id IN (SELECT session_id FROM answer))"
+        f"{inserted} SELECT turn FROM answer",
+        params,
+    )
     return row is not None
 
 
@@ -307,10 +304,9 @@ def _jsonb(value: Any) -> Jsonb | None:
 
 def session_messages(db: Database, session_id: str) -> list[MessageRow]:
     """The session's messages in conversation order, every column the transcript shows."""
-    with db.connection() as conn:
-        return rows_as(MessageRow, conn.execute(
-            f"SELECT {_MESSAGE_COLUMNS} FROM chat_messages WHERE session_id = %s"  # noqa: S608
-            " ORDER BY turn, seq", (session_id,)).fetchall())
+    return fetch_rows(db, MessageRow,
+        f"SELECT {_MESSAGE_COLUMNS} FROM chat_messages WHERE session_id = %s"  # noqa: S608
+        " ORDER BY turn, seq", (session_id,))
 
 
 def history_messages(conn: Connection, session_id: str) -> Cursor:

@@ -31,6 +31,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import psycopg_pool
 from pgvector.psycopg import register_vector
+from psycopg.abc import Params, QueryNoTemplate
 from psycopg.rows import DictRow, dict_row
 from psycopg.types.json import set_json_dumps
 from psycopg.types.string import StrBinaryDumper, StrDumper, StrDumperUnknown
@@ -165,6 +166,23 @@ def row_as(kind: type[R], row: DictRow | None) -> R | None:
         return None
     adapter: TypeAdapter[R] = _adapter(kind)
     return adapter.validate_python(row)
+
+
+def fetch_rows(db: Database, kind: type[R], query: QueryNoTemplate, params: Params | None = None) -> list[R]:
+    """The rows of one statement, on a connection of its own, as `kind` (see `rows_as`)."""
+    with db.connection() as conn:
+        return rows_as(kind, conn.execute(query, params).fetchall())
+
+
+def fetch_row(db: Database, kind: type[R], query: QueryNoTemplate, params: Params | None = None) -> R | None:
+    """The first row (or none) of one statement, on a connection of its own, as `kind` (see `row_as`)."""
+    return row_as(kind, first_row(db, query, params))
+
+
+def first_row(db: Database, query: QueryNoTemplate, params: Params | None = None) -> DictRow | None:
+    """The first row (or none) of one statement, on a connection of its own."""
+    with db.connection() as conn:
+        return conn.execute(query, params).fetchone()
 
 
 def one_as(kind: type[R], cursor: Cursor) -> R:

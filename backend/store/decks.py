@@ -9,7 +9,7 @@ from typing import Any, Literal
 from psycopg.types.json import Jsonb
 from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Database, one_as, row_as, rows_as
+from backend.store.db import Connection, Database, fetch_row, fetch_rows, one_as, row_as, rows_as
 
 _DECK = """
     SELECT d.id::text AS id, d.title, d.scope, d.purpose, d.created_at,
@@ -95,15 +95,11 @@ def insert_deck(conn: Connection, deck: dict[str, Any], cards: Sequence[dict[str
 
 
 def list_decks(db: Database, now: datetime) -> list[DeckRow]:
-    with db.connection() as conn:
-        return rows_as(DeckRow,
-                    conn.execute(f"{_DECK} GROUP BY d.id ORDER BY d.created_at DESC", {"now": now}).fetchall())
+    return fetch_rows(db, DeckRow, f"{_DECK} GROUP BY d.id ORDER BY d.created_at DESC", {"now": now})
 
 
 def get_deck(db: Database, deck_id: str, now: datetime) -> DeckRow | None:
-    with db.connection() as conn:
-        return row_as(DeckRow,
-                    conn.execute(f"{_DECK} WHERE d.id = %(id)s GROUP BY d.id", {"now": now, "id": deck_id}).fetchone())
+    return fetch_row(db, DeckRow, f"{_DECK} WHERE d.id = %(id)s GROUP BY d.id", {"now": now, "id": deck_id})
 
 
 def delete_deck(db: Database, deck_id: str) -> bool:
@@ -112,24 +108,19 @@ def delete_deck(db: Database, deck_id: str) -> bool:
 
 
 def cards(db: Database, deck_id: str) -> list[CardRow]:
-    with db.connection() as conn:
-        return rows_as(CardRow, conn.execute(f"{_CARD} WHERE deck_id = %s AND {_LIVE} ORDER BY position",
-                                                (deck_id,)).fetchall())
+    return fetch_rows(db, CardRow, f"{_CARD} WHERE deck_id = %s AND {_LIVE} ORDER BY position", (deck_id,))
 
 
 def due_cards(db: Database, deck_id: str, now: datetime, limit: int) -> list[CardRow]:
     """Cards due at `now`, most overdue first."""
-    with db.connection() as conn:
-        return rows_as(CardRow, conn.execute(
-            f"{_CARD} WHERE deck_id = %s AND {_LIVE} AND due <= %s ORDER BY due, position LIMIT %s",
-            (deck_id, now, limit),
-        ).fetchall())
+    return fetch_rows(db, CardRow,
+        f"{_CARD} WHERE deck_id = %s AND {_LIVE} AND due <= %s ORDER BY due, position LIMIT %s",
+        (deck_id, now, limit),
+    )
 
 
 def get_card(db: Database, deck_id: str, card_id: str) -> CardRow | None:
-    with db.connection() as conn:
-        return row_as(CardRow,
-                    conn.execute(f"{_CARD} WHERE deck_id = %s AND id = %s", (deck_id, card_id)).fetchone())
+    return fetch_row(db, CardRow, f"{_CARD} WHERE deck_id = %s AND id = %s", (deck_id, card_id))
 
 
 def add_cards(db: Database, deck_id: str, cards: Sequence[dict[str, Any]]) -> list[CardRow]:
@@ -156,9 +147,7 @@ def insert_cards(conn: Connection, deck_id: str, cards: Sequence[dict[str, Any]]
 
 def note_cards(db: Database, deck_id: str, note_id: str) -> list[CardRow]:
     """The cards of one cloze note (retired ones too: editing the note may bring a deletion back)."""
-    with db.connection() as conn:
-        return rows_as(CardRow, conn.execute(f"{_CARD} WHERE deck_id = %s AND note_id = %s ORDER BY cloze_n",
-                                                (deck_id, note_id)).fetchall())
+    return fetch_rows(db, CardRow, f"{_CARD} WHERE deck_id = %s AND note_id = %s ORDER BY cloze_n", (deck_id, note_id))
 
 
 def update_card(db: Database, deck_id: str, card_id: str, fields: dict[str, Any]) -> CardRow | None:
@@ -204,12 +193,11 @@ def save_review(db: Database, card_id: str, before: CardRow, after: dict[str, An
 
 
 def reviews(db: Database, card_id: str) -> list[ReviewRow]:
-    with db.connection() as conn:
-        return rows_as(ReviewRow, conn.execute(
-            "SELECT rating, reviewed_at, state_before, due_before, due_after FROM card_reviews"
-            " WHERE card_id = %s ORDER BY reviewed_at, id",
-            (card_id,),
-        ).fetchall())
+    return fetch_rows(db, ReviewRow,
+        "SELECT rating, reviewed_at, state_before, due_before, due_after FROM card_reviews"
+        " WHERE card_id = %s ORDER BY reviewed_at, id",
+        (card_id,),
+    )
 
 
 def create_deck(db: Database, deck_id: str, title: str, scope: dict[str, Any], now: datetime) -> DeckRow:

@@ -17,7 +17,7 @@ import psycopg
 from typing_extensions import TypedDict
 
 from backend.store import originals
-from backend.store.db import Connection, Database, row_as, rows_as
+from backend.store.db import Connection, Database, fetch_row, fetch_rows
 from backend.store.kinds import DocKind, DocumentStatus, PageWarningRow
 from backend.store.registration import free_name
 
@@ -88,16 +88,14 @@ def list_documents(
     order = "d.trashed_at DESC" if status == "trashed" else "d.created_at DESC, d.filename"
     query = (f"SELECT {_LIST_COLUMNS} FROM documents d {_STATS_JOIN} WHERE {conditions}"  # noqa: S608 - fixed fragments
              f" ORDER BY {order}")
-    with db.connection() as conn:
-        return rows_as(DocumentRow, conn.execute(query, params).fetchall())
+    return fetch_rows(db, DocumentRow, query, params)
 
 
 def get_document(db: Database, document_id: UUID, embed_model: str, *,
                  with_trashed: bool = False) -> DocumentRow | None:
     visible = "" if with_trashed else " AND d.status <> 'trashed'"
     query = f"SELECT {_LIST_COLUMNS} FROM documents d {_STATS_JOIN} WHERE d.id = %(id)s{visible}"  # noqa: S608
-    with db.connection() as conn:
-        return row_as(DocumentRow, conn.execute(query, {"id": document_id, "embed_model": embed_model}).fetchone())
+    return fetch_row(db, DocumentRow, query, {"id": document_id, "embed_model": embed_model})
 
 
 def existing_ids(db: Database, ids: list[UUID]) -> set[str]:
@@ -262,8 +260,7 @@ def empty_trash(db: Database, older_than_days: float | None = None) -> tuple[int
 
 
 def list_categories(db: Database) -> list[CategoryRow]:
-    with db.connection() as conn:
-        return rows_as(CategoryRow, conn.execute(
-            "SELECT category AS name, count(*) AS documents FROM documents"
-            " WHERE status <> 'trashed' AND category IS NOT NULL GROUP BY category ORDER BY lower(category)"
-        ).fetchall())
+    return fetch_rows(db, CategoryRow,
+        "SELECT category AS name, count(*) AS documents FROM documents"
+        " WHERE status <> 'trashed' AND category IS NOT NULL GROUP BY category ORDER BY lower(category)",
+    )

@@ -17,7 +17,7 @@ import numpy as np
 from typing_extensions import TypedDict
 
 from backend.store.db import Connection, Database, one, one_as, row_as
-from backend.store.embeddings import BlockText
+from backend.store.embeddings import BlockText, next_blocks
 
 
 class EmbeddingModelRow(TypedDict):
@@ -118,12 +118,7 @@ _UNSTAGED = ("FROM blocks b WHERE b.is_live AND b.embed_model IS DISTINCT FROM %
 
 def to_stage(db: Database, target: str, limit: int) -> list[BlockText]:
     """The next `limit` live blocks without a staged vector of `target`."""
-    with db.connection() as conn:
-        rows = conn.execute(
-            "SELECT b.id, b.text, b.document_id::text AS document_id " + _UNSTAGED
-            + " ORDER BY b.document_id, b.ordinal LIMIT %(limit)s", {"target": target, "limit": limit},
-        ).fetchall()
-    return [BlockText(**row) for row in rows]
+    return next_blocks(db, _UNSTAGED, {"target": target}, limit)
 
 
 def stage(db: Database, switch_id: int, target: str, ids: Sequence[uuid.UUID], vectors: np.ndarray) -> bool:

@@ -6,10 +6,11 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 
-from backend.store.db import Database
+from backend.store.db import Database, first_row
 from backend.store.documents import lock_documents_blocks, record_index_change
 
 
@@ -36,24 +37,29 @@ def blocks_to_embed(
 # Live blocks without a vector of the model whose document no ingestion run is working on: a run in
 # flight (on any process, or resumed after a takeover) embeds its own blocks, and a backfill that took
 # them too only duplicated its model calls. The run starts a backfill when it ends with any left over.
-_MISSING = ("FROM blocks b WHERE b.is_live AND b.embed_model IS DISTINCT FROM %s AND NOT EXISTS"
+_MISSING = ("FROM blocks b WHERE b.is_live AND b.embed_model IS DISTINCT FROM %(model)s AND NOT EXISTS"
             " (SELECT 1 FROM documents d WHERE d.id = b.document_id AND d.status IN ('queued', 'ingesting'))")
 
 
-def missing_embeddings(db: Database, embed_model: str, limit: int) -> list[BlockText]:
-    """The next `limit` blocks the backfill should embed (see `_MISSING`)."""
+def next_blocks(db: Database, blocks: str, params: dict[str, Any], limit: int) -> list[BlockText]:
+    """The first `limit` of `blocks` (a `FROM blocks b WHERE ...` clause with named `params`) in reading
+    order: the next batch of a job that works through blocks until none is left."""
     with db.connection() as conn:
         rows = conn.execute(
-            "SELECT b.id, b.text, b.document_id::text AS document_id " + _MISSING
-            + " ORDER BY b.document_id, b.ordinal LIMIT %s", (embed_model, limit),
+            "SELECT b.id, b.text, b.document_id::text AS document_id " + blocks
+            + " ORDER BY b.document_id, b.ordinal LIMIT %(limit)s", {**params, "limit": limit},
         ).fetchall()
     return [BlockText(**row) for row in rows]
 
 
+def missing_embeddings(db: Database, embed_model: str, limit: int) -> list[BlockText]:
+    """The next `limit` blocks the backfill should embed (see `_MISSING`)."""
+    return next_blocks(db, _MISSING, {"model": embed_model}, limit)
+
+
 def any_missing_embeddings(db: Database, embed_model: str) -> bool:
     """Whether the backfill has any block to embed (see `_MISSING`); stops at the first one found."""
-    with db.connection() as conn:
-        row = conn.execute("SELECT EXISTS (SELECT 1 " + _MISSING + ") AS missing", (embed_model,)).fetchone()
+    row = first_row(db, "SELECT EXISTS (SELECT 1 " + _MISSING + ") AS missing", {"model": embed_model})
     return bool(row and row["missing"])
 
 
@@ -76,11 +82,10 @@ def write_embeddings(
 
 
 def embedded_count(db: Database, document_id: str, embed_model: str) -> int:
-    with db.connection() as conn:
-        row = conn.execute(
-            "SELECT count(*) AS n FROM blocks WHERE document_id = %s AND is_live AND embed_model = %s",
-            (document_id, embed_model),
-        ).fetchone()
+    row = first_row(db,
+        "SELECT count(*) AS n FROM blocks WHERE document_id = %s AND is_live AND embed_model = %s",
+        (document_id, embed_model),
+    )
     return int(row["n"]) if row else 0
 
 
@@ -94,19 +99,19 @@ class Backlog:
 
 
 def backlog(db: Database, embed_model: str) -> Backlog:
-    with db.connection() as conn:
-        row = conn.execute(
-            "SELECT count(*) AS waiting, count(DISTINCT document_id) AS documents, min(created_at) AS oldest"
-            " FROM blocks WHERE is_live AND embed_model IS DISTINCT FROM %s", (embed_model,),
-        ).fetchone()
+    row = first_row(db,
+        "SELECT count(*) AS waiting, count(DISTINCT document_id) AS documents, min(created_at) AS oldest"
+        " FROM blocks WHERE is_live AND embed_model IS DISTINCT FROM %s",
+        (embed_model,),
+    )
     return Backlog(int(row["waiting"]), int(row["documents"]), row["oldest"]) if row else Backlog(0, 0, None)
 
 
 def stored_since(db: Database, embed_model: str, since: datetime) -> tuple[int, int]:
     """(live passages stored since `since`, how many of them have a vector of the model)."""
-    with db.connection() as conn:
-        row = conn.execute(
-            "SELECT count(*) AS total, count(*) FILTER (WHERE embed_model = %s) AS embedded"
-            " FROM blocks WHERE is_live AND created_at >= %s", (embed_model, since),
-        ).fetchone()
+    row = first_row(db,
+        "SELECT count(*) AS total, count(*) FILTER (WHERE embed_model = %s) AS embedded"
+        " FROM blocks WHERE is_live AND created_at >= %s",
+        (embed_model, since),
+    )
     return (int(row["total"]), int(row["embedded"])) if row else (0, 0)

@@ -7,7 +7,7 @@ from typing import Any
 
 from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Database, one, row_as, rows_as
+from backend.store.db import Connection, Database, fetch_row, fetch_rows, one
 
 
 class FitMeasures(TypedDict):
@@ -42,9 +42,7 @@ _COLUMNS = ("id::text AS id, job_id, parameters, reviews, cards, log_loss_before
 
 def latest(db: Database) -> ParamsRow | None:
     """The parameters in use: the newest fitted set, if any."""
-    with db.connection() as conn:
-        return row_as(ParamsRow, conn.execute(
-            f"SELECT {_COLUMNS} FROM fsrs_parameters ORDER BY created_at DESC LIMIT 1").fetchone())  # noqa: S608
+    return fetch_row(db, ParamsRow, f"SELECT {_COLUMNS} FROM fsrs_parameters ORDER BY created_at DESC LIMIT 1")  # noqa: S608
 
 
 def insert(conn: Connection, row: dict[str, Any]) -> None:
@@ -58,11 +56,11 @@ def insert(conn: Connection, row: dict[str, Any]) -> None:
 
 def review_log(db: Database) -> list[LogRow]:
     """Every review, oldest first, with each card numbered by its first review."""
-    with db.connection() as conn:
-        return rows_as(LogRow, conn.execute(
-            "SELECT dense_rank() OVER (ORDER BY first, card_id)::int AS card, rating, reviewed_at FROM ("
-            "  SELECT card_id, rating, reviewed_at, min(reviewed_at) OVER (PARTITION BY card_id) AS first, id"
-            "  FROM card_reviews) r ORDER BY reviewed_at, id").fetchall())
+    return fetch_rows(db, LogRow,
+        "SELECT dense_rank() OVER (ORDER BY first, card_id)::int AS card, rating, reviewed_at FROM ("
+        "  SELECT card_id, rating, reviewed_at, min(reviewed_at) OVER (PARTITION BY card_id) AS first, id"
+        "  FROM card_reviews) r ORDER BY reviewed_at, id",
+    )
 
 
 def log_counts(db: Database) -> dict[str, int]:

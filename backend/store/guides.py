@@ -8,7 +8,7 @@ from typing import Any, Literal
 from psycopg.types.json import Jsonb
 from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Database, row_as, rows_as
+from backend.store.db import Connection, Database, fetch_row, fetch_rows
 
 GuideType = Literal["briefing", "faq", "glossary", "timeline"]
 _GUIDE = ("SELECT id::text AS id, title, guide_type, entries, scope, created_at,"
@@ -34,13 +34,11 @@ def insert(conn: Connection, guide: dict[str, Any]) -> None:
 
 
 def list_guides(db: Database) -> list[GuideRow]:
-    with db.connection() as conn:
-        return rows_as(GuideRow, conn.execute(f"{_GUIDE} ORDER BY created_at DESC").fetchall())
+    return fetch_rows(db, GuideRow, f"{_GUIDE} ORDER BY created_at DESC")
 
 
 def get(db: Database, guide_id: str) -> GuideRow | None:
-    with db.connection() as conn:
-        return row_as(GuideRow, conn.execute(f"{_GUIDE} WHERE id = %s", (guide_id,)).fetchone())
+    return fetch_row(db, GuideRow, f"{_GUIDE} WHERE id = %s", (guide_id,))
 
 
 def delete(db: Database, guide_id: str) -> bool:

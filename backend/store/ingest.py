@@ -15,7 +15,7 @@ from typing import Literal, Unpack
 from psycopg.types.json import Jsonb
 from typing_extensions import TypedDict
 
-from backend.store.db import Database, row_as, rows_as
+from backend.store.db import Database, fetch_row, fetch_rows
 from backend.store.kinds import DocKind, DocumentStatus, PageWarningRow
 
 # The scan's verdict (`readded` is allowed by the column's CHECK; only runs of older releases hold it).
@@ -115,27 +115,24 @@ class InFlightDocumentRow(TypedDict):
 
 
 def load_items(db: Database, workflow_id: str) -> list[IngestItemRow]:
-    with db.connection() as conn:
-        return rows_as(IngestItemRow, conn.execute(
-            "SELECT i.*, i.document_id::text AS document_id FROM ingest_items i"
-            " WHERE workflow_id = %s ORDER BY position",
-            (workflow_id,),
-        ).fetchall())
+    return fetch_rows(db, IngestItemRow,
+        "SELECT i.*, i.document_id::text AS document_id FROM ingest_items i"
+        " WHERE workflow_id = %s ORDER BY position",
+        (workflow_id,),
+    )
 
 
 def load_item(db: Database, workflow_id: str, document_id: str) -> IngestItemWithDocument | None:
     """The run's item joined with its document's state; None once the document was deleted for good."""
-    with db.connection() as conn:
-        row = conn.execute(
-            "SELECT i.*, i.document_id::text AS document_id, d.status AS document_status,"
-            " d.generation AS document_generation, d.filename AS document_filename,"
-            " d.current_version AS document_current_version, r.cancelled"
-            " FROM ingest_items i JOIN documents d ON d.id = i.document_id"
-            " JOIN ingest_runs r ON r.workflow_id = i.workflow_id"
-            " WHERE i.workflow_id = %s AND i.document_id = %s",
-            (workflow_id, document_id),
-        ).fetchone()
-    return row_as(IngestItemWithDocument, row)
+    return fetch_row(db, IngestItemWithDocument,
+        "SELECT i.*, i.document_id::text AS document_id, d.status AS document_status,"
+        " d.generation AS document_generation, d.filename AS document_filename,"
+        " d.current_version AS document_current_version, r.cancelled"
+        " FROM ingest_items i JOIN documents d ON d.id = i.document_id"
+        " JOIN ingest_runs r ON r.workflow_id = i.workflow_id"
+        " WHERE i.workflow_id = %s AND i.document_id = %s",
+        (workflow_id, document_id),
+    )
 
 
 def record_decisions(db: Database, workflow_id: str, decisions: Sequence[tuple[str, Decision]]) -> None:
@@ -243,19 +240,16 @@ def set_document_status(
 
 
 def run_row(db: Database, workflow_id: str) -> IngestRunRow | None:
-    with db.connection() as conn:
-        return row_as(IngestRunRow,
-                    conn.execute("SELECT * FROM ingest_runs WHERE workflow_id = %s", (workflow_id,)).fetchone())
+    return fetch_row(db, IngestRunRow, "SELECT * FROM ingest_runs WHERE workflow_id = %s", (workflow_id,))
 
 
 def recent_runs(db: Database, limit: int) -> list[RunSummaryRow]:
-    with db.connection() as conn:
-        return rows_as(RunSummaryRow, conn.execute(
-            "SELECT r.*, count(i.document_id) AS documents FROM ingest_runs r"
-            " LEFT JOIN ingest_items i ON i.workflow_id = r.workflow_id"
-            " GROUP BY r.workflow_id ORDER BY r.created_at DESC LIMIT %s",
-            (limit,),
-        ).fetchall())
+    return fetch_rows(db, RunSummaryRow,
+        "SELECT r.*, count(i.document_id) AS documents FROM ingest_runs r"
+        " LEFT JOIN ingest_items i ON i.workflow_id = r.workflow_id"
+        " GROUP BY r.workflow_id ORDER BY r.created_at DESC LIMIT %s",
+        (limit,),
+    )
 
 
 def log_step_run(db: Database, workflow_id: str, step: str, key: str = "") -> int:
@@ -286,17 +280,16 @@ class DocumentStepRow(TypedDict):
 def document_step_times(db: Database, workflow_id: str) -> list[DocumentStepRow]:
     """Each document's steps in this run, from the step log: first start, last finish once every part
     (an embedding batch) has finished, and how many executions there were (more than parts: resumed)."""
-    with db.connection() as conn:
-        return rows_as(DocumentStepRow, conn.execute(
-            "SELECT document_id, step, min(started_at) AS started_at,"
-            " CASE WHEN count(DISTINCT key) FILTER (WHERE finished_at IS NOT NULL) = count(DISTINCT key)"
-            "      THEN max(finished_at) END AS finished_at,"
-            " count(*) AS executions, count(DISTINCT key) AS parts"
-            " FROM (SELECT step, key, started_at, finished_at, split_part(key, '#', 1) AS document_id"
-            "       FROM ingest_step_runs WHERE workflow_id = %s AND step IN ('extract', 'store', 'embed')) runs"
-            " GROUP BY document_id, step ORDER BY min(started_at)",
-            (workflow_id,),
-        ).fetchall())
+    return fetch_rows(db, DocumentStepRow,
+        "SELECT document_id, step, min(started_at) AS started_at,"
+        " CASE WHEN count(DISTINCT key) FILTER (WHERE finished_at IS NOT NULL) = count(DISTINCT key)"
+        "      THEN max(finished_at) END AS finished_at,"
+        " count(*) AS executions, count(DISTINCT key) AS parts"
+        " FROM (SELECT step, key, started_at, finished_at, split_part(key, '#', 1) AS document_id"
+        "       FROM ingest_step_runs WHERE workflow_id = %s AND step IN ('extract', 'store', 'embed')) runs"
+        " GROUP BY document_id, step ORDER BY min(started_at)",
+        (workflow_id,),
+    )
 
 
 def step_run_counts(db: Database, workflow_id: str) -> dict[str, int]:
@@ -310,12 +303,11 @@ def step_run_counts(db: Database, workflow_id: str) -> dict[str, int]:
 
 
 def documents_in_flight(db: Database) -> list[InFlightDocumentRow]:
-    with db.connection() as conn:
-        return rows_as(InFlightDocumentRow, conn.execute(
-            "SELECT d.id::text AS id, d.last_workflow_id,"
-            " EXISTS (SELECT 1 FROM blocks b WHERE b.document_id = d.id AND b.is_live) AS has_live_blocks"
-            " FROM documents d WHERE d.status IN ('queued', 'ingesting')"
-        ).fetchall())
+    return fetch_rows(db, InFlightDocumentRow,
+        "SELECT d.id::text AS id, d.last_workflow_id,"
+        " EXISTS (SELECT 1 FROM blocks b WHERE b.document_id = d.id AND b.is_live) AS has_live_blocks"
+        " FROM documents d WHERE d.status IN ('queued', 'ingesting')",
+    )
 
 
 def abandon_document(db: Database, document_id: str, workflow_id: str | None, has_live: bool, message: str) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from backend.store.db import Connection, Database, one
+from backend.store.db import Connection, Database, first_row, one
 
 _LOCK = "quire.keyword_impacts"
 
@@ -42,11 +42,12 @@ class ImpactBuild:
 
 def current(db: Database) -> ImpactBuild | None:
     """The parameters of the lists in place, None if never built."""
-    with db.connection() as conn:
-        row = conn.execute("SELECT blocks - folded_blocks AS blocks, average_length, k1, b, per_term,"
-                           " (SELECT count(*) FROM keyword_impact_lists) AS terms,"
-                           " folded_changes + (SELECT count(*) FROM keyword_stats_changes) AS changes"
-                           " FROM keyword_impact_build").fetchone()
+    row = first_row(db,
+        "SELECT blocks - folded_blocks AS blocks, average_length, k1, b, per_term,"
+        " (SELECT count(*) FROM keyword_impact_lists) AS terms,"
+        " folded_changes + (SELECT count(*) FROM keyword_stats_changes) AS changes"
+        " FROM keyword_impact_build",
+    )
     return None if row is None else ImpactBuild(**row)
 
 

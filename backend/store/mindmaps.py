@@ -8,7 +8,7 @@ from typing import Any, Literal
 from psycopg.types.json import Jsonb
 from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Database, one, row_as, rows_as
+from backend.store.db import Connection, Database, fetch_row, fetch_rows, one
 
 _MINDMAP = """
     SELECT m.id::text AS id, m.title, m.depth, m.tree, m.layout, m.positions, m.scope, m.created_at, m.updated_at,
@@ -42,13 +42,11 @@ def insert_mindmap(conn: Connection, mindmap: dict[str, Any]) -> None:
 
 
 def list_mindmaps(db: Database) -> list[MindmapRow]:
-    with db.connection() as conn:
-        return rows_as(MindmapRow, conn.execute(f"{_MINDMAP} ORDER BY m.created_at DESC").fetchall())
+    return fetch_rows(db, MindmapRow, f"{_MINDMAP} ORDER BY m.created_at DESC")
 
 
 def get_mindmap(db: Database, mindmap_id: str) -> MindmapRow | None:
-    with db.connection() as conn:
-        return row_as(MindmapRow, conn.execute(f"{_MINDMAP} WHERE m.id = %s", (mindmap_id,)).fetchone())
+    return fetch_row(db, MindmapRow, f"{_MINDMAP} WHERE m.id = %s", (mindmap_id,))
 
 
 def delete_mindmap(db: Database, mindmap_id: str) -> bool:

@@ -7,7 +7,7 @@ from typing import Literal
 
 from typing_extensions import TypedDict
 
-from backend.store.db import Database, row_as
+from backend.store.db import Database, fetch_row
 
 
 class NoteRow(TypedDict):
@@ -26,7 +26,8 @@ def mark_note(db: Database, document_id: str) -> None:
 
 def get(db: Database, document_id: str) -> NoteRow | None:
     """The document (a note or not: the caller tells them apart), unless it is in the trash."""
-    with db.connection() as conn:
-        return row_as(NoteRow, conn.execute(
-            "SELECT id::text AS id, filename, category, source_kind, status, current_version FROM documents"
-            " WHERE id = %s AND status <> 'trashed'", (document_id,)).fetchone())
+    return fetch_row(db, NoteRow,
+        "SELECT id::text AS id, filename, category, source_kind, status, current_version FROM documents"
+        " WHERE id = %s AND status <> 'trashed'",
+        (document_id,),
+    )

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
-from backend.store.db import Connection, Database
+from backend.store.db import Connection, Database, first_row
 
 CHUNK_BYTES = 1024 * 1024
 
@@ -42,8 +42,7 @@ def has_original(db: Database, sha256: str) -> bool:
 
 
 def original_size(db: Database, sha256: str) -> int | None:
-    with db.connection() as conn:
-        row = conn.execute("SELECT size_bytes FROM originals WHERE sha256 = %s", (sha256,)).fetchone()
+    row = first_row(db, "SELECT size_bytes FROM originals WHERE sha256 = %s", (sha256,))
     return None if row is None else int(row["size_bytes"])
 
 
@@ -51,10 +50,7 @@ def iter_chunks(db: Database, sha256: str) -> Iterator[bytes]:
     """The original's bytes in order, one chunk per query (memory stays at one chunk)."""
     seq = 0
     while True:
-        with db.connection() as conn:
-            row = conn.execute(
-                "SELECT data FROM original_chunks WHERE sha256 = %s AND seq = %s", (sha256, seq)
-            ).fetchone()
+        row = first_row(db, "SELECT data FROM original_chunks WHERE sha256 = %s AND seq = %s", (sha256, seq))
         if row is None:
             return
         yield bytes(row["data"])

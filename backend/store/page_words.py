@@ -10,7 +10,7 @@ from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
-from backend.store.db import Database
+from backend.store.db import Database, first_row
 
 # A word as stored: x0, y0, x1, y1 (PDF points, the page as shown), the word, its line on the page.
 StoredWord = tuple[float, float, float, float, str, int]
@@ -49,12 +49,11 @@ def write_page_words(db: Database, document_id: str, sha256: str, pages: Mapping
 
 def live_page_words(db: Database, document_id: UUID, page: int) -> list[StoredWord] | None:
     """The OCR'd words of the document's current version on `page`; None when OCR did not read that page."""
-    with db.connection() as conn:
-        row = conn.execute(
-            "SELECT w.words FROM page_words w JOIN documents d ON d.id = w.document_id AND d.sha256 = w.doc_sha256"
-            " WHERE w.document_id = %s AND w.page = %s",
-            (document_id, page),
-        ).fetchone()
+    row = first_row(db,
+        "SELECT w.words FROM page_words w JOIN documents d ON d.id = w.document_id AND d.sha256 = w.doc_sha256"
+        " WHERE w.document_id = %s AND w.page = %s",
+        (document_id, page),
+    )
     if row is None:
         return None
     return [(float(x0), float(y0), float(x1), float(y1), str(text), int(line))

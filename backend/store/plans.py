@@ -9,7 +9,7 @@ from typing import Any
 from psycopg.types.json import Jsonb
 from typing_extensions import TypedDict
 
-from backend.store.db import Database, one, one_as, row_as, rows_as
+from backend.store.db import Database, fetch_row, fetch_rows, one, one_as, row_as
 from backend.store.decks import CARD_COLUMNS, CardRow
 
 
@@ -65,13 +65,11 @@ def update(db: Database, plan_id: str, fields: dict[str, Any]) -> PlanRow | None
 
 
 def get(db: Database, plan_id: str) -> PlanRow | None:
-    with db.connection() as conn:
-        return row_as(PlanRow, conn.execute(f"{_PLAN} WHERE id = %s", (plan_id,)).fetchone())
+    return fetch_row(db, PlanRow, f"{_PLAN} WHERE id = %s", (plan_id,))
 
 
 def list_plans(db: Database) -> list[PlanRow]:
-    with db.connection() as conn:
-        return rows_as(PlanRow, conn.execute(f"{_PLAN} ORDER BY exam_date, created_at").fetchall())
+    return fetch_rows(db, PlanRow, f"{_PLAN} ORDER BY exam_date, created_at")
 
 
 def delete(db: Database, plan_id: str) -> bool:
@@ -81,12 +79,11 @@ def delete(db: Database, plan_id: str) -> bool:
 
 def scope_cards(db: Database, scope: dict[str, Any]) -> list[CardRow]:
     """The live cards in the plan's scope, in deck order."""
-    with db.connection() as conn:
-        return rows_as(CardRow, conn.execute(
-            f"SELECT {CARD_COLUMNS} FROM cards WHERE id IN (SELECT c.id FROM cards c JOIN decks d ON d.id = c.deck_id"  # noqa: S608
-            f" WHERE {_IN_SCOPE}) ORDER BY created_at, position",
-            _scope_params(scope),
-        ).fetchall())
+    return fetch_rows(db, CardRow,
+        f"SELECT {CARD_COLUMNS} FROM cards WHERE id IN (SELECT c.id FROM cards c JOIN decks d ON d.id = c.deck_id"  # noqa: S608
+        f" WHERE {_IN_SCOPE}) ORDER BY created_at, position",
+        _scope_params(scope),
+    )
 
 
 def studied_since(db: Database, card_ids: Sequence[str], since: datetime) -> dict[str, int]:

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from typing_extensions import TypedDict
 
-from backend.store.db import Database, one, rows_as
+from backend.store.db import Database, fetch_rows, one, rows_as
 
 
 class EventRow(TypedDict):
@@ -37,13 +37,12 @@ class AwardRow(TypedDict):
 
 def events(db: Database, since: datetime | None = None, until: datetime | None = None) -> list[EventRow]:
     """Events in [since, until), oldest first (all of them when unbounded)."""
-    with db.connection() as conn:
-        return rows_as(EventRow, conn.execute(
-            "SELECT id, kind, ref, occurred_at FROM activity_events"
-            " WHERE (%(since)s::timestamptz IS NULL OR occurred_at >= %(since)s)"
-            " AND (%(until)s::timestamptz IS NULL OR occurred_at < %(until)s) ORDER BY occurred_at, id",
-            {"since": since, "until": until},
-        ).fetchall())
+    return fetch_rows(db, EventRow,
+        "SELECT id, kind, ref, occurred_at FROM activity_events"
+        " WHERE (%(since)s::timestamptz IS NULL OR occurred_at >= %(since)s)"
+        " AND (%(until)s::timestamptz IS NULL OR occurred_at < %(until)s) ORDER BY occurred_at, id",
+        {"since": since, "until": until},
+    )
 
 
 _SESSION_SPANS = """
@@ -68,8 +67,7 @@ _SESSION_SPANS = """
 def session_spans(db: Database, idle_gap_s: int, last_event_s: int) -> list[SpanRow]:
     """Every study session's start, end, event count and active seconds, computed by Postgres — the
     same rules as `progress.sessions.derive_sessions`, without shipping every event to Python."""
-    with db.connection() as conn:
-        return rows_as(SpanRow, conn.execute(_SESSION_SPANS, {"gap": idle_gap_s, "last": last_event_s}).fetchall())
+    return fetch_rows(db, SpanRow, _SESSION_SPANS, {"gap": idle_gap_s, "last": last_event_s})
 
 
 def kind_counts(db: Database) -> dict[str, int]:

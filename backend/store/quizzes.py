@@ -9,7 +9,7 @@ from typing import Any, Literal
 from psycopg.types.json import Jsonb
 from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Database, one_as, row_as, rows_as
+from backend.store.db import Connection, Database, fetch_row, fetch_rows, one_as
 
 _SUMMARY = """
     SELECT q.id::text AS id, q.title, q.difficulty, q.types, q.requested_count, q.scope,
@@ -113,22 +113,19 @@ def insert_quiz(conn: Connection, quiz: dict[str, Any], questions: Sequence[dict
 
 def list_quizzes(db: Database, workshop_id: str | None = None) -> list[QuizRow]:
     where, params = ("WHERE q.workshop_id = %s", (workshop_id,)) if workshop_id else ("", ())
-    with db.connection() as conn:
-        return rows_as(QuizRow, conn.execute(f"{_SUMMARY} {where} ORDER BY q.created_at DESC", params).fetchall())
+    return fetch_rows(db, QuizRow, f"{_SUMMARY} {where} ORDER BY q.created_at DESC", params)
 
 
 def get_quiz(db: Database, quiz_id: str) -> QuizRow | None:
-    with db.connection() as conn:
-        return row_as(QuizRow, conn.execute(f"{_SUMMARY} WHERE q.id = %s", (quiz_id,)).fetchone())
+    return fetch_row(db, QuizRow, f"{_SUMMARY} WHERE q.id = %s", (quiz_id,))
 
 
 def questions(db: Database, quiz_id: str) -> list[QuestionRow]:
-    with db.connection() as conn:
-        return rows_as(QuestionRow, conn.execute(
-            "SELECT id::text AS id, position, type, question, options, correct_index, explanation, sources"
-            " FROM quiz_questions WHERE quiz_id = %s AND retired_at IS NULL ORDER BY position",
-            (quiz_id,),
-        ).fetchall())
+    return fetch_rows(db, QuestionRow,
+        "SELECT id::text AS id, position, type, question, options, correct_index, explanation, sources"
+        " FROM quiz_questions WHERE quiz_id = %s AND retired_at IS NULL ORDER BY position",
+        (quiz_id,),
+    )
 
 
 def delete_quiz(db: Database, quiz_id: str) -> bool:
@@ -137,11 +134,10 @@ def delete_quiz(db: Database, quiz_id: str) -> bool:
 
 
 def open_attempt(db: Database, quiz_id: str) -> AttemptRow | None:
-    with db.connection() as conn:
-        return row_as(AttemptRow, conn.execute(
-            f"{_ATTEMPT} WHERE a.quiz_id = %s AND a.finished_at IS NULL ORDER BY a.started_at DESC LIMIT 1",
-            (quiz_id,),
-        ).fetchone())
+    return fetch_row(db, AttemptRow,
+        f"{_ATTEMPT} WHERE a.quiz_id = %s AND a.finished_at IS NULL ORDER BY a.started_at DESC LIMIT 1",
+        (quiz_id,),
+    )
 
 
 def create_attempt(db: Database, attempt_id: str, quiz_id: str) -> AttemptRow:
@@ -151,27 +147,22 @@ def create_attempt(db: Database, attempt_id: str, quiz_id: str) -> AttemptRow:
 
 
 def attempts(db: Database, quiz_id: str) -> list[AttemptRow]:
-    with db.connection() as conn:
-        return rows_as(AttemptRow,
-                    conn.execute(f"{_ATTEMPT} WHERE a.quiz_id = %s ORDER BY a.started_at DESC", (quiz_id,)).fetchall())
+    return fetch_rows(db, AttemptRow, f"{_ATTEMPT} WHERE a.quiz_id = %s ORDER BY a.started_at DESC", (quiz_id,))
 
 
 def attempt(db: Database, quiz_id: str, attempt_id: str) -> AttemptRow | None:
-    with db.connection() as conn:
-        return row_as(AttemptRow,
-                    conn.execute(f"{_ATTEMPT} WHERE a.quiz_id = %s AND a.id = %s", (quiz_id, attempt_id)).fetchone())
+    return fetch_row(db, AttemptRow, f"{_ATTEMPT} WHERE a.quiz_id = %s AND a.id = %s", (quiz_id, attempt_id))
 
 
 def answers(db: Database, attempt_ids: Sequence[str]) -> list[AnswerRow]:
-    with db.connection() as conn:
-        return rows_as(AnswerRow, conn.execute(
-            "SELECT x.attempt_id::text AS attempt_id, x.question_id::text AS question_id, x.choice_index,"
-            " x.correct, x.unsure, x.answered_at, q.correct_index, q.explanation FROM quiz_answers x"
-            " JOIN quiz_questions q ON q.id = x.question_id AND q.retired_at IS NULL"
-            " WHERE x.attempt_id = ANY(%s::uuid[])"
-            " ORDER BY q.position",
-            (list(attempt_ids),),
-        ).fetchall())
+    return fetch_rows(db, AnswerRow,
+        "SELECT x.attempt_id::text AS attempt_id, x.question_id::text AS question_id, x.choice_index,"
+        " x.correct, x.unsure, x.answered_at, q.correct_index, q.explanation FROM quiz_answers x"
+        " JOIN quiz_questions q ON q.id = x.question_id AND q.retired_at IS NULL"
+        " WHERE x.attempt_id = ANY(%s::uuid[])"
+        " ORDER BY q.position",
+        (list(attempt_ids),),
+    )
 
 
 def record_answer(conn: Connection, attempt_id: str, question_id: str, choice_index: int, correct: bool,

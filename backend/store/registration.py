@@ -27,7 +27,7 @@ from typing import Literal
 import psycopg
 
 from backend.store import originals
-from backend.store.db import Connection, Database
+from backend.store.db import Connection, Database, first_row
 from backend.store.kinds import DocKind, DocumentStatus
 
 OnConflict = Literal["ask", "replace", "keep_both"]
@@ -343,25 +343,23 @@ class RetrySource:
 
 def retry_source(db: Database, document_id: uuid.UUID) -> RetrySource | None:
     """The file of a document's latest ingestion attempt (what Retry ingests again)."""
-    with db.connection() as conn:
-        row = conn.execute(
-            "SELECT i.sha256, i.size_bytes, i.kind, d.filename, d.mime FROM documents d JOIN ingest_items i"
-            " ON i.document_id = d.id WHERE d.id = %s"
-            " ORDER BY (i.workflow_id = d.last_workflow_id) DESC, i.updated_at DESC LIMIT 1",
-            (document_id,),
-        ).fetchone()
+    row = first_row(db,
+        "SELECT i.sha256, i.size_bytes, i.kind, d.filename, d.mime FROM documents d JOIN ingest_items i"
+        " ON i.document_id = d.id WHERE d.id = %s"
+        " ORDER BY (i.workflow_id = d.last_workflow_id) DESC, i.updated_at DESC LIMIT 1",
+        (document_id,),
+    )
     if row is None:
         return None
     return RetrySource(row["sha256"], row["size_bytes"], row["kind"], row["mime"] or "", row["filename"])
 
 
 def version_source(db: Database, document_id: uuid.UUID, version: int) -> RetrySource | None:
-    with db.connection() as conn:
-        row = conn.execute(
-            "SELECT sha256, size_bytes, kind, mime, filename FROM document_versions"
-            " WHERE document_id = %s AND version = %s",
-            (document_id, version),
-        ).fetchone()
+    row = first_row(db,
+        "SELECT sha256, size_bytes, kind, mime, filename FROM document_versions"
+        " WHERE document_id = %s AND version = %s",
+        (document_id, version),
+    )
     if row is None:
         return None
     return RetrySource(row["sha256"], row["size_bytes"] or 0, row["kind"], row["mime"] or "", row["filename"])

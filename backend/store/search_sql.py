@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from psycopg import sql
 
-from backend.store.db import Connection, Database, one
+from backend.store.db import Connection, Database, first_row, one
 
 # The HNSW scan's beam (hnsw.ef_search) at least: beyond the k it must return, dead tuples (blocks that
 # stopped being live since the last vacuum) are skipped after the index scan, and a wider beam finds
@@ -106,9 +106,11 @@ def ensure_hnsw_index(db: Database, model: str, dimension: int, build_memory_mb:
 
 def stored_dimension(db: Database, model: str) -> int | None:
     """The dimension of this model's stored vectors (one row looked at), None if none is stored yet."""
-    with db.connection() as conn:
-        row = conn.execute("SELECT vector_dims(embedding) AS d FROM blocks WHERE embed_model = %s"
-                           " AND embedding IS NOT NULL LIMIT 1", (model,)).fetchone()
+    row = first_row(db,
+        "SELECT vector_dims(embedding) AS d FROM blocks WHERE embed_model = %s"
+        " AND embedding IS NOT NULL LIMIT 1",
+        (model,),
+    )
     return None if row is None else int(row["d"])
 
 

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from psycopg.types.json import Jsonb
 from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Database, rows_as
+from backend.store.db import Connection, Database, fetch_rows
 
 ItemKind = Literal["card", "question"]
 Decision = Literal["kept", "updated", "retired"]
@@ -50,8 +50,7 @@ class LiveBlockRow(TypedDict):
 
 def changed_citations(db: Database, limit: int) -> list[ChangedRow]:
     """Citations whose passage is gone from the live version of its document, undecided, oldest item first."""
-    with db.connection() as conn:
-        return rows_as(ChangedRow, conn.execute(
+    return fetch_rows(db, ChangedRow,
             f"""
             SELECT c.item_kind, c.item_id::text AS item_id, c.parent_id::text AS parent_id,
                    c.source->>'block_id' AS block_id, d.id::text AS document_id, d.filename,
@@ -67,17 +66,16 @@ def changed_citations(db: Database, limit: int) -> list[ChangedRow]:
                               AND x.item_id = c.item_id AND x.block_id = (c.source->>'block_id')::uuid)
             ORDER BY c.item_kind, c.item_id, block_id LIMIT %s
             """,  # noqa: S608 - fixed fragment
-            (limit,),
-        ).fetchall())
+        (limit,),
+    )
 
 
 def live_blocks(db: Database, document_ids: Sequence[str]) -> list[LiveBlockRow]:
-    with db.connection() as conn:
-        return rows_as(LiveBlockRow, conn.execute(
-            "SELECT id::text AS id, document_id::text AS document_id, ordinal, page, text FROM blocks"
-            " WHERE document_id = ANY(%s::uuid[]) AND is_live ORDER BY document_id, ordinal",
-            (list(document_ids),),
-        ).fetchall())
+    return fetch_rows(db, LiveBlockRow,
+        "SELECT id::text AS id, document_id::text AS document_id, ordinal, page, text FROM blocks"
+        " WHERE document_id = ANY(%s::uuid[]) AND is_live ORDER BY document_id, ordinal",
+        (list(document_ids),),
+    )
 
 
 def repoint(conn: Connection, kind: ItemKind, item_ids: Sequence[str], old_block_id: str,
@@ -143,8 +141,7 @@ def items(db: Database, kind: ItemKind, item_ids: Sequence[str]) -> list[ItemRow
                  " q.type AS kind, jsonb_build_object('question', q.question, 'options', q.options, 'correct_index',"
                  " q.correct_index, 'explanation', q.explanation) AS text, q.sources, z.created_at"
                  " FROM quiz_questions q JOIN quizzes z ON z.id = q.quiz_id WHERE q.id = ANY(%s::uuid[])")
-    with db.connection() as conn:
-        return rows_as(ItemRow, conn.execute(query, (list(item_ids),)).fetchall())
+    return fetch_rows(db, ItemRow, query, (list(item_ids),))
 
 
 def note_siblings(db: Database, note_id: str) -> list[str]:

@@ -14,7 +14,7 @@ from psycopg.types.json import Jsonb
 from typing_extensions import TypedDict
 
 from backend.errors import ErrorCode
-from backend.store.db import Connection, Database, one_as, row_as, rows_as
+from backend.store.db import Connection, Database, fetch_row, fetch_rows, one_as
 
 JobKind = Literal["quiz", "deck", "workshop", "mindmap", "lesson", "recap", "weak_spots", "guide", "optimize",
                   "audio_overview"]
@@ -42,11 +42,10 @@ _COLUMNS = "id, kind, request_key, attempt, params, state, result_id::text AS re
 
 
 def latest_for_key(db: Database, request_key: str) -> StudyJobRow | None:
-    with db.connection() as conn:
-        return row_as(StudyJobRow, conn.execute(
-            f"SELECT {_COLUMNS} FROM study_jobs WHERE request_key = %s ORDER BY attempt DESC LIMIT 1",  # noqa: S608
-            (request_key,),
-        ).fetchone())
+    return fetch_row(db, StudyJobRow,
+        f"SELECT {_COLUMNS} FROM study_jobs WHERE request_key = %s ORDER BY attempt DESC LIMIT 1",  # noqa: S608
+        (request_key,),
+    )
 
 
 def insert(db: Database, job_id: str, kind: JobKind, request_key: str, attempt: int,
@@ -63,17 +62,14 @@ def insert(db: Database, job_id: str, kind: JobKind, request_key: str, attempt: 
 
 
 def recent(db: Database, states: list[str], limit: int) -> list[StudyJobRow]:
-    with db.connection() as conn:
-        return rows_as(StudyJobRow, conn.execute(
-            f"SELECT {_COLUMNS} FROM study_jobs WHERE state = ANY(%s) ORDER BY created_at DESC LIMIT %s",  # noqa: S608
-            (states, limit),
-        ).fetchall())
+    return fetch_rows(db, StudyJobRow,
+        f"SELECT {_COLUMNS} FROM study_jobs WHERE state = ANY(%s) ORDER BY created_at DESC LIMIT %s",  # noqa: S608
+        (states, limit),
+    )
 
 
 def get(db: Database, job_id: str) -> StudyJobRow | None:
-    with db.connection() as conn:
-        return row_as(StudyJobRow, conn.execute(f"SELECT {_COLUMNS} FROM study_jobs WHERE id = %s",  # noqa: S608
-                                                     (job_id,)).fetchone())
+    return fetch_row(db, StudyJobRow, f"SELECT {_COLUMNS} FROM study_jobs WHERE id = %s", (job_id,))  # noqa: S608
 
 
 def mark_running(db: Database, job_id: str) -> None:

@@ -20,7 +20,7 @@ from psycopg import Rollback
 from psycopg.types.json import Jsonb
 
 from backend.store import originals
-from backend.store.db import Connection, Database
+from backend.store.db import Connection, Database, first_row
 from backend.store.documents import lock_documents_blocks, record_index_change
 from backend.store.ingest import IngestItemRow
 from backend.store.kinds import DocKind
@@ -231,13 +231,12 @@ class VersionFile:
 
 def version_file(db: Database, document_id: UUID, version: int | None) -> VersionFile | None:
     """The original behind a version (the current one when `version` is None)."""
-    with db.connection() as conn:
-        row = conn.execute(
-            "SELECT v.sha256, CASE WHEN %s::int IS NULL THEN d.filename ELSE v.filename END AS filename, v.kind,"
-            " v.mime FROM documents d JOIN document_versions v"
-            " ON v.document_id = d.id AND v.version = coalesce(%s, d.current_version) WHERE d.id = %s",
-            (version, version, document_id),
-        ).fetchone()
+    row = first_row(db,
+        "SELECT v.sha256, CASE WHEN %s::int IS NULL THEN d.filename ELSE v.filename END AS filename, v.kind,"
+        " v.mime FROM documents d JOIN document_versions v"
+        " ON v.document_id = d.id AND v.version = coalesce(%s, d.current_version) WHERE d.id = %s",
+        (version, version, document_id),
+    )
     return None if row is None else VersionFile(**row)
 
 

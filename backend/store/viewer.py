@@ -7,7 +7,7 @@ from uuid import UUID
 
 from typing_extensions import TypedDict
 
-from backend.store.db import Database, row_as, rows_as
+from backend.store.db import Database, fetch_row, fetch_rows, first_row
 
 
 class BlockRow(TypedDict):
@@ -38,9 +38,7 @@ _BLOCK_COLUMNS = "b.id::text AS id, b.ordinal, b.page, b.section, b.kind, b.text
 
 
 def count_live_blocks(db: Database, document_id: UUID) -> int:
-    with db.connection() as conn:
-        row = conn.execute("SELECT count(*) AS n FROM blocks WHERE document_id = %s AND is_live",
-                           (document_id,)).fetchone()
+    row = first_row(db, "SELECT count(*) AS n FROM blocks WHERE document_id = %s AND is_live", (document_id,))
     return int(row["n"]) if row else 0
 
 
@@ -55,33 +53,28 @@ def section_starts(db: Database, document_id: UUID, limit: int) -> list[SectionR
         WHERE title IS NOT NULL AND title IS DISTINCT FROM previous
         ORDER BY ordinal LIMIT %(limit)s
     """
-    with db.connection() as conn:
-        return rows_as(SectionRow, conn.execute(query, {"id": document_id, "limit": limit}).fetchall())
+    return fetch_rows(db, SectionRow, query, {"id": document_id, "limit": limit})
 
 
 def block_place(db: Database, document_id: UUID, block_id: UUID) -> BlockPlace | None:
     """Where a block sits (any version of the document), or None when it is not this document's."""
-    with db.connection() as conn:
-        row = conn.execute(
-            "SELECT ordinal, page, is_live FROM blocks WHERE id = %s AND document_id = %s",
-            (block_id, document_id),
-        ).fetchone()
-    return row_as(BlockPlace, row)
+    return fetch_row(db, BlockPlace,
+        "SELECT ordinal, page, is_live FROM blocks WHERE id = %s AND document_id = %s",
+        (block_id, document_id),
+    )
 
 
 def blocks_on_page(db: Database, document_id: UUID, page: int, limit: int) -> list[BlockRow]:
     query = (f"SELECT {_BLOCK_COLUMNS} FROM blocks b WHERE b.document_id = %s AND b.is_live"  # noqa: S608
              " AND b.page = %s ORDER BY b.ordinal LIMIT %s")
-    with db.connection() as conn:
-        return rows_as(BlockRow, conn.execute(query, (document_id, page, limit)).fetchall())
+    return fetch_rows(db, BlockRow, query, (document_id, page, limit))
 
 
 def blocks_from(db: Database, document_id: UUID, start_ordinal: int, limit: int) -> list[BlockRow]:
     """Up to `limit` live blocks in reading order, from ordinal `start_ordinal` on."""
     query = (f"SELECT {_BLOCK_COLUMNS} FROM blocks b WHERE b.document_id = %s AND b.is_live"  # noqa: S608
              " AND b.ordinal >= %s ORDER BY b.ordinal LIMIT %s")
-    with db.connection() as conn:
-        return rows_as(BlockRow, conn.execute(query, (document_id, start_ordinal, limit)).fetchall())
+    return fetch_rows(db, BlockRow, query, (document_id, start_ordinal, limit))
 
 
 def ordinal_before(db: Database, document_id: UUID, ordinal: int, count: int) -> int:
@@ -92,22 +85,21 @@ def ordinal_before(db: Database, document_id: UUID, ordinal: int, count: int) ->
             ORDER BY ordinal DESC LIMIT %(count)s
         ) earlier
     """
-    with db.connection() as conn:
-        row = conn.execute(query, {"id": document_id, "ordinal": ordinal, "count": count}).fetchone()
+    row = first_row(db, query, {"id": document_id, "ordinal": ordinal, "count": count})
     return int(row["start"]) if row else ordinal
 
 
 def live_ordinal_bounds(db: Database, document_id: UUID) -> tuple[int, int] | None:
-    with db.connection() as conn:
-        row = conn.execute("SELECT min(ordinal) AS first, max(ordinal) AS last FROM blocks"
-                           " WHERE document_id = %s AND is_live", (document_id,)).fetchone()
+    row = first_row(db,
+        "SELECT min(ordinal) AS first, max(ordinal) AS last FROM blocks"
+        " WHERE document_id = %s AND is_live",
+        (document_id,),
+    )
     if not row or row["first"] is None:
         return None
     return int(row["first"]), int(row["last"])
 
 
 def block_text(db: Database, document_id: UUID, block_id: UUID) -> str | None:
-    with db.connection() as conn:
-        row = conn.execute("SELECT text FROM blocks WHERE id = %s AND document_id = %s",
-                           (block_id, document_id)).fetchone()
+    row = first_row(db, "SELECT text FROM blocks WHERE id = %s AND document_id = %s", (block_id, document_id))
     return str(row["text"]) if row else None

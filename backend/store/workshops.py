@@ -9,7 +9,7 @@ from typing import Any, Literal
 from psycopg.types.json import Jsonb
 from typing_extensions import TypedDict
 
-from backend.store.db import Connection, Database, row_as, rows_as
+from backend.store.db import Connection, Database, fetch_row, fetch_rows
 
 _WORKSHOP = """
     SELECT w.id::text AS id, w.title, w.summary, w.difficulty, w.objectives, w.key_points, w.scope, w.sources,
@@ -77,14 +77,11 @@ def insert_workshop(conn: Connection, workshop: dict[str, Any], lessons: Sequenc
 
 
 def list_workshops(db: Database) -> list[WorkshopRow]:
-    with db.connection() as conn:
-        return rows_as(WorkshopRow, conn.execute(f"{_WORKSHOP} GROUP BY w.id ORDER BY w.created_at DESC").fetchall())
+    return fetch_rows(db, WorkshopRow, f"{_WORKSHOP} GROUP BY w.id ORDER BY w.created_at DESC")
 
 
 def get_workshop(db: Database, workshop_id: str) -> WorkshopRow | None:
-    with db.connection() as conn:
-        return row_as(WorkshopRow,
-                    conn.execute(f"{_WORKSHOP} WHERE w.id = %s GROUP BY w.id", (workshop_id,)).fetchone())
+    return fetch_row(db, WorkshopRow, f"{_WORKSHOP} WHERE w.id = %s GROUP BY w.id", (workshop_id,))
 
 
 def delete_workshop(db: Database, workshop_id: str) -> bool:
@@ -93,15 +90,11 @@ def delete_workshop(db: Database, workshop_id: str) -> bool:
 
 
 def lessons(db: Database, workshop_id: str) -> list[LessonRow]:
-    with db.connection() as conn:
-        return rows_as(LessonRow,
-                    conn.execute(f"{_LESSON} WHERE workshop_id = %s ORDER BY n", (workshop_id,)).fetchall())
+    return fetch_rows(db, LessonRow, f"{_LESSON} WHERE workshop_id = %s ORDER BY n", (workshop_id,))
 
 
 def lesson(db: Database, workshop_id: str, n: int) -> LessonRow | None:
-    with db.connection() as conn:
-        return row_as(LessonRow,
-                    conn.execute(f"{_LESSON} WHERE workshop_id = %s AND n = %s", (workshop_id, n)).fetchone())
+    return fetch_row(db, LessonRow, f"{_LESSON} WHERE workshop_id = %s AND n = %s", (workshop_id, n))
 
 
 def bump_version(db: Database, workshop_id: str, n: int, current: int) -> bool:

@@ -6,22 +6,16 @@ what the script reports for the phases it met is checked (a bound against a hang
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.scripts import script_output
 
 pytestmark = pytest.mark.slow
 
 
 def test_bench_big_documents_smoke_reports_cancels_and_memory() -> None:
-    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_big_documents.py"), "--smoke"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=1800, check=False)
-    assert result.returncode == 0, result.stdout + result.stderr
-    out = result.stdout
+    out = script_output("bench_big_documents.py", "--smoke", timeout=1800)
     assert out.count("whole ingestion") == 2, out
     assert len(re.findall(r"server RSS idle \d+ MB, peak \d+ MB \(\+-?\d+\), after \d+ MB", out)) == 2, out
     assert len(re.findall(r"cancel while (reading|storing|making live|embedding) ", out)) == 8, out

@@ -5,23 +5,18 @@ must not break unnoticed."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.scripts import script_output
 
 pytestmark = pytest.mark.slow
 
 
 def test_bench_scale_smoke_reports_one_two_and_three_processes() -> None:
-    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_scale.py"), "--smoke"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=3600, check=False)
-    assert result.returncode == 0, result.stdout + result.stderr
-    lines = {match.group(1): match.group(0) for match in re.finditer(r"(\d) process(?:es)?: .*", result.stdout)}
-    assert set(lines) == {"1", "2", "3"}, result.stdout
+    out = script_output("bench_scale.py", "--smoke", timeout=3600)
+    lines = {match.group(1): match.group(0) for match in re.finditer(r"(\d) process(?:es)?: .*", out)}
+    assert set(lines) == {"1", "2", "3"}, out
     for line in lines.values():
         assert "status SUCCESS, 2/2 documents with blocks, 0 with duplicate blocks" in line, line
-    assert "throughput ratio: 2 processes" in result.stdout
+    assert "throughput ratio: 2 processes" in out

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.support.scripts import script_output
 
 ROOT = Path(__file__).resolve().parents[2]
 CRANFIELD = ROOT.parent / "shared" / "eval" / "cranfield"
@@ -156,8 +156,6 @@ CASES = [
 def test_benchmark_smoke_run_prints_its_figures(case: Case) -> None:
     if case.missing is not None and (reason := case.missing()):
         pytest.skip(reason)
-    run = subprocess.run([sys.executable, str(ROOT / "scripts" / f"{case.script}.py"), "--smoke", *case.args],
-                         cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    missing = [figure for figure in case.figures if not re.search(figure, run.stdout, re.MULTILINE)]
-    assert not missing, f"not printed: {missing}\n{run.stdout[-3000:]}"
+    out = script_output(f"{case.script}.py", "--smoke", *case.args, timeout=600)
+    missing = [figure for figure in case.figures if not re.search(figure, out, re.MULTILINE)]
+    assert not missing, f"not printed: {missing}\n{out[-3000:]}"

@@ -11,13 +11,11 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.scripts import run_script, script_output
 
 # Each query's words occur in its own document only, so BM25 ranks that document first for every query.
 DOCS = {
@@ -48,13 +46,6 @@ def write_collection(folder: Path, *, beir: bool = False) -> Path:
     return folder
 
 
-def run_script(name: str, *args: str) -> str:
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / name), *args], capture_output=True, text=True,
-                          timeout=120, check=False)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
 def row(output: str, label: str) -> list[float]:
     line = next(line for line in output.splitlines() if line.startswith(label))
     return [float(x) for x in re.findall(r"\d+\.\d+", line[len(label):])]
@@ -62,8 +53,8 @@ def row(output: str, label: str) -> list[float]:
 
 @pytest.mark.parametrize("beir", [False, True], ids=["cranfield-layout", "beir-layout"])
 def test_eval_retrieval_reports_both_halves_of_a_collection(tmp_path: Path, beir: bool) -> None:
-    out = run_script("eval_retrieval.py", "--collection", str(write_collection(tmp_path / "c", beir=beir)),
-                     "--embedder", "none")
+    out = script_output("eval_retrieval.py", "--collection", str(write_collection(tmp_path / "c", beir=beir)),
+                        "--embedder", "none")
     assert "4 docs, 4 judged queries: 2 tuning, 2 test" in out
     # nDCG@10, R@10, R@100, MRR@10 on the tuning half, then the same on the test half: all perfect.
     for label in ("sparse (BM25)", "hybrid (shipped)", "baseline rank_bm25"):
@@ -73,8 +64,8 @@ def test_eval_retrieval_reports_both_halves_of_a_collection(tmp_path: Path, beir
 def test_eval_relevance_keeps_the_collection_questions_and_refuses_off_topic_ones(tmp_path: Path) -> None:
     off_topic = tmp_path / "off.txt"
     off_topic.write_text("\n".join(OFF_TOPIC) + "\n")
-    out = run_script("eval_relevance.py", "--collection", str(write_collection(tmp_path / "c")),
-                     "--embedder", "none", "--off-topic", str(off_topic), "--sets", "cranfield")
+    out = script_output("eval_relevance.py", "--collection", str(write_collection(tmp_path / "c")),
+                        "--embedder", "none", "--off-topic", str(off_topic), "--sets", "cranfield")
     assert "cranfield: on-topic 2 tuning / 2 test, off-topic 1 / 1" in out
     at_threshold = out.split("\nat threshold ")[1]
     for half in ("tuning", "test"):
@@ -84,9 +75,7 @@ def test_eval_relevance_keeps_the_collection_questions_and_refuses_off_topic_one
 
 @pytest.mark.skipif(HAVE_LOCAL_MODEL, reason="a local model is installed here (its run writes data/cache)")
 def test_eval_retrieval_without_a_local_model_says_what_to_install(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_retrieval.py"), "--collection",
-                           str(write_collection(tmp_path / "c")), "--embedder", "local"],
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = run_script("eval_retrieval.py", "--collection", str(write_collection(tmp_path / "c")), "--embedder", "local")
     assert done.returncode == 1
     assert done.stdout == ""
     assert "No local embedding model can be loaded" in done.stderr
@@ -95,9 +84,7 @@ def test_eval_retrieval_without_a_local_model_says_what_to_install(tmp_path: Pat
 
 
 def test_eval_retrieval_on_a_folder_that_is_no_collection_says_so(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_retrieval.py"), "--collection",
-                           str(tmp_path), "--embedder", "none"], capture_output=True, text=True, timeout=120,
-                          check=False)
+    done = run_script("eval_retrieval.py", "--collection", str(tmp_path), "--embedder", "none")
     assert done.returncode == 1
     assert "is not a collection: it has no corpus.jsonl, queries.jsonl, qrels.tsv" in done.stderr
     assert "Traceback" not in done.stderr
@@ -108,9 +95,7 @@ def test_bench_transcribe_smoke_measures_both_sides() -> None:
     """scripts/bench_transcribe.py --smoke: Quire's transcription path and raw faster-whisper side by side."""
     if importlib.util.find_spec("faster_whisper") is None:
         pytest.skip("voice requirements not installed (pip install -r requirements-voice.txt)")
-    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_transcribe.py"), "--smoke"],
-                         capture_output=True, text=True, timeout=900, check=False)
-    assert run.returncode == 0, run.stderr[-2000:]
-    figures = re.search(r"tiny\.en: RTF quire ([\d.]+), raw faster-whisper ([\d.]+), overhead ([\d.]+)x", run.stdout)
-    assert figures, run.stdout
-    assert re.search(r"quire: [\d.]+ s, [1-9]\d* words", run.stdout), run.stdout  # speech was heard
+    out = script_output("bench_transcribe.py", "--smoke", timeout=900)
+    figures = re.search(r"tiny\.en: RTF quire ([\d.]+), raw faster-whisper ([\d.]+), overhead ([\d.]+)x", out)
+    assert figures, out
+    assert re.search(r"quire: [\d.]+ s, [1-9]\d* words", out), out  # speech was heard

@@ -1,6 +1,7 @@
 /** `GET /api/search` for screens outside chat: hybrid search over passages, debounced by the caller. */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiJson } from "@/lib/api";
+import { groupByDocument } from "@/lib/byDocument";
 import { formatLocation } from "@/lib/location";
 import type { SearchHit, SearchResponse } from "./types";
 
@@ -31,13 +32,9 @@ export interface HitGroup {
 
 /** Hits grouped by document, documents in the order of their best hit. */
 export function groupHits(hits: readonly SearchHit[]): HitGroup[] {
-  const groups = new Map<string, HitGroup>();
-  for (const hit of hits) {
-    const group = groups.get(hit.document_id) ?? { documentId: hit.document_id, filename: hit.filename, hits: [] };
-    group.hits.push(hit);
-    groups.set(hit.document_id, group);
-  }
-  return [...groups.values()];
+  return groupByDocument(hits).map(({ document_id, filename, items }) => ({
+    documentId: document_id, filename, hits: items,
+  }));
 }
 
 /** Where a hit sits, in the words citations use ("Page 4", "Page iv (page 6)", "Slide 2", 'Sheet "arts"'),

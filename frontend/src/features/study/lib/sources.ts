@@ -2,6 +2,7 @@
  * The passages a generated item came from, grouped for display: one entry per document (in order of
  * first use) with the pages cited, so "from: lecture-3.pdf, p. 12, 14" reads as one line. Pure.
  */
+import { groupByDocument } from "@/lib/byDocument";
 import type { Source } from "../api/types";
 
 export interface SourceGroup {
@@ -11,17 +12,10 @@ export interface SourceGroup {
 }
 
 export function groupSources(sources: readonly Source[]): SourceGroup[] {
-  const groups = new Map<string, SourceGroup>();
-  for (const source of sources) {
-    let group = groups.get(source.document_id);
-    if (!group) {
-      group = { document_id: source.document_id, filename: source.filename, pages: [] };
-      groups.set(source.document_id, group);
-    }
-    if (source.page && !group.pages.includes(source.page)) group.pages.push(source.page);
-  }
-  for (const group of groups.values()) group.pages.sort((a, b) => a - b);
-  return [...groups.values()];
+  return groupByDocument(sources).map(({ document_id, filename, items }) => {
+    const pages = new Set(items.flatMap((source) => (source.page ? [source.page] : [])));
+    return { document_id, filename, pages: [...pages].sort((a, b) => a - b) };
+  });
 }
 
 /** "lecture-3.pdf, p. 12, 14" / "notes.md". */
