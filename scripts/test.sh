@@ -31,8 +31,9 @@ tier=()
 [[ $FAST -eq 1 ]] && tier=(-m "not e2e and not slow")
 # The suite must not depend on a developer's data or .env. Two processes (pytest-xdist), each test file
 # whole in one of them so a module's server and documents are set up once: most of the time a test waits
-# on a server, a browser or an ingestion rather than using a core. xdist hands out modules with the most
-# tests first. Handing out the longest first instead (the process- and browser-starting modules side by
-# side) was tried: a quiet fresh-clone run took 43 min, earlier ones about 27. The 20 slowest are listed last.
-env -u DATABASE_URL QUIRE_DATA_DIR="$(mktemp -d)" "$PY" -m pytest -q -n 2 --dist loadfile --durations=20 \
+# on a server, a browser or an ingestion rather than using a core. Modules are handed out in the order
+# tests/support/ordering.py gives: xdist's own (most tests first), the long starved-CPU test first of all.
+# The 20 slowest are listed last.
+env -u DATABASE_URL QUIRE_DATA_DIR="$(mktemp -d)" "$PY" -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder \
+  --durations=20 \
   "${tier[@]}" "$@"

@@ -14,6 +14,8 @@ from tests.support.fake_ollama import FakeOllama
 from tests.support.postgres import ThrowawayPostgres
 from tests.support.server import QuireServer, serve
 
+pytest_plugins = ["tests.support.ordering"]  # the order xdist hands the modules out in
+
 SHARED_UPLOAD_LIMIT_MB = 5
 E2E = Path(__file__).parent / "e2e"
 
