@@ -125,17 +125,22 @@ class EmbedBackfill:
             return embed_queue().enqueue(self._workflow).get_workflow_id()
 
     def stop(self) -> None:
-        """Before DBOS shuts down: end the backfills this process runs, waking those that wait for the model
-        server, and give them up to `_STOP_WAIT_S` to record their end (one busy embedding a batch finishes
-        the batch first)."""
-        running = DBOS.list_workflows(name=WORKFLOW_NAME, status="PENDING", load_input=False, load_output=False,
-                                      executor_id=self.executor_id)
-        for workflow in running:
-            DBOS.send(workflow.workflow_id, _RUN_ID, topic=WAKE_TOPIC)
-        deadline = time.monotonic() + _STOP_WAIT_S
-        for workflow in running:
-            while time.monotonic() < deadline and _is_pending(workflow.workflow_id):
-                time.sleep(0.05)
+        """Before DBOS shuts down: end the backfills this process runs (see `stop_pending`)."""
+        stop_pending(WORKFLOW_NAME, self.executor_id)
+
+
+def stop_pending(workflow_name: str, executor_id: str) -> None:
+    """Before DBOS shuts down: end the workflows named `workflow_name` that this process runs, waking those
+    that wait for the model server (`wait_or_stop`), and give them up to `_STOP_WAIT_S` to record their end
+    (one busy embedding a batch finishes the batch first). The embedding backfill and the model switch."""
+    running = [workflow.workflow_id for workflow in DBOS.list_workflows(
+        name=workflow_name, status="PENDING", load_input=False, load_output=False, executor_id=executor_id)]
+    for workflow_id in running:
+        DBOS.send(workflow_id, _RUN_ID, topic=WAKE_TOPIC)
+    deadline = time.monotonic() + _STOP_WAIT_S
+    for workflow_id in running:
+        while time.monotonic() < deadline and _is_pending(workflow_id):
+            time.sleep(0.05)
 
 
 def stop_message() -> str:

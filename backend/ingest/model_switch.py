@@ -24,7 +24,7 @@ from dbos import DBOS, SetWorkflowID
 
 from backend.durable import RETRY_WHEN_DATABASE_LOST
 from backend.errors import QuireError
-from backend.ingest.backfill import WAKE_TOPIC, stop_message, wait_or_stop
+from backend.ingest.backfill import WAKE_TOPIC, stop_message, stop_pending, wait_or_stop
 from backend.llm.client import LLMClient
 from backend.llm.embedding_models import ActiveEmbedder, choices, kind_of
 from backend.llm.errors import ModelError, ModelUnavailable
@@ -39,7 +39,6 @@ log = logging.getLogger(__name__)
 WORKFLOW_NAME = "embedding_switch_workflow"
 _ACTIVE = ["PENDING", "ENQUEUED"]
 _SLEEP_MAX_S = 300.0
-_STOP_WAIT_S = 10.0
 SwitchEnd = Literal["switched", "cancelled", "stopped"]
 
 
@@ -112,23 +111,16 @@ class ModelSwitch:
         return self._start(row["switch_id"], target, f"embedding-switch-{row['switch_id']}-{time.time_ns()}")
 
     def stop(self) -> None:
-        """Before DBOS shuts down: end the switches this process runs that wait for their model server (one
-        embedding a batch finishes it first, up to `_STOP_WAIT_S`); the next start resumes them."""
-        running = self._pending(executor_id=self.executor_id)
-        for workflow_id in running:
-            DBOS.send(workflow_id, stop_message(), topic=WAKE_TOPIC)
-        deadline = time.monotonic() + _STOP_WAIT_S
-        while running and time.monotonic() < deadline:
-            running = self._pending(executor_id=self.executor_id)
-            time.sleep(0.05)
+        """Before DBOS shuts down: end the switches this process runs that wait for their model server (see
+        `stop_pending`); the next start resumes them."""
+        stop_pending(WORKFLOW_NAME, self.executor_id)
 
     def _start(self, switch_id: int, target: str, workflow_id: str) -> str:
         with SetWorkflowID(workflow_id):
             return DBOS.start_workflow(self._workflow, switch_id, target).get_workflow_id()
 
-    def _pending(self, executor_id: str | None = None) -> list[str]:
-        found = DBOS.list_workflows(name=WORKFLOW_NAME, status=_ACTIVE, load_input=False, load_output=False,
-                                    executor_id=executor_id)
+    def _pending(self) -> list[str]:
+        found = DBOS.list_workflows(name=WORKFLOW_NAME, status=_ACTIVE, load_input=False, load_output=False)
         return [workflow.workflow_id for workflow in found]
 
     def _wake_all(self) -> None:
