@@ -155,8 +155,11 @@ def _create_database(url: str, name: str, application_name: str) -> None:
                          application_name=application_name) as conn:
         try:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-        except psycopg.errors.DuplicateDatabase:
-            return  # another process starting at the same moment made it
+        except (psycopg.errors.DuplicateDatabase, psycopg.errors.UniqueViolation):
+            # Another process starting at the same moment made it: Postgres says so as DuplicateDatabase when
+            # that one committed first, and as a unique violation of pg_database's name index when both
+            # inserted the row at once (seen with two servers started together).
+            return
     log.info("created database %s for DBOS", name)
 
 

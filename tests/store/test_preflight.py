@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -15,7 +16,7 @@ import pytest
 from psycopg import sql
 
 from backend.store.db import database_name, url_for_database
-from backend.store.preflight import ServerFacts, problem
+from backend.store.preflight import ServerFacts, check_server, problem
 from tests.support.corpus import CORPUS
 from tests.support.fake_ollama import FakeOllama
 from tests.support.postgres import ThrowawayPostgres
@@ -127,3 +128,17 @@ def test_what_the_line_says_for_each_missing_piece() -> None:
     assert odd is not None
     assert 'CREATE DATABASE quire_dbos OWNER "Quire-App"' in odd
     assert problem(ServerFacts(**{**vars(FACTS), "superuser": True, "vector_created": None})) is None
+
+
+def test_servers_starting_together_each_find_dbos_database(postgres: ThrowawayPostgres) -> None:
+    """Quire processes started at the same moment on a new database each create DBOS's database or find it
+    made by another: none fails because two `CREATE DATABASE` met (Postgres reports that as a unique
+    violation of pg_database's name index when both insert at once). Several rounds of six at once."""
+    for _ in range(5):
+        url = postgres.fresh_database()
+        with ThreadPoolExecutor(6) as pool:
+            outcomes = list(pool.map(check_server, [url] * 6, [f"quire-test-{n}" for n in range(6)]))
+        assert outcomes == [None] * 6
+        with psycopg.connect(url) as conn:
+            made = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (f"{database_name(url)}_dbos",))
+            assert made.fetchone() is not None
