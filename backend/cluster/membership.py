@@ -20,6 +20,7 @@ heartbeat, notice being fenced; the watching of the others is `takeover.py`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -49,6 +50,7 @@ _CLAIM_PATIENCE_HEARTBEATS = 3
 HEARTBEAT_FILE = "heartbeat.json"
 # The exit status of a fenced process: EX_TEMPFAIL, "try again later" — a supervisor starts it again.
 FENCED_EXIT_CODE = 75
+_EXITING = threading.Lock()  # held by the thread ending a fenced process
 
 
 class DuplicateExecutorError(SystemExit):
@@ -215,9 +217,22 @@ class Membership:
 def exit_fenced(line: str) -> None:
     """End a fenced process at once, from whichever thread learnt it: nothing of it may run on (no
     shutdown hook either — each would try to write). An embedded Postgres it started keeps running for
-    the others; the next start finds it."""
-    print(line, file=sys.stderr, flush=True)
-    logging.shutdown()
+    the others; the next start finds it.
+
+    The line is the last thing the process prints. Other threads woke with it and find their database
+    sessions ended; what they still log (a traceback can be dozens of lines, written while this thread
+    waits for the handler's lock) goes to /dev/null, so the one line a supervisor shows is this one."""
+    if not _EXITING.acquire(blocking=False):  # another thread is ending the process already
+        threading.Event().wait()
+    logging.disable(logging.CRITICAL)  # no new record from any thread
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()  # what was written before the fence was learnt stays in the log
+    out = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    os.write(out, (line + "\n").encode())
     os._exit(FENCED_EXIT_CODE)
 
 
