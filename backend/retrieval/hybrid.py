@@ -33,6 +33,7 @@ from backend.retrieval import pipeline
 from backend.retrieval.bm25 import BM25Params, KeywordStatistics
 from backend.retrieval.dense import DenseIndex
 from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
+from backend.retrieval.names import name_terms
 from backend.retrieval.segments import CowMap, RowKey
 from backend.retrieval.sparse import SparseIndex
 from backend.retrieval.tokenizer import Analyzer
@@ -69,6 +70,7 @@ class IndexStats(TypedDict):
 @dataclass(frozen=True)
 class _Snapshot:
     docs: CowMap[str, tuple[str, ...]]  # document id → its live block ids
+    names: CowMap[str, tuple[frozenset[str], str | None]]  # document id → its name's terms, its category
     sparse: SparseIndex  # every live block has a row here: the index's list of live blocks
     dense: DenseIndex
     details: CowMap[str, BlockDetails]  # live blocks' details, only when the index has no `CopiesSource`
@@ -135,7 +137,7 @@ class HybridIndex:
         self.fuzzy = fuzzy  # False: no typo is corrected (kept to measure the fuzzy channel against)
         self.details_source = details
         self._lock = threading.Lock()
-        self._snapshot = _Snapshot(CowMap(), SparseIndex(self.analyzer, bm25), DenseIndex(), CowMap(), 0)
+        self._snapshot = _Snapshot(CowMap(), CowMap(), SparseIndex(self.analyzer, bm25), DenseIndex(), CowMap(), 0)
 
     # -- writers ---------------------------------------------------------------------------------
 
@@ -168,9 +170,11 @@ class HybridIndex:
                 chars -= sum(len(d.text) for d in snap.details.get_many(removed) if d is not None)
                 chars += sum(len(b.text) for b in added)
                 details = details.evolve(put=((b.id, _details(b)) for b in added), delete=removed)
+            gone = [d for d, bl in changes.items() if not bl]
             self._snapshot = _Snapshot(
-                docs=snap.docs.evolve(put=_documents(changes, ids, names),
-                                      delete=[d for d, bl in changes.items() if not bl]),
+                docs=snap.docs.evolve(put=_documents(changes, ids, names), delete=gone),
+                names=snap.names.evolve(put=((names[doc], (name_terms(self.analyzer, bl[0].filename), bl[0].category))
+                                             for doc, bl in changes.items() if bl), delete=gone),
                 sparse=sparse,
                 dense=dense,
                 details=details,
@@ -358,18 +362,32 @@ class _View:
         return sparse, self.snap.dense.search_ranking(unit, depth if feedback is None else feedback.depth(depth),
                                                       scope)
 
-    def fuse(self, sparse: Ranking, dense: Ranking, fuzzy: Ranking, unit: np.ndarray | None, depth: int,
+    def documents_named(self, terms: Sequence[str]) -> list[tuple[str, str | None]]:
+        wanted = set(terms)
+        return sorted((doc, category) for doc, (held, category) in self.snap.names.items()
+                      if not wanted.isdisjoint(held))
+
+    def ranking_within(self, weights: dict[str, float], document_ids: Sequence[str], depth: int) -> Ranking:
+        return self.snap.sparse.search_ranking(weights, depth, Scope(document_ids=frozenset(document_ids)))
+
+    def leading_blocks(self, document_ids: Sequence[str], depth: int) -> Ranking:
+        lists = [self.snap.docs.get(doc) or () for doc in sorted(document_ids)]  # each in reading order
+        ids = [bid for turn in itertools.zip_longest(*lists) for bid in turn if bid is not None][:depth]
+        return Ranking(ids, [0.0] * len(ids))
+
+    def fuse(self, sparse: Ranking, dense: Ranking, extra: Sequence[Ranking], unit: np.ndarray | None, depth: int,
              scope: Scope | None) -> list[Fused]:
-        """RRF over the three lists, every candidate ranked; with feedback, the dense list is first re-ranked
-        by the vector fed back from the top of a first fusion (of which only those top blocks are built)."""
+        """RRF over the lists, every candidate ranked; with feedback, the dense list is first re-ranked by the
+        vector fed back from the top of a first fusion (of which only those top blocks are built)."""
         ids = dense.block_ids[:depth]
+        others = [r.block_ids for r in extra]
         feedback = self.index.feedback
         if feedback is not None and ids and unit is not None:
-            first = self._fuse([sparse.block_ids, ids, fuzzy.block_ids], feedback.blocks)
+            first = self._fuse([sparse.block_ids, ids, *others], feedback.blocks)
             fed_back = feedback.search(self.snap.dense, unit, first, depth, scope, dense.block_ids + sparse.block_ids)
             if fed_back is not None:
                 ids = fed_back.block_ids or ids
-        return self._fuse([sparse.block_ids, ids, fuzzy.block_ids], None)
+        return self._fuse([sparse.block_ids, ids, *others], None)
 
     def _fuse(self, lists: list[list[str]], limit: int | None) -> list[Fused]:
         return reciprocal_rank_fusion(lists, k=self.index.rrf_k, limit=limit)

@@ -12,6 +12,10 @@ typo away (backend/retrieval/fuzzy.py); if some are found, BM25 ranks the blocks
 read with those corrections, and that list is fused by RRF as a third one. A query whose every word the
 vault holds (or whose unknown words have no close word) has no such list, so it ranks exactly as before;
 the judgement reads the corrections too (backend/retrieval/relevance.py, `Judge`).
+
+The name channel (hybrid mode): a question word no block holds but a document's name does ranks that
+document's blocks once more for the question's other words, fused as a fourth list
+(backend/retrieval/names.py).
 """
 
 from __future__ import annotations
@@ -61,9 +65,24 @@ class SearchView(Protocol):
         longer than `depth`, for `fuse`), both within `scope`."""
         ...
 
-    def fuse(self, sparse: Ranking, dense: Ranking, fuzzy: Ranking, unit: np.ndarray | None, depth: int,
+    def documents_named(self, terms: Sequence[str]) -> list[tuple[str, str | None]]:
+        """(document id, category) of each document whose name holds one of `terms` (`names.name_terms`),
+        in the order of their ids."""
+        ...
+
+    def ranking_within(self, weights: dict[str, float], document_ids: Sequence[str], depth: int) -> Ranking:
+        """The keyword channel's best `depth` for `weights` among these documents' live blocks."""
+        ...
+
+    def leading_blocks(self, document_ids: Sequence[str], depth: int) -> Ranking:
+        """These documents' first `depth` live blocks in reading order, taking turns by document (each
+        scored 0)."""
+        ...
+
+    def fuse(self, sparse: Ranking, dense: Ranking, extra: Sequence[Ranking], unit: np.ndarray | None, depth: int,
              scope: Scope | None) -> list[Fused]:
-        """Hybrid mode's fusion of the three lists (keyword, dense, fuzzy), every candidate ranked."""
+        """Hybrid mode's fusion of the keyword and dense lists and the `extra` ones (the typo channel's, the
+        name channel's), every candidate ranked."""
         ...
 
     def copies(self, block_ids: Sequence[str]) -> Mapping[str, Sequence[Copy]]:
@@ -86,10 +105,12 @@ class Prepared:
     weights: dict[str, float]  # BM25's: each term some live block holds, qtf × idf
     fuzzy: dict[str, float]  # the fuzzy channel's: `weights` and the corrections'; {} when nothing is corrected
     judge: Judge
+    named: tuple[tuple[str, str | None], ...] = ()  # (document, category) named by a word no block holds
 
 
 def prepare(view: SearchView, query: str) -> Prepared:
-    """The query's BM25 weights, the corrections of the words no block holds, and its judge."""
+    """The query's BM25 weights, the corrections of the words no block holds, the documents they name, and
+    its judge."""
     analyzer = view.analyzer
     terms = analyzer.terms(query) if query.strip() else []
     stats = view.statistics([*terms, *judged_terms(analyzer, query)])
@@ -106,7 +127,8 @@ def prepare(view: SearchView, query: str) -> Prepared:
     for term in dict.fromkeys(t for found in corrected.values() for t in found):
         fuzzy[term] = max(fuzzy.get(term, 0.0), stats.idf(term))
     judge = Judge(analyzer, stats, view.params, question, corrected)
-    return Prepared(weights, fuzzy if len(fuzzy) > len(weights) else {}, judge)
+    named = view.documents_named(list(dict.fromkeys(t for w in unknown for t in w.terms)))
+    return Prepared(weights, fuzzy if len(fuzzy) > len(weights) else {}, judge, tuple(named))
 
 
 def search(view: SearchView, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid",
@@ -123,6 +145,7 @@ def search(view: SearchView, query: str, k: int, scope: Scope | None = None, mod
     if k <= 0:
         return []
     prepared = prepare(view, query)
+    named = [doc for doc, category in prepared.named if scope is None or scope.admits(doc, category)]
     unit = None
     if mode != "sparse" and query_vector is not None:
         unit = l2_normalise(np.asarray(query_vector, dtype=np.float32).reshape(1, -1))[0]
@@ -130,12 +153,17 @@ def search(view: SearchView, query: str, k: int, scope: Scope | None = None, mod
     def rank(depth: int) -> tuple[list[Fused], bool]:
         """Every fused candidate of channel lists `depth` long, and whether all lists fell short."""
         sparse, dense = view.rankings(prepared.weights if mode != "dense" else {}, unit, depth, scope, mode)
-        fuzzy = NO_RANKING
+        fuzzy = by_name = NO_RANKING
         if mode == "hybrid" and prepared.fuzzy:
             fuzzy = view.rankings(prepared.fuzzy, None, depth, scope, "sparse")[0]
-        exhausted = all(len(r.block_ids[:depth]) < depth for r in (sparse, dense, fuzzy))
+        if mode == "hybrid" and named:
+            if prepared.weights:
+                by_name = view.ranking_within(prepared.fuzzy or prepared.weights, named, depth)
+            if not by_name.block_ids:  # nothing else the question asks is held there: the document as it begins
+                by_name = view.leading_blocks(named, depth)
+        exhausted = all(len(r.block_ids[:depth]) < depth for r in (sparse, dense, fuzzy, by_name))
         if mode == "hybrid":
-            return view.fuse(sparse, dense, fuzzy, unit, depth, scope), exhausted
+            return view.fuse(sparse, dense, (fuzzy, by_name), unit, depth, scope), exhausted
         ids, scores = sparse if mode == "sparse" else dense
         return [Fused(b, s, (i, None) if mode == "sparse" else (None, i))
                 for i, (b, s) in enumerate(zip(ids[:depth], scores[:depth], strict=True), start=1)], exhausted

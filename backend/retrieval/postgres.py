@@ -49,9 +49,11 @@ from backend.retrieval import pipeline
 from backend.retrieval.bm25 import BM25Params, KeywordStatistics
 from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
 from backend.retrieval.fuzzy import FuzzyVocabulary, correctable
+from backend.retrieval.names import name_terms
 from backend.retrieval.repeats import live_copies
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Copy, Hit, Ranking, Scope, SearchMode
+from backend.store import documents as documents_store
 from backend.store import keyword_impacts as impact_lists
 from backend.store import search_sql as store
 from backend.store.db import Database
@@ -65,6 +67,7 @@ KEYWORD_CANDIDATES = 5_000
 _EXACT_SCOPE_BLOCKS = 5_000
 # MaxScore's first pass scores the blocks of the query's rarest terms, up to about this many blocks.
 _FIRST_PASS_BLOCKS = 2_000
+_NAME_CACHE_LIMIT = 100_000  # document names whose terms are remembered
 
 
 class PostgresIndex:
@@ -92,6 +95,7 @@ class PostgresIndex:
         self._vocabulary_terms: set[str] = set()
         self._vocabulary_horizon = "0"
         self._vocabulary_lock = threading.Lock()
+        self._name_terms: dict[str, frozenset[str]] = {}  # a document name → `name_terms` of it
 
     def _statistics(self) -> tuple[store.CollectionStats, dict[str, int]]:
         """BM25's collection statistics, recounted only after the index change feed moved."""
@@ -137,6 +141,22 @@ class PostgresIndex:
         """For each of `terms`, the vault's terms a typo away (live or not), after reading the new ones."""
         self.refresh_vocabulary()
         return {term: self.vocabulary.similar(term) for term in terms}
+
+    def documents_named(self, terms: Sequence[str]) -> list[tuple[str, str | None]]:
+        """(document id, category) of each document not in the trash whose name holds one of `terms`. The
+        names are read each time (a vault has far fewer documents than blocks; only a question with a word
+        no block holds asks), their terms are remembered by name."""
+        wanted = set(terms)
+        found: list[tuple[str, str | None]] = []
+        for row in documents_store.document_names(self.db):
+            held = self._name_terms.get(row["filename"])
+            if held is None:
+                if len(self._name_terms) >= _NAME_CACHE_LIMIT:
+                    self._name_terms = {}
+                held = self._name_terms[row["filename"]] = name_terms(self.analyzer, row["filename"])
+            if not wanted.isdisjoint(held):
+                found.append((row["id"], row["category"]))
+        return found
 
     def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid",
                query_vector: np.ndarray | None = None) -> list[Hit]:
@@ -273,9 +293,22 @@ class _View:
                  mode: SearchMode) -> tuple[Ranking, Ranking]:
         return self.index.rankings(weights, self._stats, unit, depth, self.ids, self.cats, self.scope_blocks())
 
-    def fuse(self, sparse: Ranking, dense: Ranking, fuzzy: Ranking, unit: np.ndarray | None, depth: int,
+    def documents_named(self, terms: Sequence[str]) -> list[tuple[str, str | None]]:
+        return self.index.documents_named(terms)
+
+    def ranking_within(self, weights: dict[str, float], document_ids: Sequence[str], depth: int) -> Ranking:
+        ids = sorted(document_ids)
+        blocks = store.scope_size(self.index.db, ids, [], max(self.index.candidate_cap or 0, _EXACT_SCOPE_BLOCKS))
+        return self.index.rankings(weights, self._stats, None, depth, ids, [], blocks)[0]
+
+    def leading_blocks(self, document_ids: Sequence[str], depth: int) -> Ranking:
+        ids = store.leading_blocks(self.index.db, sorted(document_ids), depth)
+        return Ranking(ids, [0.0] * len(ids))
+
+    def fuse(self, sparse: Ranking, dense: Ranking, extra: Sequence[Ranking], unit: np.ndarray | None, depth: int,
              scope: Scope | None) -> list[Fused]:
-        return reciprocal_rank_fusion([sparse.block_ids, dense.block_ids, fuzzy.block_ids], k=self.index.rrf_k)
+        return reciprocal_rank_fusion([sparse.block_ids, dense.block_ids, *(r.block_ids for r in extra)],
+                                      k=self.index.rrf_k)
 
     def copies(self, block_ids: Sequence[str]) -> Mapping[str, Sequence[Copy]]:
         return live_copies(self.index.db, block_ids)

@@ -59,6 +59,12 @@ class DocumentRow(TypedDict):
     embedded: int  # live blocks with a vector of the current embedding model
 
 
+class DocumentName(TypedDict):
+    id: str
+    filename: str
+    category: str | None
+
+
 class CategoryRow(TypedDict):
     name: str
     documents: int  # not in the trash
@@ -104,6 +110,12 @@ def existing_ids(db: Database, ids: list[UUID]) -> set[str]:
             "SELECT id::text AS id FROM documents WHERE id = ANY(%s) AND status <> 'trashed'", (ids,)
         ).fetchall()
     return {row["id"] for row in rows}
+
+
+def document_names(db: Database) -> list[DocumentName]:
+    """Every document not in the trash with its name and category (the search's name channel reads them)."""
+    return fetch_rows(db, DocumentName, "SELECT id::text AS id, filename, category FROM documents"
+                      " WHERE status <> 'trashed' ORDER BY id")
 
 
 # Held from a transaction's first index change until it commits. Sequence numbers are drawn at insert

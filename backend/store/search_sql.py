@@ -266,6 +266,14 @@ def sparse_ranking(db: Database, weights: dict[str, float], candidate_terms: Seq
     return [r["id"] for r in rows], [float(r["score"]) for r in rows]
 
 
+def leading_blocks(db: Database, document_ids: Sequence[str], depth: int) -> list[str]:
+    """The documents' first `depth` live blocks in reading order, taking turns by document."""
+    with db.connection() as conn:
+        rows = conn.execute("SELECT id::text AS id FROM blocks WHERE is_live AND document_id = ANY(%s::uuid[])"
+                            " ORDER BY ordinal, document_id LIMIT %s", (list(document_ids), depth)).fetchall()
+    return [row["id"] for row in rows]
+
+
 def scope_size(db: Database, document_ids: Sequence[str], categories: Sequence[str], limit: int) -> int:
     """The live blocks in the scope, counted no further than `limit` + 1."""
     query = sql.SQL("SELECT count(*) AS n FROM (SELECT 1 FROM blocks b WHERE b.is_live{scope} LIMIT {limit}) s"

@@ -17,6 +17,7 @@ from backend.store import search_sql
 from backend.store.db import Database
 from backend.store.keyword_impacts import ImpactBuild
 from tests.agent.chatting import chat
+from tests.support.corpus import CORPUS
 from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.polling import eventually
 from tests.support.server import QuireServer
@@ -68,6 +69,30 @@ def test_two_processes_return_identical_results_after_a_change(
             assert b.get("/api/health").json()["index"].get("backend", "memory") == backend
     finally:
         second.stop()
+
+
+@pytest.mark.parametrize("backend", ["memory", "postgres"])
+def test_a_question_naming_a_document_by_its_file_name_finds_its_passages(
+    backend: str, server_factory: Callable[..., QuireServer]
+) -> None:
+    """palmer-penguins.csv never says "penguin" (its rows name Adelie, Gentoo and Chinstrap); a question
+    about "penguin species" must still find its table and judge it relevant, in either search mode, and
+    not once it is in the trash. The other documents hold "species" or "data" too."""
+    server = server_factory(QUIRE_SEARCH_BACKEND=backend)
+    files = {name: (CORPUS / name).read_bytes()
+             for name in ("palmer-penguins.csv", "readxl-datasets.xlsx", "wikipedia-mozilla.html")}
+    files["fisheries.md"] = (b"# Fisheries data\n\nThe survey data count 41 fish species in the estuary; "
+                             b"how many species remain after the dam is not known.")
+    with server.client() as api:
+        documents = ingest(api, files)
+        hits = _search(api, "How many penguin species are in the data?")
+        assert hits[0]["filename"] == "palmer-penguins.csv", [(h["filename"], h["snippet"][:60]) for h in hits]
+        assert hits[0]["relevant"], hits[0]
+        assert _search(api, "How many fish species are in the data?")[0]["filename"] == "fisheries.md"
+        penguins = documents["palmer-penguins.csv"]["id"]
+        assert api.delete(f"/api/documents/{penguins}").status_code in (200, 204)
+        eventually(lambda: not any(h["filename"] == "palmer-penguins.csv"
+                                   for h in _search(api, "How many penguin species are in the data?")))
 
 
 @pytest.fixture

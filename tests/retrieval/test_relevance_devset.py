@@ -22,9 +22,9 @@ pytestmark = [pytest.mark.slow,
 
 # (set, mode) → (least share of on-topic questions kept, least share of off-topic ones refused)
 FLOORS = {
-    ("corpus", "hybrid"): (0.95, 0.90), ("corpus", "keyword only"): (0.95, 0.90),
+    ("corpus", "hybrid"): (0.95, 0.88), ("corpus", "keyword only"): (0.95, 0.88),
     ("cranfield", "hybrid"): (0.95, 0.88), ("cranfield", "keyword only"): (0.95, 0.88),
-    (evaluation.ONE_DOCUMENT, "hybrid"): (0.92, 0.99), (evaluation.ONE_DOCUMENT, "keyword only"): (0.92, 0.99),
+    (evaluation.ONE_DOCUMENT, "hybrid"): (0.90, 0.99), (evaluation.ONE_DOCUMENT, "keyword only"): (0.90, 0.99),
 }
 
 
