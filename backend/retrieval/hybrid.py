@@ -33,7 +33,7 @@ from backend.retrieval import pipeline
 from backend.retrieval.bm25 import BM25Params, KeywordStatistics
 from backend.retrieval.dense import DenseIndex
 from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
-from backend.retrieval.names import name_terms
+from backend.retrieval.names import NamedDocument, name_terms
 from backend.retrieval.segments import CowMap, RowKey
 from backend.retrieval.sparse import SparseIndex
 from backend.retrieval.tokenizer import Analyzer
@@ -362,9 +362,9 @@ class _View:
         return sparse, self.snap.dense.search_ranking(unit, depth if feedback is None else feedback.depth(depth),
                                                       scope)
 
-    def documents_named(self, terms: Sequence[str]) -> list[tuple[str, str | None]]:
+    def documents_named(self, terms: Sequence[str]) -> list[NamedDocument]:
         wanted = set(terms)
-        return sorted((doc, category) for doc, (held, category) in self.snap.names.items()
+        return sorted(NamedDocument(doc, category, held & wanted) for doc, (held, category) in self.snap.names.items()
                       if not wanted.isdisjoint(held))
 
     def ranking_within(self, weights: dict[str, float], document_ids: Sequence[str], depth: int) -> Ranking:
@@ -375,19 +375,18 @@ class _View:
         ids = [bid for turn in itertools.zip_longest(*lists) for bid in turn if bid is not None][:depth]
         return Ranking(ids, [0.0] * len(ids))
 
-    def fuse(self, sparse: Ranking, dense: Ranking, extra: Sequence[Ranking], unit: np.ndarray | None, depth: int,
+    def fuse(self, sparse: Ranking, dense: Ranking, fuzzy: Ranking, unit: np.ndarray | None, depth: int,
              scope: Scope | None) -> list[Fused]:
-        """RRF over the lists, every candidate ranked; with feedback, the dense list is first re-ranked by the
-        vector fed back from the top of a first fusion (of which only those top blocks are built)."""
+        """RRF over the three lists, every candidate ranked; with feedback, the dense list is first re-ranked
+        by the vector fed back from the top of a first fusion (of which only those top blocks are built)."""
         ids = dense.block_ids[:depth]
-        others = [r.block_ids for r in extra]
         feedback = self.index.feedback
         if feedback is not None and ids and unit is not None:
-            first = self._fuse([sparse.block_ids, ids, *others], feedback.blocks)
+            first = self._fuse([sparse.block_ids, ids, fuzzy.block_ids], feedback.blocks)
             fed_back = feedback.search(self.snap.dense, unit, first, depth, scope, dense.block_ids + sparse.block_ids)
             if fed_back is not None:
                 ids = fed_back.block_ids or ids
-        return self._fuse([sparse.block_ids, ids, *others], None)
+        return self._fuse([sparse.block_ids, ids, fuzzy.block_ids], None)
 
     def _fuse(self, lists: list[list[str]], limit: int | None) -> list[Fused]:
         return reciprocal_rank_fusion(lists, k=self.index.rrf_k, limit=limit)

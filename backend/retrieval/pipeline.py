@@ -13,9 +13,8 @@ read with those corrections, and that list is fused by RRF as a third one. A que
 vault holds (or whose unknown words have no close word) has no such list, so it ranks exactly as before;
 the judgement reads the corrections too (backend/retrieval/relevance.py, `Judge`).
 
-The name channel (hybrid mode): a question word no block holds but a document's name does ranks that
-document's blocks once more for the question's other words, fused as a fourth list
-(backend/retrieval/names.py).
+A question word no block holds but a document's name does counts, in the keyword channel, as held once
+by each block of that document (`with_names`, backend/retrieval/names.py).
 """
 
 from __future__ import annotations
@@ -32,6 +31,7 @@ from backend.retrieval.bm25 import BM25Params, KeywordStatistics, term_weights
 from backend.retrieval.fusion import Fused
 from backend.retrieval.fuzzy import corrections
 from backend.retrieval.hits import make_hit
+from backend.retrieval.names import Named, NamedDocument, named_groups
 from backend.retrieval.relevance import Judge, judged_terms, read_question
 from backend.retrieval.repeats import distinct_passages
 from backend.retrieval.tokenizer import Analyzer
@@ -65,9 +65,8 @@ class SearchView(Protocol):
         longer than `depth`, for `fuse`), both within `scope`."""
         ...
 
-    def documents_named(self, terms: Sequence[str]) -> list[tuple[str, str | None]]:
-        """(document id, category) of each document whose name holds one of `terms` (`names.name_terms`),
-        in the order of their ids."""
+    def documents_named(self, terms: Sequence[str]) -> list[NamedDocument]:
+        """Each document whose name holds one of `terms` (`names.name_terms`), in the order of their ids."""
         ...
 
     def ranking_within(self, weights: dict[str, float], document_ids: Sequence[str], depth: int) -> Ranking:
@@ -79,10 +78,9 @@ class SearchView(Protocol):
         scored 0)."""
         ...
 
-    def fuse(self, sparse: Ranking, dense: Ranking, extra: Sequence[Ranking], unit: np.ndarray | None, depth: int,
+    def fuse(self, sparse: Ranking, dense: Ranking, fuzzy: Ranking, unit: np.ndarray | None, depth: int,
              scope: Scope | None) -> list[Fused]:
-        """Hybrid mode's fusion of the keyword and dense lists and the `extra` ones (the typo channel's, the
-        name channel's), every candidate ranked."""
+        """Hybrid mode's fusion of the three lists (keyword, dense, fuzzy), every candidate ranked."""
         ...
 
     def copies(self, block_ids: Sequence[str]) -> Mapping[str, Sequence[Copy]]:
@@ -105,7 +103,7 @@ class Prepared:
     weights: dict[str, float]  # BM25's: each term some live block holds, qtf × idf
     fuzzy: dict[str, float]  # the fuzzy channel's: `weights` and the corrections'; {} when nothing is corrected
     judge: Judge
-    named: tuple[tuple[str, str | None], ...] = ()  # (document, category) named by a word no block holds
+    named: tuple[Named, ...] = ()  # documents named by a word no block holds
 
 
 def prepare(view: SearchView, query: str) -> Prepared:
@@ -127,8 +125,8 @@ def prepare(view: SearchView, query: str) -> Prepared:
     for term in dict.fromkeys(t for found in corrected.values() for t in found):
         fuzzy[term] = max(fuzzy.get(term, 0.0), stats.idf(term))
     judge = Judge(analyzer, stats, view.params, question, corrected)
-    named = view.documents_named(list(dict.fromkeys(t for w in unknown for t in w.terms)))
-    return Prepared(weights, fuzzy if len(fuzzy) > len(weights) else {}, judge, tuple(named))
+    found = view.documents_named(list(dict.fromkeys(t for w in unknown for t in w.terms)))
+    return Prepared(weights, fuzzy if len(fuzzy) > len(weights) else {}, judge, named_groups(found, unknown, stats))
 
 
 def search(view: SearchView, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid",
@@ -145,7 +143,8 @@ def search(view: SearchView, query: str, k: int, scope: Scope | None = None, mod
     if k <= 0:
         return []
     prepared = prepare(view, query)
-    named = [doc for doc, category in prepared.named if scope is None or scope.admits(doc, category)]
+    named = [group for group in (Named(g.weight, tuple(d for d in g.documents if scope is None or scope.admits(*d)))
+                                 for g in prepared.named) if group.documents]
     unit = None
     if mode != "sparse" and query_vector is not None:
         unit = l2_normalise(np.asarray(query_vector, dtype=np.float32).reshape(1, -1))[0]
@@ -153,17 +152,14 @@ def search(view: SearchView, query: str, k: int, scope: Scope | None = None, mod
     def rank(depth: int) -> tuple[list[Fused], bool]:
         """Every fused candidate of channel lists `depth` long, and whether all lists fell short."""
         sparse, dense = view.rankings(prepared.weights if mode != "dense" else {}, unit, depth, scope, mode)
-        fuzzy = by_name = NO_RANKING
+        if mode != "dense" and named:
+            sparse = with_names(view, prepared.weights, named, sparse, depth)
+        fuzzy = NO_RANKING
         if mode == "hybrid" and prepared.fuzzy:
             fuzzy = view.rankings(prepared.fuzzy, None, depth, scope, "sparse")[0]
-        if mode == "hybrid" and named:
-            if prepared.weights:
-                by_name = view.ranking_within(prepared.fuzzy or prepared.weights, named, depth)
-            if not by_name.block_ids:  # nothing else the question asks is held there: the document as it begins
-                by_name = view.leading_blocks(named, depth)
-        exhausted = all(len(r.block_ids[:depth]) < depth for r in (sparse, dense, fuzzy, by_name))
+        exhausted = all(len(r.block_ids[:depth]) < depth for r in (sparse, dense, fuzzy))
         if mode == "hybrid":
-            return view.fuse(sparse, dense, (fuzzy, by_name), unit, depth, scope), exhausted
+            return view.fuse(sparse, dense, fuzzy, unit, depth, scope), exhausted
         ids, scores = sparse if mode == "sparse" else dense
         return [Fused(b, s, (i, None) if mode == "sparse" else (None, i))
                 for i, (b, s) in enumerate(zip(ids[:depth], scores[:depth], strict=True), start=1)], exhausted
@@ -173,6 +169,25 @@ def search(view: SearchView, query: str, k: int, scope: Scope | None = None, mod
         return []
     shown = prepared.fuzzy or prepared.weights  # a snippet shows the corrected word too
     return relevant_first_in_ties([make_hit(p, shown, prepared.judge, view.analyzer) for p in passages])
+
+
+def with_names(view: SearchView, weights: dict[str, float], named: Sequence[Named], sparse: Ranking,
+               depth: int) -> Ranking:
+    """The keyword list with the named documents' blocks scored as if each held its document's name once
+    (backend/retrieval/names.py): their BM25 score for `weights` within those documents plus the name's
+    weight; a block holding none of `weights` (or a question of nothing but the name) the name's weight
+    alone, the documents' first blocks. Ties keep the order the blocks came in: the keyword list's (by block
+    id, as both channels break ties), then the named documents' by score, then in reading order."""
+    scores = dict(zip(sparse.block_ids, sparse.scores, strict=True))
+    for group in named:
+        ids = [doc for doc, _ in group.documents]
+        within = view.ranking_within(weights, ids, depth) if weights else NO_RANKING
+        leading = view.leading_blocks(ids, depth) if len(within.block_ids) < depth else NO_RANKING
+        for block_id, score in itertools.chain(zip(within.block_ids, within.scores, strict=True),
+                                               zip(leading.block_ids, leading.scores, strict=True)):
+            scores[block_id] = max(scores.get(block_id, 0.0), score + group.weight)
+    best = sorted(scores.items(), key=lambda item: -item[1])[:depth]  # stable
+    return Ranking([block_id for block_id, _ in best], [score for _, score in best])
 
 
 def relevant_first_in_ties(hits: list[Hit]) -> list[Hit]:

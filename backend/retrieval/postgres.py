@@ -49,7 +49,7 @@ from backend.retrieval import pipeline
 from backend.retrieval.bm25 import BM25Params, KeywordStatistics
 from backend.retrieval.fusion import RRF_K, Fused, reciprocal_rank_fusion
 from backend.retrieval.fuzzy import FuzzyVocabulary, correctable
-from backend.retrieval.names import name_terms
+from backend.retrieval.names import NamedDocument, name_terms
 from backend.retrieval.repeats import live_copies
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Copy, Hit, Ranking, Scope, SearchMode
@@ -142,12 +142,12 @@ class PostgresIndex:
         self.refresh_vocabulary()
         return {term: self.vocabulary.similar(term) for term in terms}
 
-    def documents_named(self, terms: Sequence[str]) -> list[tuple[str, str | None]]:
-        """(document id, category) of each document not in the trash whose name holds one of `terms`. The
-        names are read each time (a vault has far fewer documents than blocks; only a question with a word
-        no block holds asks), their terms are remembered by name."""
+    def documents_named(self, terms: Sequence[str]) -> list[NamedDocument]:
+        """Each document not in the trash whose name holds one of `terms`. The names are read each time (a
+        vault has far fewer documents than blocks; only a question with a word no block holds asks), their
+        terms are remembered by name."""
         wanted = set(terms)
-        found: list[tuple[str, str | None]] = []
+        found: list[NamedDocument] = []
         for row in documents_store.document_names(self.db):
             held = self._name_terms.get(row["filename"])
             if held is None:
@@ -155,7 +155,7 @@ class PostgresIndex:
                     self._name_terms = {}
                 held = self._name_terms[row["filename"]] = name_terms(self.analyzer, row["filename"])
             if not wanted.isdisjoint(held):
-                found.append((row["id"], row["category"]))
+                found.append(NamedDocument(row["id"], row["category"], held & wanted))
         return found
 
     def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid",
@@ -293,7 +293,7 @@ class _View:
                  mode: SearchMode) -> tuple[Ranking, Ranking]:
         return self.index.rankings(weights, self._stats, unit, depth, self.ids, self.cats, self.scope_blocks())
 
-    def documents_named(self, terms: Sequence[str]) -> list[tuple[str, str | None]]:
+    def documents_named(self, terms: Sequence[str]) -> list[NamedDocument]:
         return self.index.documents_named(terms)
 
     def ranking_within(self, weights: dict[str, float], document_ids: Sequence[str], depth: int) -> Ranking:
@@ -305,10 +305,9 @@ class _View:
         ids = store.leading_blocks(self.index.db, sorted(document_ids), depth)
         return Ranking(ids, [0.0] * len(ids))
 
-    def fuse(self, sparse: Ranking, dense: Ranking, extra: Sequence[Ranking], unit: np.ndarray | None, depth: int,
+    def fuse(self, sparse: Ranking, dense: Ranking, fuzzy: Ranking, unit: np.ndarray | None, depth: int,
              scope: Scope | None) -> list[Fused]:
-        return reciprocal_rank_fusion([sparse.block_ids, dense.block_ids, *(r.block_ids for r in extra)],
-                                      k=self.index.rrf_k)
+        return reciprocal_rank_fusion([sparse.block_ids, dense.block_ids, fuzzy.block_ids], k=self.index.rrf_k)
 
     def copies(self, block_ids: Sequence[str]) -> Mapping[str, Sequence[Copy]]:
         return live_copies(self.index.db, block_ids)

@@ -11,7 +11,7 @@ from backend.retrieval.names import name_terms
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import IndexedBlock, Scope
 
-QUESTION = "How many penguin species are in the data?"
+QUESTION = "Which penguin species are in the data?"
 
 
 def _block(block_id: str, document_id: str, filename: str, ordinal: int, text: str,
@@ -27,9 +27,12 @@ def _index() -> HybridIndex:
                      _block("p2", "penguins", "palmer-penguins.csv", 1,
                             "species island Gentoo Biscoe 46.1 Chinstrap Dream 46.5", "zoo")],
         "fish": [_block("f1", "fish", "estuary-survey.md", 0,
-                        "The survey data count 41 fish species in the estuary, more species than the data of 1990."),
+                        "The survey counts 41 fish species in the estuary."),
                  _block("f2", "fish", "estuary-survey.md", 1,
-                        "How many species of eel the data hold is not known; species data are sparse.")],
+                        "Eels migrate through the estuary each spring; their data are sparse.")],
+        # A vault of some size: in one of four blocks even a word no block holds weighs little.
+        "geology": [_block(f"g{i}", "geology", "geology-notes.md", i, f"Part {i}: glaciers carve valleys and "
+                           "rivers deposit silt in deltas.") for i in range(16)],
     })
     return index
 
@@ -47,10 +50,14 @@ def test_a_name_is_read_like_a_question_word() -> None:
 
 def test_a_word_only_a_name_holds_brings_that_documents_passages_first() -> None:
     index = _index()
-    assert pipeline.prepare(index.view(), QUESTION).named == (("penguins", "zoo"),)
+    (named,) = pipeline.prepare(index.view(), QUESTION).named
+    assert named.documents == (("penguins", "zoo"),)
+    assert named.weight == index.keyword_statistics(["penguin"]).idf("penguin")  # a word no block holds
     hits = index.search(QUESTION, 4)
     assert {h.document_id for h in hits[:2]} == {"penguins"}, _ids(hits)
     assert all(h.relevant for h in hits[:2])
+    # In the keyword channel each of its blocks holds "penguin" once: keyword-only search finds it first too.
+    assert [h.document_id for h in index.search(QUESTION, 4, mode="sparse")[:2]] == ["penguins", "penguins"]
 
 
 def test_a_word_some_block_holds_is_not_looked_up_among_names() -> None:

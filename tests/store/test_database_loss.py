@@ -138,7 +138,10 @@ def test_killing_the_embedded_postmaster_mid_ingestion_recovers_without_a_restar
             assert api.get("/api/documents").status_code == 200
 
             fake_ollama.release_embeddings()
-            snapshot = wait_for_run(api, workflow_id, timeout_s=120)
+            try:
+                snapshot = wait_for_run(api, workflow_id, timeout_s=120)
+            except TimeoutError as exc:  # what the server said is what tells why
+                raise AssertionError(f"{exc}\n--- server log ---\n{server.log_tail(120)}") from exc
         health.stop.set()
         poller.join(timeout=15)
 
