@@ -31,9 +31,12 @@ PROMPT_RESERVE_TOKENS = 700  # an analysis prompt's own words, around the docume
 
 
 async def search_sources(state: RequestState, query: str, k: int = SEARCH_K) -> tuple[list[Source], str | None]:
-    """The best passages for `query` within the request's scope, and the search's notice (if degraded)."""
+    """The best passages for `query` within the request's scope, and the search's notice (if degraded).
+    Those judged to cover the question come first, each side in the search's order: a passage that shares
+    the question's common words but lacks its subject ("data" without "penguin") may be fused above the
+    table that answers it, and must not be the first a model reads and cites."""
     result = await state.services.search.asearch(query, k, scope=state.scope)
-    return [Source.from_hit(hit) for hit in result.hits], result.notice
+    return sorted((Source.from_hit(hit) for hit in result.hits), key=lambda s: not s.relevant), result.notice
 
 
 async def search_knowledge_base(query: str) -> ToolOutput:

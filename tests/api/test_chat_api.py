@@ -20,6 +20,7 @@ import pytest
 from PIL import Image
 
 from tests.agent.chatting import Library, chat, library, user_messages
+from tests.support.corpus import CORPUS
 from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import QuireServer
@@ -334,3 +335,19 @@ def test_citations_carry_the_document_kind_and_the_printed_page_label(
     assert stream.citations
     assert {(c["kind"], c["page"], c["page_label"]) for c in stream.citations} <= {("pdf", 1, "i"), ("pdf", 2, "ii")}
     assert "(printed i" in stream.text  # the fallback answer names where each passage was found
+
+
+def test_the_passages_that_cover_the_question_come_first(server_factory: Callable[..., QuireServer]) -> None:
+    """The fused ranking may put a passage sharing the question's common words above the one that answers it:
+    the Rust chapter says "data" often, the penguin table never says "penguin" (only its file name does).
+    The judgement keeps the first from answering; the model must read and cite the table first. A server
+    of its own: which passage the judgement lets through depends on the vault's word statistics."""
+    server = server_factory()
+    with server.client() as api:
+        ingest(api, {name: (CORPUS / name).read_bytes()
+                     for name in ("palmer-penguins.csv", "rust-book-ch04-01-ownership.md")})
+        hits = api.get("/api/search", params={"q": "How many penguin species are in the data?", "k": 7}).json()["hits"]
+        assert not hits[0]["relevant"], [(h["filename"], h["relevant"]) for h in hits]  # the case this is about
+        stream = chat(api, "How many penguin species are in the data?")
+    assert stream.citations, stream.types
+    assert stream.citations[0]["filename"] == "palmer-penguins.csv", stream.citations
