@@ -139,7 +139,11 @@ def test_killing_the_embedded_postmaster_mid_ingestion_recovers_without_a_restar
 
             fake_ollama.release_embeddings()
             try:
-                snapshot = wait_for_run(api, workflow_id, timeout_s=120)
+                # Generous: a workflow blocked in DBOS's own reconnecting (1 s doubling up to 60 s, with 50 %
+                # jitter) may notice the database is back up to 90 s after it is. A loaded fresh-clone run
+                # once timed out at 120 s with the run still waiting for its documents (cause not seen: the
+                # server's log is now shown).
+                snapshot = wait_for_run(api, workflow_id, timeout_s=300)
             except TimeoutError as exc:  # what the server said is what tells why
                 raise AssertionError(f"{exc}\n--- server log ---\n{server.log_tail(120)}") from exc
         health.stop.set()
