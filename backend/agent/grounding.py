@@ -19,7 +19,7 @@ from backend.wording import plural
 _MARKER = re.compile(r"\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\](?!\()")
 
 MESSAGES: dict[Grounding, str] = {
-    "uncited": "Not from your documents: this answer cites none of the passages found for your question. "
+    "uncited": "Not from your documents: this answer cites none of the passages found to cover your question. "
                "Check it against them.",
     "not_covered": "Not from your documents: nothing in them covers this question, so this answer comes from "
                    "the model alone.",

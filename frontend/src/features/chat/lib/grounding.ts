@@ -6,7 +6,7 @@ import type { GroundingStatus } from "../api/types";
 
 const MESSAGES: Record<GroundingStatus, string> = {
   cited: "From your documents.",
-  uncited: "Not from your documents: this answer cites none of the passages found for your question. Check it against them.",
+  uncited: "Not from your documents: this answer cites none of the passages found to cover your question. Check it against them.",
   not_covered: "Not from your documents: nothing in them covers this question, so this answer comes from the model alone.",
   passages: "The model did not answer, so these are the passages of your documents that match.",
 };
