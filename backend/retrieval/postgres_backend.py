@@ -1,7 +1,7 @@
 """The Postgres search backend (QUIRE_SEARCH_BACKEND=postgres): `PostgresIndex` (backend/retrieval/postgres.py)
 searched in place, and its preparation in the background — the terms of blocks analysed by another
 analyser version, the vocabulary's trigram lookup (migration 0023), the keyword impact lists (migration
-0018) and the model's HNSW index.
+0018) and the model's HNSW index (and, once the vault has switched models, dropping the old model's).
 """
 
 from __future__ import annotations
@@ -121,12 +121,14 @@ class PostgresBackend:
         return fresh
 
     def _ensure_index(self, dimension: int) -> None:
+        """This model's HNSW index, built if missing; then those of models no longer active are dropped."""
         started = time.perf_counter()
-        if store.hnsw_index_state(self.db, self.embed_model, dimension) == "ready":
-            return
-        log.info("building the HNSW index for %s (%d-d); a one-time cost", self.embed_model, dimension)
-        store.ensure_hnsw_index(self.db, self.embed_model, dimension, HNSW_BUILD_MEMORY_MB)
-        log.info("HNSW index ready in %.1fs", time.perf_counter() - started)
+        if store.hnsw_index_state(self.db, self.embed_model, dimension) != "ready":
+            log.info("building the HNSW index for %s (%d-d); a one-time cost", self.embed_model, dimension)
+            store.ensure_hnsw_index(self.db, self.embed_model, dimension, HNSW_BUILD_MEMORY_MB)
+            log.info("HNSW index ready in %.1fs", time.perf_counter() - started)
+        for name in store.drop_other_hnsw_indexes(self.db, self.embed_model, dimension):
+            log.info("dropped the HNSW index %s of a model no longer in use", name)
 
     def notify(self, document_ids: Iterable[str]) -> None:
         return

@@ -104,6 +104,24 @@ def ensure_hnsw_index(db: Database, model: str, dimension: int, build_memory_mb:
             conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (index,))
 
 
+def drop_other_hnsw_indexes(db: Database, model: str, dimension: int) -> list[str]:
+    """Drop the HNSW indexes of `blocks` other than this model's at this dimension, if `model` is the vault's
+    active embedding model (checked on the same connection first); returns the names dropped. Each is
+    partial on its own model, so once another model is active it covers no live block: it only takes disk
+    and vacuuming. A switch back to its model builds it again."""
+    keep = hnsw_index_name(model, dimension)
+    with db.connection() as conn:  # autocommit: DROP INDEX CONCURRENTLY cannot run in a transaction
+        if str(one(conn.execute("SELECT active FROM embedding_model"))["active"]) != model:
+            return []
+        names = [row["name"] for row in conn.execute(
+            "SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
+            " WHERE i.indrelid = 'blocks'::regclass AND c.relname LIKE 'blocks\\_hnsw\\_%%'"
+            " ORDER BY c.relname").fetchall() if row["name"] != keep]
+        for name in names:
+            conn.execute(sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS {}").format(sql.Identifier(name)))
+    return names
+
+
 def stored_dimension(db: Database, model: str) -> int | None:
     """The dimension of this model's stored vectors (one row looked at), None if none is stored yet."""
     row = first_row(db,

@@ -18,7 +18,9 @@ import psycopg
 import pytest
 
 from backend.store.db import sibling_database_url
+from backend.store.search_sql import hnsw_index_name
 from tests.support.fake_ollama import FakeOllama
+from tests.support.polling import eventually
 from tests.support.server import QuireServer
 from tests.support.vault import ingest
 
@@ -75,6 +77,13 @@ def _vectors(database_url: str) -> tuple[set[tuple[str, int]], int]:
     return {(m, d) for m, d in kinds}, staged[0] if staged else 0
 
 
+def _hnsw_indexes(database_url: str) -> set[str]:
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'blocks'"
+                            " AND indexname LIKE 'blocks\\_hnsw\\_%'").fetchall()
+    return {name for (name,) in rows}
+
+
 @pytest.mark.parametrize("backend", ["memory", "postgres"])
 def test_switch_serves_old_vectors_until_done_then_every_process_uses_the_new(
     server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama, tmp_path: Path, backend: str
@@ -113,6 +122,9 @@ def test_switch_serves_old_vectors_until_done_then_every_process_uses_the_new(
             fake_ollama.release_model("other-embed")
             assert _vectors(first.database_url) == ({(OLD, 64)}, 0)
 
+            if backend == "postgres":  # the active model's HNSW index, built as its first vectors landed
+                eventually(lambda: _hnsw_indexes(first.database_url) == {hnsw_index_name(OLD, 64)}, timeout_s=60)
+
             fake_ollama.hold_model("nomic-embed-text")
             switching = api.put("/api/vault/embedding", json={"model": NEW}).json()
             assert switching["switch"]["target"] == NEW
@@ -139,6 +151,8 @@ def test_switch_serves_old_vectors_until_done_then_every_process_uses_the_new(
             panel = other.get("/api/vault/stats").json()
             assert panel["models"]["embedding"]["name"] == "nomic-embed-text"
             assert panel["blocks"]["embedded"] == panel["blocks"]["total"] == 4
+            if backend == "postgres":  # the new model's index replaces the old one's, which covers nothing now
+                eventually(lambda: _hnsw_indexes(first.database_url) == {hnsw_index_name(NEW, 48)}, timeout_s=60)
     finally:
         second.stop()
 
