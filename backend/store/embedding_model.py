@@ -65,7 +65,12 @@ def current(db: Database) -> EmbeddingModelRow:
 def active_model(db: Database) -> str:
     """The active model alone: what every process polls."""
     with db.connection() as conn:
-        return str(one(conn.execute("SELECT active FROM embedding_model"))["active"])
+        return active_on(conn)
+
+
+def active_on(conn: Connection) -> str:
+    """`active_model` on a connection the caller holds (to act on the answer in the same session)."""
+    return str(one(conn.execute("SELECT active FROM embedding_model"))["active"])
 
 
 def begin_switch(db: Database, target: str) -> EmbeddingModelRow:

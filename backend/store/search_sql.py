@@ -28,6 +28,7 @@ import numpy as np
 from psycopg import sql
 
 from backend.store.db import Connection, Database, first_row, one
+from backend.store.embedding_model import active_on
 
 # The HNSW scan's beam (hnsw.ef_search) at least: beyond the k it must return, dead tuples (blocks that
 # stopped being live since the last vacuum) are skipped after the index scan, and a wider beam finds
@@ -111,7 +112,7 @@ def drop_other_hnsw_indexes(db: Database, model: str, dimension: int) -> list[st
     and vacuuming. A switch back to its model builds it again."""
     keep = hnsw_index_name(model, dimension)
     with db.connection() as conn:  # autocommit: DROP INDEX CONCURRENTLY cannot run in a transaction
-        if str(one(conn.execute("SELECT active FROM embedding_model"))["active"]) != model:
+        if active_on(conn) != model:
             return []
         names = [row["name"] for row in conn.execute(
             "SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
