@@ -1,7 +1,8 @@
 """Scratch folders in the system's temp folder, named after the process that made them.
 
 Some work needs a file on disk for a moment: a chat attachment's copy while it is read, the PDF made
-from a photo while it is OCR'd, an Anki package while it is written. `scratch_folder` removes its folder
+from a photo while it is OCR'd, scanned pages' images while tesseract reads them, an Anki package while
+it is written, a recorded question while it is transcribed. `scratch_folder` removes its folder
 when the work ends; a process killed meanwhile (SIGKILL, power loss) cannot, and left a copy of the
 user's document in the temp folder for good. The folder's name carries its process id, so that any Quire
 process starting on the machine removes the folders of processes that are gone
@@ -22,8 +23,8 @@ from typing import Literal
 
 log = logging.getLogger(__name__)
 
-Purpose = Literal["attachment", "image", "apkg", "voice"]
-_NAME = re.compile(r"quire-(?:attachment|image|apkg)-(\d+)-")
+Purpose = Literal["attachment", "image", "apkg", "voice", "ocr"]
+_NAME = re.compile(r"quire-(?:attachment|image|apkg|voice|ocr)-(\d+)-")
 
 
 @contextmanager

@@ -19,6 +19,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from pathlib import Path
 
 import httpx
@@ -109,25 +110,40 @@ def _busy(process: psutil.Process) -> bool:
 
 
 def ocr_throughput(postgres: ThrowawayPostgres, fake: FakeOllama, tmp: Path, pages: int) -> None:
+    """A scanned PDF through a running server (a note ingested first, as on a server in use), with 1 worker
+    and with one per core, between two measures of the floor. Upload to ready runs from the request to
+    the run's last step as the server recorded it (no polling in the figure); reading is the document's
+    read step: its text pass and every page's OCR."""
     texts = [f"Scanned page {n}: glaciers carve valleys, leave moraines and drumlins behind." * 3
              for n in range(pages)]
     pdf = make_pdf(tmp / "scans.pdf", texts, scanned=range(1, pages + 1)).read_bytes()
-    quire_s = 0.0
+    floors = [tesseract_floor(tmp, pdf)]
+    figures: dict[str, tuple[float, float]] = {}
     for workers in ("1", "0"):
         server = QuireServer(postgres.fresh_database(), Path(tempfile.mkdtemp(dir=tmp)), fake.url,
                              QUIRE_EXTRACT_WORKERS=workers).start()
         try:
             with server.client(timeout=300.0) as api:
-                document, seconds = ingest(api, "scans.pdf", pdf)
+                ingest(api, "note.md", b"# A note\n\nMoraines are left behind by glaciers.\n")
+                started = time.time()
+                response = upload(api, {"scans.pdf": pdf})
+                response.raise_for_status()
+                run = wait_for_run(api, response.json()["workflow_id"], timeout_s=900)
+            ready_at = max(datetime.fromisoformat(step["finished_at"]).timestamp() for step in run["steps"])
+            document = run["documents"][0]
+            read_s = next(step["seconds"] for step in document["steps"] if step["name"] == "read")
             label = "1 worker" if workers == "1" else f"{len(os.sched_getaffinity(0))} workers (one per core)"
-            print(f"OCR {pages} scanned pages, {label}: {seconds:.1f} s ({pages / seconds:.2f} pages/s), "
-                  f"{document['status']}")
-            quire_s = seconds
+            print(f"OCR {pages} scanned pages, {label}: upload to ready {ready_at - started:.1f} s "
+                  f"({pages / (ready_at - started):.2f} pages/s), reading {read_s:.1f} s, {document['status']}")
+            figures[workers] = (ready_at - started, read_s)
         finally:
             server.stop()
-    floor_s = tesseract_floor(tmp, pdf)
-    print(f"OCR {pages} scanned pages, 2 tesseract CLIs at once on the same renders: {floor_s:.1f} s; "
-          f"Quire (one worker per core, upload to ready) at {floor_s / quire_s:.2f}x their speed")
+    floors.append(tesseract_floor(tmp, pdf))
+    floor_s = sum(floors) / len(floors)
+    to_ready, reading = figures["0"]
+    print(f"OCR {pages} scanned pages, 2 tesseract CLIs at once on the same renders: {floor_s:.1f} s "
+          f"({floors[0]:.1f} s before, {floors[1]:.1f} s after); Quire (one worker per core) at "
+          f"{floor_s / reading:.2f}x their speed reading, {floor_s / to_ready:.2f}x upload to ready")
 
 
 def tesseract_floor(tmp: Path, pdf: bytes) -> float:

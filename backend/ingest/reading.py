@@ -97,6 +97,10 @@ class DocumentReader:
         except files.OriginalMissing as exc:
             raise ExtractionError("file_missing", "The uploaded file is no longer stored; upload it again.") from exc
 
+    def warm_up(self) -> None:
+        """Start the sandbox's workers in the background, if they are not running yet."""
+        pool_for(self.settings).warm()
+
     def _extract(self, item: store.IngestItemWithDocument, on_progress: ProgressCallback) -> ExtractResult:
         """Read the file in the sandbox's child processes (limits: backend/ingest/sandbox.py); the child is
         killed as soon as the run is cancelled or the document deleted."""

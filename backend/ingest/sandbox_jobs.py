@@ -48,11 +48,11 @@ def image_pdf(path: str, out: str, _report: ProgressCallback) -> None:
     Path(out).write_bytes(image_as_pdf(Path(path)))
 
 
-def ocr_page(path: str, number: int, languages: str, max_pixels: int, _report: ProgressCallback) -> Any:
-    """One PDF page, rendered and OCR'd."""
-    from backend.ingest.extract.pdf import ocr_pdf_page
+def ocr_pages(path: str, numbers: list[int], languages: str, max_pixels: int, _report: ProgressCallback) -> Any:
+    """Some pages of a PDF, rendered and OCR'd (in one tesseract run), by page number."""
+    from backend.ingest.extract.pdf import ocr_pdf_pages
 
-    return ocr_pdf_page(Path(path), number, languages, max_pixels)
+    return dict(zip(numbers, ocr_pdf_pages(Path(path), numbers, languages, max_pixels), strict=True))
 
 
 def picture_scan(path: str, kind: DocKind, max_chars: int, report: ProgressCallback) -> Any:

@@ -1,10 +1,11 @@
 """The jobs a file of several parts is read in, spread over the extraction sandbox's workers (the formats
 that declare them in backend/ingest/formats/ name these as their `sandboxed` reader).
 
-A PDF is read in two kinds of job: one text pass over all pages, then one job per page that needs OCR,
-spread over the pool so a scanned book uses every core; a deck or Word document likewise, its text, then
-one job per picture worth OCR'ing (a picture whose job breaks a limit or crashes is named in the
-document's warnings and the rest of the file is kept). A picture on its own becomes a PDF of its frames.
+A PDF is read in two kinds of job: one text pass over all pages, then one job per few pages that need
+OCR (`page_groups`: one tesseract run reads them), spread over the pool so a scanned book uses every
+core; a deck or Word document likewise, its text, then one job per picture worth OCR'ing (a picture whose
+job breaks a limit or crashes is named in the document's warnings and the rest of the file is kept). A
+picture on its own becomes a PDF of its frames.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from backend.ingest import sandbox_jobs as jobs
+from backend.ingest.extract.ocr import PageOcr
 from backend.ingest.extract.pictures import PictureOcr, PictureScan
 from backend.ingest.sandbox import ExtractionCancelled, SandboxPool
 from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult, ProgressCallback
@@ -28,6 +30,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 _Key = TypeVar("_Key", int, str)
+# Pages one tesseract run reads (backend/ingest/extract/ocr.py, "Several pages, one tesseract"): four
+# save three of its four starts (about 0.3 s of CPU each), and a run is still short enough that progress
+# moves every few seconds and a run whose worker breaks a limit costs little to read again page by page.
+PAGES_PER_RUN = 4
 StopCheck = Callable[[], bool] | None
 
 
@@ -53,11 +59,38 @@ def pdf(pool: SandboxPool, path: Path, *, ocr_languages: str, on_progress: Progr
         if on_progress is not None:  # may raise to stop: the run was cancelled
             on_progress(ExtractProgress(done=done, total=scan.total, detail=f"page {done} of {scan.total} (OCR)"))
 
-    each = {number: (jobs.ocr_page, (str(path), number, languages, pool.limits.max_page_pixels))
-            for number in scan.ocr_candidates}
-    result = assemble(scan, run_each(pool, each, page_done, should_stop), None)
+    def ocr_job(numbers: list[int]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        return jobs.ocr_pages, (str(path), numbers, languages, pool.limits.max_page_pixels)
+
+    def pages_done(group: int) -> None:
+        for number in groups[group]:
+            page_done(number)
+
+    def one_by_one(group: int, error: ExtractionError) -> dict[int, PageOcr]:
+        # The job broke a limit of its worker (not its tesseract's: that is retried within the job):
+        # each page again in a job of its own, so a page that breaks it again fails as it would alone.
+        log.warning("OCR of pages %s of %s failed together (%s); reading them one by one",
+                    groups[group], path.name, error.message)
+        read: dict[int, PageOcr] = {}
+        for number in groups[group]:
+            job, args = ocr_job([number])
+            read.update(pool.run(job, args, should_stop=should_stop))
+        return read
+
+    groups = page_groups(sorted(scan.ocr_candidates), pool.size)
+    each = {index: ocr_job(numbers) for index, numbers in enumerate(groups)}
+    recognised = {number: page for read in run_each(pool, each, pages_done, should_stop, on_error=one_by_one).values()
+                  for number, page in read.items()}
+    result = assemble(scan, recognised, None)
     jobs.check_size(result.units, pool.limits.max_chars)
     return result
+
+
+def page_groups(numbers: list[int], workers: int) -> list[list[int]]:
+    """The pages to OCR in runs of at most PAGES_PER_RUN consecutive pages, and at least as many runs as
+    there are workers while there are pages for them (a short scan still uses every core)."""
+    size = max(1, min(PAGES_PER_RUN, -(-len(numbers) // max(workers, 1))))
+    return [numbers[start:start + size] for start in range(0, len(numbers), size)]
 
 
 def image(pool: SandboxPool, path: Path, *, ocr_languages: str, on_progress: ProgressCallback | None,

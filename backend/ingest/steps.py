@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 # so a cancel is seen within one, and a long document never sits in memory or in one transaction whole.
 BATCH_ROWS = 1000
 EMBED_RETRY_DELAYS_S = (1.0, 2.0, 4.0)
-_AWAIT_POLL_S = 0.5  # how often a run looks whether another of its documents is stored
+_AWAIT_POLL_S = 0.2  # how often a run looks whether another of its documents is stored (one query)
 
 
 # What the steps return: recorded by DBOS as each step's output (and replayed from there after a crash).

@@ -62,6 +62,7 @@ class IngestRuns:
         The batch size goes with the run: a run resumed by another process cuts its batches the same way."""
         with SetWorkflowID(workflow_id):
             handle = ingest_queue().enqueue(self._workflow, self.embed_batch_size)
+        self.steps.reader.warm_up()  # the run's files will most likely be read here: readers ready meanwhile
         return handle.get_workflow_id()
 
     def _run(self, embed_batch_size: int) -> RunTally:

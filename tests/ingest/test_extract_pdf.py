@@ -8,7 +8,7 @@ import pymupdf
 import pytest
 
 from backend.ingest.extract import extract_document
-from backend.ingest.extract.pdf import extract_pdf_pages
+from backend.ingest.extract.pdf import DEFAULT_MAX_PAGE_PIXELS, extract_pdf_pages, ocr_pdf_pages
 from backend.ingest.types import ExtractionError, ExtractProgress
 from tests.support.documents import (
     make_encrypted_pdf,
@@ -93,6 +93,20 @@ def test_scanned_page_is_ocred(tmp_path: Path) -> None:
     assert "photosynthesis converts light" in " ".join(unit.text.lower().split())
     assert result.ocr_pages == 1
     assert events == [ExtractProgress(1, 1, "page 1 of 1 (OCR)")]
+
+
+@needs_tesseract
+def test_pages_read_in_one_tesseract_run_read_as_each_alone(tmp_path: Path) -> None:
+    words = ("alpha", "bravo", "charlie")
+    path = make_pdf(tmp_path / "scans.pdf", [f"Page {word} explains glaciers, moraines and drumlins of the last "
+                                             "ice age." for word in words], scanned={1, 2, 3})
+    together = ocr_pdf_pages(path, [1, 2, 3], "eng", DEFAULT_MAX_PAGE_PIXELS)
+    alone = [ocr_pdf_pages(path, [number], "eng", DEFAULT_MAX_PAGE_PIXELS)[0] for number in (1, 2, 3)]
+    assert together == alone  # text, words, boxes and confidences: each page's own
+    assert [page.number for page in together] == [1, 2, 3]
+    for page, word in zip(together, words, strict=True):
+        assert f"page {word} explains" in page.text.lower()
+        assert page.words
 
 
 @needs_tesseract

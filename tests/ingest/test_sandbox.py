@@ -18,6 +18,7 @@ import pytest
 
 from backend.ingest.extract.common import TOO_LARGE
 from backend.ingest.sandbox import ExtractionCancelled, Limits, SandboxPool, extract_sandboxed
+from backend.ingest.sandbox_reads import PAGES_PER_RUN, page_groups
 from backend.ingest.types import ExtractionError
 from backend.sandbox import STUCK_ATTEMPTS, STUCK_S
 from tests.support.hostile import huge_xml_docx
@@ -154,3 +155,37 @@ def test_text_cap(tmp_path: Path) -> None:
         with pytest.raises(ExtractionError) as caught:
             extract_sandboxed(pool, path, "txt", ocr_languages="eng")
         assert caught.value.message == f"{TOO_LARGE}: it holds more than 100,000 characters of text."
+
+
+def test_scanned_pages_are_read_a_few_per_run_on_every_worker() -> None:
+    assert page_groups([1, 2, 3, 4], 2) == [[1, 2], [3, 4]]  # both workers busy on a short scan
+    assert page_groups([2, 5, 9], 4) == [[2], [5], [9]]
+    assert page_groups(list(range(1, 33)), 2) == [list(range(first, first + PAGES_PER_RUN))
+                                                  for first in range(1, 33, PAGES_PER_RUN)]
+    assert page_groups([7], 1) == [[7]]
+
+
+def _workers_started(before: set[int]) -> set[int]:
+    """Processes started since `before` that the forkserver made (the pool's workers), not the forkserver."""
+    return {child.pid for child in psutil.Process().children(recursive=True)
+            if child.pid not in before and child.ppid() != os.getpid()}
+
+
+def test_warming_starts_each_missing_worker_once_and_jobs_run_in_them(small_note: Path) -> None:
+    before = {child.pid for child in psutil.Process().children(recursive=True)}
+    pool = SandboxPool(2, Limits())
+    try:
+        pool.warm()
+        pool.warm()  # a second warm-up meanwhile starts nothing more
+        deadline = time.monotonic() + JOIN_S
+        while len(_workers_started(before)) < 2:
+            assert time.monotonic() < deadline, "the pool's workers were not started"
+            time.sleep(0.05)
+        warmed = _workers_started(before)
+        pool.warm()
+        time.sleep(1.0)
+        _still_reads(pool, small_note)
+        assert _workers_started(before) == warmed  # the job ran in a warmed worker: none started for it
+        assert len(warmed) == 2
+    finally:
+        pool.close()

@@ -5,9 +5,9 @@ PyMuPDF over pypdf: on a generated 200-page text PDF (~3,200 characters a page) 
 ``text``, or ``ocr`` when recognised from an image) whose text keeps the page's blocks as paragraphs.
 Pages with fewer than OCR_MIN_CHARS characters that show an image are rendered and OCR'd (ocr.py).
 Reading is two passes: `scan_pdf` reads every text layer, then each page left for OCR is read on its
-own (`ocr_pdf_page`), so the sandbox can OCR pages in parallel in separate processes; `assemble` puts
-the pages back in order. A page's printed label (PDF page labels, "iv", "12") is kept next to its
-physical number. A damaged file that still opens is read as far as it goes, with a warning.
+own or with a few others (`ocr_pdf_pages`), so the sandbox can OCR pages in parallel in separate
+processes; `assemble` puts the pages back in order. A page's printed label (PDF page labels, "iv",
+"12") is kept next to its physical number. A damaged file that still opens is read as far as it goes, with a warning.
 A page's section is the bookmark (outline) path in force on it, when the PDF has bookmarks. Comments a
 reader attached to a page (sticky notes, notes on highlighted passages) are not in its text layer; they
 follow the page's text as paragraphs starting ``Comment:``, so a student's own notes are found too.
@@ -28,7 +28,7 @@ from pathlib import Path
 import pymupdf
 
 from backend.ingest.extract.common import page_ranges, too_large
-from backend.ingest.extract.ocr import PageOcr, failed_warning, missing_ocr, ocr_page, unreadable_warning
+from backend.ingest.extract.ocr import PageOcr, failed_warning, missing_ocr, ocr_pages, unreadable_warning
 from backend.ingest.extract.pdf_layer import check_layer, needs_ocr, ocr_bar, readable_chars, readable_layer
 from backend.ingest.extract.pdf_notes import (
     MUPDF_ERRORS,
@@ -285,7 +285,7 @@ def extract_pdf_pages(
     done = scan.total - len(scan.ocr_candidates)
     for number in scan.ocr_candidates:
         if missing is None:
-            recognised[number] = ocr_pdf_page(path, number, ocr_languages, max_pixels)
+            recognised[number] = ocr_pdf_pages(path, [number], ocr_languages, max_pixels)[0]
         done += 1
         if on_progress is not None:
             suffix = "" if missing else " (OCR)"
@@ -293,11 +293,12 @@ def extract_pdf_pages(
     return assemble(scan, recognised, missing)
 
 
-def ocr_pdf_page(path: Path, number: int, languages: str, max_pixels: int) -> PageOcr:
-    """OCR of 1-based page `number` of the PDF at `path` (one job of the sandbox's pool)."""
+def ocr_pdf_pages(path: Path, numbers: list[int], languages: str, max_pixels: int) -> list[PageOcr]:
+    """OCR of the 1-based pages `numbers` of the PDF at `path`, in one tesseract run (a job of the
+    sandbox's pool)."""
     document = open_pdf(path)
     try:
-        return ocr_page(document.load_page(number - 1), languages, max_pixels)
+        return ocr_pages([document.load_page(number - 1) for number in numbers], languages, max_pixels)
     finally:
         document.close()
 
