@@ -64,8 +64,8 @@ def picture_scan(path: str, kind: DocKind, max_chars: int, report: ProgressCallb
     return scan
 
 
-def ocr_picture(path: str, member: str, languages: str, max_pixels: int, _report: ProgressCallback) -> Any:
-    """One picture of a deck or Word document (its zip member), decoded and OCR'd."""
-    from backend.ingest.extract.pictures import ocr_member
+def ocr_pictures(path: str, members: list[str], languages: str, max_pixels: int, _report: ProgressCallback) -> Any:
+    """Some pictures of a deck or Word document (their zip members), decoded and OCR'd, by member."""
+    from backend.ingest.extract.pictures import ocr_members
 
-    return ocr_member(Path(path), member, languages, max_pixels)
+    return ocr_members(Path(path), members, languages, max_pixels)

@@ -2,9 +2,9 @@
 that declare them in backend/ingest/formats/ name these as their `sandboxed` reader).
 
 A PDF is read in two kinds of job: one text pass over all pages, then one job per few pages that need
-OCR (`page_groups`: one tesseract run reads them), spread over the pool so a scanned book uses every
-core; a deck or Word document likewise, its text, then one job per picture worth OCR'ing (a picture whose
-job breaks a limit or crashes is named in the document's warnings and the rest of the file is kept). A
+OCR (`read_in_runs`: one tesseract run reads them), spread over the pool so a scanned book uses every
+core; a deck or Word document likewise, its text, then one job per few pictures worth OCR'ing (a picture
+that breaks a limit or crashes is named in the document's warnings and the rest of the file is kept). A
 picture on its own becomes a PDF of its frames.
 """
 
@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from backend.ingest import sandbox_jobs as jobs
-from backend.ingest.extract.ocr import PageOcr
 from backend.ingest.extract.pictures import PictureOcr, PictureScan
 from backend.ingest.sandbox import ExtractionCancelled, SandboxPool
 from backend.ingest.types import ExtractionError, ExtractProgress, ExtractResult, ProgressCallback
@@ -30,11 +29,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 _Key = TypeVar("_Key", int, str)
-# Pages one tesseract run reads (backend/ingest/extract/ocr.py, "Several pages, one tesseract"): four
-# save three of its four starts (about 0.3 s of CPU each), and a run is still short enough that progress
-# moves every few seconds and a run whose worker breaks a limit costs little to read again page by page.
-PAGES_PER_RUN = 4
+# Pages or pictures one tesseract run reads (backend/ingest/extract/ocr.py, "Several pages, one
+# tesseract"): four save three of its four starts (about 0.3 s of CPU each), and a run is still short
+# enough that progress moves every few seconds and a run whose worker breaks a limit costs little to read
+# again one by one.
+PER_RUN = 4
 StopCheck = Callable[[], bool] | None
+Job = tuple[Callable[..., Any], tuple[Any, ...]]  # a job function of sandbox_jobs and its arguments
 
 
 def pdf(pool: SandboxPool, path: Path, *, ocr_languages: str, on_progress: ProgressCallback | None,
@@ -59,38 +60,51 @@ def pdf(pool: SandboxPool, path: Path, *, ocr_languages: str, on_progress: Progr
         if on_progress is not None:  # may raise to stop: the run was cancelled
             on_progress(ExtractProgress(done=done, total=scan.total, detail=f"page {done} of {scan.total} (OCR)"))
 
-    def ocr_job(numbers: list[int]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    def ocr_job(numbers: list[int]) -> Job:
         return jobs.ocr_pages, (str(path), numbers, languages, pool.limits.max_page_pixels)
 
-    def pages_done(group: int) -> None:
-        for number in groups[group]:
-            page_done(number)
-
-    def one_by_one(group: int, error: ExtractionError) -> dict[int, PageOcr]:
-        # The job broke a limit of its worker (not its tesseract's: that is retried within the job):
-        # each page again in a job of its own, so a page that breaks it again fails as it would alone.
-        log.warning("OCR of pages %s of %s failed together (%s); reading them one by one",
-                    groups[group], path.name, error.message)
-        read: dict[int, PageOcr] = {}
-        for number in groups[group]:
-            job, args = ocr_job([number])
-            read.update(pool.run(job, args, should_stop=should_stop))
-        return read
-
-    groups = page_groups(sorted(scan.ocr_candidates), pool.size)
-    each = {index: ocr_job(numbers) for index, numbers in enumerate(groups)}
-    recognised = {number: page for read in run_each(pool, each, pages_done, should_stop, on_error=one_by_one).values()
-                  for number, page in read.items()}
+    recognised = read_in_runs(pool, sorted(scan.ocr_candidates), ocr_job, page_done, should_stop)
     result = assemble(scan, recognised, None)
     jobs.check_size(result.units, pool.limits.max_chars)
     return result
 
 
-def page_groups(numbers: list[int], workers: int) -> list[list[int]]:
-    """The pages to OCR in runs of at most PAGES_PER_RUN consecutive pages, and at least as many runs as
-    there are workers while there are pages for them (a short scan still uses every core)."""
-    size = max(1, min(PAGES_PER_RUN, -(-len(numbers) // max(workers, 1))))
-    return [numbers[start:start + size] for start in range(0, len(numbers), size)]
+def in_runs(keys: list[_Key], workers: int) -> list[list[_Key]]:
+    """`keys` (pages, pictures) in runs of at most PER_RUN consecutive ones, and at least as many runs as
+    there are workers while there are keys for them (a short scan still uses every core)."""
+    size = max(1, min(PER_RUN, -(-len(keys) // max(workers, 1))))
+    return [keys[start:start + size] for start in range(0, len(keys), size)]
+
+
+def read_in_runs(pool: SandboxPool, keys: list[_Key], job: Callable[[list[_Key]], Job],
+                 on_done: Callable[[_Key], None], should_stop: StopCheck,
+                 on_error: Callable[[_Key, ExtractionError], Any] | None = None) -> dict[_Key, Any]:
+    """Each run of `keys` (`in_runs`) in a job of its own, `job(run)` returning a dict by key; `on_done`
+    for each key as its run ends. A run whose job breaks its worker's limits (not its tesseract's: the
+    job reads those pages again itself) is read again one key per job, so a key that breaks them again
+    fails as it would alone: with `on_error` turning the failure into its result, else failing the file."""
+    runs = in_runs(keys, pool.size)
+
+    def run_done(index: int) -> None:
+        for key in runs[index]:
+            on_done(key)
+
+    def one_by_one(index: int, error: ExtractionError) -> dict[_Key, Any]:
+        log.warning("OCR of %s of %s failed together (%s); reading them one by one", runs[index],
+                    pool.name, error.message)
+        read: dict[_Key, Any] = {}
+        for key in runs[index]:
+            try:
+                read.update(pool.run(*job([key]), should_stop=should_stop))
+            except ExtractionError as alone:
+                if on_error is None:
+                    raise
+                read[key] = on_error(key, alone)
+        return read
+
+    each = {index: job(run) for index, run in enumerate(runs)}
+    return {key: result for read in run_each(pool, each, run_done, should_stop, on_error=one_by_one).values()
+            for key, result in read.items()}
 
 
 def image(pool: SandboxPool, path: Path, *, ocr_languages: str, on_progress: ProgressCallback | None,
@@ -157,14 +171,16 @@ def _with_pictures(pool: SandboxPool, path: Path, kind: DocKind, languages: str,
         log.warning("OCR of picture %s of %s failed: %s", member, path.name, error.message)
         return PictureOcr("", failed=True)
 
-    each = {member: (jobs.ocr_picture, (str(path), member, languages, pool.limits.max_page_pixels))
-            for member in scan.pictures}
-    result = scan.assemble(run_each(pool, each, picture_done, should_stop, on_error=unread), None)
+    def ocr_job(members: list[str]) -> Job:
+        return jobs.ocr_pictures, (str(path), members, languages, pool.limits.max_page_pixels)
+
+    result = scan.assemble(read_in_runs(pool, list(scan.pictures), ocr_job, picture_done, should_stop,
+                                        on_error=unread), None)
     jobs.check_size(result.units, pool.limits.max_chars)
     return result
 
 
-def run_each(pool: SandboxPool, each: dict[_Key, tuple[Callable[..., Any], tuple[Any, ...]]],
+def run_each(pool: SandboxPool, each: dict[_Key, Job],
              on_done: Callable[[_Key], None], should_stop: Callable[[], bool] | None,
              on_error: Callable[[_Key, ExtractionError], Any] | None = None) -> dict[_Key, Any]:
     """Each job in its own worker, up to the pool's size at once, `on_done` called (one at a time) as each

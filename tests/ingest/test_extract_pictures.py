@@ -117,19 +117,23 @@ def test_word_pictures_are_read_once_in_workers_and_placed_in_their_sections(tmp
     assert [report.detail for report in reports] == ["picture 1 of 2 (OCR)", "picture 2 of 2 (OCR)"]
 
 
-def test_a_word_picture_whose_job_breaks_a_limit_leaves_the_text_and_a_warning(tmp_path: Path) -> None:
-    # 24 megapixels of dense text (about 8,000 words): tesseract takes minutes of CPU, far past a 3 s CPU
-    # limit (inherited by the tesseract the worker starts), so it is killed. The document keeps its text
-    # and says which section's picture it lost.
+def _dense_png() -> io.BytesIO:
+    """24 megapixels of dense text (about 8,000 words): tesseract takes minutes of CPU on it."""
     image = Image.new("L", (5000, 4900), 255)
     draw, font = ImageDraw.Draw(image), ImageFont.load_default(size=24)
     for y in range(40, 4860, 36):
         draw.text((40, y), " ".join(["Mitochondria produce energy for the cell."] * 9), font=font, fill=0)
     dense = io.BytesIO()
     image.save(dense, format="PNG")
+    return dense
+
+
+def test_a_word_picture_whose_job_breaks_a_limit_leaves_the_text_and_a_warning(tmp_path: Path) -> None:
+    # Far past a 3 s CPU limit (inherited by the tesseract the worker starts), so it is killed. The
+    # document keeps its text and says which section's picture it lost.
     document = docx.Document()
     document.add_heading("Cell biology", level=1)
-    document.add_paragraph("A scanned page follows.").add_run().add_picture(dense, width=DocxInches(6))
+    document.add_paragraph("A scanned page follows.").add_run().add_picture(_dense_png(), width=DocxInches(6))
     document.add_paragraph("Read the chapter before the lab.")
     document.save(str(tmp_path / "scan"))
     result = _in_pool(tmp_path / "scan", "docx", Limits(cpu_s=3), [])
@@ -141,6 +145,27 @@ def test_a_word_picture_whose_job_breaks_a_limit_leaves_the_text_and_a_warning(t
     while _orphaned_tesseracts() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _orphaned_tesseracts() == []
+
+
+def test_a_picture_read_with_another_that_breaks_a_limit_keeps_its_text(tmp_path: Path) -> None:
+    # One worker: both pictures go to one tesseract run, which the dense one makes break its 3 s of CPU.
+    # Each is then read on its own, so only the dense one is lost.
+    document = docx.Document()
+    document.add_heading("Cell biology", level=1)
+    document.add_paragraph("A scanned page follows.").add_run().add_picture(_dense_png(), width=DocxInches(6))
+    document.add_heading("Osmosis", level=1)
+    document.add_paragraph("A figure.").add_run().add_picture(
+        io.BytesIO(_text_png("Osmosis moves water across membranes")), width=DocxInches(6))
+    document.save(str(tmp_path / "two"))
+    pool = SandboxPool(1, Limits(cpu_s=3))
+    try:
+        result = extract_sandboxed(pool, tmp_path / "two", "docx", ocr_languages="eng")
+    finally:
+        pool.close()
+    text = " ".join(" ".join(unit.text.split()) for unit in result.units)
+    assert "Text in picture: Osmosis moves water across membranes" in text
+    assert "Mitochondria" not in text
+    assert result.warnings == ['OCR failed on 1 picture(s) under "Cell biology"; their text is missing.']
 
 
 def _orphaned_tesseracts() -> list[int]:

@@ -18,7 +18,7 @@ import pytest
 
 from backend.ingest.extract.common import TOO_LARGE
 from backend.ingest.sandbox import ExtractionCancelled, Limits, SandboxPool, extract_sandboxed
-from backend.ingest.sandbox_reads import PAGES_PER_RUN, page_groups
+from backend.ingest.sandbox_reads import PER_RUN, in_runs
 from backend.ingest.types import ExtractionError
 from backend.sandbox import STUCK_ATTEMPTS, STUCK_S
 from tests.support.hostile import huge_xml_docx
@@ -157,12 +157,11 @@ def test_text_cap(tmp_path: Path) -> None:
         assert caught.value.message == f"{TOO_LARGE}: it holds more than 100,000 characters of text."
 
 
-def test_scanned_pages_are_read_a_few_per_run_on_every_worker() -> None:
-    assert page_groups([1, 2, 3, 4], 2) == [[1, 2], [3, 4]]  # both workers busy on a short scan
-    assert page_groups([2, 5, 9], 4) == [[2], [5], [9]]
-    assert page_groups(list(range(1, 33)), 2) == [list(range(first, first + PAGES_PER_RUN))
-                                                  for first in range(1, 33, PAGES_PER_RUN)]
-    assert page_groups([7], 1) == [[7]]
+def test_scanned_pages_and_pictures_are_read_a_few_per_run_on_every_worker() -> None:
+    assert in_runs([1, 2, 3, 4], 2) == [[1, 2], [3, 4]]  # both workers busy on a short scan
+    assert in_runs([2, 5, 9], 4) == [[2], [5], [9]]
+    assert in_runs(list(range(1, 33)), 2) == [list(range(first, first + PER_RUN)) for first in range(1, 33, PER_RUN)]
+    assert in_runs(["ppt/media/image1.png"], 1) == [["ppt/media/image1.png"]]
 
 
 def _workers_started(before: set[int]) -> set[int]:

@@ -81,10 +81,13 @@ CASES = [
         r"^one-line\.txt .* peak RSS with children +\d+ MiB +-> failed",
         r"^huge-xml\.docx .* peak RSS with children +\d+ MiB +-> failed",
         r"^cancel -> reading process gone after \d+ ms",
-        rf"^OCR 2 scanned pages, 1 worker: {NUMBER} s \({NUMBER} pages/s\), ready$",
-        rf"^OCR 2 scanned pages, \d+ workers \(one per core\): {NUMBER} s \({NUMBER} pages/s\), ready$",
-        rf"^OCR 2 scanned pages, 2 tesseract CLIs at once on the same renders: {NUMBER} s; "
-        rf"Quire \(one worker per core, upload to ready\) at {NUMBER}x their speed$",
+        rf"^OCR 2 scanned pages, 1 worker: upload to ready {NUMBER} s \({NUMBER} pages/s\), reading {NUMBER} s, "
+        r"ready$",
+        rf"^OCR 2 scanned pages, \d+ workers \(one per core\): upload to ready {NUMBER} s \({NUMBER} pages/s\), "
+        rf"reading {NUMBER} s, ready$",
+        rf"^OCR 2 scanned pages, 2 tesseract CLIs at once on the same renders: {NUMBER} s \({NUMBER} s before, "
+        rf"{NUMBER} s after\); Quire \(one worker per core\) at {NUMBER}x their speed reading, {NUMBER}x upload "
+        r"to ready$",
         rf"^4 pages, 2 tesseracts at once, OMP_THREAD_LIMIT=1: {NUMBER} s$",
     )),
     Case("bench_fuzzy", (

@@ -190,15 +190,6 @@ def failed_warning(number: int) -> str:
     return f"page {number} could not be read: its OCR needed more CPU time or memory than it may use"
 
 
-def read_image(image: Image.Image, languages: str) -> Reading:
-    """The best reading of a grey image (see the module docstring); word boxes in the image's pixels.
-    Raises `pytesseract.TesseractError` when its tesseract broke its CPU or memory limit."""
-    reading = read_prepared([level(image)], languages)[0]
-    if reading is None:
-        raise pytesseract.TesseractError(-1, "tesseract broke its CPU time or memory limit")
-    return reading
-
-
 def read_prepared(images: Sequence[Prepared], languages: str) -> list[Reading | None]:
     """The best reading of each prepared image, word boxes in its source's pixels; None for an image
     whose tesseract broke its CPU or memory limit."""

@@ -2,8 +2,8 @@
 labelled diagram, a photo of the board).
 
 Decks (pptx.py) and Word documents (docx.py) are read in two passes, like a PDF: a text pass (a
-`PictureScan`) lists the pictures worth OCR'ing by their zip member, each is then OCR'd on its own
-(`ocr_member`: the sandbox reads them in parallel, once each however often the file shows them), and the
+`PictureScan`) lists the pictures worth OCR'ing by their zip member, they are then OCR'd a few at a time
+(`ocr_members`: the sandbox reads them in parallel, once each however often the file shows them), and the
 scan's `assemble` puts each picture's text where the picture sits, as a paragraph under PICTURE_LABEL.
 
 Which pictures are read (measured on the corpus decks, docs/formats.md, "Text in pictures"):
@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-import pytesseract
 from PIL import Image, UnidentifiedImageError
 
-from backend.ingest.extract.ocr import missing_ocr, read_image
+from backend.ingest.extract.ocr import missing_ocr, read_prepared
+from backend.ingest.extract.ocr_image import Prepared, level
 from backend.ingest.extract.ocr_words import word_list
 from backend.ingest.types import ExtractResult
 
@@ -89,10 +89,9 @@ class PictureScan(ABC):
 
 
 def extract_in_process(path: Path, scan: PictureScan, languages: str, max_pixels: int) -> ExtractResult:
-    """The file of `scan`, its pictures OCR'd one after another in this process (the sandbox reads them
-    in parallel)."""
+    """The file of `scan`, its pictures OCR'd in this process (the sandbox reads them in parallel)."""
     missing = missing_ocr(languages) if scan.pictures else None
-    read = {} if missing else {member: ocr_member(path, member, languages, max_pixels) for member in scan.pictures}
+    read = {} if missing else ocr_members(path, list(scan.pictures), languages, max_pixels)
     return scan.assemble(read, missing)
 
 
@@ -159,26 +158,29 @@ def media_members(archive: zipfile.ZipFile) -> dict[str, str]:
     return members
 
 
-def ocr_member(path: Path, member: str, languages: str, max_pixels: int) -> PictureOcr:
-    """OCR of the picture stored as `member` of the Office file at `path` (one job of the sandbox's pool)."""
+def ocr_members(path: Path, members: list[str], languages: str, max_pixels: int) -> dict[str, PictureOcr]:
+    """OCR of the pictures stored as `members` of the Office file at `path`, their first readings in one
+    tesseract run (one job of the sandbox's pool; ocr.py, "Several pages, one tesseract")."""
+    read: dict[str, PictureOcr] = {}
+    readable: dict[str, Prepared] = {}
     with zipfile.ZipFile(path) as archive:
-        data = archive.read(member)
-    return ocr_picture(data, languages, max_pixels)
-
-
-def ocr_picture(data: bytes, languages: str, max_pixels: int) -> PictureOcr:
-    grey = _decoded(data, max_pixels)
-    if isinstance(grey, PictureOcr):
-        return grey
-    if grey.width * grey.height <= UPSCALE_MAX_PIXELS:
-        grey = grey.resize((grey.width * 2, grey.height * 2), Image.Resampling.LANCZOS)
-    try:
-        reading = read_image(grey, languages)
-    except pytesseract.TesseractError:  # its tesseract broke its CPU or memory limit
-        return PictureOcr("", failed=True)
-    if not reading.readable(word_list(languages).judges):
-        return PictureOcr("")  # a photo without text reads as noise: nothing to add
-    return PictureOcr(reading.text.strip())
+        for member in members:
+            grey = _decoded(archive.read(member), max_pixels)
+            if isinstance(grey, PictureOcr):
+                read[member] = grey
+                continue
+            if grey.width * grey.height <= UPSCALE_MAX_PIXELS:
+                grey = grey.resize((grey.width * 2, grey.height * 2), Image.Resampling.LANCZOS)
+            readable[member] = level(grey)
+    judges = word_list(languages).judges
+    for member, reading in zip(readable, read_prepared(list(readable.values()), languages), strict=True):
+        if reading is None:  # its tesseract broke its CPU or memory limit
+            read[member] = PictureOcr("", failed=True)
+        elif not reading.readable(judges):
+            read[member] = PictureOcr("")  # a photo without text reads as noise: nothing to add
+        else:
+            read[member] = PictureOcr(reading.text.strip())
+    return {member: read[member] for member in members}
 
 
 def _decoded(data: bytes, max_pixels: int) -> Image.Image | PictureOcr:

@@ -6,8 +6,8 @@ paragraph starting ``Text in picture:``, and the speaker notes prefixed ``Notes:
 what the speaker said finds the slide it belongs to.
 
 Reading is two passes, like a PDF's: `scan_pptx` reads every slide's text and lists the pictures worth
-OCR'ing (pictures.py says which), then each picture is OCR'd on its own (`pictures.ocr_member`), so the
-sandbox reads them in parallel, once each however many slides show them; `PptxScan.assemble` puts the
+OCR'ing (pictures.py says which), then the pictures are OCR'd a few at a time (`pictures.ocr_members`), so
+the sandbox reads them in parallel, once each however many slides show them; `PptxScan.assemble` puts the
 text in. Pictures are read on every slide, also on slides full of text: a labelled diagram sits beside
 bullets, and a photo without text reads as nothing (the corpus deck's one photo gives no word).
 
