@@ -1,12 +1,12 @@
-"""Helpers for driving the web app in end-to-end tests: real drag-and-drop of files into the page, and
-asking the chat a question."""
+"""Helpers for driving the web app in end-to-end tests: real drag-and-drop of files into the page, opening
+the command palette, and asking the chat a question."""
 
 from __future__ import annotations
 
 import base64
 from typing import Any
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
 # Builds a DataTransfer holding real File objects inside the page, exactly what a drag from the desktop
 # delivers to the drop handler.
@@ -56,3 +56,12 @@ def ask(page: Page, question: str) -> None:
     box = page.get_by_role("textbox", name="Message")
     box.fill(question)
     box.press("Enter")
+
+
+def open_palette(page: Page) -> Locator:
+    """Ctrl+K, and its box once it has the focus: keys typed before it has are not the palette's (on a busy
+    machine the dialog opens a moment after the shortcut)."""
+    page.keyboard.press("Control+k")
+    box = page.get_by_role("combobox", name="Type a command")
+    expect(box).to_be_focused()
+    return box

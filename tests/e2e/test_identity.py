@@ -156,8 +156,12 @@ def test_keep_both_with_apply_to_all_and_refusals_survive_a_reload(
     expect(refusal).to_be_visible()
     page.reload()
     expect(refusal).to_be_visible()
-    refusal.get_by_role("button", name="Dismiss photo.heic").click()
+    # The list drops it at once; the server is told meanwhile.
+    with page.expect_response(lambda response: response.request.method == "DELETE"
+                              and "/api/refusals/" in response.url) as dismissed:
+        refusal.get_by_role("button", name="Dismiss photo.heic").click()
     expect(refusal).to_have_count(0)
+    assert dismissed.value.ok
     with e2e_server.client() as api:
         assert "photo.heic" not in {r["filename"] for r in api.get("/api/refusals").json()["refusals"]}
 

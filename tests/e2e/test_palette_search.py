@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from tests.e2e.browser import open_palette
 from tests.support.fake_ollama import FakeOllama
 from tests.support.server import REPO_ROOT, QuireServer
 from tests.support.study import generate, mindmap_reply, quiz_reply, study_vault
@@ -32,7 +33,7 @@ def test_palette_finds_passages_quizzes_and_mind_maps(
     page.goto(e2e_server.url + "/library")
     expect(page.get_by_role("heading", name="Library", exact=True)).to_be_visible()
 
-    page.keyboard.press("Control+k")
+    open_palette(page)
     page.keyboard.type("Topologie")
     results = page.get_by_role("listbox", name="Results")
     passages = results.get_by_role("group", name="Passages").get_by_role("option")
@@ -48,7 +49,7 @@ def test_palette_finds_passages_quizzes_and_mind_maps(
     expect(view.get_by_test_id("page-count")).to_have_text("of 117")
     expect(view.get_by_test_id("pdf-word-highlight").first).to_be_visible()
 
-    page.keyboard.press("Control+k")
+    open_palette(page)
     page.keyboard.type(quiz_title[:12])
     study_items = results.get_by_role("group", name="Study items")
     item = study_items.get_by_role("option", name=re.compile(re.escape(quiz_title)))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from tests.e2e.browser import open_palette
 from tests.e2e.conftest import ConsoleWatch, require_built_app
 from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama
@@ -54,9 +55,7 @@ def test_theme_choice_persists_and_the_palette_and_drawer_navigate(
     page.get_by_role("radio", name="System theme").click()
     expect(html).not_to_have_class(re.compile(r"\bdark\b"))  # the browser prefers light
 
-    page.keyboard.press("Control+k")
-    palette = page.get_by_role("combobox", name="Type a command")
-    expect(palette).to_be_focused()
+    palette = open_palette(page)
     palette.fill("chat")
     palette.press("Enter")
     expect(page).to_have_url(re.compile(r"/chat$"))
@@ -85,7 +84,7 @@ def test_the_palette_opens_conversations_documents_and_study_actions_from_the_ke
     expect(page.get_by_role("heading", name="Library", exact=True)).to_be_visible()
 
     # A conversation by a word of its title; the best match is already selected.
-    page.keyboard.press("Control+k")
+    open_palette(page)
     page.keyboard.type("pigment")
     results = page.get_by_role("listbox", name="Results")
     expect(results.get_by_role("group", name="Conversations")).to_be_visible()
@@ -95,7 +94,7 @@ def test_the_palette_opens_conversations_documents_and_study_actions_from_the_ke
     expect(page.get_by_role("heading", level=1, name=session["title"])).to_be_visible()
 
     # Documents by a few letters of their names, the arrows moving the choice; they open in the viewer.
-    page.keyboard.press("Control+k")
+    open_palette(page)
     page.keyboard.type("photosyn")
     documents = page.get_by_role("group", name="Documents").get_by_role("option")
     expect(documents).to_have_count(2)
@@ -114,7 +113,7 @@ def test_the_palette_opens_conversations_documents_and_study_actions_from_the_ke
     expect(page.get_by_test_id("pdf-view")).to_have_attribute("data-page", "1")
 
     # Every document opens in the viewer, other formats as their text.
-    page.keyboard.press("Control+k")
+    open_palette(page)
     page.keyboard.type("notes.md")
     page.keyboard.press("Enter")
     notes_id = docs["palette-photosynthesis-notes.md"]["id"]
@@ -122,13 +121,13 @@ def test_the_palette_opens_conversations_documents_and_study_actions_from_the_ke
     expect(page.get_by_test_id("text-view")).to_be_visible()
 
     # Study actions; with no cards due, no review is offered.
-    page.keyboard.press("Control+k")
+    open_palette(page)
     page.keyboard.type("new mind")
     expect(page.get_by_role("option", name="New mind map")).to_have_attribute("aria-selected", "true")
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"/study/new/mindmap$"))
     expect(page.get_by_role("heading", level=1, name="New mind map")).to_be_visible()
-    page.keyboard.press("Control+k")
+    open_palette(page)
     page.keyboard.type("review")
     expect(page.get_by_role("option", name="Go to Study")).to_be_visible()
     expect(page.get_by_role("option", name=re.compile("^Review "))).to_have_count(0)
