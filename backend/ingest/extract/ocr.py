@@ -142,13 +142,9 @@ def render_dpi(page: pymupdf.Page, max_pixels: int) -> int | None:
     return dpi if dpi >= MIN_OCR_DPI else None
 
 
-def ocr_page(page: pymupdf.Page, languages: str, max_pixels: int) -> PageOcr:
-    """Render and read one page (1-based `page.number + 1` in the result), its words in page points."""
-    return ocr_pages([page], languages, max_pixels)[0]
-
-
 def ocr_pages(pages: Sequence[pymupdf.Page], languages: str, max_pixels: int) -> list[PageOcr]:
-    """Render and read `pages` (their first readings in one tesseract run), in their order."""
+    """Render and read `pages` (their first readings in one tesseract run), in their order; each result
+    numbered as its page (`page.number + 1`), its words in page points."""
     results: dict[int, PageOcr] = {}
     prepared: list[Prepared] = []
     scales: list[float] = []  # page points per pixel of each rendered image
