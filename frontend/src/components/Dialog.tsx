@@ -38,7 +38,12 @@ export function Dialog({ open, onClose, title, description, children, footer, cl
       ref={ref}
       aria-labelledby={titleId}
       aria-describedby={description ? descriptionId : undefined}
-      onClose={onClose}
+      // The close event is queued when the dialog closes, and the browser may handle input first: Ctrl+K
+      // pressed as the palette closed on Enter reopened it, and the late event closed it again (the keys
+      // typed next went to the page). Only a dialog that is closed now has closed.
+      onClose={() => {
+        if (!ref.current?.open) onClose();
+      }}
       onCancel={(event) => {
         event.preventDefault();
         onClose();
