@@ -341,8 +341,7 @@ class ProcessPool:
                 with self._lock:
                     missing = 0 if self._closed else held - len(self._idle)
                 for _ in range(missing):
-                    self._give_back(_Worker(self._context, self.process_limits.memory_mb * 1024 * 1024, self.name),
-                                    healthy=True)
+                    self._give_back(self._new_worker(), healthy=True)
             finally:
                 for _ in range(held):
                     self._slots.release()
@@ -420,6 +419,9 @@ class ProcessPool:
                 if worker.process.is_alive():
                     return worker
                 worker.kill()
+        return self._new_worker()
+
+    def _new_worker(self) -> _Worker:
         return _Worker(self._context, self.process_limits.memory_mb * 1024 * 1024, self.name)
 
     def _give_back(self, worker: _Worker, healthy: bool) -> None:

@@ -90,8 +90,7 @@ def read_in_runs(pool: SandboxPool, keys: list[_Key], job: Callable[[list[_Key]]
             on_done(key)
 
     def one_by_one(index: int, error: ExtractionError) -> dict[_Key, Any]:
-        log.warning("OCR of %s of %s failed together (%s); reading them one by one", runs[index],
-                    pool.name, error.message)
+        log.warning("OCR of %s failed together (%s); reading them one by one", runs[index], error.message)
         read: dict[_Key, Any] = {}
         for key in runs[index]:
             try:
