@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 
 from backend.ingest.reconcile import CANCELLED_MESSAGE
+from backend.ingest.sandbox_reads import PER_RUN
 from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama
 from tests.support.vault import ingest, upload
@@ -95,18 +96,22 @@ def test_cancel_unknown_run_is_404(api: httpx.Client) -> None:
 
 
 def test_cancel_stops_reading_a_scanned_file(api: httpx.Client, unique: Callable[[str], str], tmp_path: Path) -> None:
-    # OCR takes about a second a page: the extraction must stop at the next page, not read all eight.
+    # OCR takes about a second a page: the extraction must stop at the next run of pages, not read all.
     name = unique("scanned-stack.pdf")
-    pages = [f"Scanned page {n} about glacier flow and basal sliding." for n in range(8)]
-    response = upload(api, {name: make_pdf(tmp_path / "s.pdf", pages, scanned=range(1, 9)).read_bytes()})
+    pages = [f"Scanned page {n} about glacier flow and basal sliding." for n in range(24)]
+    response = upload(api, {name: make_pdf(tmp_path / "s.pdf", pages, scanned=range(1, 25)).read_bytes()})
     assert response.status_code == 202, response.text
     workflow_id = response.json()["workflow_id"]
-    started = _until(api, f"/api/ingest/{workflow_id}", lambda s: s["documents"][0]["progress"]["done"] >= 1)
+
+    def pages_read(run: dict) -> int:
+        return run["documents"][0]["progress"]["done"]
+
+    started = pages_read(_until(api, f"/api/ingest/{workflow_id}", lambda s: pages_read(s) >= 1))
     assert api.post(f"/api/ingest/{workflow_id}/cancel").status_code == 200
-    time.sleep(4)  # without the stop, OCR would read several more pages meanwhile and report them
-    run = api.get(f"/api/ingest/{workflow_id}").json()
-    read = run["progress"]["done"]
-    # Pages are read in parallel, one per core (the sandbox pool): those already begun may still finish.
-    in_flight = len(os.sched_getaffinity(0))
-    assert read <= started["progress"]["done"] + in_flight, f"{read} of {len(pages)} pages read after the cancel"
+    time.sleep(8)  # without the stop, OCR would read several more runs meanwhile and report them
+    read = pages_read(api.get(f"/api/ingest/{workflow_id}").json())
+    # Runs of pages are read in parallel, one per core (the sandbox pool): a run that was ending as the
+    # cancel came may still report its pages; the cancel kills the rest.
+    in_flight = PER_RUN * len(os.sched_getaffinity(0))
+    assert read <= started + in_flight, f"{read} of {len(pages)} pages read after the cancel ({started} before)"
     assert read < len(pages)
