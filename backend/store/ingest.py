@@ -84,6 +84,11 @@ class ItemUpdate(TypedDict, total=False):
 
 
 _ITEM_FIELDS = frozenset(ItemUpdate.__annotations__)
+# The fields that only show how far a step is: an update of these alone is committed without waiting for
+# the disk (Database.bookkeeping). The others (state, blocks, …) decide what the run does with the document
+# next, so they must survive a crash of the database server like any other write: a document's "stored,
+# 6 blocks" lost that way was never marked ready, its run counting it as unchanged.
+_PROGRESS_FIELDS = frozenset({"done", "total", "detail"})
 
 
 class IngestRunRow(TypedDict):
@@ -189,7 +194,7 @@ def update_item(db: Database, workflow_id: str, document_id: str, **fields: Unpa
     if "page_warnings" in fields:
         params["page_warnings"] = Jsonb(list(fields["page_warnings"]))
     assignments = ", ".join(f"{name} = %({name})s" for name in fields)
-    with db.bookkeeping() as conn:
+    with db.bookkeeping() if fields.keys() <= _PROGRESS_FIELDS else db.transaction() as conn:
         cur = conn.execute(
             f"UPDATE ingest_items SET {assignments}, updated_at = now()"  # noqa: S608 - names checked above
             # A failed item is final: a step still running when its run was cancelled must not revive it.

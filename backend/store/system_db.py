@@ -6,6 +6,13 @@ default is 20 per process), every session carries this instance's `application_n
 can end a hung one's sessions), and each new connection runs the fence guard first — a process that was
 fenced while it hung must not write DBOS's records either. The rest is what DBOS sets on its own engine:
 the psycopg driver, no overflow, pre-ping, and an idle-in-transaction timeout.
+
+A fourth: a connection that cannot be opened is reported to DBOS as a lost one. DBOS waits out a lost
+connection and retries its write; it tells one from other errors by the driver's message ("connection
+failed"), and psycopg words a refused socket "connection is bad: … Connection refused", which DBOS took
+for a real error: a document workflow whose last write fell in the second the embedded Postgres was
+restarting ended its thread without recording its outcome, and its run waited for it until Quire was
+restarted.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import psycopg
 import sqlalchemy as sa
 
 from backend.store.liveness import CONNECT_TIMEOUT_S
@@ -36,6 +44,13 @@ def system_engine(url: str, *, pool_size: int, application_name: str, guard: Cal
         with dbapi_conn.cursor() as cursor:
             cursor.execute(f"SET idle_in_transaction_session_timeout = {_IDLE_IN_TRANSACTION_MS}")
         dbapi_conn.commit()  # the pool rolls a returned connection back, which would undo a bare SET
+
+    @sa.event.listens_for(engine, "handle_error")
+    def _on_error(context: sa.engine.ExceptionContext) -> None:
+        # Opening a connection failed (the driver's error, not the fence guard's): as DBOS's own check
+        # intends for any failure to connect ("connection failed"), its write waits for the server.
+        if context.connection is None and isinstance(context.original_exception, psycopg.OperationalError):
+            context.is_disconnect = True
 
     return engine
 

@@ -140,9 +140,10 @@ def test_killing_the_embedded_postmaster_mid_ingestion_recovers_without_a_restar
             fake_ollama.release_embeddings()
             try:
                 # Generous: a workflow blocked in DBOS's own reconnecting (1 s doubling up to 60 s, with 50 %
-                # jitter) may notice the database is back up to 90 s after it is. A loaded fresh-clone run
-                # once timed out at 120 s with the run still waiting for its documents (cause not seen: the
-                # server's log is now shown).
+                # jitter) may notice the database is back up to 90 s after it is. Loaded runs timed out here
+                # with the run waiting for a document whose workflow had ended its thread unrecorded, its
+                # last write refused by the restarting server (store/system_db.py), or with a document never
+                # marked ready, its "stored" lost with the server (store/ingest.py, _PROGRESS_FIELDS).
                 snapshot = wait_for_run(api, workflow_id, timeout_s=300)
             except TimeoutError as exc:  # what the server said is what tells why
                 raise AssertionError(f"{exc}\n--- server log ---\n{server.log_tail(120)}") from exc

@@ -6,12 +6,14 @@ from __future__ import annotations
 import os
 import signal
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import psutil
 import psycopg
 from psycopg import sql
 
@@ -23,6 +25,7 @@ class ThrowawayPostgres:
     def __init__(self) -> None:
         self._server = None
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        self._killed: int | None = None  # the postmaster kill_postmaster() killed
         url = os.environ.get("TEST_DATABASE_URL")
         if url:
             self.admin_url = normalise_url(url)
@@ -59,9 +62,17 @@ class ThrowawayPostgres:
         pid = self._server.get_pid()
         assert pid is not None
         os.kill(pid, signal.SIGKILL)
+        self._killed = pid
 
     def start_again(self) -> None:
+        """Start the killed server again, once its postmaster is gone: pgserver takes a dead one that
+        was not reaped yet (a zombie, for a second or two here) for a running server and starts none."""
         assert self._server is not None
+        deadline = time.monotonic() + 30
+        while self._killed is not None and psutil.pid_exists(self._killed):
+            assert time.monotonic() < deadline, f"the killed postmaster {self._killed} never went away"
+            time.sleep(0.1)
+        self._killed = None
         self._server.ensure_postgres_running()
 
     def close(self) -> None:
