@@ -51,7 +51,7 @@ class Limits:
     memory_mb: int = 1024
     cpu_s: int = 300
     max_page_pixels: int = 25_000_000
-    max_chars: int = 20_000_000
+    max_chars: int = 30_000_000
 
 
 class SandboxPool(ProcessPool):

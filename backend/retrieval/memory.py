@@ -219,12 +219,17 @@ class MemoryBackend:
     def _replace(self, ids: list[str]) -> int:
         """Load and swap in; returns the blocks loaded. A function of its own so that its rows and records
         (a long document's texts among them) are gone before the heap is trimmed."""
-        rows = store.live_blocks_of(self.db, ids, self.embed_model, self.analyzer.fingerprint)
         changes: dict[str, list[IndexedBlock]] = {doc: [] for doc in ids}
-        for block in _indexed(rows, self.analyzer):
-            changes[block.document_id].append(block)
+        loaded = 0
+        # Batch by batch: a long document's rows (texts, vectors, cached terms) are let go as each batch
+        # becomes index records, not all held at once (26 million characters: 33,000 rows).
+        for rows in store.iter_live_blocks(self.db, self.embed_model, self.analyzer.fingerprint,
+                                           document_ids=ids):
+            for block in _indexed(rows, self.analyzer):
+                changes[block.document_id].append(block)
+            loaded += len(rows)
         self.index.replace_documents(changes)
-        return len(rows)
+        return loaded
 
     def notify(self, document_ids: Iterable[str]) -> None:
         """Apply a change this process just committed; if that fails the poller retries it."""

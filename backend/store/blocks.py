@@ -28,13 +28,16 @@ _LIVE_BLOCKS = """
 """
 
 
-def iter_live_blocks(db: Database, embed_model: str, analyzer: str | None = None,
-                     batch_rows: int = 5000) -> Iterator[list[dict[str, Any]]]:
-    """All live blocks in batches (binary transfer); `terms` only where cached by analyser `analyzer`."""
+def iter_live_blocks(db: Database, embed_model: str, analyzer: str | None = None, batch_rows: int = 5000,
+                     document_ids: Sequence[str] | None = None) -> Iterator[list[dict[str, Any]]]:
+    """All live blocks (or those of `document_ids`) in batches (binary transfer), read through a cursor on
+    the server: a long document's rows never sit in memory at once. `terms` only where cached by analyser
+    `analyzer`."""
+    only = "" if document_ids is None else " AND b.document_id = ANY(%(ids)s::uuid[])"
     with db.connection() as conn, conn.transaction():
         cursor = conn.cursor(name="live_blocks", binary=True)
-        cursor.execute(_LIVE_BLOCKS + " ORDER BY b.document_id, b.ordinal",
-                       {"model": embed_model, "analyzer": analyzer})
+        cursor.execute(_LIVE_BLOCKS + only + " ORDER BY b.document_id, b.ordinal",
+                       {"model": embed_model, "analyzer": analyzer, "ids": list(document_ids or [])})
         while rows := cursor.fetchmany(batch_rows):
             yield rows
 
