@@ -158,7 +158,7 @@ export function DocumentsTable({ documents, live, categoryListId }: {
               <td className="hidden px-3 py-2.5 text-right whitespace-nowrap text-ink-muted tabular-nums lg:table-cell">
                 {formatLength(doc.kind, doc.pages)}{doc.language && ` · ${languageName(doc.language)}`}
               </td>
-              <td className="hidden px-3 py-2.5 text-right text-ink-muted tabular-nums md:table-cell">{doc.blocks || "—"}</td>
+              <td className="hidden px-3 py-2.5 text-right text-ink-muted tabular-nums md:table-cell">{doc.blocks ? doc.blocks.toLocaleString("en") : "—"}</td>
               <td className="hidden px-3 py-2.5 text-right tabular-nums xl:table-cell"><EmbeddedCell doc={doc} /></td>
               <td className="px-3 py-2.5"><StatusCell doc={doc} live={live.get(doc.id)} /></td>
               <td className="hidden px-3 py-2.5 whitespace-nowrap text-ink-muted md:table-cell" title={formatDateTime(doc.created_at)}>
