@@ -44,13 +44,8 @@ def iter_live_blocks(db: Database, embed_model: str, analyzer: str | None = None
 
 def live_blocks_of(db: Database, document_ids: Sequence[str], embed_model: str,
                    analyzer: str | None = None) -> list[dict[str, Any]]:
-    with db.connection() as conn:
-        cursor = conn.cursor(binary=True)
-        cursor.execute(
-            _LIVE_BLOCKS + " AND b.document_id = ANY(%(ids)s::uuid[]) ORDER BY b.document_id, b.ordinal",
-            {"model": embed_model, "analyzer": analyzer, "ids": list(document_ids)},
-        )
-        return cursor.fetchall()
+    """The live blocks of these documents, all at once (`iter_live_blocks`, gathered)."""
+    return [row for rows in iter_live_blocks(db, embed_model, analyzer, document_ids=document_ids) for row in rows]
 
 
 class BlockCopyRow(TypedDict):
