@@ -37,13 +37,13 @@ configure_process()  # process-wide settings first: before the imports below loa
 from backend.llm.errors import ModelUnavailable
 from backend.llm.local_embedder import LocalEmbedder
 from backend.llm.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS, LocalModelName, model_folder
+from scripts.shared_data import CRANFIELD
 
-COLLECTION = ROOT.parent / "shared" / "eval" / "cranfield"
 Embed = Callable[[Sequence[str]], np.ndarray]
 
 
 def _read(name: str, field: str, limit: int) -> list[str]:
-    rows = [json.loads(line) for line in (COLLECTION / name).read_text().splitlines() if line.strip()]
+    rows = [json.loads(line) for line in (CRANFIELD / name).read_text().splitlines() if line.strip()]
     return [" ".join(filter(None, (row.get("title"), row[field]))) for row in rows][:limit]
 
 

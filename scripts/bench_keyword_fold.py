@@ -37,9 +37,8 @@ from backend.retrieval.bm25 import BM25Params
 from backend.retrieval.tokenizer import Analyzer
 from backend.store import keyword_impacts, search_sql
 from backend.store.db import Database, one
+from scripts.shared_data import CRANFIELD
 from tests.support.postgres import ThrowawayPostgres
-
-CRANFIELD = Path(__file__).resolve().parent.parent.parent / "shared" / "eval" / "cranfield"
 
 
 def _jsonl(name: str) -> list[dict[str, str]]:

@@ -29,9 +29,8 @@ configure_process()
 from backend.ingest.extract import extract_document
 from backend.ingest.sandbox import Limits, SandboxPool, extract_sandboxed
 from backend.store.kinds import DocKind
+from scripts.shared_data import CORPUS
 from tests.support.hostile import workbook_spanning_every_cell
-
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 
 def formula_workbook(path: Path, rows: int) -> Path:

@@ -36,6 +36,7 @@ from backend.ingest.extract.pdf import page_text
 from backend.sandbox import LimitBroken, ProcessPool
 from backend.viewer.page_workers import VIEWER_LIMITS  # also has the forkserver preload the viewer's jobs
 from backend.viewer.pdf_pages import passage_job, render_job, render_page_png
+from scripts.shared_data import CORPUS
 from tests.support.hostile import tangled_lines_pdf
 
 PDFS = ["federal-register-2020-17221.pdf", "geotopo-lecture-notes-de.pdf"]
@@ -104,7 +105,7 @@ def hostile(pool: ProcessPool) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("corpus", nargs="?", type=Path, default=REPO.parent / "shared" / "corpus")
+    parser.add_argument("corpus", nargs="?", type=Path, default=CORPUS)
     parser.add_argument("--hostile", action="store_true", help="also the tangled page (half a minute or so)")
     parser.add_argument("--smoke", action="store_true", help="3 pages of each PDF: proves the script works")
     args = parser.parse_args()

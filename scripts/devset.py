@@ -29,9 +29,9 @@ from backend.ingest.chunk import chunk_units
 from backend.ingest.extract import extract_document
 from backend.retrieval.hybrid import HybridIndex
 from backend.retrieval.types import IndexedBlock
+from scripts.shared_data import CORPUS
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
 QUESTIONS = ROOT / "scripts" / "data" / "corpus_questions.jsonl"
 CACHE = ROOT / "data" / "cache"
 CHUNK_SIZE = 1000  # QUIRE_CHUNK_SIZE's default

@@ -54,7 +54,6 @@ from backend.retrieval.relevance import RELEVANT_COVERAGE, context_of
 from backend.retrieval.tokenizer import Analyzer
 from scripts.devset import corpus_blocks, corpus_index, index_of, questions, standin_embedder
 from scripts.eval_retrieval import (
-    DEFAULT_COLLECTION,
     TEST,
     TUNING,
     build_index,
@@ -63,6 +62,7 @@ from scripts.eval_retrieval import (
     make_embedder,
     split_of,
 )
+from scripts.shared_data import CRANFIELD
 
 OFF_TOPIC = ROOT / "scripts" / "data" / "offtopic_queries.txt"
 CHAT_K = 7
@@ -170,7 +170,7 @@ def embedder_of(name: str, local_model: str | None) -> tuple[str, Callable[[list
 
 def main(argv: Sequence[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--collection", type=Path, default=DEFAULT_COLLECTION,
+    p.add_argument("--collection", type=Path, default=CRANFIELD,
                    help="a folder in the Cranfield format (corpus.jsonl, queries.jsonl, qrels.tsv)")
     p.add_argument("--embedder", choices=("standin", "local", "hash", "none"), default="standin")
     p.add_argument("--local-model", choices=tuple(LOCAL_MODELS), default=None,

@@ -67,12 +67,12 @@ from backend.retrieval.hybrid import DenseFeedback, HybridIndex
 from backend.retrieval.tokenizer import Analyzer, AnalyzerOptions
 from backend.retrieval.types import IndexedBlock, SearchMode
 from scripts.eval_variants import RM3, Proximity, maxp_rankers, z_score_ranker
+from scripts.shared_data import CRANFIELD
 
 if TYPE_CHECKING:
     from backend.llm.local_embedder import LocalEmbedder
 
 CACHE_DIR = ROOT / "data" / "cache"
-DEFAULT_COLLECTION = ROOT.parent / "shared" / "eval" / "cranfield"
 TUNING, TEST = "tuning", "test"
 PREVIOUS_DEFAULT = DenseFeedback()  # blocks 3, weight 2, pool 100: the feedback shipped until now
 Ranker = Callable[[str, str, int], list[str]]  # (query id, query text, k) → ranked doc ids
@@ -360,7 +360,7 @@ def variant_rows(coll: Collection, analyzer: Analyzer, bm25: BM25Params, shipped
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--collection", type=Path, default=DEFAULT_COLLECTION,
+    p.add_argument("--collection", type=Path, default=CRANFIELD,
                    help="a folder in the Cranfield format (corpus.jsonl, queries.jsonl, qrels.tsv); "
                         "default ../shared/eval/cranfield beside the repo")
     p.add_argument("--embedder", choices=("local", "hash", "none"), default=None,

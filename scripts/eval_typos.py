@@ -42,7 +42,8 @@ from backend.retrieval.relevance import RELEVANT_COVERAGE
 from backend.retrieval.tokenizer import Analyzer
 from scripts.devset import corpus_index, questions
 from scripts.eval_relevance import CHAT_K, best_coverage, embedder_of
-from scripts.eval_retrieval import DEFAULT_COLLECTION, TEST, TUNING, build_index, load_collection, ndcg, split_of
+from scripts.eval_retrieval import TEST, TUNING, build_index, load_collection, ndcg, split_of
+from scripts.shared_data import CRANFIELD
 
 # Each letter's neighbours on a QWERTZ/QWERTY keyboard (the row and the keys above and below).
 _ROWS = ["qwertzuiopü", "asdfghjklöä", "yxcvbnm"]
@@ -130,7 +131,7 @@ def report(name: str, indexes: dict[bool, HybridIndex], asked: list[Asked], embe
 def main(argv: Sequence[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--embedder", choices=("standin", "local", "hash", "none"), default="standin")
-    p.add_argument("--collection", type=Path, default=DEFAULT_COLLECTION)
+    p.add_argument("--collection", type=Path, default=CRANFIELD)
     p.add_argument("--sets", default="corpus,cranfield", help="the dev sets to run, comma-separated")
     p.add_argument("--show", action="store_true", help="print each tuning question's typo")
     args = p.parse_args(argv)

@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from scripts.shared_data import missing_reason
 from tests.support.fake_ollama import FakeOllama
 from tests.support.postgres import ThrowawayPostgres
 from tests.support.server import QuireServer, serve
@@ -24,6 +25,14 @@ E2E = Path(__file__).parent / "e2e"
 # directly or through tests/support/server.serve; a worker): its tests are slow whatever fixtures they use.
 # A module that runs a script starting a server says so with `pytestmark = pytest.mark.slow`.
 _STARTS_PROCESSES = ("QuireServer(", "QuireWorker(", "yield from serve(")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Many tests read real documents and a judged collection kept outside the repository. Without them the
+    run stops here with one reason, rather than failing each of those tests or passing without them."""
+    reason = missing_reason()
+    if reason is not None:
+        pytest.exit(reason, returncode=pytest.ExitCode.USAGE_ERROR)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

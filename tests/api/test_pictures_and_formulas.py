@@ -18,13 +18,12 @@ from pptx import Presentation
 from pptx.enum.shapes import PP_PLACEHOLDER
 from pptx.util import Inches
 
+from scripts.shared_data import CORPUS
 from tests.support.corpus import contains, manifest
 from tests.support.documents import Heading, Para, make_docx, render_text_image, tesseract_available
-from tests.support.server import REPO_ROOT
 from tests.support.vault import ingest
 
 Unique = Callable[[str], str]
-CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 needs_tesseract = pytest.mark.skipif(not tesseract_available(), reason="tesseract is not installed")
 
 SCREENSHOT = "Mitochondria produce cellular energy through oxidative phosphorylation"

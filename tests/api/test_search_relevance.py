@@ -7,11 +7,11 @@ import uuid
 
 import httpx
 
+from scripts.shared_data import CORPUS
 from tests.support.fake_ollama import FakeOllama
-from tests.support.server import REPO_ROOT
 from tests.support.vault import ingest
 
-RUST = REPO_ROOT.parent / "shared" / "corpus" / "rust-book-ch04-01-ownership.md"
+RUST = CORPUS / "rust-book-ch04-01-ownership.md"
 
 
 def test_hits_carry_relevance_in_hybrid_and_keyword_mode(api: httpx.Client, fake_ollama: FakeOllama) -> None:

@@ -13,14 +13,15 @@ from typing import Any
 import httpx
 import pytest
 
+from scripts.shared_data import CORPUS
 from tests.agent.chatting import chat
 from tests.support.fake_ollama import FakeOllama, Reply
-from tests.support.server import REPO_ROOT, QuireServer
+from tests.support.server import QuireServer
 from tests.support.vault import ingest
 
 pytestmark = pytest.mark.slow
 
-HRG = REPO_ROOT.parent / "shared" / "corpus" / "hochschulrahmengesetz.md"
+HRG = CORPUS / "hochschulrahmengesetz.md"
 TYPOS = ("Regelstudienzet", "Was ist die Regelstudienzet?", "Regelstudiezeit bis zum ersten Abschluss")
 
 
@@ -46,7 +47,6 @@ def _finds_the_passage(api: httpx.Client, query: str) -> bool:
     return bool(relevant) and "Regelstudienzeit" in relevant[0]["text"]
 
 
-@pytest.mark.skipif(not HRG.is_file(), reason="no shared/corpus beside the repository")
 @pytest.mark.parametrize("backend", ["memory", "postgres"])
 def test_a_misspelt_rare_word_finds_its_passage(backend: str, server_factory: Callable[..., QuireServer],
                                                 fake_ollama: FakeOllama) -> None:

@@ -11,10 +11,9 @@ import httpx
 import pytest
 from PIL import Image
 
-from tests.support.server import REPO_ROOT, QuireServer
+from scripts.shared_data import CORPUS
+from tests.support.server import QuireServer
 from tests.support.vault import ingest
-
-CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 
 
 @pytest.fixture(scope="module")

@@ -20,13 +20,13 @@ import pytest
 from PIL import Image
 
 from backend.viewer.page_workers import VIEWER_LIMITS
+from scripts.shared_data import CORPUS
 from tests.support.fake_ollama import FakeOllama
 from tests.support.hostile import tangled_lines_pdf, tree_cpu_seconds
 from tests.support.postgres import ThrowawayPostgres
-from tests.support.server import REPO_ROOT, QuireServer, serve
+from tests.support.server import QuireServer, serve
 from tests.support.vault import ingest
 
-CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 FEDERAL_REGISTER = "federal-register-2020-17221.pdf"  # 15 US Letter pages with a text layer
 VIEWER_CPU_S = VIEWER_LIMITS.cpu_s
 

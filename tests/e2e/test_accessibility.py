@@ -18,14 +18,14 @@ from typing import Any, Literal
 import pytest
 from playwright.sync_api import Page, expect
 
+from scripts.shared_data import CORPUS
 from tests.e2e.a11y import axe_violations
 from tests.e2e.browser import ask
 from tests.support.fake_ollama import FakeOllama, Reply
-from tests.support.server import REPO_ROOT, QuireServer
+from tests.support.server import QuireServer
 from tests.support.study import card, generate, mindmap_reply, outline_reply, quiz_reply, study_vault
 from tests.support.vault import ingest
 
-CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 VIEWS = [  # (corpus file, words of a passage in it, what the viewer shows once it is ready)
     ("federal-register-2020-17221.pdf", "software installation verification", "pdf-highlight"),
     ("py4e-02-expressions.pptx", "operator precedence", "cited-block"),

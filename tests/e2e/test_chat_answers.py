@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from scripts.shared_data import CORPUS
 from tests.e2e.browser import ask
 from tests.e2e.test_chat_relevance import agent
 from tests.support.fake_ollama import FakeOllama, Reply
 from tests.support.server import REPO_ROOT, QuireServer
 from tests.support.vault import ingest, upload
 
-CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 RUST = "rust-book-ch04-01-ownership.md"
 HANDBOOK = "doj-chapter13-trustee-handbook.docx"  # 1,076 passages: read for a good while
 SHOTS = REPO_ROOT / "test-artifacts"

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from scripts.shared_data import CORPUS
 from tests.e2e.browser import ask
 from tests.support.fake_ollama import FakeOllama, Reply
-from tests.support.server import REPO_ROOT, QuireServer
+from tests.support.server import QuireServer
 from tests.support.vault import ingest
 
 RUST = "rust-book-ch04-01-ownership.md"
@@ -21,7 +22,7 @@ RUST = "rust-book-ch04-01-ownership.md"
 
 @pytest.fixture(scope="module")
 def rust_book(e2e_server: QuireServer) -> dict[str, Any]:
-    data = (REPO_ROOT.parent / "shared" / "corpus" / RUST).read_bytes()
+    data = (CORPUS / RUST).read_bytes()
     with e2e_server.client() as api:
         return ingest(api, {RUST: data})[RUST]
 

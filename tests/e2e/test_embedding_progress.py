@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from scripts.shared_data import CORPUS
 from tests.support.local_model import SKIP_REASON, built_in_model_installed
 from tests.support.server import QuireServer
 from tests.support.vault import upload
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 FILES = ("rust-book-ch04-01-ownership.md", "hochschulrahmengesetz.md", "doj-chapter13-trustee-handbook.docx")
 SENTENCE = re.compile(r"Embedding with the built-in model: [\d,]+ of [\d,]+ passages")
 

@@ -8,13 +8,13 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from scripts.shared_data import CORPUS
 from tests.e2e.browser import open_palette
 from tests.support.fake_ollama import FakeOllama
-from tests.support.server import REPO_ROOT, QuireServer
+from tests.support.server import QuireServer
 from tests.support.study import generate, mindmap_reply, quiz_reply, study_vault
 from tests.support.vault import ingest
 
-CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 SCRIPT = "geotopo-lecture-notes-de.pdf"
 
 

@@ -14,15 +14,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from scripts.shared_data import CORPUS
 from tests.e2e.a11y import settle_transitions
 from tests.e2e.conftest import ARTIFACTS, ConsoleWatch
 from tests.support.corpus import sideways_photo
 from tests.support.documents import Heading, Para, make_docx, render_text_image, tesseract_available
 from tests.support.hostile import tangled_lines_pdf
-from tests.support.server import REPO_ROOT, QuireServer
+from tests.support.server import QuireServer
 from tests.support.vault import ingest
 
-CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 FILES = ["huckleberry-finn-p22-scan.pdf", "federal-register-2020-17221.pdf", "py4e-02-expressions.pptx",
          "docling-word-sample.docx", "readxl-deaths.xlsx", "palmer-penguins.csv", "wikipedia-mozilla.html",
          "rust-book-ch04-01-ownership.md", "linn-brochure-rotate-flag-skewed-scan.pdf"]

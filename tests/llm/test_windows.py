@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import itertools
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from backend.llm.local_embedder import LocalEmbedder
 from backend.llm.windows import pool_windows, window_spans
-
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+from scripts.shared_data import CORPUS
 
 
 def word_offsets(text: str) -> list[tuple[int, int]]:

@@ -22,12 +22,12 @@ from backend.store import blocks as blocks_store
 from backend.store import keyword_impacts as impact_lists
 from backend.store import search_sql
 from backend.store.db import Database
+from scripts.shared_data import CRANFIELD
 from tests.support.polling import eventually
 from tests.support.postgres import ThrowawayPostgres
-from tests.support.server import REPO_ROOT, QuireServer
+from tests.support.server import QuireServer
 from tests.support.vault import ingest
 
-CRANFIELD = REPO_ROOT.parent / "shared" / "eval" / "cranfield"
 PER_TERM = 20  # blocks listed per common term: the lists of a capped search with a cap of 100
 ANALYZER = Analyzer()
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 import pytest
 
 from scripts import eval_relevance as evaluation
-from scripts.devset import CORPUS, corpus_index, questions, standin_embedder
-from scripts.eval_retrieval import DEFAULT_COLLECTION, TEST, build_index, load_collection, split_of
+from scripts.devset import corpus_index, questions, standin_embedder
+from scripts.eval_retrieval import TEST, build_index, load_collection, split_of
+from scripts.shared_data import CRANFIELD
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not CORPUS.is_dir() or not DEFAULT_COLLECTION.is_dir(), reason="no shared/ beside")]
+pytestmark = pytest.mark.slow
 
 # (set, mode) → (least share of on-topic questions kept, least share of off-topic ones refused)
 FLOORS = {
@@ -52,7 +52,7 @@ def test_the_corpus_test_half() -> None:
 
 
 def test_the_cranfield_test_half() -> None:
-    coll = load_collection(DEFAULT_COLLECTION)
+    coll = load_collection(CRANFIELD)
     vectors = standin_embedder()(list(coll.docs.values()))
     index = build_index(coll, evaluation.Analyzer(), evaluation.BM25Params(), vectors)
     on = [coll.queries[q] for q in coll.queries if q in coll.qrels and split_of(q) == TEST]

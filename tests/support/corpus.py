@@ -17,9 +17,8 @@ from typing import Any
 import pymupdf
 from PIL import Image
 
-from tests.support.server import REPO_ROOT
+from scripts.shared_data import CORPUS
 
-CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 SCAN = CORPUS / "huckleberry-finn-p22-scan.pdf"
 EXIF_ORIENTATION = 0x0112
 
