@@ -199,16 +199,23 @@ def test_a_run_recorded_before_the_services_were_explicit_is_finished_by_this_bu
 def test_stopping_mid_run_is_prompt_and_the_run_finishes_after_the_restart(
     server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama, tmp_path: Path
 ) -> None:
-    """SIGTERM (or Ctrl-C) while a run waits for its documents being read: the process ends within seconds,
-    by itself. It used to hang at exit on DBOS's executor threads (the run's wait on its documents'
-    workflows) until it was killed, 20 s later here."""
+    """SIGTERM (or Ctrl-C) while a run waits for its documents being read and embedded: the process ends
+    within seconds, by itself. It used to hang at exit on DBOS's executor threads (the run's wait on its
+    documents' workflows) until it was killed, 20 s later here."""
     server = server_factory()
     expected = _expected_blocks(MARKDOWN, tmp_path)
-    with server.client() as api:
-        workflow_id = upload(api, MARKDOWN).json()["workflow_id"]
-        wait_until(api, workflow_id, lambda s: any(d["status"] == "extracting" for d in s["documents"]))
-    started = time.monotonic()
-    server.stop()
+    # The fake Ollama holds each embedding request, so the documents are still in flight when the stop
+    # comes: three short notes are otherwise read and embedded before a poll sees them busy.
+    fake_ollama.embed_delay_s = 0.5
+    try:
+        with server.client() as api:
+            workflow_id = upload(api, MARKDOWN).json()["workflow_id"]
+            wait_until(api, workflow_id,
+                       lambda s: any(d["status"] in ("extracting", "embedding") for d in s["documents"]))
+        started = time.monotonic()
+        server.stop()
+    finally:
+        fake_ollama.embed_delay_s = 0.0
     stopped_in = time.monotonic() - started
     assert server.process is not None
     assert server.process.returncode == 128 + 15, server.process.returncode  # its own exit, not a kill
