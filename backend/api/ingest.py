@@ -8,7 +8,7 @@ from fastapi import APIRouter, Path, Query
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from backend.api.deps import BackfillDep, DatabaseDep
+from backend.api.deps import BackfillDep, DatabaseDep, SearchDep
 from backend.ingest import progress, reconcile
 from backend.ingest.progress import RunSnapshot, RunSummary
 
@@ -29,10 +29,10 @@ def get_run(workflow_id: WorkflowId, db: DatabaseDep) -> RunSnapshot:
 
 
 @router.post("/{workflow_id}/cancel", response_model=RunSnapshot)
-def cancel_run(workflow_id: WorkflowId, db: DatabaseDep, backfill: BackfillDep) -> RunSnapshot:
-    """Stop an ingestion at its next step boundary; documents already stored stay in the vault."""
+def cancel_run(workflow_id: WorkflowId, db: DatabaseDep, backfill: BackfillDep, search: SearchDep) -> RunSnapshot:
+    """Stop an ingestion at its next step boundary; documents it made ready stay, no other file is added."""
     progress.run_snapshot(db, workflow_id)  # 404 for unknown runs
-    reconcile.cancel_run(db, backfill, workflow_id)
+    reconcile.cancel_run(db, backfill, search, workflow_id)
     return progress.run_snapshot(db, workflow_id)
 
 

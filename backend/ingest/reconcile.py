@@ -13,7 +13,9 @@ import logging
 from dbos import DBOS
 
 from backend.ingest.backfill import EmbedBackfill
+from backend.retrieval.service import SearchService
 from backend.store import ingest as store
+from backend.store import versions
 from backend.store.db import Database
 
 log = logging.getLogger(__name__)
@@ -23,12 +25,17 @@ STOPPED_MESSAGE = "Ingestion stopped unexpectedly; use Retry to ingest the file 
 CANCELLED_MESSAGE = "Ingestion was cancelled; upload the file again to add it."
 
 
-def cancel_run(db: Database, backfill: EmbedBackfill, workflow_id: str) -> None:
-    """Stop an ingestion at its next step boundary; what was already stored stays."""
-    store.mark_cancelled(db, workflow_id)
+def cancel_run(db: Database, backfill: EmbedBackfill, search: SearchService, workflow_id: str) -> None:
+    """Stop an ingestion at its next step boundary. Documents it made ready stay; every other one ends as
+    it was before the run: a version stored but not yet ready (waiting for or getting its vectors) is
+    withdrawn, so nothing of a cancelled file stays half-added."""
+    store.mark_cancelled(db, workflow_id)  # from here on, no store step of the run makes a version current
     DBOS.cancel_workflow(workflow_id, cancel_children=True)  # its documents run as child workflows
+    withdrawn = versions.withdraw_unfinished(db, workflow_id, CANCELLED_MESSAGE)
+    if withdrawn:
+        search.notify(withdrawn)
     reconcile_stuck_documents(db, CANCELLED_MESSAGE)
-    backfill.start_if_missing()  # versions stored before the cancel still get their vectors
+    backfill.start_if_missing()  # documents made ready before the cancel may still lack vectors
 
 
 def reconcile_stuck_documents(db: Database, message: str = STOPPED_MESSAGE) -> int:

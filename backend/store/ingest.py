@@ -41,6 +41,7 @@ class IngestItemRow(TypedDict):
     prior_sha256: str | None
     target_version: int | None  # a version re-ingested in place (restore) instead of a new one
     stored_version: int | None  # set by the store step: a replay recognises its work as done
+    replaced_version: int | None  # the current version the store step replaced (None: a new document)
     decision: Decision | None  # None until the scan
     state: ItemState
     done: int

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 from uuid import UUID
 
 from psycopg import Rollback
@@ -151,9 +151,9 @@ def _record_if_wanted(conn: Connection, db: Database, item: IngestItemRow, embed
     recorded it meanwhile (the caller rolls back the last two)."""
     wf, doc, sha = item["workflow_id"], item["document_id"], item["sha256"]
     current = conn.execute(
-        "SELECT d.status, d.generation, r.cancelled, i.stored_version FROM documents d, ingest_runs r,"
-        " ingest_items i WHERE d.id = %s AND r.workflow_id = %s AND i.workflow_id = r.workflow_id"
-        " AND i.document_id = d.id FOR UPDATE OF d, r, i",
+        "SELECT d.status, d.generation, d.current_version, r.cancelled, i.stored_version"
+        " FROM documents d, ingest_runs r, ingest_items i WHERE d.id = %s AND r.workflow_id = %s"
+        " AND i.workflow_id = r.workflow_id AND i.document_id = d.id FOR UPDATE OF d, r, i",
         (doc, wf),
     ).fetchone()
     if current is not None and current["stored_version"] is not None:
@@ -169,8 +169,8 @@ def _record_if_wanted(conn: Connection, db: Database, item: IngestItemRow, embed
         (sha, item["size_bytes"], item["kind"], mime, item["pages"], item["language"], version,
          Jsonb(item["warnings"]), Jsonb(item["page_warnings"]), doc),
     )
-    conn.execute("UPDATE ingest_items SET stored_version = %s WHERE workflow_id = %s AND document_id = %s",
-                 (version, wf, doc))
+    conn.execute("UPDATE ingest_items SET stored_version = %s, replaced_version = %s"
+                 " WHERE workflow_id = %s AND document_id = %s", (version, current["current_version"], wf, doc))
     counts = _live_counts(conn, doc, embed_model)
     record_index_change(conn, db, doc, "stored")
     return counts
@@ -262,17 +262,23 @@ def restore_version(db: Database, document_id: UUID, version: int) -> RestoreOut
         if conn.execute("SELECT 1 FROM blocks WHERE document_id = %s AND doc_sha256 = %s LIMIT 1",
                         (document_id, row["sha256"])).fetchone() is None:
             return "needs_ingest"
-        conn.execute("UPDATE blocks SET is_live = (doc_sha256 = %s) WHERE document_id = %s"
-                     " AND is_live IS DISTINCT FROM (doc_sha256 = %s)", (row["sha256"], document_id, row["sha256"]))
-        conn.execute(
-            "UPDATE documents SET current_version = %s, sha256 = %s, kind = %s, mime = %s, size_bytes = %s,"
-            " pages = %s, language = %s, warnings = %s, page_warnings = %s, status = 'ready', error = NULL,"
-            " updated_at = now() WHERE id = %s",
-            (version, row["sha256"], row["kind"], row["mime"], row["size_bytes"], row["pages"], row["language"],
-             Jsonb(row["warnings"]), Jsonb(row["page_warnings"]), document_id),
-        )
+        _make_current(conn, document_id, row, row["warnings"])
         record_index_change(conn, db, document_id, "stored")
     return "restored"
+
+
+def _make_current(conn: Connection, document_id: UUID | str, version: dict[str, Any], warnings: list[str]) -> None:
+    """Within the caller's transaction (under the document's blocks lock): the recorded `version` (its
+    `document_versions` row) is the document's current one, ready, its blocks the live ones."""
+    conn.execute("UPDATE blocks SET is_live = (doc_sha256 = %s) WHERE document_id = %s"
+                 " AND is_live IS DISTINCT FROM (doc_sha256 = %s)", (version["sha256"], document_id, version["sha256"]))
+    conn.execute(
+        "UPDATE documents SET current_version = %s, sha256 = %s, kind = %s, mime = %s, size_bytes = %s,"
+        " pages = %s, language = %s, warnings = %s, page_warnings = %s, status = 'ready', error = NULL,"
+        " updated_at = now() WHERE id = %s",
+        (version["version"], version["sha256"], version["kind"], version["mime"], version["size_bytes"],
+         version["pages"], version["language"], Jsonb(warnings), Jsonb(version["page_warnings"]), document_id),
+    )
 
 
 DeleteOutcome = Literal["deleted", "current", "no_version"]
@@ -291,16 +297,79 @@ def delete_version(db: Database, document_id: UUID, version: int) -> tuple[Delet
             return "no_version", []
         if doc["current_version"] == version:
             return "current", []
-        conn.execute("DELETE FROM document_versions WHERE document_id = %s AND version = %s", (document_id, version))
-        conn.execute(
-            "DELETE FROM blocks b WHERE b.document_id = %s AND b.doc_sha256 = %s AND NOT b.is_live AND NOT EXISTS"
-            " (SELECT 1 FROM document_versions v WHERE v.document_id = b.document_id AND v.sha256 = b.doc_sha256)",
-            (document_id, row["sha256"]),
-        )
-        conn.execute(
-            "DELETE FROM page_words w WHERE w.document_id = %s AND w.doc_sha256 = %s AND NOT EXISTS"
-            " (SELECT 1 FROM document_versions v WHERE v.document_id = w.document_id AND v.sha256 = w.doc_sha256)",
-            (document_id, row["sha256"]),
-        )
+        _drop_version(conn, document_id, version, row["sha256"])
         return "deleted", originals.delete_unreferenced(conn, [row["sha256"]])
+
+
+def _drop_version(conn: Connection, document_id: UUID | str, version: int, sha: str) -> None:
+    """Within the caller's transaction (under the document's blocks lock): a version that is not current,
+    and its blocks and word boxes unless another version has the same bytes."""
+    conn.execute("DELETE FROM document_versions WHERE document_id = %s AND version = %s", (document_id, version))
+    conn.execute(
+        "DELETE FROM blocks b WHERE b.document_id = %s AND b.doc_sha256 = %s AND NOT b.is_live AND NOT EXISTS"
+        " (SELECT 1 FROM document_versions v WHERE v.document_id = b.document_id AND v.sha256 = b.doc_sha256)",
+        (document_id, sha),
+    )
+    conn.execute(
+        "DELETE FROM page_words w WHERE w.document_id = %s AND w.doc_sha256 = %s AND NOT EXISTS"
+        " (SELECT 1 FROM document_versions v WHERE v.document_id = w.document_id AND v.sha256 = w.doc_sha256)",
+        (document_id, sha),
+    )
+
+
+def withdraw_unfinished(db: Database, workflow_id: str, message: str) -> list[str]:
+    """After a cancel, each document this run made current but not ready yet (its passages were waiting
+    for or getting their vectors) goes back to what it was before the run: the version it replaced current
+    again (with `message` as a warning: this run's file was not added), or, for a document that had none,
+    failed with `message`. The run's version goes, with its blocks. One transaction per document; returns
+    the ids of the documents withdrawn, whose live blocks changed."""
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT document_id::text AS document_id FROM ingest_items WHERE workflow_id = %s"
+            " AND stored_version IS NOT NULL AND state NOT IN ('ready', 'skipped', 'failed')",
+            (workflow_id,),
+        ).fetchall()
+    return [row["document_id"] for row in rows if _withdraw(db, workflow_id, row["document_id"], message)]
+
+
+def _withdraw(db: Database, workflow_id: str, document_id: str, message: str) -> bool:
+    # The blocks lock first, then the item, then the document: a store step takes the blocks lock before
+    # anything else, and marking a document ready takes the item before the document, so none waits in a
+    # circle with this. An item marked ready meanwhile is not withdrawn: its document was complete.
+    with db.transaction() as conn:
+        lock_documents_blocks(conn, [document_id])
+        item = conn.execute(
+            "UPDATE ingest_items SET state = 'failed', error = %s, updated_at = now()"
+            " WHERE workflow_id = %s AND document_id = %s AND stored_version IS NOT NULL"
+            " AND state NOT IN ('ready', 'skipped', 'failed')"
+            " RETURNING stored_version, replaced_version, target_version, sha256",
+            (message, workflow_id, document_id),
+        ).fetchone()
+        document = conn.execute("SELECT status, current_version FROM documents WHERE id = %s FOR UPDATE",
+                                (document_id,)).fetchone()
+        # A document trashed meanwhile, or made current at another version, is left as it is now.
+        if (item is None or document is None or document["status"] != "ingesting"
+                or document["current_version"] != item["stored_version"]):
+            return False
+        replaced = None if item["replaced_version"] is None else conn.execute(
+            "SELECT * FROM document_versions WHERE document_id = %s AND version = %s",
+            (document_id, item["replaced_version"]),
+        ).fetchone()
+        if replaced is not None:
+            _make_current(conn, document_id, replaced, [*replaced["warnings"], message])
+        else:
+            conn.execute("UPDATE blocks SET is_live = false WHERE document_id = %s AND is_live", (document_id,))
+            conn.execute(
+                "UPDATE documents SET current_version = NULL, sha256 = NULL, pages = NULL, language = NULL,"
+                " warnings = '[]', page_warnings = '[]', status = 'failed', error = %s, updated_at = now()"
+                " WHERE id = %s",
+                (message, document_id),
+            )
+        if item["target_version"] is None:
+            _drop_version(conn, document_id, item["stored_version"], item["sha256"])
+        else:  # a restore that re-ingested a version whose blocks were gone: they are gone again
+            conn.execute("DELETE FROM blocks WHERE document_id = %s AND doc_sha256 = %s AND NOT is_live",
+                         (document_id, item["sha256"]))
+        record_index_change(conn, db, document_id, "stored")
+    return True
 

@@ -131,15 +131,15 @@ def test_progress_is_picked_up_again_after_a_page_reload(
     expect(_row(page, "reload-notes.md")).to_have_attribute("data-status", "ready")
 
 
-def test_an_ingestion_is_cancelled_from_the_page_keeping_the_files_already_stored(
+def test_an_ingestion_is_cancelled_from_the_page_adding_none_of_its_unfinished_files(
     page: Page, e2e_server: QuireServer, fake_ollama: FakeOllama, tmp_path: Path
 ) -> None:
     # A hundred scanned pages of a paragraph each: OCR takes about a second a page on each core, so the PDF is
     # still being extracted when the cancel lands, even on a busy machine where the request itself takes
     # seconds (eight one-line pages were not always enough); the extraction stops at the next page, so the
     # PDF is never stored. The two notes, read beside it (a run's documents are workflows of their own),
-    # are stored by then and stay. Their embeddings are held meanwhile: a stored document is otherwise
-    # embedded and ready within a second, and the cancel is to meet them stored but not yet ready.
+    # are stored and live by then, their embeddings held: the cancel withdraws them too, so nothing of a
+    # cancelled file stays half-added.
     fake_ollama.hold_embeddings()
     pdf = make_pdf(tmp_path / "scanned.pdf", [
         "Enzymes are proteins that speed up reactions.",
@@ -163,30 +163,27 @@ def test_an_ingestion_is_cancelled_from_the_page_keeping_the_files_already_store
     entry = page.get_by_test_id("ingest-entry").filter(has=item("enzymes-scanned.pdf"))
     entry.get_by_role("button", name="Cancel the 3 files still in progress").click()
     dialog = page.get_by_role("dialog", name="Cancel the 3 files still in progress?")
-    expect(dialog).to_contain_text("enzymes-scanned.pdf isn't stored yet and won't be added")
     expect(dialog).to_contain_text(
-        "enzymes-intro.md and enzymes-glossary.md are already stored and stay in your library")
+        "enzymes-intro.md, enzymes-scanned.pdf and enzymes-glossary.md aren't ready yet and won't be added")
     dialog.get_by_role("button", name="Cancel processing").click()
 
     expect(entry.get_by_test_id("cancel-outcome")).to_have_text(
-        "Cancelled — 2 files already stored stay in your library; 1 wasn't added (upload it again to add it).")
+        "Cancelled — nothing was added; upload them again to add them.")
     expect(entry).to_have_attribute("data-run-status", "CANCELLED")
-    fake_ollama.release_embeddings()  # the notes' vectors come from the backfill the cancel started
-    expect(item("enzymes-intro.md")).to_have_attribute("data-status", "kept")
-    expect(item("enzymes-scanned.pdf")).to_have_attribute("data-status", "cancelled")
-    expect(item("enzymes-glossary.md")).to_have_attribute("data-status", "kept")
+    fake_ollama.release_embeddings()  # the embedding request that was held is answered: it adds nothing
+    for name in ("enzymes-intro.md", "enzymes-scanned.pdf", "enzymes-glossary.md"):
+        expect(item(name)).to_have_attribute("data-status", "cancelled")
+        # The table agrees: each failed with the reason in words, and nothing of it is searchable.
+        expect(_row(page, name)).to_have_attribute("data-status", "failed")
+        expect(_row(page, name)).to_contain_text("Ingestion was cancelled")
     expect(entry.get_by_role("button", name="Dismiss")).to_be_visible()
-
-    # The table agrees: the stored files are searchable, the PDF failed with the reason in words.
-    for name in ("enzymes-intro.md", "enzymes-glossary.md"):
-        expect(_row(page, name)).to_have_attribute("data-status", "ready")
-    expect(_row(page, "enzymes-scanned.pdf")).to_have_attribute("data-status", "failed")
-    expect(_row(page, "enzymes-scanned.pdf")).to_contain_text("Ingestion was cancelled")
     with e2e_server.client() as api:
         documents = {d["filename"]: d for d in api.get("/api/documents").json()}
-    assert documents["enzymes-scanned.pdf"]["blocks"] == 0  # stopped before its store step
-    assert documents["enzymes-intro.md"]["blocks"] > 0
-    assert documents["enzymes-glossary.md"]["blocks"] > 0
+        ids = ",".join(documents[name]["id"] for name in ("enzymes-intro.md", "enzymes-glossary.md"))
+        assert not api.get("/api/search", params={"q": "catalysts substrate", "mode": "sparse",
+                                                  "documents": ids}).json()["hits"]
+    assert [documents[name]["blocks"] for name in ("enzymes-intro.md", "enzymes-scanned.pdf",
+                                                   "enzymes-glossary.md")] == [0, 0, 0]
 
 
 def test_files_that_cannot_be_read_are_refused_with_the_reason_while_the_others_arrive(

@@ -69,24 +69,53 @@ def test_cancel_keeps_a_previous_version(api: httpx.Client, unique: Callable[[st
     assert hits
 
 
-def test_a_file_stored_before_the_cancel_is_kept_without_a_warning(
-        api: httpx.Client, fake_ollama: FakeOllama, unique: Callable[[str], str]) -> None:
-    # Cancelled while its passages wait for vectors: the file is stored and live, so it was added, and
-    # "upload the file again to add it" would tell the user something false.
-    name = unique("stored.md")
+def _cancel_while_embedding(api: httpx.Client, fake_ollama: FakeOllama, files: dict[str, bytes], probe: str,
+                            **upload_options: str) -> str:
+    """Upload `files` with the model server holding every embedding request, and cancel the run once its
+    file is stored and live (found by keyword, its passages waiting for vectors); returns the document id."""
     fake_ollama.hold_embeddings()
     try:
-        response = upload(api, {name: b"# Tides\n\nThe moon's pull raises the tides twice a day. " * 20})
-        workflow_id = response.json()["workflow_id"]
+        response = upload(api, files, **upload_options)
+        workflow_id, document_id = response.json()["workflow_id"], response.json()["documents"][0]["id"]
         _until(api, f"/api/ingest/{workflow_id}", lambda s: s["documents"][0]["status"] == "embedding")
+        assert _found(api, probe, document_id), "the new version was not live before the cancel"
         assert api.post(f"/api/ingest/{workflow_id}/cancel").status_code == 200
     finally:
         fake_ollama.release_embeddings()
-    document = api.get(f"/api/documents/{response.json()['documents'][0]['id']}").json()
-    assert (document["status"], document["warnings"]) == ("ready", []), document
-    hits = api.get("/api/search", params={"q": "tides moon", "mode": "sparse",
-                                          "documents": document["id"]}).json()["hits"]
-    assert hits
+    time.sleep(2)  # the embedding request that was held is answered now; it must not revive anything
+    return document_id
+
+
+def _found(api: httpx.Client, query: str, document_id: str) -> bool:
+    return bool(api.get("/api/search", params={"q": query, "mode": "sparse", "documents": document_id}).json()["hits"])
+
+
+def test_a_file_cancelled_while_it_embeds_is_not_added(
+        api: httpx.Client, fake_ollama: FakeOllama, unique: Callable[[str], str]) -> None:
+    # Stored and live, its passages waiting for vectors: the cancel withdraws it as in any earlier phase,
+    # instead of leaving a file the user cancelled in the library with part of its vectors.
+    name = unique("stored.md")
+    document_id = _cancel_while_embedding(
+        api, fake_ollama, {name: b"# Tides\n\nThe moon's pull raises the tides twice a day. " * 20}, "tides moon")
+    document = api.get(f"/api/documents/{document_id}").json()
+    assert (document["status"], document["error"], document["blocks"]) == ("failed", CANCELLED_MESSAGE, 0), document
+    assert not _found(api, "tides moon", document_id)
+    assert api.get(f"/api/documents/{document_id}/versions").json()["versions"] == []
+
+
+def test_cancel_while_embedding_puts_the_previous_version_back(
+        api: httpx.Client, fake_ollama: FakeOllama, unique: Callable[[str], str], tmp_path: Path) -> None:
+    name = unique("edited.pdf")
+    document_id = ingest(api, {name: make_pdf(tmp_path / "v1.pdf", ["Version one talks about osmosis."]).read_bytes()})[
+        name]["id"]
+    v2 = make_pdf(tmp_path / "v2.pdf", ["Version two talks about diffusion instead."]).read_bytes()
+    assert _cancel_while_embedding(api, fake_ollama, {name: v2}, "diffusion", on_conflict="replace") == document_id
+    document = api.get(f"/api/documents/{document_id}").json()
+    assert (document["status"], document["current_version"]) == ("ready", 1), document
+    assert CANCELLED_MESSAGE in document["warnings"]  # version two was not added: upload it again
+    assert _found(api, "osmosis", document_id)
+    assert not _found(api, "diffusion", document_id)
+    assert [v["version"] for v in api.get(f"/api/documents/{document_id}/versions").json()["versions"]] == [1]
 
 
 def test_cancel_unknown_run_is_404(api: httpx.Client) -> None:

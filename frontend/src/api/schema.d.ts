@@ -451,7 +451,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel Run
-         * @description Stop an ingestion at its next step boundary; documents already stored stay in the vault.
+         * @description Stop an ingestion at its next step boundary; documents it made ready stay, no other file is added.
          */
         post: operations["cancel_run_api_ingest__workflow_id__cancel_post"];
         delete?: never;

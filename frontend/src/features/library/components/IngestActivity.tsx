@@ -22,8 +22,8 @@ import { EmbeddingNote } from "./EmbeddingNote";
 type Outcome = ReturnType<typeof afterCancel>;
 
 function ItemIcon({ item, outcome }: { item: IngestItem; outcome: Outcome }) {
-  if (item.status === "ready" || outcome === "kept") return <CheckCircle2 size={16} className="shrink-0 text-ok" />;
-  if (outcome === "cancelled" || item.status === "skipped") return <CircleSlash size={16} className="shrink-0 text-ink-faint" />;
+  if (item.status === "ready") return <CheckCircle2 size={16} className="shrink-0 text-ok" />;
+  if (outcome !== null || item.status === "skipped") return <CircleSlash size={16} className="shrink-0 text-ink-faint" />;
   if (item.status === "failed") return <AlertTriangle size={16} className="shrink-0 text-danger" />;
   return <FileText size={16} className="shrink-0 text-ink-faint" />;
 }
@@ -31,7 +31,7 @@ function ItemIcon({ item, outcome }: { item: IngestItem; outcome: Outcome }) {
 function ItemDetail({ item, outcome }: { item: IngestItem; outcome: Outcome }) {
   // A cancelled file needs no line of its own: the entry says what the cancel did.
   if (outcome === "cancelled") return null;
-  if (outcome === "kept") return <p className="text-[13px] text-ink-muted">Stored before the cancel — it stays in your library.</p>;
+  if (outcome === "earlier") return <p className="text-[13px] text-ink-muted">Not added — the earlier version stays in your library.</p>;
   return <p className={item.status === "failed" ? "text-[13px] text-danger" : "text-[13px] text-ink-muted"}>{progressLabel(item)}</p>;
 }
 
@@ -65,8 +65,8 @@ function ItemRow({ item, outcome }: { item: IngestItem; outcome: Outcome }) {
       <div className="flex items-center gap-2.5">
         <ItemIcon item={item} outcome={outcome} />
         <span className="min-w-0 flex-1 truncate text-sm font-medium" title={item.filename}>{item.filename}</span>
-        <Badge tone={outcome === "cancelled" ? "neutral" : outcome === "kept" ? "ok" : statusTone(item.status)} dot={active} pulse={active}>
-          {outcome === "cancelled" ? "Cancelled" : outcome === "kept" ? "Ready" : stageName(item.status)}
+        <Badge tone={outcome !== null ? "neutral" : statusTone(item.status)} dot={active} pulse={active}>
+          {outcome !== null ? "Cancelled" : stageName(item.status)}
         </Badge>
       </div>
       <div className="pl-[26px]">
@@ -155,7 +155,7 @@ function Entry({ entry, statusOf }: { entry: IngestEntry; statusOf: DocumentStat
   );
 }
 
-/** `documents` is the library list: after a cancel it tells the files kept from the files dropped. */
+/** `documents` is the library list: after a cancel it tells the files kept at an earlier version from the others. */
 export function IngestActivity({ entries, documents }: { entries: IngestEntry[]; documents: DocumentOut[] }) {
   const statuses = useMemo(() => new Map(documents.map((doc) => [doc.id, doc.status])), [documents]);
   const statusOf = useCallback((id: string) => statuses.get(id), [statuses]);
@@ -164,7 +164,7 @@ export function IngestActivity({ entries, documents }: { entries: IngestEntry[];
   const announce = entries
     .flatMap((entry) => (entry.snapshot?.documents ?? [])
       .filter((item) => !isActive(item.status))
-      .map((item) => `${item.filename}: ${afterCancel(item, entry.snapshot?.status, statusOf) === "cancelled" ? "Cancelled" : stageName(item.status)}`))
+      .map((item) => `${item.filename}: ${afterCancel(item, entry.snapshot?.status, statusOf) !== null ? "Cancelled" : stageName(item.status)}`))
     .join(". ");
   return (
     <section aria-labelledby="activity-title" className="space-y-2">

@@ -54,36 +54,36 @@ describe("progress labels", () => {
     expect(runSummary(items)).toBe("2 of 4 ready · 1 failed");
   });
 
-  it("tells files a cancel stopped from files it kept and files that failed on their own", () => {
+  it("tells files a cancel stopped, with or without an earlier version kept, from files that failed on their own", () => {
     const message = "Ingestion was cancelled; upload the file again to add it.";
     const stopped = item({ id: "stopped", status: "failed", error: message });
-    const stored = item({ id: "stored", status: "failed", error: message }); // its passages were stored first
+    const replacing = item({ id: "replacing", status: "failed", error: message }); // its document keeps version 1
     const broken = item({ id: "broken", status: "failed", error: "The PDF is encrypted." });
     const ready = item({ id: "ready", status: "ready" });
-    const library: Record<string, string> = { stopped: "failed", stored: "ready", broken: "failed", ready: "ready" };
+    const library: Record<string, string> = { stopped: "failed", replacing: "ready", broken: "failed", ready: "ready" };
     const statusOf = (id: string) => library[id];
     expect(afterCancel(stopped, "CANCELLED", statusOf)).toBe("cancelled");
-    expect(afterCancel(stored, "CANCELLED", statusOf)).toBe("kept");
+    expect(afterCancel(replacing, "CANCELLED", statusOf)).toBe("earlier");
     expect(afterCancel(broken, "CANCELLED", statusOf)).toBeNull();
     expect(afterCancel(stopped, "SUCCESS", statusOf)).toBeNull();
-    expect(runSummary([ready, stored, stopped, broken], "CANCELLED", statusOf)).toBe("2 of 4 ready · 1 failed · 1 cancelled");
-    expect(cancelOutcome([ready, stored, stopped, stopped], statusOf)).toBe(
-      "Cancelled — 2 files already stored stay in your library; 2 weren't added (upload them again to add them).");
+    expect(runSummary([ready, replacing, stopped, broken], "CANCELLED", statusOf)).toBe("1 of 4 ready · 1 failed · 2 cancelled");
+    expect(cancelOutcome([ready, replacing, stopped, stopped], statusOf)).toBe(
+      "Cancelled — 1 file already ready stays in your library; 3 weren't added (upload them again to add them).");
     expect(cancelOutcome([stopped], statusOf)).toBe("Cancelled — nothing was added; upload it again to add it.");
-    expect(cancelOutcome([ready, stored], statusOf)).toBe("Cancelled, but every file was already in your library — nothing was lost.");
+    expect(cancelOutcome([ready], statusOf)).toBe("Cancelled, but every file was already in your library — nothing was lost.");
   });
 
-  it("counts the files a cancel would stop and says which of them stay", () => {
+  it("counts the files a cancel would stop and says none of them is added", () => {
     const items = [item({ status: "ready" }), item({ status: "embedding" }), item({ status: "queued" }), item({ status: "failed" })];
     expect(inFlight(items).map((i) => i.status)).toEqual(["embedding", "queued"]);
     expect(cancelWarning([
       item({ filename: "intro.md", status: "embedding" }),
       item({ filename: "scan.pdf", status: "extracting" }),
-      item({ filename: "glossary.md", status: "queued" }),
       item({ filename: "done.md", status: "ready" }),
-    ])).toBe("scan.pdf and glossary.md aren't stored yet and won't be added — you can upload them again later. "
-      + "intro.md is already stored and stays in your library.");
+    ])).toBe("intro.md and scan.pdf aren't ready yet and won't be added — you can upload them again later. "
+      + "A file that replaces an earlier version keeps that version.");
     expect(cancelWarning([item({ filename: "scan.pdf", status: "extracting" })]))
-      .toBe("scan.pdf isn't stored yet and won't be added — you can upload it again later.");
+      .toBe("scan.pdf isn't ready yet and won't be added — you can upload it again later. "
+      + "A file that replaces an earlier version keeps that version.");
   });
 });

@@ -90,14 +90,15 @@ export function isActive(status: ItemStatus | string): boolean {
 export type DocumentStatusOf = (documentId: string) => string | undefined;
 
 /**
- * What a cancel did to a file: the server marks every file still in progress as failed, saying it was
- * cancelled — but a file whose passages were already stored stays in the library (its document is
- * ready; its embeddings finish in the background), so it is "kept". Null for files the cancel didn't
- * touch (finished before it, or failed on their own with their own error).
+ * What a cancel did to a file: the server takes every file it had not finished out of the run, saying it
+ * was cancelled — one already stored but not ready yet (waiting for or getting its embeddings) too, so
+ * nothing of it stays. "earlier" when the library keeps the document at the version it had before (its
+ * document is ready), "cancelled" when the file is not in the library at all. Null for files the cancel
+ * didn't touch (finished before it, or failed on their own with their own error).
  */
-export function afterCancel(item: IngestItem, run: RunStatus | undefined, statusOf: DocumentStatusOf): "kept" | "cancelled" | null {
+export function afterCancel(item: IngestItem, run: RunStatus | undefined, statusOf: DocumentStatusOf): "earlier" | "cancelled" | null {
   if (run !== "CANCELLED" || item.status !== "failed" || !/cancel/i.test(item.error ?? "")) return null;
-  return statusOf(item.id) === "ready" ? "kept" : "cancelled";
+  return statusOf(item.id) === "ready" ? "earlier" : "cancelled";
 }
 
 /** Files still being worked on, which cancelling would stop. */
@@ -105,33 +106,21 @@ export function inFlight(items: IngestItem[]): IngestItem[] {
   return items.filter((item) => isActive(item.status));
 }
 
-/**
- * What cancelling now would do to the files in flight, in words: those not stored yet won't be added;
- * those already stored (waiting for or getting their embeddings) stay in the library.
- */
+/** What cancelling now would do to the files in flight, in words: none of them is added. */
 export function cancelWarning(items: IngestItem[]): string {
-  const pending = inFlight(items);
-  const dropped = pending.filter((item) => item.status !== "embedding").map((item) => item.filename);
-  const stored = pending.filter((item) => item.status === "embedding").map((item) => item.filename);
-  const parts: string[] = [];
-  if (dropped.length) {
-    const one = dropped.length === 1;
-    parts.push(`${listNames(dropped)} ${one ? "isn't" : "aren't"} stored yet and won't be added — you can upload `
-      + `${one ? "it" : "them"} again later.`);
-  }
-  if (stored.length) {
-    parts.push(`${listNames(stored)} ${stored.length === 1 ? "is" : "are"} already stored and `
-      + `${stored.length === 1 ? "stays" : "stay"} in your library.`);
-  }
-  return parts.join(" ");
+  const pending = inFlight(items).map((item) => item.filename);
+  if (!pending.length) return "";
+  const one = pending.length === 1;
+  return `${listNames(pending)} ${one ? "isn't" : "aren't"} ready yet and won't be added — you can upload `
+    + `${one ? "it" : "them"} again later. A file that replaces an earlier version keeps that version.`;
 }
 
 function tally(items: IngestItem[], run: RunStatus | undefined, statusOf: DocumentStatusOf) {
   let ready = 0, failed = 0, cancelled = 0;
   for (const item of items) {
     const outcome = afterCancel(item, run, statusOf);
-    if (outcome === "cancelled") cancelled += 1;
-    else if (outcome === "kept" || item.status === "ready" || item.status === "skipped") ready += 1;
+    if (outcome !== null) cancelled += 1;
+    else if (item.status === "ready" || item.status === "skipped") ready += 1;
     else if (item.status === "failed") failed += 1;
   }
   return { ready, failed, cancelled };
@@ -152,6 +141,6 @@ export function cancelOutcome(items: IngestItem[], statusOf: DocumentStatusOf): 
   if (!cancelled) return "Cancelled, but every file was already in your library — nothing was lost.";
   const again = cancelled === 1 ? "upload it again to add it" : "upload them again to add them";
   if (!ready) return `Cancelled — nothing was added; ${again}.`;
-  return `Cancelled — ${plural(ready, "file")} already stored ${ready === 1 ? "stays" : "stay"} in your library; `
+  return `Cancelled — ${plural(ready, "file")} already ready ${ready === 1 ? "stays" : "stay"} in your library; `
     + `${cancelled} ${cancelled === 1 ? "wasn't" : "weren't"} added (${again}).`;
 }
