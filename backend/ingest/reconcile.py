@@ -1,8 +1,10 @@
-"""Startup check for documents left behind by an ingestion that can no longer finish.
+"""Cancelling a run, and the check (at each start, and after a cancel) for documents left behind by an
+ingestion that can no longer finish.
 
 DBOS resumes interrupted workflows by itself; this only catches the rest — a workflow that ended in
-ERROR or was cancelled — so that no document stays "queued" or "ingesting" forever. A document with a
-live previous version goes back to ready (with a warning), one without becomes failed; Retry (or
+ERROR or was cancelled — so that no document stays "queued" or "ingesting" forever. A cancelled run's
+versions stored but not yet ready are withdrawn first (`versions.withdraw_unfinished`). Then a document
+with a live previous version goes back to ready (with a warning), one without becomes failed; Retry (or
 uploading the file again) ingests it again from its stored original.
 """
 
@@ -27,18 +29,18 @@ CANCELLED_MESSAGE = "Ingestion was cancelled; upload the file again to add it."
 
 def cancel_run(db: Database, backfill: EmbedBackfill, search: SearchService, workflow_id: str) -> None:
     """Stop an ingestion at its next step boundary. Documents it made ready stay; every other one ends as
-    it was before the run: a version stored but not yet ready (waiting for or getting its vectors) is
-    withdrawn, so nothing of a cancelled file stays half-added."""
+    it was before the run, one stored but not ready yet (waiting for or getting its vectors) included, so
+    nothing of a cancelled file stays half-added."""
     store.mark_cancelled(db, workflow_id)  # from here on, no store step of the run makes a version current
     DBOS.cancel_workflow(workflow_id, cancel_children=True)  # its documents run as child workflows
-    withdrawn = versions.withdraw_unfinished(db, workflow_id, CANCELLED_MESSAGE)
-    if withdrawn:
-        search.notify(withdrawn)
-    reconcile_stuck_documents(db, CANCELLED_MESSAGE)
+    reconcile_stuck_documents(db, search)
     backfill.start_if_missing()  # documents made ready before the cancel may still lack vectors
 
 
-def reconcile_stuck_documents(db: Database, message: str = STOPPED_MESSAGE) -> int:
+def reconcile_stuck_documents(db: Database, search: SearchService) -> int:
+    """Take the documents of runs that can no longer finish out of them; returns how many. A run that was
+    cancelled withdraws the versions it stored but did not make ready (here too at a start: the process
+    that answered the cancel may have ended before it had)."""
     stuck = store.documents_in_flight(db)
     if not stuck:
         return 0
@@ -49,7 +51,13 @@ def reconcile_stuck_documents(db: Database, message: str = STOPPED_MESSAGE) -> i
     }
     # A document without a workflow id has no run that could still finish it.
     abandoned = [row for row in stuck if statuses.get(row["last_workflow_id"] or "") not in _STILL_RUNNING]
-    for row in abandoned:
+    cancelled = sorted({row["last_workflow_id"] for row in abandoned
+                        if statuses.get(row["last_workflow_id"] or "") == "CANCELLED"})
+    withdrawn = [document for run in cancelled for document in versions.withdraw_unfinished(db, run, CANCELLED_MESSAGE)]
+    if withdrawn:
+        search.notify(withdrawn)
+    for row in abandoned:  # a withdrawn document is no longer in flight: this leaves it as it is
+        message = CANCELLED_MESSAGE if row["last_workflow_id"] in cancelled else STOPPED_MESSAGE
         store.abandon_document(db, row["id"], row["last_workflow_id"], row["has_live_blocks"], message)
     if abandoned:
         log.warning("marked %d documents whose ingestion cannot finish", len(abandoned))

@@ -302,11 +302,12 @@ def delete_version(db: Database, document_id: UUID, version: int) -> tuple[Delet
 
 
 def _drop_version(conn: Connection, document_id: UUID | str, version: int, sha: str) -> None:
-    """Within the caller's transaction (under the document's blocks lock): a version that is not current,
-    and its blocks and word boxes unless another version has the same bytes."""
+    """Within the caller's transaction (under the document's blocks lock): a version (not current, or being
+    withdrawn), and its blocks and word boxes unless another version has the same bytes. Blocks that another
+    version shares (live or not) stay, so a live block goes only when its own version is withdrawn."""
     conn.execute("DELETE FROM document_versions WHERE document_id = %s AND version = %s", (document_id, version))
     conn.execute(
-        "DELETE FROM blocks b WHERE b.document_id = %s AND b.doc_sha256 = %s AND NOT b.is_live AND NOT EXISTS"
+        "DELETE FROM blocks b WHERE b.document_id = %s AND b.doc_sha256 = %s AND NOT EXISTS"
         " (SELECT 1 FROM document_versions v WHERE v.document_id = b.document_id AND v.sha256 = b.doc_sha256)",
         (document_id, sha),
     )
@@ -351,6 +352,12 @@ def _withdraw(db: Database, workflow_id: str, document_id: str, message: str) ->
         if (item is None or document is None or document["status"] != "ingesting"
                 or document["current_version"] != item["stored_version"]):
             return False
+        # The run's blocks go first, live as they are: deleting rows leaves the indexes as they are, while
+        # flipping `is_live` writes every row anew (seconds for a long document) only for it to be deleted.
+        if item["target_version"] is None:
+            _drop_version(conn, document_id, item["stored_version"], item["sha256"])
+        else:  # a restore that re-ingested a version whose blocks were gone: they are gone again
+            conn.execute("DELETE FROM blocks WHERE document_id = %s AND doc_sha256 = %s", (document_id, item["sha256"]))
         replaced = None if item["replaced_version"] is None else conn.execute(
             "SELECT * FROM document_versions WHERE document_id = %s AND version = %s",
             (document_id, item["replaced_version"]),
@@ -365,11 +372,6 @@ def _withdraw(db: Database, workflow_id: str, document_id: str, message: str) ->
                 " WHERE id = %s",
                 (message, document_id),
             )
-        if item["target_version"] is None:
-            _drop_version(conn, document_id, item["stored_version"], item["sha256"])
-        else:  # a restore that re-ingested a version whose blocks were gone: they are gone again
-            conn.execute("DELETE FROM blocks WHERE document_id = %s AND doc_sha256 = %s AND NOT is_live",
-                         (document_id, item["sha256"]))
         record_index_change(conn, db, document_id, "stored")
     return True
 

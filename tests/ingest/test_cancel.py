@@ -8,11 +8,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+from dbos import DBOSClient
 
 from backend.ingest.reconcile import CANCELLED_MESSAGE
 from backend.ingest.sandbox_reads import PER_RUN
+from backend.store.db import sibling_database_url
 from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama
+from tests.support.server import QuireServer
 from tests.support.vault import ingest, upload
 
 
@@ -116,6 +119,33 @@ def test_cancel_while_embedding_puts_the_previous_version_back(
     assert _found(api, "osmosis", document_id)
     assert not _found(api, "diffusion", document_id)
     assert [v["version"] for v in api.get(f"/api/documents/{document_id}/versions").json()["versions"]] == [1]
+
+
+def test_a_cancel_the_server_did_not_finish_is_finished_at_the_next_start(
+        server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama) -> None:
+    # The run is cancelled (as DBOS records it) while its file waits for vectors, and the process ends
+    # before withdrawing the file: killed here, the cancel made through DBOS's own client. The next start
+    # finds the cancelled run and withdraws the file then, instead of keeping it as if it had been added.
+    server = server_factory()
+    fake_ollama.hold_embeddings()
+    try:
+        with server.client() as api:
+            response = upload(api, {"currents.md": b"# Currents\n\nThe Gulf Stream carries warm water north. " * 20})
+            workflow_id, document_id = response.json()["workflow_id"], response.json()["documents"][0]["id"]
+            _until(api, f"/api/ingest/{workflow_id}", lambda s: s["documents"][0]["status"] == "embedding")
+        dbos = DBOSClient(system_database_url=sibling_database_url(server.database_url, "_dbos"))
+        try:
+            dbos.cancel_workflow(workflow_id)
+        finally:
+            dbos.destroy()
+        server.kill()
+    finally:
+        fake_ollama.release_embeddings()
+    server.start()
+    with server.client() as api:
+        document = api.get(f"/api/documents/{document_id}").json()
+        assert (document["status"], document["error"], document["blocks"]) == ("failed", CANCELLED_MESSAGE, 0), document
+        assert not _found(api, "gulf stream", document_id)
 
 
 def test_cancel_unknown_run_is_404(api: httpx.Client) -> None:

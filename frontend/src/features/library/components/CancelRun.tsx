@@ -1,6 +1,6 @@
 /**
  * Cancelling an ingestion from its activity entry: asks first, saying how many files are still in
- * progress and which of them won't be added (those already stored stay), then says if the server refused.
+ * progress and that none of them will be added, then says if the server refused.
  */
 import { useState } from "react";
 import { Button } from "@/components/Button";
