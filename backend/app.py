@@ -165,7 +165,7 @@ def start_services(settings: Settings, mode: ProcessMode = "server") -> Services
         application_name=membership.session_name, guard=membership.guard_system_database))
     membership.start(services.db)
     services.trash_retention.schedule()
-    reconcile_stuck_documents(services.db, services.search)
+    services.search.notify(reconcile_stuck_documents(services.db))
     services.search.start()
     services.model_watch.start()
     services.backfill.start_if_missing()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, BackgroundTasks, Path, Query
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -29,10 +29,14 @@ def get_run(workflow_id: WorkflowId, db: DatabaseDep) -> RunSnapshot:
 
 
 @router.post("/{workflow_id}/cancel", response_model=RunSnapshot)
-def cancel_run(workflow_id: WorkflowId, db: DatabaseDep, backfill: BackfillDep, search: SearchDep) -> RunSnapshot:
+def cancel_run(workflow_id: WorkflowId, db: DatabaseDep, backfill: BackfillDep, search: SearchDep,
+               after: BackgroundTasks) -> RunSnapshot:
     """Stop an ingestion at its next step boundary; documents it made ready stay, no other file is added."""
     progress.run_snapshot(db, workflow_id)  # 404 for unknown runs
-    reconcile.cancel_run(db, backfill, search, workflow_id)
+    withdrawn = reconcile.cancel_run(db, backfill, workflow_id)
+    # This process's index drops the withdrawn passages right after the answer, as every other process's
+    # does from the change feed: the answer does not wait on a long document's removal from the index.
+    after.add_task(search.notify, withdrawn)
     return progress.run_snapshot(db, workflow_id)
 
 

@@ -15,7 +15,6 @@ import logging
 from dbos import DBOS
 
 from backend.ingest.backfill import EmbedBackfill
-from backend.retrieval.service import SearchService
 from backend.store import ingest as store
 from backend.store import versions
 from backend.store.db import Database
@@ -27,23 +26,25 @@ STOPPED_MESSAGE = "Ingestion stopped unexpectedly; use Retry to ingest the file 
 CANCELLED_MESSAGE = "Ingestion was cancelled; upload the file again to add it."
 
 
-def cancel_run(db: Database, backfill: EmbedBackfill, search: SearchService, workflow_id: str) -> None:
+def cancel_run(db: Database, backfill: EmbedBackfill, workflow_id: str) -> list[str]:
     """Stop an ingestion at its next step boundary. Documents it made ready stay; every other one ends as
     it was before the run, one stored but not ready yet (waiting for or getting its vectors) included, so
-    nothing of a cancelled file stays half-added."""
+    nothing of a cancelled file stays half-added. Returns the documents whose live blocks changed, for
+    the caller's search index."""
     store.mark_cancelled(db, workflow_id)  # from here on, no store step of the run makes a version current
     DBOS.cancel_workflow(workflow_id, cancel_children=True)  # its documents run as child workflows
-    reconcile_stuck_documents(db, search)
+    withdrawn = reconcile_stuck_documents(db)
     backfill.start_if_missing()  # documents made ready before the cancel may still lack vectors
+    return withdrawn
 
 
-def reconcile_stuck_documents(db: Database, search: SearchService) -> int:
-    """Take the documents of runs that can no longer finish out of them; returns how many. A run that was
-    cancelled withdraws the versions it stored but did not make ready (here too at a start: the process
-    that answered the cancel may have ended before it had)."""
+def reconcile_stuck_documents(db: Database) -> list[str]:
+    """Take the documents of runs that can no longer finish out of them. A run that was cancelled withdraws
+    the versions it stored but did not make ready (here too at a start: the process that answered the
+    cancel may have ended before it had); returns those documents, whose live blocks changed."""
     stuck = store.documents_in_flight(db)
     if not stuck:
-        return 0
+        return []
     workflow_ids = sorted({row["last_workflow_id"] for row in stuck if row["last_workflow_id"]})
     statuses = {
         status.workflow_id: status.status
@@ -51,14 +52,12 @@ def reconcile_stuck_documents(db: Database, search: SearchService) -> int:
     }
     # A document without a workflow id has no run that could still finish it.
     abandoned = [row for row in stuck if statuses.get(row["last_workflow_id"] or "") not in _STILL_RUNNING]
-    cancelled = sorted({row["last_workflow_id"] for row in abandoned
-                        if statuses.get(row["last_workflow_id"] or "") == "CANCELLED"})
+    cancelled = sorted({run for row in abandoned
+                        if (run := row["last_workflow_id"]) is not None and statuses.get(run) == "CANCELLED"})
     withdrawn = [document for run in cancelled for document in versions.withdraw_unfinished(db, run, CANCELLED_MESSAGE)]
-    if withdrawn:
-        search.notify(withdrawn)
     for row in abandoned:  # a withdrawn document is no longer in flight: this leaves it as it is
         message = CANCELLED_MESSAGE if row["last_workflow_id"] in cancelled else STOPPED_MESSAGE
         store.abandon_document(db, row["id"], row["last_workflow_id"], row["has_live_blocks"], message)
     if abandoned:
         log.warning("marked %d documents whose ingestion cannot finish", len(abandoned))
-    return len(abandoned)
+    return withdrawn
