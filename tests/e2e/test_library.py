@@ -170,6 +170,8 @@ def test_an_ingestion_is_cancelled_from_the_page_adding_none_of_its_unfinished_f
     expect(entry.get_by_test_id("cancel-outcome")).to_have_text(
         "Cancelled — nothing was added; upload them again to add them.")
     expect(entry).to_have_attribute("data-run-status", "CANCELLED")
+    # One note's embedding was under way (its request held): it says it stopped, not "…" as if it went on.
+    expect(entry.get_by_test_id("item-steps").filter(has_text="Embedding stopped")).to_have_count(1)
     fake_ollama.release_embeddings()  # the embedding request that was held is answered: it adds nothing
     for name in ("enzymes-intro.md", "enzymes-scanned.pdf", "enzymes-glossary.md"):
         expect(item(name)).to_have_attribute("data-status", "cancelled")

@@ -36,20 +36,25 @@ function ItemDetail({ item, outcome }: { item: IngestItem; outcome: Outcome }) {
 }
 
 const STEP_WORD: Record<IngestItem["steps"][number]["name"], string> = { read: "Read", store: "Stored", embed: "Embedded" };
+const STOPPED_WORD: Record<IngestItem["steps"][number]["name"], string> = { read: "Reading", store: "Storing", embed: "Embedding" };
 
 function seconds(value: number): string {
   return value < 10 ? `${value.toFixed(1)} s` : `${Math.round(value)} s`;
 }
 
-/** The document's steps so far with their times ("Read 2.1 s · Stored 0.3 s · Embedded 1.4 s, 3 batches"). */
-function StepTimes({ steps }: { steps: IngestItem["steps"] }) {
+/**
+ * The document's steps so far with their times ("Read 2.1 s · Stored 0.3 s · Embedded 1.4 s, 3 batches").
+ * A step still open when the file's processing ended (a cancel, a failure) says it stopped, not "…".
+ */
+function StepTimes({ steps, ended }: { steps: IngestItem["steps"]; ended: boolean }) {
   if (!steps.length) return null;
   return (
     <p className="mt-0.5 text-xs text-ink-faint" data-testid="item-steps">
       {steps.map((step, index) => (
         <span key={step.name} data-step={step.name} data-status={step.status}>
           {index > 0 && " · "}
-          {STEP_WORD[step.name]} {step.seconds === null ? "…" : seconds(step.seconds)}
+          {step.seconds !== null ? `${STEP_WORD[step.name]} ${seconds(step.seconds)}`
+            : ended ? `${STOPPED_WORD[step.name]} stopped` : `${STEP_WORD[step.name]} …`}
           {step.parts > 1 && `, ${plural(step.parts, "batch", "batches")}`}
           {step.executions > step.parts && " (resumed)"}
         </span>
@@ -88,7 +93,7 @@ function ItemRow({ item, outcome }: { item: IngestItem; outcome: Outcome }) {
           <p key={warning} className="mt-0.5 text-[13px] text-warn">{warning}</p>
         ))}
         <PageWarningList documentId={item.id} warnings={item.page_warnings} />
-        <StepTimes steps={item.steps} />
+        <StepTimes steps={item.steps} ended={!active} />
       </div>
     </li>
   );
