@@ -1,7 +1,7 @@
 /**
  * The library's documents: name (opens the original), type, category (editable), length (pages,
  * slides or sheets), passages, embedded share, status (live while ingesting; a failed one says why and
- * offers Retry), date added, and a menu with Versions and Move to trash.
+ * offers Retry; a ready one lists its warnings), date added, and a menu with Versions and Move to trash.
  */
 import { useId, useMemo, useState, type ReactNode } from "react";
 import { ArrowDown, ArrowUp, RotateCw } from "lucide-react";
@@ -55,6 +55,11 @@ function StatusCell({ doc, live }: { doc: DocumentOut; live?: IngestItem }) {
       <Badge tone={statusTone(doc.status)} dot={doc.status !== "ready"}>{STATUS_WORD[doc.status] ?? doc.status}</Badge>
       {doc.status === "failed" && doc.error && <span className="line-clamp-2 max-w-56 text-xs text-danger" title={doc.error}>{doc.error}</span>}
       {doc.status === "failed" && <RetryButton doc={doc} />}
+      {/* What the reading or the last run left to say (a damaged PDF's skipped pages, a cancelled new version):
+          said where the document is listed, not only in the upload's activity, which is dismissed. */}
+      {doc.status === "ready" && doc.warnings.map((warning) => (
+        <span key={warning} data-testid="document-warning" className="line-clamp-2 max-w-56 text-xs text-warn" title={warning}>{warning}</span>
+      ))}
       {doc.status === "ready" && <PageWarningList documentId={doc.id} warnings={doc.page_warnings} max={2} />}
     </div>
   );
