@@ -106,6 +106,17 @@ def test_a_file_cancelled_while_it_embeds_is_not_added(
     assert api.get(f"/api/documents/{document_id}/versions").json()["versions"] == []
 
 
+def test_a_file_cancelled_while_it_embeds_leaves_the_postgres_search_mode_too(
+        server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama) -> None:
+    # In this mode a search reads the live blocks from Postgres itself, not from an index in the process.
+    server = server_factory(QUIRE_SEARCH_BACKEND="postgres")
+    with server.client() as api:
+        note = b"# Ebb\n\nAt ebb tide the estuary drains toward the sea. " * 20
+        document_id = _cancel_while_embedding(api, fake_ollama, {"ebb.md": note}, "estuary ebb")
+        assert api.get(f"/api/documents/{document_id}").json()["status"] == "failed"
+        assert not _found(api, "estuary ebb", document_id)
+
+
 def test_cancel_while_embedding_puts_the_previous_version_back(
         api: httpx.Client, fake_ollama: FakeOllama, unique: Callable[[str], str], tmp_path: Path) -> None:
     name = unique("edited.pdf")
