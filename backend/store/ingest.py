@@ -326,9 +326,10 @@ def abandon_document(db: Database, document_id: str, workflow_id: str | None, ha
                 "UPDATE documents d SET status = 'ready', updated_at = now(),"
                 " warnings = CASE WHEN d.sha256 IS NOT DISTINCT FROM (SELECT i.sha256 FROM ingest_items i"
                 "   WHERE i.workflow_id = %s AND i.document_id = d.id) THEN d.warnings"
+                "   WHEN d.warnings ? %s THEN d.warnings"  # said once, however many runs ended so
                 "   ELSE d.warnings || to_jsonb(%s::text) END"
                 " WHERE d.id = %s AND d.status IN ('queued', 'ingesting')",
-                (workflow_id, message, document_id),
+                (workflow_id, message, message, document_id),
             )
         else:
             conn.execute(

@@ -363,7 +363,8 @@ def _withdraw(db: Database, workflow_id: str, document_id: str, message: str) ->
             (document_id, item["replaced_version"]),
         ).fetchone()
         if replaced is not None:
-            _make_current(conn, document_id, replaced, [*replaced["warnings"], message])
+            said = replaced["warnings"]
+            _make_current(conn, document_id, replaced, said if message in said else [*said, message])
         else:
             conn.execute("UPDATE blocks SET is_live = false WHERE document_id = %s AND is_live", (document_id,))
             conn.execute(

@@ -68,6 +68,12 @@ def test_cancel_keeps_a_previous_version(api: httpx.Client, unique: Callable[[st
     document = api.get(f"/api/documents/{doc_id}").json()
     assert document["status"] == "ready"
     assert CANCELLED_MESSAGE in document["warnings"]  # version two was not added: upload it again
+    # Cancelled again: the warning is said once, not once per cancel.
+    workflow_id = upload(api, {name: make_pdf(tmp_path / "v2b.pdf", pages[:-1], fontsize=6).read_bytes()},
+                         on_conflict="replace").json()["workflow_id"]
+    _until(api, f"/api/ingest/{workflow_id}", lambda s: s["documents"][0]["status"] == "extracting")
+    assert api.post(f"/api/ingest/{workflow_id}/cancel").status_code == 200
+    assert api.get(f"/api/documents/{doc_id}").json()["warnings"].count(CANCELLED_MESSAGE) == 1
     hits = api.get("/api/search", params={"q": "osmosis", "mode": "sparse", "documents": doc_id}).json()["hits"]
     assert hits
 
