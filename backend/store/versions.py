@@ -1,5 +1,6 @@
 """SQL for document versions: the store step's blocks, inserted batch by batch and not yet live, and its
-atomic swap that makes a new version live; listing, restoring and deleting versions.
+atomic swap that makes a new version live; listing, restoring and deleting versions, and withdrawing one
+a cancelled run made current but not ready.
 
 Blocks are keyed by (document, content sha256), so every version keeps its blocks (and their vectors)
 after it is replaced, not live. Making a version current is one transaction that flips `is_live`; only a
