@@ -115,6 +115,7 @@ def _build_services(settings: Settings, database_url: str, membership: Membershi
     backfill = EmbedBackfill(db, embedder, search, batch_size=tuning.embed_batch_size,
                              first_pause_s=tuning.embed_retry_s, executor_id=membership.executor_id)
     watch = ModelWatch(db, embedder, search, search_backend, tuning.index_poll_s, on_change=backfill.start_if_missing)
+    search.follow = watch.run_once
     switch = ModelSwitch(db, llm, embedder, watch, batch_size=tuning.embed_batch_size,
                          first_pause_s=tuning.embed_retry_s, executor_id=membership.executor_id)
     ingest = IngestRuns(IngestSteps(db, search, embedder, settings), backfill, tuning.embed_batch_size)

@@ -1,17 +1,19 @@
 """Keeps this process on the vault's active embedding model, which the database names (every process reads
 it there; backend/store/embedding_model.py).
 
-A thread polls the active model (and `wake` wakes it, after this process flipped it). When it
-changes, a search backend over the new model's vectors is built and made ready while the old one goes on
-serving, then swapped in together with the embedder the process embeds with; the old backend is stopped.
-Each search uses one backend from its start to its end (SearchService), so no search mixes the two models
-and none goes without vectors. Then `on_change` runs (the embedding backfill, for passages another process
+A thread polls the active model (and `wake` wakes it, after this process flipped it; a search that finds
+its model's vectors replaced, in the Postgres mode, moves the process at once). When it changes, a search
+backend over the new model's vectors is built and made ready while the old one goes on serving, then
+swapped in together with the embedder the process embeds with; the old backend is stopped. Each search
+uses one backend from its start to its end (SearchService), so no search mixes the two models and none
+goes without vectors. Then `on_change` runs (the embedding backfill, for passages another process
 stored with the old model as the flip landed).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 
 import sqlalchemy.exc
@@ -44,18 +46,24 @@ class ModelWatch(Periodic):
         self.search = search
         self.make_backend = make_backend
         self.on_change = on_change
+        self._moving = threading.Lock()
 
     def run_once(self) -> None:
-        """Move this process to the active model if it is not on it yet."""
-        model = store.active_model(self.db)
-        if model == self.search.backend.embed_model:
-            return
-        log.info("the vault's embedding model is now %s: loading its vectors", model)
-        backend = self.make_backend(model)
-        backend.build()
-        backend.start()
-        self.embedder.use(model)
-        self.search.replace(backend).stop()
+        """Move this process to the active model if it is not on it yet. Called by the poll and by a search
+        that found its model's vectors gone (SearchService.follow), so one at a time."""
+        with self._moving:
+            model = store.active_model(self.db)
+            if model == self.search.backend.embed_model:
+                return
+            log.info("the vault's embedding model is now %s: loading its vectors", model)
+            backend = self.make_backend(model)
+            backend.build()
+            backend.start()
+            self.embedder.use(model)
+            old = self.search.replace(backend)
+        # Stopping joins the old backend's thread (up to seconds mid-preparation): a search waiting here
+        # to be answered need not wait for that.
+        threading.Thread(target=old.stop, name="search-backend-stop", daemon=True).start()
         log.info("searches use %s", model)
         if self.on_change is not None:
             self.on_change()

@@ -11,7 +11,8 @@ query's vector, and a notice when a search had to run on keywords only.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+import logging
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -24,6 +25,9 @@ from backend.llm.errors import ModelError, ModelUnavailable
 from backend.metrics import timed_search
 from backend.retrieval.tokenizer import Analyzer
 from backend.retrieval.types import Hit, IndexState, Scope, SearchMode
+from backend.store.embedding_model import ModelNotActive
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,9 @@ class SearchService:
     def __init__(self, backend: SearchBackend, embedder: Embedder) -> None:
         self.backend = backend
         self.embedder = embedder
+        # Moves this process onto the vault's active model at once (ModelWatch.follow, set by the app): a
+        # search that finds its model's vectors replaced by a switch calls it instead of waiting for the poll.
+        self.follow: Callable[[], object] | None = None
 
     @property
     def embed_model(self) -> str:
@@ -131,7 +138,18 @@ class SearchService:
     def search(self, query: str, k: int, scope: Scope | None = None, mode: SearchMode = "hybrid",
                query_vector: np.ndarray | None = None) -> SearchResult:
         """Search the index; the query is embedded here unless the caller already has its vector."""
-        backend = self.backend
+        try:
+            return self._search(self.backend, query, k, scope, mode, query_vector)
+        except ModelNotActive:
+            # The vault switched models since this process last looked (the Postgres mode: the old vectors
+            # are gone). Follow now, and embed the query again with the model whose vectors are there.
+            moved = self._follow()
+            if moved is None:
+                return self._search(self.backend, query, k, scope, mode, None)
+            return self._keyword_search(moved, query, k, scope, mode)
+
+    def _search(self, backend: SearchBackend, query: str, k: int, scope: Scope | None, mode: SearchMode,
+                query_vector: np.ndarray | None) -> SearchResult:
         vector, notice = query_vector, None
         if mode != "sparse" and vector is None:
             embedder = self._query_embedder(backend)
@@ -149,7 +167,15 @@ class SearchService:
     async def asearch(self, query: str, k: int, scope: Scope | None = None) -> SearchResult:
         """A hybrid `search` for the event loop. The query is embedded without blocking the loop; the search
         runs in a worker thread, since it reads its hits' details from Postgres."""
-        backend = self.backend
+        try:
+            return await self._asearch(self.backend, query, k, scope)
+        except ModelNotActive:  # as in `search`
+            moved = await anyio.to_thread.run_sync(self._follow)
+            if moved is None:
+                return await self._asearch(self.backend, query, k, scope)
+            return await anyio.to_thread.run_sync(self._keyword_search, moved, query, k, scope, "hybrid")
+
+    async def _asearch(self, backend: SearchBackend, query: str, k: int, scope: Scope | None) -> SearchResult:
         embedder = self._query_embedder(backend)
         vector, notice = None, _loading_notice(embedder)
         if notice is None:
@@ -159,6 +185,24 @@ class SearchService:
                 notice = _keyword_only(exc)
         search = functools.partial(backend.search, query, k, scope, "hybrid", vector)
         return SearchResult(await anyio.to_thread.run_sync(search), "hybrid", notice or self._waiting_notice("hybrid"))
+
+    def _follow(self) -> Exception | None:
+        """Move onto the vault's active model now; None once this process is on it, else what stopped it."""
+        if self.follow is None:
+            return ModelError("this process does not follow the vault's model", retryable=True)
+        try:
+            self.follow()
+        except Exception as exc:  # the database away, the new model failing to load: searched by keywords
+            log.warning("following the vault's new embedding model failed", exc_info=True)
+            return exc
+        return None
+
+    def _keyword_search(self, problem: Exception, query: str, k: int, scope: Scope | None,
+                        mode: SearchMode) -> SearchResult:
+        notice = f"Keyword search only for a moment: the vault's embedding model just changed ({problem})."
+        if mode == "dense":
+            return SearchResult([], mode, notice)
+        return SearchResult(self.backend.search(query, k, scope, mode, None), mode, notice)
 
     def _waiting_notice(self, mode: SearchMode) -> str | None:
         """Passages still waiting for their vectors are found by their words alone: say so."""

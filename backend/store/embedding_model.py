@@ -20,6 +20,15 @@ from backend.store.db import Connection, Database, one, one_as, row_as
 from backend.store.embeddings import BlockText, next_blocks
 
 
+class ModelNotActive(Exception):
+    """A search for one model's vectors found another model active: the vault switched (`flip`) and the
+    process asking has not followed yet. The flip overwrote those vectors, so the search would find none."""
+
+    def __init__(self, asked: str, active: str) -> None:
+        super().__init__(f"searched {asked}'s vectors, but the vault's embedding model is now {active}")
+        self.active = active
+
+
 class EmbeddingModelRow(TypedDict):
     active: str  # as recorded with each vector, e.g. "ollama:embeddinggemma"
     configured: str
@@ -71,6 +80,13 @@ def active_model(db: Database) -> str:
 def active_on(conn: Connection) -> str:
     """`active_model` on a connection the caller holds (to act on the answer in the same session)."""
     return str(one(conn.execute("SELECT active FROM embedding_model"))["active"])
+
+
+def recorded_active(conn: Connection) -> str | None:
+    """`active_on`, or None in a database no Quire process has started on (a benchmark's or an evaluation's,
+    which search vectors of their own model)."""
+    row = conn.execute("SELECT active FROM embedding_model").fetchone()
+    return None if row is None else str(row["active"])
 
 
 def begin_switch(db: Database, target: str) -> EmbeddingModelRow:

@@ -28,7 +28,7 @@ import numpy as np
 from psycopg import sql
 
 from backend.store.db import Connection, Database, first_row, one
-from backend.store.embedding_model import active_on
+from backend.store.embedding_model import ModelNotActive, active_on, recorded_active
 
 # The HNSW scan's beam (hnsw.ef_search) at least: beyond the k it must return, dead tuples (blocks that
 # stopped being live since the last vacuum) are skipped after the index scan, and a wider beam finds
@@ -136,6 +136,7 @@ def stored_dimension(db: Database, model: str) -> int | None:
 def dense_ranking(db: Database, model: str, vector: np.ndarray, depth: int, document_ids: Sequence[str],
                   categories: Sequence[str], large_scope: bool = False) -> tuple[list[str], list[float]]:
     """The `depth` live blocks nearest to `vector` (cosine similarity, best first) within the scope.
+    Raises ModelNotActive if `model` is no longer the vault's active model: its vectors are gone (`flip`).
 
     A `large_scope` (thousands of blocks: exact distances would read them all) is first searched through
     HNSW at the widest beam pgvector allows, keeping the scope's rows among the nearest 1,000; if fewer
@@ -161,6 +162,12 @@ def dense_ranking(db: Database, model: str, vector: np.ndarray, depth: int, docu
         ).format(order=order, model=sql.Literal(model), scope=scope, ties=sql.SQL("" if ef_search else ", b.id"),
                  depth=sql.Literal(depth + (_TIE_ROWS if ef_search else 0)))
         with db.transaction() as conn:
+            # One snapshot for the model check and the ranking, so a flip committed between them cannot
+            # pass for an empty vault (a read-only transaction never fails to serialise).
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            active = recorded_active(conn)
+            if active is not None and active != model:
+                raise ModelNotActive(model, active)
             if ef_search:
                 conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef_search)))
             rows = conn.execute(query).fetchall()

@@ -187,3 +187,32 @@ def test_kill_mid_switch_resumes_without_redoing_batches(
         runs = conn.execute("SELECT workflow_uuid, status FROM dbos.workflow_status"
                             " WHERE name = 'embedding_switch_workflow'").fetchall()
     assert runs == [("embedding-switch-1", "SUCCESS")]  # the same workflow, resumed
+
+
+def test_a_process_that_has_not_polled_since_the_flip_searches_the_new_vectors_at_once(
+    server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    """Postgres mode: the flip overwrites the old model's vectors in place, so a process still on the old
+    model would find none by meaning until its next poll. Its first search after the flip follows instead."""
+    _models(fake_ollama)
+    first = server_factory(QUIRE_SEARCH_BACKEND="postgres")
+    # This process never polls the vault's model while the test runs: only its searches can move it.
+    second = QuireServer(first.database_url, tmp_path / "second", fake_ollama.url,
+                         QUIRE_SEARCH_BACKEND="postgres", QUIRE_INDEX_POLL_S="3600").start()
+    try:
+        with first.client() as api, second.client() as other:
+            ingest(api, DOCS)
+            assert _search_by_meaning(other, fake_ollama) == ("garage.md", "embeddinggemma")
+            api.put("/api/vault/embedding", json={"model": NEW}).raise_for_status()
+            _wait_active(api, NEW)
+            assert _vectors(first.database_url) == ({(NEW, 48)}, 0)
+            assert _state(other)["active"]["model"] == OLD  # not followed yet
+
+            hybrid = other.get("/api/search", params={"q": "car", "k": 3})
+            assert hybrid.status_code == 200, hybrid.text
+            assert hybrid.json()["hits"][0]["filename"] == "garage.md"  # by meaning: no passage says "car"
+            assert "Keyword search only" not in (hybrid.json().get("notice") or "")
+            assert _search_by_meaning(other, fake_ollama) == ("garage.md", "nomic-embed-text")
+            assert _state(other)["active"]["model"] == NEW
+    finally:
+        second.stop()
