@@ -176,7 +176,7 @@ def health(settings: SettingsDep, db: DatabaseDep, llm: LLMDep, search: SearchDe
         try:
             index = search.stats()
             cluster = cluster_status(db, executor_id, settings.takeover_after_s)
-            progress = embedding_progress(db, embedder, embedding.name,
+            progress = embedding_progress(db, active, embedding.name,
                                           _embedding_blocked(status.reachable, embedding.state, ollama_has_embed_model))
         except DATABASE_LOST:
             db.liveness.suspect()
