@@ -16,17 +16,7 @@ from backend.store.db import sibling_database_url
 from tests.support.documents import make_pdf
 from tests.support.fake_ollama import FakeOllama
 from tests.support.server import QuireServer
-from tests.support.vault import ingest, upload
-
-
-def _until(api: httpx.Client, path: str, ready: Callable[[dict], bool], timeout_s: float = 30) -> dict:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        body = api.get(path).json()
-        if ready(body):
-            return body
-        time.sleep(0.02)
-    raise TimeoutError(body)
+from tests.support.vault import ingest, upload, wait_until
 
 
 def test_cancel_during_extraction(api: httpx.Client, unique: Callable[[str], str], tmp_path: Path) -> None:
@@ -35,7 +25,7 @@ def test_cancel_during_extraction(api: httpx.Client, unique: Callable[[str], str
     response = upload(api, {pdf: make_pdf(tmp_path / "f.pdf", pages, fontsize=6).read_bytes(),
                             note: b"# Later\n\nA short note."})
     workflow_id = response.json()["workflow_id"]
-    _until(api, f"/api/ingest/{workflow_id}", lambda s: s["documents"][0]["status"] == "extracting")
+    wait_until(api, workflow_id, lambda s: s["documents"][0]["status"] == "extracting")
     cancelled = api.post(f"/api/ingest/{workflow_id}/cancel")
     assert cancelled.status_code == 200
     assert cancelled.json()["status"] == "CANCELLED"
@@ -63,7 +53,7 @@ def test_cancel_keeps_a_previous_version(api: httpx.Client, unique: Callable[[st
     pages = ["Version two talks about diffusion at length. " * 30] * 800
     workflow_id = upload(api, {name: make_pdf(tmp_path / "v2.pdf", pages, fontsize=6).read_bytes()},
                          on_conflict="replace").json()["workflow_id"]
-    _until(api, f"/api/ingest/{workflow_id}", lambda s: s["documents"][0]["status"] == "extracting")
+    wait_until(api, workflow_id, lambda s: s["documents"][0]["status"] == "extracting")
     assert api.post(f"/api/ingest/{workflow_id}/cancel").status_code == 200
     document = api.get(f"/api/documents/{doc_id}").json()
     assert document["status"] == "ready"
@@ -71,7 +61,7 @@ def test_cancel_keeps_a_previous_version(api: httpx.Client, unique: Callable[[st
     # Cancelled again: the warning is said once, not once per cancel.
     workflow_id = upload(api, {name: make_pdf(tmp_path / "v2b.pdf", pages[:-1], fontsize=6).read_bytes()},
                          on_conflict="replace").json()["workflow_id"]
-    _until(api, f"/api/ingest/{workflow_id}", lambda s: s["documents"][0]["status"] == "extracting")
+    wait_until(api, workflow_id, lambda s: s["documents"][0]["status"] == "extracting")
     assert api.post(f"/api/ingest/{workflow_id}/cancel").status_code == 200
     assert api.get(f"/api/documents/{doc_id}").json()["warnings"].count(CANCELLED_MESSAGE) == 1
     hits = api.get("/api/search", params={"q": "osmosis", "mode": "sparse", "documents": doc_id}).json()["hits"]
@@ -86,7 +76,7 @@ def _cancel_while_embedding(api: httpx.Client, fake_ollama: FakeOllama, files: d
     try:
         response = upload(api, files, **upload_options)
         workflow_id, document_id = response.json()["workflow_id"], response.json()["documents"][0]["id"]
-        _until(api, f"/api/ingest/{workflow_id}", lambda s: s["documents"][0]["status"] == "embedding")
+        wait_until(api, workflow_id, lambda s: s["documents"][0]["status"] == "embedding")
         assert _found(api, probe, document_id), "the new version was not live before the cancel"
         assert api.post(f"/api/ingest/{workflow_id}/cancel").status_code == 200
     finally:
@@ -149,7 +139,7 @@ def test_a_cancel_the_server_did_not_finish_is_finished_at_the_next_start(
         with server.client() as api:
             response = upload(api, {"currents.md": b"# Currents\n\nThe Gulf Stream carries warm water north. " * 20})
             workflow_id, document_id = response.json()["workflow_id"], response.json()["documents"][0]["id"]
-            _until(api, f"/api/ingest/{workflow_id}", lambda s: s["documents"][0]["status"] == "embedding")
+            wait_until(api, workflow_id, lambda s: s["documents"][0]["status"] == "embedding")
         dbos = DBOSClient(system_database_url=sibling_database_url(server.database_url, "_dbos"))
         try:
             dbos.cancel_workflow(workflow_id)
@@ -182,7 +172,7 @@ def test_cancel_stops_reading_a_scanned_file(api: httpx.Client, unique: Callable
     def pages_read(run: dict) -> int:
         return run["documents"][0]["progress"]["done"]
 
-    started = pages_read(_until(api, f"/api/ingest/{workflow_id}", lambda s: pages_read(s) >= 1))
+    started = pages_read(wait_until(api, workflow_id, lambda s: pages_read(s) >= 1))
     assert api.post(f"/api/ingest/{workflow_id}/cancel").status_code == 200
     time.sleep(8)  # without the stop, OCR would read several more runs meanwhile and report them
     read = pages_read(api.get(f"/api/ingest/{workflow_id}").json())
