@@ -11,6 +11,7 @@ from collections.abc import Callable
 import httpx
 
 from tests.support.fake_ollama import FakeOllama
+from tests.support.server import QuireServer
 from tests.support.vault import RUN_WAIT_S, upload
 
 
@@ -89,3 +90,30 @@ def test_passages_waiting_for_an_ollama_that_cannot_embed_say_why(
     fake_ollama.release_embeddings()
     progress = api.get("/api/health").json()["embedder"]["progress"]
     assert progress is None or progress["sentence"].startswith("Embedding with"), progress
+
+
+def test_embedding_progress_gives_the_speed_measured_here_and_the_time_left(
+        server_factory: Callable[..., QuireServer], fake_ollama: FakeOllama) -> None:
+    # Health once measured the vault's embedder wrapper instead of the model's own embedder: the speed it
+    # reads is the model's, so the line said "Embedding with embeddinggemma: 8 of 40 passages" with no
+    # time left, and the built-in model was named instead of "the built-in model".
+    server = server_factory(QUIRE_EMBED_BATCH_SIZE="4")
+    fake_ollama.embed_delay_s = 0.3
+    note = "\n\n".join(f"## Part {i}\n\n" + f"Tide pools number {i} hold anemones and crabs. " * 30
+                       for i in range(40))
+    with server.client() as api:
+        embed_model = api.get("/api/health").json()["ollama"]["embed_model"]["name"]
+        assert upload(api, {"tides.md": note.encode()}).status_code == 202
+        deadline = time.monotonic() + RUN_WAIT_S
+        while True:
+            progress = api.get("/api/health").json()["embedder"]["progress"]
+            if progress and 0 < progress["embedded"] < progress["total"]:
+                break
+            assert time.monotonic() < deadline, f"never caught mid-embedding: {progress}"
+            time.sleep(0.1)
+    assert progress["model"] == embed_model
+    assert progress["passages_per_s"], progress  # measured by the batches already embedded
+    assert progress["passages_per_s"] > 0
+    assert progress["seconds_left"] > 0
+    assert re.fullmatch(rf"Embedding with {re.escape(embed_model)}: [\d,]+ of [\d,]+ passages, "
+                        r"(about \d+ min|less than (2 min|a minute)) left", progress["sentence"]), progress
