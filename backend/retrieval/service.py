@@ -143,10 +143,13 @@ class SearchService:
         except ModelNotActive:
             # The vault switched models since this process last looked (the Postgres mode: the old vectors
             # are gone). Follow now, and embed the query again with the model whose vectors are there.
-            moved = self._follow()
-            if moved is None:
+            pass
+        if self._follow():
+            try:
                 return self._search(self.backend, query, k, scope, mode, None)
-            return self._keyword_search(moved, query, k, scope, mode)
+            except ModelNotActive:  # switched again meanwhile: the next search follows
+                pass
+        return self._keyword_search(query, k, scope, mode)
 
     def _search(self, backend: SearchBackend, query: str, k: int, scope: Scope | None, mode: SearchMode,
                 query_vector: np.ndarray | None) -> SearchResult:
@@ -170,10 +173,13 @@ class SearchService:
         try:
             return await self._asearch(self.backend, query, k, scope)
         except ModelNotActive:  # as in `search`
-            moved = await anyio.to_thread.run_sync(self._follow)
-            if moved is None:
+            pass
+        if await anyio.to_thread.run_sync(self._follow):
+            try:
                 return await self._asearch(self.backend, query, k, scope)
-            return await anyio.to_thread.run_sync(self._keyword_search, moved, query, k, scope, "hybrid")
+            except ModelNotActive:
+                pass
+        return await anyio.to_thread.run_sync(self._keyword_search, query, k, scope, "hybrid")
 
     async def _asearch(self, backend: SearchBackend, query: str, k: int, scope: Scope | None) -> SearchResult:
         embedder = self._query_embedder(backend)
@@ -186,20 +192,19 @@ class SearchService:
         search = functools.partial(backend.search, query, k, scope, "hybrid", vector)
         return SearchResult(await anyio.to_thread.run_sync(search), "hybrid", notice or self._waiting_notice("hybrid"))
 
-    def _follow(self) -> Exception | None:
-        """Move onto the vault's active model now; None once this process is on it, else what stopped it."""
+    def _follow(self) -> bool:
+        """Move onto the vault's active model now; whether this process is on it."""
         if self.follow is None:
-            return ModelError("this process does not follow the vault's model", retryable=True)
+            return False
         try:
             self.follow()
-        except Exception as exc:  # the database away, the new model failing to load: searched by keywords
+        except Exception:  # the database away, the new model failing to load: this search runs on keywords
             log.warning("following the vault's new embedding model failed", exc_info=True)
-            return exc
-        return None
+            return False
+        return True
 
-    def _keyword_search(self, problem: Exception, query: str, k: int, scope: Scope | None,
-                        mode: SearchMode) -> SearchResult:
-        notice = f"Keyword search only for a moment: the vault's embedding model just changed ({problem})."
+    def _keyword_search(self, query: str, k: int, scope: Scope | None, mode: SearchMode) -> SearchResult:
+        notice = "Keyword search only for a moment: the vault's embedding model just changed."
         if mode == "dense":
             return SearchResult([], mode, notice)
         return SearchResult(self.backend.search(query, k, scope, mode, None), mode, notice)
