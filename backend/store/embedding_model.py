@@ -26,7 +26,6 @@ class ModelNotActive(Exception):
 
     def __init__(self, asked: str, active: str) -> None:
         super().__init__(f"searched {asked}'s vectors, but the vault's embedding model is now {active}")
-        self.active = active
 
 
 class EmbeddingModelRow(TypedDict):
