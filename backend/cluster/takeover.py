@@ -103,7 +103,7 @@ class Watcher:
             # A dead process's lock is free — but so is a living one's for a moment after a database outage,
             # until its heartbeat reconnects: only a process that has beaten steadily for a whole takeover
             # window since (every living process has beaten again by then) may judge the others.
-            if not store.beating_steadily(conn, self.me, self.takeover_after_s):
+            if not store.beating_steadily(conn, self.me, self.takeover_after_s, self.takeover_after_s):
                 return []
             victims = store.claim_silent(conn, self.me, self.takeover_after_s)
         taken = []
@@ -119,7 +119,7 @@ class Watcher:
     def _settle(self, conn: Connection, victim: Silent) -> bool:
         locked = store.try_lock_executor(conn, victim.executor_id)
         if not locked and not (victim.silent_s >= self.fence_after_s
-                               and store.beating_steadily(conn, self.me, self.fence_after_s)):
+                               and store.beating_steadily(conn, self.me, self.fence_after_s, self.takeover_after_s)):
             # Silent but its session is still open: hung or slow, not proven dead, and not yet silent long
             # enough to be fenced. Give the claim back and look again at the next tick.
             store.release_claim(conn, victim, self.me)

@@ -235,13 +235,18 @@ def release_claim(conn: Connection, victim: Silent, me: Registration) -> None:
                  (victim.executor_id, victim.instance_id, me.instance_id))
 
 
-def beating_steadily(conn: Connection, me: Registration, for_s: float) -> bool:
-    """Whether this instance has itself beaten without a gap for `for_s` (see migration 0028): after a
-    database outage, or a pause of its own, it may judge no other process until then."""
+def beating_steadily(conn: Connection, me: Registration, for_s: float, gap_s: float) -> bool:
+    """Whether this instance has itself beaten without a gap longer than `gap_s` for `for_s`, up to now (see
+    migration 0028): after a database outage, or a pause of its own, it may judge no other process until then.
+
+    Its last beat must be recent too: `beating_since` is restarted only by the first beat after a gap, so
+    just after an outage, before this process's heartbeat has reconnected, the row still shows the steady
+    beating of before (another thread reaching the database first once fenced a living process for it)."""
     row = conn.execute(
-        "SELECT beating_since <= now() - make_interval(secs => %s) AS steady FROM quire_processes"
+        "SELECT beating_since <= now() - make_interval(secs => %s)"
+        " AND last_seen >= now() - make_interval(secs => %s) AS steady FROM quire_processes"
         " WHERE executor_id = %s AND instance_id = %s AND fenced_at IS NULL",
-        (for_s, me.executor_id, me.instance_id),
+        (for_s, gap_s, me.executor_id, me.instance_id),
     ).fetchone()
     return bool(row and row["steady"])
 
