@@ -86,7 +86,7 @@ class SearchService:
     def __init__(self, backend: SearchBackend, embedder: Embedder) -> None:
         self.backend = backend
         self.embedder = embedder
-        # Moves this process onto the vault's active model at once (ModelWatch.follow, set by the app): a
+        # Moves this process onto the vault's active model at once (ModelWatch.run_once, set by the app): a
         # search that finds its model's vectors replaced by a switch calls it instead of waiting for the poll.
         self.follow: Callable[[], object] | None = None
 
